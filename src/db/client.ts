@@ -1,0 +1,37 @@
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as PostgresClient } from "../generated/prisma/postgresql/client.ts";
+import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
+import { serializedSqlite } from "./sqlite-adapter.ts";
+
+// Both generated clients come from the same models, so the SQLite client's
+// type describes either one.
+export type Db = PrismaClient;
+export type Provider = "sqlite" | "postgresql";
+
+export interface Database {
+  prisma: Db;
+  provider: Provider;
+  /** The PostgreSQL schema the tables live in. */
+  schema?: string;
+}
+
+export function openDatabase(url: string): Database {
+  if (url.startsWith("file:")) {
+    mkdirSync(dirname(url.slice("file:".length)), { recursive: true });
+    return { provider: "sqlite", prisma: new PrismaClient({ adapter: serializedSqlite(url) }) };
+  }
+  const { connectionString, schema } = postgresTarget(url);
+  const adapter = new PrismaPg({ connectionString, options: `-c search_path="${schema}"` }, { schema });
+  return { provider: "postgresql", schema, prisma: new PostgresClient({ adapter }) as unknown as Db };
+}
+
+/** `?schema=` picks the PostgreSQL schema, as in Prisma's own URLs; pg itself does not know it. */
+export function postgresTarget(url: string): { connectionString: string; schema: string } {
+  const parsed = new URL(url);
+  const schema = parsed.searchParams.get("schema") ?? "public";
+  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid PostgreSQL schema name ${schema}`);
+  parsed.searchParams.delete("schema");
+  return { connectionString: parsed.toString(), schema };
+}

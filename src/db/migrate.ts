@@ -1,0 +1,49 @@
+import { readdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { Database } from "./client.ts";
+
+// Applies the committed migrations of the database's provider at start-up.
+// Several instances may start at once: on PostgreSQL an advisory lock makes
+// them take turns, and SQLite's write lock does the same for its one file.
+
+const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
+const LOCK_ID = 0x70696765; // "pige"
+
+function migrationsOf(provider: string): { name: string; statements: string[] }[] {
+  const dir = `${MIGRATIONS}${provider}`;
+  return readdirSync(dir)
+    .sort()
+    .map((name) => ({
+      name,
+      // Prisma writes one statement per paragraph, each ending in a semicolon.
+      statements: readFileSync(`${dir}/${name}/migration.sql`, "utf8")
+        .split(/;\s*\n/)
+        .map((s) => s.replace(/^--.*$/gm, "").trim())
+        .filter(Boolean),
+    }));
+}
+
+export async function migrate({ prisma, provider, schema }: Database): Promise<string[]> {
+  return prisma.$transaction(
+    async (tx) => {
+      if (provider === "postgresql") {
+        await tx.$executeRawUnsafe(`SELECT pg_advisory_xact_lock(${LOCK_ID})`);
+        await tx.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
+      }
+      await tx.$executeRawUnsafe(
+        `CREATE TABLE IF NOT EXISTS "_pigeonhole_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TEXT NOT NULL)`,
+      );
+      const rows = await tx.$queryRawUnsafe<{ name: string }[]>(`SELECT "name" FROM "_pigeonhole_migrations"`);
+      const done = new Set(rows.map((row) => row.name));
+      const applied: string[] = [];
+      for (const migration of migrationsOf(provider)) {
+        if (done.has(migration.name)) continue;
+        for (const statement of migration.statements) await tx.$executeRawUnsafe(statement);
+        await tx.$executeRaw`INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES (${migration.name}, ${new Date().toISOString()})`;
+        applied.push(migration.name);
+      }
+      return applied;
+    },
+    { maxWait: 30_000, timeout: 120_000 },
+  );
+}
