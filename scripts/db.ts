@@ -43,9 +43,7 @@ function migration(name: string): void {
   for (const p of providers) {
     const dir = join("prisma/migrations", p.name);
     if (existsSync(dir)) throw new Error(`${dir} exists: diff new migrations against it`);
-    const sql = prisma(
-      ["migrate", "diff", "--from-empty", "--to-schema-datamodel", p.schema, "--script"],
-    );
+    const sql = prisma(["migrate", "diff", "--from-empty", "--to-schema-datamodel", p.schema, "--script"]);
     mkdirSync(join(dir, `${stamp}_${name}`), { recursive: true });
     writeFileSync(join(dir, `${stamp}_${name}`, "migration.sql"), sql);
   }

@@ -19,7 +19,8 @@ export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
 
-const HOSTNAME = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+const HOSTNAME =
+  /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
 function read(env: Env, name: string, fallback: string, valid: (value: string) => boolean, expected: string): string {
   const value = env[name] ?? fallback;
@@ -28,7 +29,13 @@ function read(env: Env, name: string, fallback: string, valid: (value: string) =
 }
 
 function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = read(env, name, String(fallback), (v) => /^\d+$/.test(v) && +v >= min && +v <= max, `an integer from ${min} to ${max}`);
+  const value = read(
+    env,
+    name,
+    String(fallback),
+    (v) => /^\d+$/.test(v) && +v >= min && +v <= max,
+    `an integer from ${min} to ${max}`,
+  );
   return Number(value);
 }
 
@@ -50,8 +57,20 @@ export function loadConfig(env: Env): Config {
     ),
     mailDomain: read(env, "MAIL_DOMAIN", "localhost", (v) => HOSTNAME.test(v), "a domain name").toLowerCase(),
     publicUrl: read(env, "PUBLIC_URL", `http://localhost:${port}`, isHttpUrl, "an http(s) URL").replace(/\/+$/, ""),
-    socialHandle: read(env, "SOCIAL_HANDLE", "pigeonhole", (v) => /^[A-Za-z0-9_]{1,15}$/.test(v), "an X handle without @"),
-    verificationCodePrefix: read(env, "VERIFICATION_CODE_PREFIX", "PIGEON", (v) => /^[A-Z0-9]{1,16}$/.test(v), "1-16 capital letters or digits"),
+    socialHandle: read(
+      env,
+      "SOCIAL_HANDLE",
+      "pigeonhole",
+      (v) => /^[A-Za-z0-9_]{1,15}$/.test(v),
+      "an X handle without @",
+    ),
+    verificationCodePrefix: read(
+      env,
+      "VERIFICATION_CODE_PREFIX",
+      "PIGEON",
+      (v) => /^[A-Z0-9]{1,16}$/.test(v),
+      "1-16 capital letters or digits",
+    ),
     socialOembedUrl: read(env, "SOCIAL_OEMBED_URL", "https://publish.twitter.com/oembed", isHttpUrl, "an http(s) URL"),
     socialIntentUrl: read(env, "SOCIAL_INTENT_URL", "https://twitter.com/intent/tweet", isHttpUrl, "an http(s) URL"),
     dailySendLimit: readInt(env, "DAILY_SEND_LIMIT", 25, 1, 1_000_000),

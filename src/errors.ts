@@ -64,3 +64,14 @@ function numbers({ code: _, ...rest }: ErrorDetails): Omit<ErrorDetails, "code">
 }
 
 export const internalError = () => new ServiceError("INTERNAL_SERVER_ERROR", "Internal server error");
+
+/** The ServiceError a resolver threw, unwrapped from graphql-js's located error. */
+export function serviceErrorOf(error: GraphQLError): ServiceError | null {
+  if (error instanceof ServiceError) return error;
+  return error.originalError instanceof ServiceError ? error.originalError : null;
+}
+
+/** Parse, validation and variable errors come before any resolver runs, so they have no path. */
+export function isRequestError(error: GraphQLError): boolean {
+  return error.path === undefined;
+}

@@ -1,0 +1,22 @@
+import { Cron } from "croner";
+import { expiryCutoff } from "../lifetimes.ts";
+import type { Services } from "../schema/context.ts";
+
+// Unverified agents are deleted 24 hours after creation. The delete is one
+// conditional statement, so any number of instances may run it at once.
+
+export async function deleteExpiredAgents({ prisma, clock, log }: Services): Promise<number> {
+  const { count } = await prisma.agent.deleteMany({
+    where: { verifiedAt: null, createdAt: { lte: expiryCutoff(clock.now()) } },
+  });
+  if (count > 0) log("info", "expired_agents_deleted", { count });
+  return count;
+}
+
+/** Every minute; `protect` skips a run while the previous one is still going. */
+export function scheduleCleanup(services: Services): Cron {
+  const catchError = (error: unknown) => services.log("error", "cleanup_failed", { error: String(error) });
+  return new Cron("* * * * *", { protect: true, catch: catchError }, async () => {
+    await deleteExpiredAgents(services);
+  });
+}

@@ -1,0 +1,86 @@
+import { type DocumentNode, execute, type GraphQLError, type GraphQLSchema, parse, validate } from "graphql";
+import type { Hono, Context as HonoContext } from "hono";
+import { internalError, isRequestError, ServiceError, serviceErrorOf } from "../errors.ts";
+import { createContext, type Services } from "../schema/context.ts";
+import { type Route, routes } from "./routes.ts";
+
+// Runs each route's operation against the schema in-process and answers in
+// the spec's shape: the result of the one root field, or the error body.
+
+function compile(schema: GraphQLSchema, route: Route): DocumentNode {
+  const document = parse(route.operation);
+  const [invalid] = validate(schema, document);
+  if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
+  return document;
+}
+
+/**
+ * graphql-js words input errors for GraphQL clients; REST clients sent JSON
+ * fields, so name the field and drop the variable plumbing.
+ */
+export function restMessage(message: string): string {
+  const variable = /^Variable "\$(\w+)" got invalid value .*?(?: at "\w+\.([^"]+)")?; (.*)$/s.exec(message);
+  if (variable) {
+    const [, name, path, reason = ""] = variable;
+    const unset = /^Field "([^"]+)" of required type "[^"]+" was not provided/.exec(reason);
+    if (unset) return `${path ? `${path}.` : ""}${unset[1]} is required`;
+    if (reason.startsWith("Expected non-nullable type")) return `${path ?? name} is required`;
+    return `Invalid ${path ?? name}: ${reason}`;
+  }
+  const unset = /^Variable "\$(\w+)" of (?:required|non-null) type/.exec(message);
+  return unset ? `${unset[1]} is required` : message;
+}
+
+async function readJsonObject(c: HonoContext): Promise<Record<string, unknown>> {
+  if (!/^application\/json\s*(;|$)/i.test(c.req.header("content-type") ?? "")) {
+    throw new ServiceError("BAD_REQUEST", "Content-Type must be application/json");
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(await c.req.text());
+  } catch {
+    throw new ServiceError("BAD_REQUEST", "Request body is not valid JSON");
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body)) {
+    throw new ServiceError("BAD_REQUEST", "Request body must be a JSON object");
+  }
+  return body as Record<string, unknown>;
+}
+
+function failure(errors: readonly GraphQLError[], services: Services): ServiceError {
+  const [first] = errors as [GraphQLError];
+  const service = serviceErrorOf(first);
+  if (service) return service;
+  if (isRequestError(first)) return new ServiceError("BAD_REQUEST", restMessage(first.message));
+  services.log("error", "request_failed", { error: String(first.originalError ?? first) });
+  return internalError();
+}
+
+export function mountRoutes(app: Hono, schema: GraphQLSchema, services: Services): void {
+  for (const route of routes) {
+    const document = compile(schema, route);
+    app.on(route.method, route.path, async (c) => {
+      const body = route.body ? await readJsonObject(c) : {};
+      const variables = route.variables?.({ params: c.req.param(), query: c.req.query(), body }) ?? {};
+      const result = await execute({
+        schema,
+        document,
+        variableValues: variables,
+        contextValue: createContext(services, c.req.header("authorization") ?? null),
+      });
+      if (result.errors?.length) {
+        const error = failure(result.errors, services);
+        return c.json(error.toBody(), error.status as 400);
+      }
+      const [value] = Object.values(result.data ?? {});
+      return c.json(route.respond ? route.respond(value) : value, route.status ?? 200);
+    });
+  }
+}
+
+/** The methods a path answers to, for 405 versus 404. */
+export function methodsFor(path: string): string[] {
+  return routes
+    .filter((route) => new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}/?$`).test(path))
+    .map((route) => route.method);
+}

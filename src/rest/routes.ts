@@ -1,0 +1,84 @@
+// The REST layer of the spec as a table over the GraphQL schema: each row
+// names a path, the operation it runs, how the request becomes variables and
+// how the operation's result becomes the spec's body. No rule lives here.
+
+export interface RestRequest {
+  params: Record<string, string>;
+  query: Record<string, string>;
+  body: Record<string, unknown>;
+}
+
+export interface Route {
+  method: "GET" | "POST" | "PATCH" | "DELETE";
+  path: string;
+  /** One operation with one root field, whose value is the answer. */
+  operation: string;
+  /** Reads a JSON object body. */
+  body?: true;
+  variables?: (request: RestRequest) => Record<string, unknown>;
+  status?: 201;
+  // biome-ignore lint/suspicious/noExplicitAny: the shape is the operation's selection
+  respond?: (result: any) => unknown;
+}
+
+/** The spec's "present only if set" fields are left out rather than null. */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
+
+const AGENT_FIELDS = "id email name metadata createdAt verified verifiedAt storageUsed storageLimit";
+
+export const routes: Route[] = [
+  {
+    method: "POST",
+    path: "/agents",
+    body: true,
+    status: 201,
+    operation: `mutation CreateAgent($input: CreateAgentInput!) {
+      createAgent(input: $input) { agent { id email name metadata createdAt verified } apiKey instruction }
+    }`,
+    variables: ({ body }) => ({ input: { id: body.id, name: body.name, metadata: body.metadata } }),
+    respond: (result) => ({ ...result, agent: withoutNulls(result.agent) }),
+  },
+  {
+    method: "GET",
+    path: "/agents/:agentId",
+    operation: `query Agent($agentId: ID!) { agent(id: $agentId) { ${AGENT_FIELDS} } }`,
+    variables: ({ params }) => ({ agentId: params.agentId }),
+    respond: withoutNulls,
+  },
+  {
+    method: "DELETE",
+    path: "/agents/:agentId",
+    operation: `mutation DeleteAgent($agentId: ID!) { deleteAgent(agentId: $agentId) { success message } }`,
+    variables: ({ params }) => ({ agentId: params.agentId }),
+  },
+  {
+    method: "POST",
+    path: "/agents/:agentId/rotate-key",
+    operation: `mutation RotateApiKey($agentId: ID!) { rotateApiKey(agentId: $agentId) { apiKey message } }`,
+    variables: ({ params }) => ({ agentId: params.agentId }),
+  },
+  {
+    method: "POST",
+    path: "/verify/start",
+    operation: `mutation StartVerification {
+      startVerification { verificationCode expiresAt tweetText socialIntentUrl }
+    }`,
+  },
+  {
+    method: "POST",
+    path: "/verify/complete",
+    body: true,
+    operation: `mutation CompleteVerification($tweetUrl: String!) {
+      completeVerification(tweetUrl: $tweetUrl) { success verifiedAt socialUsername }
+    }`,
+    variables: ({ body }) => ({ tweetUrl: body.tweetUrl }),
+  },
+  {
+    method: "GET",
+    path: "/verify/status",
+    operation: `query VerificationStatus { verificationStatus { verified verifiedAt hasActiveCode codeExpiresAt } }`,
+    respond: withoutNulls,
+  },
+];

@@ -1,0 +1,11 @@
+import { lexicographicSortSchema, printSchema } from "graphql";
+import { builder } from "./builder.ts";
+import "./agents.ts";
+import "./verification.ts";
+
+export const schema = builder.toSchema();
+
+/** The SDL committed as schema.graphql. */
+export function printedSchema(): string {
+  return `${printSchema(lexicographicSortSchema(schema))}\n`;
+}

@@ -1,0 +1,47 @@
+import type { AddressInfo } from "node:net";
+import { serve } from "@hono/node-server";
+import type { Clock } from "../clock.ts";
+import type { Config } from "../config.ts";
+import { openDatabase } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+import { scheduleCleanup } from "../jobs/cleanup.ts";
+import type { Logger } from "../log.ts";
+import type { Services } from "../schema/context.ts";
+import { oembedLookup } from "../social/oembed.ts";
+import { createApp } from "./app.ts";
+
+export interface RunningService {
+  url: string;
+  services: Services;
+  stop(): Promise<void>;
+}
+
+/** Opens and migrates the database, then serves HTTP and runs the scheduled jobs. */
+export async function startService(config: Config, clock: Clock, log: Logger): Promise<RunningService> {
+  const database = openDatabase(config.databaseUrl);
+  const applied = await migrate(database);
+  if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
+  const services: Services = {
+    config,
+    prisma: database.prisma,
+    clock,
+    log,
+    posts: oembedLookup(config.socialOembedUrl),
+  };
+  const app = createApp(services);
+  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
+    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
+  });
+  const { port } = server.address() as AddressInfo;
+  const cleanup = scheduleCleanup(services);
+  log("info", "listening", { port, database: database.provider });
+  return {
+    url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
+    services,
+    async stop() {
+      cleanup.stop();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await database.prisma.$disconnect();
+    },
+  };
+}
