@@ -1,0 +1,85 @@
+import { randomBytes } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../../src/config.ts";
+import type { Logger } from "../../src/log.ts";
+import { type RunningService, startService } from "../../src/server/service.ts";
+
+// Starts the real service on a free port against a fresh database of the
+// project's kind (TEST_DATABASE: sqlite or postgresql), with a clock the test
+// moves and a log it can read.
+
+export const POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
+
+export class ManualClock {
+  #offset = 0;
+  now = () => new Date(Date.now() + this.#offset);
+  advance(ms: number): void {
+    this.#offset += ms;
+  }
+}
+
+export interface LogLine {
+  level: string;
+  event: string;
+  fields: Record<string, unknown>;
+}
+
+export interface TestDatabase {
+  url: string;
+  drop(service: RunningService): Promise<void>;
+}
+
+/** A database no other test file sees: a new SQLite file or a new PostgreSQL schema. */
+export function freshDatabase(): TestDatabase {
+  if (process.env.TEST_DATABASE === "postgresql") {
+    const schema = `t_${randomBytes(6).toString("hex")}`;
+    return {
+      url: `${POSTGRES_URL}?schema=${schema}`,
+      drop: async (service) => {
+        await service.services.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), "pigeonhole-test-"));
+  return { url: `file:${join(dir, "test.db")}`, drop: async () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+export interface TestService {
+  url: string;
+  clock: ManualClock;
+  logs: LogLine[];
+  service: RunningService;
+  /** Another instance on the same database, as a second server would run. */
+  startAnother(): Promise<RunningService>;
+  stop(): Promise<void>;
+}
+
+export async function startTestService(
+  env: Record<string, string> = {},
+  database = freshDatabase(),
+): Promise<TestService> {
+  const clock = new ManualClock();
+  const logs: LogLine[] = [];
+  const log: Logger = (level, event, fields = {}) => logs.push({ level, event, fields });
+  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: database.url, ...env });
+  const service = await startService(config, clock, log);
+  const others: RunningService[] = [];
+  return {
+    url: service.url,
+    clock,
+    logs,
+    service,
+    startAnother: async () => {
+      const other = await startService(config, clock, log);
+      others.push(other);
+      return other;
+    },
+    async stop() {
+      for (const other of others) await other.stop();
+      await database.drop(service);
+      await service.stop();
+    },
+  };
+}
