@@ -55,6 +55,11 @@ export function uniqueId(prefix = "agent"): string {
   return `${prefix}-${randomBytes(4).toString("hex")}`;
 }
 
+/** A fresh X username: letters, digits and underscores only. */
+export function uniqueAuthor(prefix = "u"): string {
+  return uniqueId(prefix).replace("-", "_");
+}
+
 export interface TestAgent {
   id: string;
   apiKey: string;
@@ -76,7 +81,7 @@ export function publishPost(x: FakeX, author: string, text: string): string {
 }
 
 /** Runs start and complete the way a person would, from a fresh X account. */
-export async function verifyAgent(api: Api, x: FakeX, agent: TestAgent, author = uniqueId("u").replace("-", "_")) {
+export async function verifyAgent(api: Api, x: FakeX, agent: TestAgent, author = uniqueAuthor()) {
   const start = await api.post("/verify/start", { key: agent.apiKey });
   const tweetUrl = publishPost(x, author, start.body.tweetText);
   const complete = await api.post("/verify/complete", { key: agent.apiKey, body: { tweetUrl } });
