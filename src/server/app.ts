@@ -20,8 +20,10 @@ export function createApp(services: Services): Hono {
   app.use(
     bodyLimit({
       maxSize: BODY_LIMIT_BYTES,
-      onError: () => {
-        throw new ServiceError("PAYLOAD_TOO_LARGE", `Request body exceeds ${BODY_LIMIT_BYTES} bytes`);
+      // The rest of the body is never read, so the connection cannot carry another request.
+      onError: (c) => {
+        const error = new ServiceError("PAYLOAD_TOO_LARGE", `Request body exceeds ${BODY_LIMIT_BYTES} bytes`);
+        return c.json(error.toBody(), 413, { Connection: "close" });
       },
     }),
   );

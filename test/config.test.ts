@@ -1,0 +1,89 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, test } from "vitest";
+import { ConfigError, loadConfig } from "../src/config.ts";
+
+const MAIN = resolve("src/main.ts");
+const TSX = resolve("node_modules/.bin/tsx");
+
+describe("configuration", () => {
+  test("every variable has a working default", () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      host: "0.0.0.0",
+      databaseUrl: "file:./data/pigeonhole.db",
+      mailDomain: "localhost",
+      publicUrl: "http://localhost:3000",
+      socialHandle: "pigeonhole",
+      verificationCodePrefix: "PIGEON",
+      socialOembedUrl: "https://publish.twitter.com/oembed",
+      socialIntentUrl: "https://twitter.com/intent/tweet",
+      dailySendLimit: 25,
+      storageLimitBytes: 52428800,
+    });
+    expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
+    expect(loadConfig({ MAIL_DOMAIN: "Mail.Example.COM" }).mailDomain).toBe("mail.example.com");
+  });
+
+  test.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["HOST", ""],
+    ["DATABASE_URL", "mysql://x"],
+    ["MAIL_DOMAIN", "not a domain"],
+    ["PUBLIC_URL", "ftp://x"],
+    ["SOCIAL_HANDLE", "@pigeonhole"],
+    ["VERIFICATION_CODE_PREFIX", "pigeon"],
+    ["SOCIAL_OEMBED_URL", "nope"],
+    ["SOCIAL_INTENT_URL", "nope"],
+    ["DAILY_SEND_LIMIT", "0"],
+    ["STORAGE_LIMIT_BYTES", "-5"],
+    ["STORAGE_LIMIT_BYTES", "3000000000"],
+  ])("%s=%j is refused with a message naming it", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be`));
+  });
+});
+
+function run(env: Record<string, string>, cwd: string): ChildProcess {
+  return spawn(TSX, [MAIN], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+}
+
+function output(child: ChildProcess, stream: "stdout" | "stderr", until: RegExp): Promise<string> {
+  return new Promise((done, fail) => {
+    let text = "";
+    child[stream]?.on("data", (chunk: Buffer) => {
+      text += chunk;
+      if (until.test(text)) done(text);
+    });
+    child.on("exit", () => (until.test(text) ? done(text) : fail(new Error(`exited with: ${text}`))));
+  });
+}
+
+describe.runIf(process.env.TEST_DATABASE === "sqlite")("npm start", () => {
+  test("a bad variable stops start-up with a clear message and exit code 1", async () => {
+    const child = run({ PORT: "eighty" }, tmpdir());
+    const stderr = await output(child, "stderr", /Configuration error/);
+    expect(stderr).toContain('PORT must be an integer from 0 to 65535, got "eighty"');
+    expect(await new Promise((done) => child.on("exit", done))).toBe(1);
+  });
+
+  test("with no configuration it creates ./data/pigeonhole.db, migrates and serves", async () => {
+    const cwd = mkdtempSync(join(tmpdir(), "pigeonhole-start-"));
+    const child = run({ PORT: "0" }, cwd);
+    try {
+      const stdout = await output(child, "stdout", /"event":"listening".*\n/);
+      const port = JSON.parse(stdout.split("\n").find((line) => line.includes('"listening"')) ?? "{}").port;
+      const health = await fetch(`http://127.0.0.1:${port}/healthz`);
+      expect(health.status).toBe(200);
+      expect(existsSync(join(cwd, "data/pigeonhole.db"))).toBe(true);
+      expect(stdout).toContain('"migrations_applied"');
+    } finally {
+      child.kill("SIGTERM");
+      await new Promise((done) => child.on("exit", done));
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Api, createAgent, createVerifiedAgent, uniqueId } from "./support/api.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+
+let x: FakeX;
+let svc: TestService;
+let api: Api;
+
+beforeAll(async () => {
+  x = await startFakeX();
+  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url });
+  api = new Api(svc.url);
+});
+afterAll(async () => {
+  await svc.stop();
+  await x.close();
+});
+
+describe("request bodies", () => {
+  test.each([
+    ["malformed JSON", "{", "application/json", "not valid JSON"],
+    ["an empty body", "", "application/json", "not valid JSON"],
+    ["an array", "[]", "application/json", "must be a JSON object"],
+    ["null", "null", "application/json", "must be a JSON object"],
+    ["a number", "5", "application/json", "must be a JSON object"],
+    ["a wrong Content-Type", '{"id":"a","name":"b"}', "text/plain", "Content-Type must be application/json"],
+    ["no Content-Type", '{"id":"a","name":"b"}', "", "Content-Type must be application/json"],
+  ])("400 for %s", async (_, body, type, message) => {
+    const reply = await api.post("/agents", { body, headers: { "content-type": type } });
+    expect(reply.status).toBe(400);
+    expect(reply.body).toEqual({ error: "Bad Request", message: expect.stringContaining(message) });
+  });
+
+  test("a JSON Content-Type with a charset is fine, and unknown fields are ignored", async () => {
+    const reply = await api.post("/agents", {
+      body: JSON.stringify({ id: uniqueId(), name: "n", extra: true }),
+      headers: { "content-type": "application/json; charset=utf-8" },
+    });
+    expect(reply.status).toBe(201);
+  });
+
+  test("endpoints without a body take a bare request, whatever is sent along", async () => {
+    const agent = await createAgent(api);
+    const bare = await fetch(`${svc.url}/verify/start`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${agent.apiKey}` },
+    });
+    expect(bare.status).toBe(200);
+    const withJson = await api.post("/verify/start", { key: agent.apiKey, body: "{}" });
+    expect(withJson.status).toBe(200);
+    const rotated = await api.post(`/agents/${agent.id}/rotate-key`, { key: agent.apiKey, body: "not json" });
+    expect(rotated.status).toBe(200);
+  });
+
+  test("413 in the spec's shape for a body over 1 MiB", async () => {
+    const reply = await api.post("/agents", { body: { id: "big", name: "x".repeat(1024 * 1024) } });
+    expect(reply.status).toBe(413);
+    expect(reply.body).toEqual({ error: "Payload Too Large", message: expect.any(String) });
+  });
+});
+
+describe("routes", () => {
+  test("404 JSON for an unknown path", async () => {
+    const reply = await api.get("/no/such/thing");
+    expect(reply.status).toBe(404);
+    expect(reply.body).toEqual({ error: "Not Found", message: expect.any(String) });
+  });
+
+  test.each([
+    ["PUT", "/agents/someone", "GET, DELETE"],
+    ["GET", "/agents", "POST"],
+    ["PATCH", "/verify/start", "POST"],
+    ["POST", "/verify/status", "GET"],
+    ["GET", "/agents/someone/rotate-key", "POST"],
+  ])("405 JSON for %s %s, naming what is allowed", async (method, path, allow) => {
+    const reply = await api.call(method, path);
+    expect(reply.status).toBe(405);
+    expect(reply.headers.get("allow")).toBe(allow);
+    expect(reply.body).toEqual({ error: "Method Not Allowed", message: expect.any(String) });
+  });
+
+  test("GET /healthz reports the database reachable", async () => {
+    const reply = await api.get("/healthz");
+    expect(reply.status).toBe(200);
+    expect(reply.body).toEqual({ status: "ok", database: "reachable" });
+  });
+});
+
+describe("GraphQL", () => {
+  test("the same operations as REST, with the same answers", async () => {
+    const id = uniqueId();
+    const created = await api.graphql(
+      `mutation($input: CreateAgentInput!) { createAgent(input: $input) { agent { id email verified metadata } apiKey } }`,
+      { input: { id, name: "Graph", metadata: { a: [1] } } },
+    );
+    expect(created.status).toBe(200);
+    expect(created.body.data.createAgent.agent).toEqual({
+      id,
+      email: `${id}@localhost`,
+      verified: false,
+      metadata: { a: [1] },
+    });
+    const key = created.body.data.createAgent.apiKey;
+    const status = await api.graphql("{ verificationStatus { verified hasActiveCode codeExpiresAt } }", {}, key);
+    expect(status.body.data.verificationStatus).toEqual({ verified: false, hasActiveCode: false, codeExpiresAt: null });
+    const agent = await createVerifiedAgent(api, x);
+    const viaGraphql = await api.graphql(
+      `query($id: ID!) { agent(id: $id) { id email name createdAt verified verifiedAt storageUsed storageLimit } }`,
+      { id: agent.id },
+      agent.apiKey,
+    );
+    const viaRest = await api.get(`/agents/${agent.id}`, { key: agent.apiKey });
+    expect(viaGraphql.body.data.agent).toEqual(viaRest.body);
+  });
+
+  test.each([
+    ["no key", "{ verificationStatus { verified } }", undefined, "UNAUTHORIZED", 401],
+    ["a wrong key", "{ verificationStatus { verified } }", "ph_wrong", "UNAUTHORIZED", 401],
+  ])("errors carry the code and status in extensions: %s", async (_, query, key, code, status) => {
+    const reply = await api.graphql(query, {}, key);
+    expect(reply.body.errors[0].extensions).toEqual({ code, status });
+  });
+
+  test("spec codes take the place of the generic ones", async () => {
+    const agent = await createAgent(api);
+    const reply = await api.graphql(`query($id: ID!) { agent(id: $id) { id } }`, { id: agent.id }, agent.apiKey);
+    expect(reply.body.data).toEqual({ agent: null });
+    expect(reply.body.errors[0].extensions).toEqual({ code: "NOT_VERIFIED", status: 403 });
+    const taken = await api.graphql(`mutation($i: CreateAgentInput!) { createAgent(input: $i) { apiKey } }`, {
+      i: { id: agent.id, name: "again" },
+    });
+    expect(taken.body.errors[0].extensions).toEqual({ code: "CONFLICT", status: 409 });
+    const bad = await api.graphql(`mutation($i: CreateAgentInput!) { createAgent(input: $i) { apiKey } }`, {
+      i: { id: "no spaces", name: "n" },
+    });
+    expect(bad.body.errors[0].extensions).toEqual({ code: "BAD_REQUEST", status: 400 });
+  });
+
+  test("the key hash is not in the schema", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const reply = await api.graphql(
+      `query($id: ID!) { agent(id: $id) { apiKeyHash } }`,
+      { id: agent.id },
+      agent.apiKey,
+    );
+    expect(reply.body.errors[0].message).toContain('Cannot query field "apiKeyHash"');
+    expect(reply.text).not.toMatch(/[0-9a-f]{64}/);
+  });
+
+  test("GraphiQL answers a browser", async () => {
+    const response = await fetch(`${svc.url}/graphql`, { headers: { accept: "text/html" } });
+    expect(response.status).toBe(200);
+    expect(await response.text()).toContain("GraphiQL");
+  });
+});
+
+describe("a server failure", () => {
+  test("answers 500 without stack, SQL or internals, over REST and GraphQL, and is logged", async () => {
+    const broken = await startTestService({ SOCIAL_OEMBED_URL: x.url });
+    try {
+      const brokenApi = new Api(broken.url);
+      const agent = await createAgent(brokenApi);
+      await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "Agent"`);
+      const rest = await brokenApi.get("/verify/status", { key: agent.apiKey });
+      expect(rest.status).toBe(500);
+      expect(rest.body).toEqual({ error: "Internal Server Error", message: "Internal server error" });
+      const graphql = await brokenApi.graphql("{ verificationStatus { verified } }", {}, agent.apiKey);
+      expect(graphql.body.errors).toEqual([
+        expect.objectContaining({
+          message: "Internal server error",
+          extensions: { code: "INTERNAL_SERVER_ERROR", status: 500 },
+        }),
+      ]);
+      for (const text of [rest.text, graphql.text]) expect(text).not.toMatch(/SELECT|Agent"|prisma|\bat \/|\.ts:/i);
+      expect(broken.logs.filter((line) => line.event === "request_failed")).toHaveLength(2);
+    } finally {
+      await broken.stop();
+    }
+  });
+});
