@@ -3,7 +3,7 @@
 //   tsx scripts/db.ts generate          both clients (run by npm install)
 //   tsx scripts/db.ts migration <name>  a new migration for each provider
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const SQLITE_SCHEMA = "prisma/schema.prisma";
@@ -14,14 +14,17 @@ const providers = [
 ] as const;
 
 /** The PostgreSQL twin: same models, another provider, no second Pothos type file. */
-function writePostgresSchema(): void {
-  const twin = readFileSync(SQLITE_SCHEMA, "utf8")
+function postgresTwin(schema: string): string {
+  return schema
     .replace(/generator pothos \{[^}]*\}\n\n/, "")
     .replace('provider = "sqlite"', 'provider = "postgresql"')
     .replace('url      = "file:./unused.db"', 'url      = "postgresql://unused"')
     .replace('output     = "../src/generated/prisma/sqlite"', 'output     = "./prisma/postgresql"');
+}
+
+function writePostgresSchema(): void {
   mkdirSync("src/generated", { recursive: true });
-  writeFileSync(POSTGRES_SCHEMA, twin);
+  writeFileSync(POSTGRES_SCHEMA, postgresTwin(readFileSync(SQLITE_SCHEMA, "utf8")));
 }
 
 function prisma(args: string[]): string {
@@ -36,16 +39,34 @@ function generate(): void {
   for (const p of providers) prisma(["generate", "--schema", p.schema]);
 }
 
-/** Writes the first migration of each provider; later ones diff against it. */
+/**
+ * The models as the last committed migration left them: the schema file of
+ * the commit that last changed prisma/migrations. New migrations diff from it.
+ */
+function lastMigratedSchema(): string | null {
+  if (execFileSync("git", ["status", "--porcelain", "prisma/migrations"], { encoding: "utf8" }).trim()) {
+    throw new Error("commit prisma/migrations first: a new migration diffs from the last committed one");
+  }
+  const commit = execFileSync("git", ["log", "-1", "--format=%H", "--", "prisma/migrations"], { encoding: "utf8" }).trim();
+  if (!commit) return null;
+  return execFileSync("git", ["show", `${commit}:${SQLITE_SCHEMA}`], { encoding: "utf8" });
+}
+
 function migration(name: string): void {
-  writePostgresSchema();
+  const previous = lastMigratedSchema();
   const stamp = new Date().toISOString().replace(/\D/g, "").slice(0, 14);
+  const from = (provider: string) => {
+    if (previous === null) return ["--from-empty"];
+    const file = `src/generated/previous.${provider}.prisma`;
+    writeFileSync(file, provider === "sqlite" ? previous : postgresTwin(previous));
+    return ["--from-schema-datamodel", file];
+  };
+  writePostgresSchema();
   for (const p of providers) {
-    const dir = join("prisma/migrations", p.name);
-    if (existsSync(dir)) throw new Error(`${dir} exists: diff new migrations against it`);
-    const sql = prisma(["migrate", "diff", "--from-empty", "--to-schema-datamodel", p.schema, "--script"]);
-    mkdirSync(join(dir, `${stamp}_${name}`), { recursive: true });
-    writeFileSync(join(dir, `${stamp}_${name}`, "migration.sql"), sql);
+    const sql = prisma(["migrate", "diff", ...from(p.name), "--to-schema-datamodel", p.schema, "--script"]);
+    const dir = join("prisma/migrations", p.name, `${stamp}_${name}`);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, "migration.sql"), sql);
   }
 }
 
