@@ -47,7 +47,9 @@ function lastMigratedSchema(): string | null {
   if (execFileSync("git", ["status", "--porcelain", "prisma/migrations"], { encoding: "utf8" }).trim()) {
     throw new Error("commit prisma/migrations first: a new migration diffs from the last committed one");
   }
-  const commit = execFileSync("git", ["log", "-1", "--format=%H", "--", "prisma/migrations"], { encoding: "utf8" }).trim();
+  const commit = execFileSync("git", ["log", "-1", "--format=%H", "--", "prisma/migrations"], {
+    encoding: "utf8",
+  }).trim();
   if (!commit) return null;
   return execFileSync("git", ["show", `${commit}:${SQLITE_SCHEMA}`], { encoding: "utf8" });
 }

@@ -13,11 +13,30 @@ export interface Config {
   socialIntentUrl: string;
   dailySendLimit: number;
   storageLimitBytes: number;
+  /** The catch-all mailbox inbound mail is pulled from; null: no poller. */
+  imap: ImapConfig | null;
+  imapPollIntervalMs: number;
+  /** What happens to a message on the server once it is stored. */
+  imapProcessed: ProcessedAction;
+  inboundMaxBytes: number;
 }
+
+export interface ImapConfig {
+  secure: boolean;
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  mailbox: string;
+}
+
+export type ProcessedAction = { kind: "seen" } | { kind: "delete" } | { kind: "move"; mailbox: string };
 
 export class ConfigError extends Error {}
 
 type Env = Record<string, string | undefined>;
+
+export const POSTGRES_SCHEMA = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 
 const HOSTNAME =
   /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
@@ -43,6 +62,37 @@ function isHttpUrl(value: string): boolean {
   return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
 }
 
+/** `imap[s]://user:password@host[:port][/MAILBOX]`, parts URL-encoded. */
+function parseImapUrl(value: string | undefined): ImapConfig | null {
+  if (value === undefined || value === "") return null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || !/^imaps?:$/.test(url.protocol) || !url.hostname || !url.username) {
+    throw new ConfigError("IMAP_URL must be imap://user:password@host:port/MAILBOX or imaps://…");
+  }
+  const secure = url.protocol === "imaps:";
+  return {
+    secure,
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+    mailbox: decodeURIComponent(url.pathname.slice(1)) || "INBOX",
+  };
+}
+
+function parseProcessed(value: string): ProcessedAction {
+  if (value === "seen" || value === "delete") return { kind: value };
+  const move = /^move:(.+)$/.exec(value);
+  if (move?.[1]) return { kind: "move", mailbox: move[1] };
+  throw new ConfigError(`IMAP_PROCESSED must be seen, delete or move:<mailbox>, got ${JSON.stringify(value)}`);
+}
+
+function isPostgresUrl(value: string): boolean {
+  if (!/^postgres(ql)?:\/\//.test(value) || !URL.canParse(value)) return false;
+  const schema = new URL(value).searchParams.get("schema");
+  return schema === null || POSTGRES_SCHEMA.test(schema);
+}
+
 export function loadConfig(env: Env): Config {
   const port = readInt(env, "PORT", 3000, 0, 65535);
   return {
@@ -52,8 +102,8 @@ export function loadConfig(env: Env): Config {
       env,
       "DATABASE_URL",
       "file:./data/pigeonhole.db",
-      (v) => /^(file:.+|postgres(ql)?:\/\/.+)$/.test(v),
-      "file:<path> or a postgres:// or postgresql:// URL",
+      (v) => /^file:.+$/.test(v) || isPostgresUrl(v),
+      "file:<path> or a postgres:// or postgresql:// URL (with an optional ?schema=<name>)",
     ),
     mailDomain: read(env, "MAIL_DOMAIN", "localhost", (v) => HOSTNAME.test(v), "a domain name").toLowerCase(),
     publicUrl: read(env, "PUBLIC_URL", `http://localhost:${port}`, isHttpUrl, "an http(s) URL").replace(/\/+$/, ""),
@@ -76,5 +126,9 @@ export function loadConfig(env: Env): Config {
     dailySendLimit: readInt(env, "DAILY_SEND_LIMIT", 25, 1, 1_000_000),
     // Stored in a 32-bit integer column.
     storageLimitBytes: readInt(env, "STORAGE_LIMIT_BYTES", 52_428_800, 1, 2_147_483_647),
+    imap: parseImapUrl(env.IMAP_URL),
+    imapPollIntervalMs: readInt(env, "IMAP_POLL_INTERVAL_MS", 30_000, 100, 86_400_000),
+    imapProcessed: parseProcessed(env.IMAP_PROCESSED ?? "seen"),
+    inboundMaxBytes: readInt(env, "INBOUND_MAX_BYTES", 25 * 1024 * 1024, 1, 2_147_483_647),
   };
 }

@@ -213,3 +213,22 @@ describe("DELETE /agents/{agentId}", () => {
     expect((await api.get("/verify/status", { key: other.apiKey })).status).toBe(200);
   });
 });
+
+describe("over GraphQL", () => {
+  test("rotateApiKey and deleteAgent, with FORBIDDEN and NOT_FOUND in extensions", async () => {
+    const agent = await createAgent(api);
+    const other = await createAgent(api);
+    const rotate = `mutation($id: ID!) { rotateApiKey(agentId: $id) { apiKey message } }`;
+    const forbidden = await api.graphql(rotate, { id: other.id }, agent.apiKey);
+    expect(forbidden.body.errors[0].extensions).toEqual({ code: "FORBIDDEN", status: 403 });
+    const missing = await api.graphql(rotate, { id: "nobody-here" }, agent.apiKey);
+    expect(missing.body.errors[0].extensions).toEqual({ code: "NOT_FOUND", status: 404 });
+    const rotated = await api.graphql(rotate, { id: agent.id }, agent.apiKey);
+    const newKey = rotated.body.data.rotateApiKey.apiKey;
+    expect((await api.get("/verify/status", { key: agent.apiKey })).status).toBe(401);
+    const del = `mutation($id: ID!) { deleteAgent(agentId: $id) { success message } }`;
+    const deleted = await api.graphql(del, { id: agent.id }, newKey);
+    expect(deleted.body.data.deleteAgent).toEqual({ success: true, message: expect.stringContaining("deleted") });
+    expect((await api.get("/verify/status", { key: newKey })).status).toBe(401);
+  });
+});

@@ -49,6 +49,16 @@ describe("the cleanup job", () => {
     for (const agent of agents) expect(await alive(agent.apiKey)).toBe(false);
   });
 
+  test("the scheduled job runs every minute and deletes what is due", async () => {
+    const agent = await createAgent(api);
+    const job = svc.service.cleanup;
+    expect(job.getPattern()).toBe("* * * * *");
+    expect((job.nextRun()?.getTime() ?? Infinity) - Date.now()).toBeLessThanOrEqual(60_000);
+    svc.clock.advance(25 * HOUR);
+    await job.trigger();
+    expect(await alive(agent.apiKey)).toBe(false);
+  });
+
   test("an expired agent the job has not reached yet no longer holds its id", async () => {
     const old = await createAgent(api);
     svc.clock.advance(24 * HOUR);

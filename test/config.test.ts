@@ -22,6 +22,10 @@ describe("configuration", () => {
       socialIntentUrl: "https://twitter.com/intent/tweet",
       dailySendLimit: 25,
       storageLimitBytes: 52428800,
+      imap: null,
+      imapPollIntervalMs: 30000,
+      imapProcessed: { kind: "seen" },
+      inboundMaxBytes: 26214400,
     });
     expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
     expect(loadConfig({ MAIL_DOMAIN: "Mail.Example.COM" }).mailDomain).toBe("mail.example.com");
@@ -32,6 +36,7 @@ describe("configuration", () => {
     ["PORT", "70000"],
     ["HOST", ""],
     ["DATABASE_URL", "mysql://x"],
+    ["DATABASE_URL", "postgresql://localhost/db?schema=bad-name"],
     ["MAIL_DOMAIN", "not a domain"],
     ["PUBLIC_URL", "ftp://x"],
     ["SOCIAL_HANDLE", "@pigeonhole"],

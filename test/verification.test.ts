@@ -107,7 +107,8 @@ describe("POST /verify/complete", () => {
     "https://x.com/user/status/123/photo/1",
     "https://x.com:8443/user/status/123",
     "https://me@x.com/user/status/123",
-    "https://x.com/a-user-name-far-too-long/status/123",
+    "https://x.com/abcdefghijklmnop/status/123",
+    "https://x.com/dash-name/status/123",
     "not a url",
     "",
   ])("refuses %j with 400 and asks nobody", async (tweetUrl) => {
@@ -256,13 +257,70 @@ describe("GET /verify/status", () => {
   });
 });
 
-describe("an agent older than 24 hours", () => {
-  test("cannot start or complete verification: 400 VERIFICATION_EXPIRED", async () => {
+describe("an agent older than 24 hours, before the cleanup job reaches it", () => {
+  test("cannot start or complete verification, has no active code, and counts as gone for others", async () => {
     const { agent, tweetText } = await started();
+    const other = await createAgent(api);
     svc.clock.advance(24 * 60 * MINUTE);
+    const laterCode = await complete(agent, publishPost(x, uniqueAuthor(), tweetText));
+    expectError(laterCode, 400, "Bad Request", "VERIFICATION_EXPIRED");
     expectError(await api.post("/verify/start", { key: agent.apiKey }), 400, "Bad Request", "VERIFICATION_EXPIRED");
-    const reply = await complete(agent, publishPost(x, uniqueAuthor(), tweetText));
-    expectError(reply, 400, "Bad Request", "VERIFICATION_EXPIRED");
+    expect((await api.get("/verify/status", { key: agent.apiKey })).body).toEqual({
+      verified: false,
+      hasActiveCode: false,
+    });
+    const fresh = await createAgent(api);
+    expectError(await api.delete(`/agents/${other.id}`, { key: fresh.apiKey }), 404, "Not Found");
+  });
+});
+
+describe("over GraphQL", () => {
+  test("start, complete and status, with the spec's codes in extensions", async () => {
+    const agent = await createAgent(api);
+    const start = await api.graphql(
+      "mutation { startVerification { verificationCode expiresAt tweetText socialIntentUrl } }",
+      {},
+      agent.apiKey,
+    );
+    const { tweetText, verificationCode } = start.body.data.startVerification;
+    expect(verificationCode).toMatch(/^PIGEON-/);
+    const completeMutation = `mutation($url: String!) { completeVerification(tweetUrl: $url) { success verifiedAt socialUsername } }`;
+    const noMention = await api.graphql(
+      completeMutation,
+      { url: publishPost(x, "someone", verificationCode) },
+      agent.apiKey,
+    );
+    expect(noMention.body.errors[0].extensions).toEqual({ code: "INVALID_TWEET", status: 400 });
+    x.publish("4242", { status: 500 });
+    const down = await api.graphql(completeMutation, { url: "https://x.com/a/status/4242" }, agent.apiKey);
+    expect(down.body.errors[0].extensions).toEqual({ code: "SERVICE_UNAVAILABLE", status: 503 });
+    const author = uniqueAuthor();
+    const done = await api.graphql(completeMutation, { url: publishPost(x, author, tweetText) }, agent.apiKey);
+    expect(done.body.data.completeVerification).toEqual({
+      success: true,
+      verifiedAt: expect.any(Number),
+      socialUsername: author,
+    });
+    const status = await api.graphql("{ verificationStatus { verified verifiedAt hasActiveCode } }", {}, agent.apiKey);
+    expect(status.body.data.verificationStatus).toEqual({
+      verified: true,
+      verifiedAt: done.body.data.completeVerification.verifiedAt,
+      hasActiveCode: false,
+    });
+    const second = await started();
+    const used = await api.graphql(
+      completeMutation,
+      { url: publishPost(x, author, second.tweetText) },
+      second.agent.apiKey,
+    );
+    expect(used.body.errors[0].extensions).toEqual({ code: "SOCIAL_ALREADY_USED", status: 400 });
+    svc.clock.advance(16 * MINUTE);
+    const late = await api.graphql(
+      completeMutation,
+      { url: publishPost(x, uniqueAuthor(), second.tweetText) },
+      second.agent.apiKey,
+    );
+    expect(late.body.errors[0].extensions).toEqual({ code: "VERIFICATION_EXPIRED", status: 400 });
   });
 });
 

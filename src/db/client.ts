@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import { POSTGRES_SCHEMA } from "../config.ts";
 import { PrismaClient as PostgresClient } from "../generated/prisma/postgresql/client.ts";
 import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
@@ -31,7 +32,7 @@ export function openDatabase(url: string): Database {
 export function postgresTarget(url: string): { connectionString: string; schema: string } {
   const parsed = new URL(url);
   const schema = parsed.searchParams.get("schema") ?? "public";
-  if (!/^[A-Za-z_][A-Za-z0-9_]{0,62}$/.test(schema)) throw new Error(`invalid PostgreSQL schema name ${schema}`);
+  if (!POSTGRES_SCHEMA.test(schema)) throw new Error(`invalid PostgreSQL schema name ${schema}`);
   parsed.searchParams.delete("schema");
   return { connectionString: parsed.toString(), schema };
 }

@@ -1,4 +1,16 @@
-import { type DocumentNode, execute, type GraphQLError, type GraphQLSchema, parse, validate } from "graphql";
+import {
+  coerceInputValue,
+  type DocumentNode,
+  execute,
+  type GraphQLError,
+  type GraphQLInputType,
+  type GraphQLSchema,
+  isNonNullType,
+  type OperationDefinitionNode,
+  parse,
+  typeFromAST,
+  validate,
+} from "graphql";
 import type { Hono, Context as HonoContext } from "hono";
 import { internalError, isRequestError, ServiceError, serviceErrorOf } from "../errors.ts";
 import { createContext, type Services } from "../schema/context.ts";
@@ -15,20 +27,31 @@ function compile(schema: GraphQLSchema, route: Route): DocumentNode {
 }
 
 /**
- * graphql-js words input errors for GraphQL clients; REST clients sent JSON
- * fields, so name the field and drop the variable plumbing.
+ * Checks the variables against the operation before it runs, so a REST client
+ * hears about its JSON fields ("name is required") rather than GraphQL variables.
  */
-export function restMessage(message: string): string {
-  const variable = /^Variable "\$(\w+)" got invalid value .*?(?: at "\w+\.([^"]+)")?; (.*)$/s.exec(message);
-  if (variable) {
-    const [, name, path, reason = ""] = variable;
-    const unset = /^Field "([^"]+)" of required type "[^"]+" was not provided/.exec(reason);
-    if (unset) return `${path ? `${path}.` : ""}${unset[1]} is required`;
-    if (reason.startsWith("Expected non-nullable type")) return `${path ?? name} is required`;
-    return `Invalid ${path ?? name}: ${reason}`;
+export function inputProblem(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>) {
+  const [operation] = document.definitions as OperationDefinitionNode[];
+  for (const definition of operation?.variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType;
+    const value = variables[name];
+    if (value === undefined || value === null) {
+      if (isNonNullType(type)) return `${name} is required`;
+      continue;
+    }
+    let problem: string | null = null;
+    coerceInputValue(value, type, (path, _invalid, error) => {
+      const field = /^Field "([^"]+)" of required type/.exec(error.message)?.[1];
+      const at = [...path, ...(field ? [field] : [])].join(".") || name;
+      problem ??=
+        field || error.message.startsWith("Expected non-nullable type")
+          ? `${at} is required`
+          : `Invalid ${at}: ${error.message}`;
+    });
+    if (problem) return problem;
   }
-  const unset = /^Variable "\$(\w+)" of (?:required|non-null) type/.exec(message);
-  return unset ? `${unset[1]} is required` : message;
+  return null;
 }
 
 async function readJsonObject(c: HonoContext): Promise<Record<string, unknown>> {
@@ -51,7 +74,7 @@ function failure(errors: readonly GraphQLError[], services: Services): ServiceEr
   const [first] = errors as [GraphQLError];
   const service = serviceErrorOf(first);
   if (service) return service;
-  if (isRequestError(first)) return new ServiceError("BAD_REQUEST", restMessage(first.message));
+  if (isRequestError(first)) return new ServiceError("BAD_REQUEST", first.message);
   services.log("error", "request_failed", { error: String(first.originalError ?? first) });
   return internalError();
 }
@@ -62,6 +85,8 @@ export function mountRoutes(app: Hono, schema: GraphQLSchema, services: Services
     app.on(route.method, route.path, async (c) => {
       const body = route.body ? await readJsonObject(c) : {};
       const variables = route.variables?.({ params: c.req.param(), query: c.req.query(), body }) ?? {};
+      const problem = inputProblem(schema, document, variables);
+      if (problem) throw new ServiceError("BAD_REQUEST", problem);
       const result = await execute({
         schema,
         document,
@@ -81,6 +106,6 @@ export function mountRoutes(app: Hono, schema: GraphQLSchema, services: Services
 /** The methods a path answers to, for 405 versus 404. */
 export function methodsFor(path: string): string[] {
   return routes
-    .filter((route) => new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}/?$`).test(path))
+    .filter((route) => new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`).test(path))
     .map((route) => route.method);
 }

@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ServiceError } from "../errors.ts";
 import type { Agent } from "../generated/prisma/sqlite/client.ts";
+import { expiryCutoff } from "../lifetimes.ts";
 import type { Context } from "./context.ts";
 
 // API keys are 32 random bytes behind a recognisable prefix. Only their
@@ -36,7 +37,14 @@ export async function keyAgent(ctx: Context): Promise<Agent> {
 export async function ownAgent(ctx: Context, agentId: string, { verified }: { verified: boolean }): Promise<Agent> {
   const agent = await keyAgent(ctx);
   if (agent.idKey !== agentId.toLowerCase()) {
-    const other = await ctx.prisma.agent.findUnique({ where: { idKey: agentId.toLowerCase() }, select: { id: true } });
+    // An expired agent is gone already, whether or not the cleanup job has run.
+    const other = await ctx.prisma.agent.findFirst({
+      where: {
+        idKey: agentId.toLowerCase(),
+        OR: [{ verifiedAt: { not: null } }, { createdAt: { gt: expiryCutoff(ctx.clock.now()) } }],
+      },
+      select: { id: true },
+    });
     if (!other) throw new ServiceError("NOT_FOUND", `Agent ${agentId} not found`);
     throw new ServiceError("FORBIDDEN", "This API key belongs to another agent");
   }

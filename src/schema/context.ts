@@ -21,8 +21,9 @@ export interface Context extends Services {
   keyAgent?: Promise<Agent | null>;
 }
 
-/** `Authorization: Bearer <key>`; anything else counts as no key. */
+/** `Authorization: Bearer <key>`; a header of another form holds no valid key. */
 export function createContext(services: Services, authorization: string | null): Context {
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? "");
-  return { ...services, apiKey: match?.[1] ?? null };
+  if (!authorization) return { ...services, apiKey: null };
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+  return { ...services, apiKey: match?.[1] ?? "" };
 }

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { isUniqueViolation } from "../db/errors.ts";
 import { ServiceError } from "../errors.ts";
 import type { Agent } from "../generated/prisma/sqlite/client.ts";
-import { isExpired, VERIFICATION_CODE_LIFETIME_MS } from "../lifetimes.ts";
+import { expiryCutoff, isExpired, VERIFICATION_CODE_LIFETIME_MS } from "../lifetimes.ts";
 import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
 import { addressOf } from "./agents.ts";
 import { keyAgent } from "./auth.ts";
@@ -21,17 +21,35 @@ function newCode(prefix: string): string {
   return `${prefix}-${chars.join("")}`;
 }
 
-/** The key's agent, while it may still be verified. */
-async function verifiableAgent(ctx: Context): Promise<Agent> {
-  const agent = await keyAgent(ctx);
+/** Refuses an agent that can no longer be verified. */
+function assertVerifiable(agent: Agent, now: Date): void {
   if (agent.verifiedAt !== null) throw new ServiceError("BAD_REQUEST", "Agent is already verified");
-  if (isExpired(agent, ctx.clock.now())) {
+  if (isExpired(agent, now)) {
     throw new ServiceError(
       "BAD_REQUEST",
       "Agent expired: unverified agents are deleted 24 hours after creation; register it again",
       { code: "VERIFICATION_EXPIRED" },
     );
   }
+}
+
+/** Refuses a code that is missing or past its 15 minutes. */
+function assertActiveCode(agent: Agent, now: Date): string {
+  if (agent.verificationCode === null || agent.verificationExpires === null) {
+    throw new ServiceError("BAD_REQUEST", "No verification in progress: call POST /verify/start first");
+  }
+  if (agent.verificationExpires <= now) {
+    throw new ServiceError("BAD_REQUEST", "The verification code expired: start verification again", {
+      code: "VERIFICATION_EXPIRED",
+    });
+  }
+  return agent.verificationCode;
+}
+
+/** The key's agent, while it may still be verified. */
+async function verifiableAgent(ctx: Context): Promise<Agent> {
+  const agent = await keyAgent(ctx);
+  assertVerifiable(agent, ctx.clock.now());
   return agent;
 }
 
@@ -119,15 +137,7 @@ builder.mutationFields((t) => ({
       if (!url) {
         throw new ServiceError("BAD_REQUEST", "tweetUrl must be the URL of a post: https://x.com/<user>/status/<id>");
       }
-      const code = agent.verificationCode;
-      if (code === null || agent.verificationExpires === null) {
-        throw new ServiceError("BAD_REQUEST", "No verification in progress: call POST /verify/start first");
-      }
-      if (agent.verificationExpires <= ctx.clock.now()) {
-        throw new ServiceError("BAD_REQUEST", "The verification code expired: start verification again", {
-          code: "VERIFICATION_EXPIRED",
-        });
-      }
+      const code = assertActiveCode(agent, ctx.clock.now());
       const post = await ctx.posts.find(url);
       const invalid = (message: string) => new ServiceError("BAD_REQUEST", message, { code: "INVALID_TWEET" });
       if (!post) throw invalid("Post not found or not accessible: it must exist and be public");
@@ -136,9 +146,16 @@ builder.mutationFields((t) => ({
       }
       if (!containsCode(post.text, code)) throw invalid(`The post does not contain the verification code ${code}`);
       const verifiedAt = ctx.clock.now();
+      // The lookup took time: the agent and its code must still be valid now, on whichever instance.
       const { count } = await ctx.prisma.agent
         .updateMany({
-          where: { id: agent.id, verifiedAt: null, verificationCode: code },
+          where: {
+            id: agent.id,
+            verifiedAt: null,
+            verificationCode: code,
+            verificationExpires: { gt: verifiedAt },
+            createdAt: { gt: expiryCutoff(verifiedAt) },
+          },
           data: {
             verifiedAt,
             socialUsername: post.authorUsername.toLowerCase(),

@@ -10,6 +10,8 @@ import { createGraphqlHandler } from "./graphql.ts";
 
 const REQUEST_TIMEOUT_MS = 30_000;
 const BODY_LIMIT_BYTES = 1024 * 1024;
+/** Paths served here rather than by the route table, with their methods. */
+const OWN_PATHS: Record<string, string[]> = { "/graphql": ["GET", "POST"], "/healthz": ["GET"] };
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
 export function createApp(services: Services): Hono {
@@ -41,7 +43,7 @@ export function createApp(services: Services): Hono {
   mountRoutes(app, schema, services);
 
   app.notFound((c) => {
-    const allowed = methodsFor(c.req.path);
+    const allowed = OWN_PATHS[c.req.path] ?? methodsFor(c.req.path);
     const error =
       allowed.length > 0
         ? new ServiceError("METHOD_NOT_ALLOWED", `${c.req.method} is not allowed here; use ${allowed.join(", ")}`)

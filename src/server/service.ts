@@ -1,5 +1,6 @@
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
+import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
@@ -13,6 +14,8 @@ import { createApp } from "./app.ts";
 export interface RunningService {
   url: string;
   services: Services;
+  /** The scheduled cleanup of unverified agents. */
+  cleanup: Cron;
   stop(): Promise<void>;
 }
 
@@ -38,6 +41,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   return {
     url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
     services,
+    cleanup,
     async stop() {
       cleanup.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -8,7 +8,8 @@ import { type RunningService, startService } from "../../src/server/service.ts";
 
 // Starts the real service on a free port against a fresh database of the
 // project's kind (TEST_DATABASE: sqlite or postgresql), with a clock the test
-// moves and a log it can read.
+// moves and a log it can read. The cleanup job's minute timer is paused, since
+// it would fire on the moved clock at random; tests run it with trigger().
 
 export const POSTGRES_URL = "postgresql://postgres@127.0.0.1:5432/test";
 
@@ -64,7 +65,12 @@ export async function startTestService(
   const logs: LogLine[] = [];
   const log: Logger = (level, event, fields = {}) => logs.push({ level, event, fields });
   const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: database.url, ...env });
-  const service = await startService(config, clock, log);
+  const start = async () => {
+    const instance = await startService(config, clock, log);
+    instance.cleanup.pause();
+    return instance;
+  };
+  const service = await start();
   const others: RunningService[] = [];
   return {
     url: service.url,
@@ -72,7 +78,7 @@ export async function startTestService(
     logs,
     service,
     startAnother: async () => {
-      const other = await startService(config, clock, log);
+      const other = await start();
       others.push(other);
       return other;
     },
