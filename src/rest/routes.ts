@@ -26,6 +26,18 @@ function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
 }
 
+/** A query-string number, as given when it is not one, so that GraphQL names the problem. */
+function intParam(value: string | undefined): number | string | undefined {
+  return value !== undefined && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
+}
+
+/** true and false; anything else is passed on for GraphQL to refuse. */
+function booleanParam(value: string | undefined): boolean | string | undefined {
+  return value === "true" ? true : value === "false" ? false : value;
+}
+
+const EMAIL_FIELDS = "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder";
+
 const AGENT_FIELDS = "id email name metadata createdAt verified verifiedAt storageUsed storageLimit";
 
 export const routes: Route[] = [
@@ -80,5 +92,56 @@ export const routes: Route[] = [
     path: "/verify/status",
     operation: `query VerificationStatus { verificationStatus { verified verifiedAt hasActiveCode codeExpiresAt } }`,
     respond: withoutNulls,
+  },
+
+  {
+    method: "GET",
+    path: "/agents/:agentId/emails",
+    operation: `query ListEmails($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
+      agent(id: $agentId) {
+        emails(folder: $folder, limit: $limit, offset: $offset) { data { ${EMAIL_FIELDS} } total limit offset }
+      }
+    }`,
+    variables: ({ params, query }) => ({
+      agentId: params.agentId,
+      folder: query.folder,
+      limit: intParam(query.limit),
+      offset: intParam(query.offset),
+    }),
+    respond: (agent) => agent.emails,
+  },
+  {
+    method: "GET",
+    path: "/agents/:agentId/emails/:emailId",
+    operation: `query GetEmail($agentId: ID!, $emailId: ID!) {
+      email(agentId: $agentId, emailId: $emailId) { ${EMAIL_FIELDS} }
+    }`,
+    variables: ({ params }) => ({ agentId: params.agentId, emailId: params.emailId }),
+  },
+  {
+    method: "PATCH",
+    path: "/agents/:agentId/emails/:emailId",
+    body: true,
+    operation: `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean) {
+      updateEmail(agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead) { ${EMAIL_FIELDS} }
+    }`,
+    variables: ({ params, body }) => ({
+      agentId: params.agentId,
+      emailId: params.emailId,
+      folder: body.folder,
+      isRead: body.isRead,
+    }),
+  },
+  {
+    method: "DELETE",
+    path: "/agents/:agentId/emails/:emailId",
+    operation: `mutation DeleteEmail($agentId: ID!, $emailId: ID!, $permanent: Boolean) {
+      deleteEmail(agentId: $agentId, emailId: $emailId, permanent: $permanent) { success message }
+    }`,
+    variables: ({ params, query }) => ({
+      agentId: params.agentId,
+      emailId: params.emailId,
+      permanent: booleanParam(query.permanent),
+    }),
   },
 ];

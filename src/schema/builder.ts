@@ -1,5 +1,6 @@
 import SchemaBuilder from "@pothos/core";
 import PrismaPlugin from "@pothos/plugin-prisma";
+import RelayPlugin from "@pothos/plugin-relay";
 import { JSONObjectResolver, TimestampResolver } from "graphql-scalars";
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
@@ -14,8 +15,10 @@ export const builder = new SchemaBuilder<{
     JSONObject: { Input: Record<string, unknown>; Output: unknown };
   };
 }>({
-  plugins: [PrismaPlugin],
+  plugins: [PrismaPlugin, RelayPlugin],
   defaultFieldNullability: false,
+  // Connections only: agents and emails are reached through their owner, never by a global node id.
+  relay: { nodeQueryOptions: false, nodesQueryOptions: false },
   prisma: {
     client: (ctx) => ctx.prisma,
     dmmf: getDatamodel(),

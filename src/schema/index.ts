@@ -2,6 +2,7 @@ import { lexicographicSortSchema, printSchema } from "graphql";
 import { builder } from "./builder.ts";
 import "./agents.ts";
 import "./verification.ts";
+import "./emails.ts";
 
 export const schema = builder.toSchema();
 

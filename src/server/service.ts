@@ -5,6 +5,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
+import { startImapPoller } from "../inbound/imap-poller.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../schema/context.ts";
@@ -37,6 +38,8 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   });
   const { port } = server.address() as AddressInfo;
   const cleanup = scheduleCleanup(services);
+  const poller = config.imap ? startImapPoller(services, config.imap) : null;
+  if (!poller) log("info", "inbound_off", { reason: "IMAP_URL is not set: no mail is received" });
   log("info", "listening", { port, database: database.provider });
   return {
     url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
@@ -44,6 +47,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     cleanup,
     async stop() {
       cleanup.stop();
+      await poller?.stop();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.prisma.$disconnect();
     },

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../../src/config.ts";
+import { openDatabase } from "../../src/db/client.ts";
 import type { Logger } from "../../src/log.ts";
 import { type RunningService, startService } from "../../src/server/service.ts";
 
@@ -29,7 +30,7 @@ export interface LogLine {
 
 export interface TestDatabase {
   url: string;
-  drop(service: RunningService): Promise<void>;
+  drop(): Promise<void>;
 }
 
 /** A database no other test file sees: a new SQLite file or a new PostgreSQL schema. */
@@ -38,8 +39,10 @@ export function freshDatabase(): TestDatabase {
     const schema = `t_${randomBytes(6).toString("hex")}`;
     return {
       url: `${POSTGRES_URL}?schema=${schema}`,
-      drop: async (service) => {
-        await service.services.prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+      drop: async () => {
+        const { prisma } = openDatabase(POSTGRES_URL);
+        await prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+        await prisma.$disconnect();
       },
     };
   }
@@ -84,8 +87,8 @@ export async function startTestService(
     },
     async stop() {
       for (const other of others) await other.stop();
-      await database.drop(service);
       await service.stop();
+      await database.drop();
     },
   };
 }

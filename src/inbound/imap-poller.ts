@@ -1,0 +1,205 @@
+import { randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ImapFlow } from "imapflow";
+import type { ImapConfig } from "../config.ts";
+import { type Lease, lease } from "../db/lease.ts";
+import type { Services } from "../schema/context.ts";
+import { parseMessage, recipientsOf } from "./parse.ts";
+import { type Arrival, type Filed, fileBatch } from "./store.ts";
+
+// Pulls mail from the catch-all mailbox: one instance at a time (a lease),
+// in UID order, a batch per transaction, marking messages on the server only
+// after their batch committed. IDLE wakes it at once; a timer checks anyway.
+
+const LEASE_TTL_MS = 30_000;
+const LEASE_RENEW_MS = 10_000;
+const BATCH_SIZE = 25;
+const MAX_BACKOFF_MS = 60_000;
+
+export interface Poller {
+  stop(): Promise<void>;
+}
+
+class Session {
+  #wake: () => void = () => {};
+  readonly client: ImapFlow;
+
+  constructor(imap: ImapConfig) {
+    this.client = new ImapFlow({
+      host: imap.host,
+      port: imap.port,
+      secure: imap.secure,
+      auth: { user: imap.user, pass: imap.password },
+      logger: false,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+    });
+    this.client.on("exists", () => this.#wake());
+    this.client.on("close", () => this.#wake());
+  }
+
+  /** Until new mail, the timer, a close, or wake() from outside. */
+  wait(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      this.#wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+  }
+
+  wake(): void {
+    this.#wake();
+  }
+}
+
+export function startImapPoller(services: Services, imap: ImapConfig): Poller {
+  const { config, log, prisma, clock } = services;
+  const mailbox = `${imap.user}@${imap.host}:${imap.port}/${imap.mailbox}`;
+  const held = lease(prisma, clock, `imap:${mailbox}`, randomUUID(), LEASE_TTL_MS);
+  const stopping = new AbortController();
+  let stopped = false;
+  let session: Session | null = null;
+  const pause = (ms: number) => sleep(ms, undefined, { signal: stopping.signal }).catch(() => {});
+  let renewTimer: NodeJS.Timeout | undefined;
+
+  async function run(): Promise<void> {
+    let backoff = 1_000;
+    while (!stopped) {
+      try {
+        if (!(await held.acquire())) {
+          await pause(LEASE_RENEW_MS);
+          continue;
+        }
+        session = new Session(imap);
+        session.client.on("error", (error: Error) => log("warn", "imap_error", { error: error.message }));
+        await session.client.connect();
+        backoff = 1_000;
+        log("info", "imap_connected", { mailbox });
+        await poll(session);
+      } catch (error) {
+        if (stopped) break;
+        log("warn", "imap_disconnected", { mailbox, error: (error as Error).message, retryInMs: backoff });
+        await pause(backoff);
+        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
+      } finally {
+        session?.client.close();
+        session = null;
+      }
+    }
+  }
+
+  /** Drains the mailbox, then waits for more, while the lease is ours. */
+  async function poll(current: Session): Promise<void> {
+    const lock = await current.client.getMailboxLock(imap.mailbox);
+    let leaseLost = false;
+    renewTimer = setInterval(async () => {
+      leaseLost = !(await held.acquire().catch(() => false));
+      if (leaseLost) current.wake();
+    }, LEASE_RENEW_MS);
+    try {
+      while (!stopped && !leaseLost) {
+        await drain(current.client, held);
+        await current.wait(config.imapPollIntervalMs);
+        if (!current.client.usable && !stopped) throw new Error("connection closed");
+      }
+      if (leaseLost) log("warn", "imap_lease_lost", { mailbox });
+    } finally {
+      clearInterval(renewTimer);
+      lock.release();
+    }
+  }
+
+  async function drain(client: ImapFlow, current: Lease): Promise<void> {
+    const box = client.mailbox;
+    if (!box) throw new Error("no mailbox selected");
+    const cursor = await prisma.imapCursor.findUnique({ where: { mailbox } });
+    let lastUid = 0n;
+    if (cursor?.uidValidity === box.uidValidity) lastUid = cursor.lastUid;
+    else if (cursor)
+      log("warn", "imap_uidvalidity_changed", { mailbox, was: `${cursor.uidValidity}`, now: `${box.uidValidity}` });
+    const found = (await client.search({ uid: `${lastUid + 1n}:*` }, { uid: true })) || [];
+    const uids = found.filter((uid) => BigInt(uid) > lastUid).sort((a, b) => a - b);
+    for (let i = 0; i < uids.length && !stopped; i += BATCH_SIZE) {
+      const batch = uids.slice(i, i + BATCH_SIZE);
+      const arrivals = await download(client, batch);
+      const filed = await fileBatch(
+        services,
+        { mailbox, uidValidity: box.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0) },
+        arrivals,
+        current,
+      );
+      report(batch, filed);
+      await markProcessed(
+        client,
+        arrivals.map((arrival) => Number(arrival.uid)),
+      );
+    }
+  }
+
+  /** The batch's messages in UID order; one too large or unreadable is logged and left on the server. */
+  async function download(client: ImapFlow, batch: number[]): Promise<Arrival[]> {
+    const sizes = await client.fetchAll(batch, { uid: true, size: true }, { uid: true });
+    const wanted = sizes.filter((m) => {
+      if ((m.size ?? 0) <= config.inboundMaxBytes) return true;
+      log("warn", "inbound_dropped", { reason: "too_large", uid: m.uid, size: m.size, limit: config.inboundMaxBytes });
+      return false;
+    });
+    if (wanted.length === 0) return [];
+    const arrivals: Arrival[] = [];
+    for (const m of await client.fetchAll(
+      wanted.map((w) => w.uid),
+      { uid: true, source: true },
+      { uid: true },
+    )) {
+      if (!m.source) continue;
+      try {
+        const message = await parseMessage(m.source);
+        const recipients = recipientsOf(message, config.mailDomain, imap.user);
+        if (recipients.length === 0) log("warn", "inbound_dropped", { reason: "no_recipient", uid: m.uid });
+        arrivals.push({ uid: BigInt(m.uid), raw: m.source, message, recipients });
+      } catch (error) {
+        log("warn", "inbound_dropped", { reason: "unparseable", uid: m.uid, error: (error as Error).message });
+      }
+    }
+    return arrivals.sort((a, b) => (a.uid < b.uid ? -1 : 1));
+  }
+
+  async function markProcessed(client: ImapFlow, uids: number[]): Promise<void> {
+    if (uids.length === 0) return;
+    const action = config.imapProcessed;
+    if (action.kind === "seen") await client.messageFlagsAdd(uids, ["\\Seen"], { uid: true });
+    else if (action.kind === "delete") await client.messageDelete(uids, { uid: true });
+    else await client.messageMove(uids, action.mailbox, { uid: true });
+  }
+
+  function report(batch: number[], filed: Filed[]): void {
+    const counts: Record<string, number> = {};
+    for (const { uid, recipient, outcome } of filed) {
+      counts[outcome] = (counts[outcome] ?? 0) + 1;
+      if (outcome !== "stored" && outcome !== "duplicate") {
+        log("warn", "inbound_dropped", { reason: outcome, uid: `${uid}`, recipient });
+      }
+    }
+    log("info", "imap_batch", {
+      mailbox,
+      firstUid: batch[0],
+      lastUid: batch.at(-1),
+      messages: batch.length,
+      ...counts,
+    });
+  }
+
+  const running = run();
+  return {
+    async stop() {
+      stopped = true;
+      stopping.abort();
+      clearInterval(renewTimer);
+      session?.wake();
+      await running;
+      await held.release();
+    },
+  };
+}

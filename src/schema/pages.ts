@@ -1,0 +1,33 @@
+import type { ObjectRef } from "@pothos/core";
+import { ServiceError } from "../errors.ts";
+import { builder } from "./builder.ts";
+
+// The spec's paginated list: {data, total, limit, offset}, newest first.
+
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 100;
+
+export interface Page<T> {
+  data: T[];
+  total: number;
+  limit: number;
+  offset: number;
+}
+
+/** limit defaults to 50 and is clamped to 100; below 1, or a negative offset, is a bad request. */
+export function pageWindow(limit?: number | null, offset?: number | null): { limit: number; offset: number } {
+  if (limit != null && limit < 1) throw new ServiceError("BAD_REQUEST", "limit must be an integer of at least 1");
+  if (offset != null && offset < 0) throw new ServiceError("BAD_REQUEST", "offset must be an integer of at least 0");
+  return { limit: Math.min(limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), offset: offset ?? 0 };
+}
+
+export function pageType<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
+  return builder.objectRef<Page<T>>(name).implement({
+    fields: (t) => ({
+      data: t.field({ type: [item], description: "Items of this page", resolve: (page) => page.data }),
+      total: t.exposeInt("total", { description: "Items across all pages" }),
+      limit: t.exposeInt("limit", { description: "Page size in effect" }),
+      offset: t.exposeInt("offset", { description: "Items skipped" }),
+    }),
+  });
+}

@@ -1,0 +1,138 @@
+import { execFileSync } from "node:child_process";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createConnection, createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { ImapFlow } from "imapflow";
+
+// A throwaway Dovecot: its own config, maildirs and port in a temporary
+// directory, any password "secret". Tests put mail in with IMAP APPEND, as an
+// MTA delivering to the catch-all would.
+
+export const CATCH_ALL = "catchall@mail.example";
+const PASSWORD = "secret";
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+async function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: "127.0.0.1", port }, () => {
+      socket.end();
+      resolve(true);
+    });
+    socket.on("error", () => resolve(false));
+  });
+}
+
+function config(dir: string, port: number): string {
+  return `protocols = imap
+listen = 127.0.0.1
+base_dir = ${dir}/run
+state_dir = ${dir}/state
+log_path = ${dir}/dovecot.log
+ssl = no
+disable_plaintext_auth = no
+auth_mechanisms = plain login
+mail_location = maildir:${dir}/mail/%u
+mail_uid = mail
+mail_gid = mail
+first_valid_uid = 0
+passdb {
+  driver = static
+  args = password=${PASSWORD}
+}
+userdb {
+  driver = static
+  args = uid=mail gid=mail home=${dir}/mail/%u
+}
+service imap-login {
+  inet_listener imap {
+    address = 127.0.0.1
+    port = ${port}
+  }
+  inet_listener imaps {
+    port = 0
+  }
+  chroot =
+}
+service anvil {
+  chroot =
+}
+protocol imap {
+  mail_max_userip_connections = 50
+}
+`;
+}
+
+export class Dovecot {
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<Dovecot> {
+    const dir = mkdtempSync(join(tmpdir(), "pigeonhole-dovecot-"));
+    for (const sub of ["run", "state", "mail"]) mkdirSync(join(dir, sub));
+    chmodSync(dir, 0o755);
+    const mailUser = (flag: string) => Number(execFileSync("id", [flag, "mail"], { encoding: "utf8" }));
+    chownSync(join(dir, "mail"), mailUser("-u"), mailUser("-g"));
+    const port = await freePort();
+    writeFileSync(join(dir, "dovecot.conf"), config(dir, port));
+    const dovecot = new Dovecot(dir, port);
+    await dovecot.resume();
+    return dovecot;
+  }
+
+  /** IMAP_URL for the catch-all mailbox. */
+  url(mailbox = "INBOX"): string {
+    return `imap://${encodeURIComponent(CATCH_ALL)}:${PASSWORD}@127.0.0.1:${this.port}/${encodeURIComponent(mailbox)}`;
+  }
+
+  async resume(): Promise<void> {
+    // The daemon would hold on to inherited pipes, and execFileSync would wait for them.
+    execFileSync("dovecot", ["-c", join(this.dir, "dovecot.conf")], { stdio: "ignore" });
+    for (let i = 0; i < 100 && !(await listening(this.port)); i++) await sleep(50);
+  }
+
+  /** Stops the server; connected clients lose their connection. */
+  async halt(): Promise<void> {
+    execFileSync("dovecot", ["-c", join(this.dir, "dovecot.conf"), "stop"], { stdio: "ignore" });
+    for (let i = 0; i < 100 && (await listening(this.port)); i++) await sleep(50);
+    await sleep(200);
+  }
+
+  async client(): Promise<ImapFlow> {
+    const client = new ImapFlow({
+      host: "127.0.0.1",
+      port: this.port,
+      secure: false,
+      auth: { user: CATCH_ALL, pass: PASSWORD },
+      logger: false,
+    });
+    client.on("error", () => {});
+    await client.connect();
+    return client;
+  }
+
+  /** Delivers raw messages to a mailbox of the catch-all. */
+  async append(messages: string | string[], mailbox = "INBOX"): Promise<void> {
+    const client = await this.client();
+    try {
+      for (const raw of Array.isArray(messages) ? messages : [messages]) await client.append(mailbox, raw);
+    } finally {
+      await client.logout();
+    }
+  }
+
+  async stop(): Promise<void> {
+    await this.halt().catch(() => {});
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
