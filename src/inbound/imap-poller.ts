@@ -22,6 +22,8 @@ export interface Poller {
 
 class Session {
   #wake: () => void = () => {};
+  /** Mail arrived while the poller was busy: the next wait returns at once. */
+  #arrived = false;
   readonly client: ImapFlow;
 
   constructor(imap: ImapConfig) {
@@ -34,12 +36,24 @@ class Session {
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
     });
-    this.client.on("exists", () => this.#wake());
+    this.client.on("exists", () => {
+      this.#arrived = true;
+      this.#wake();
+    });
     this.client.on("close", () => this.#wake());
   }
 
-  /** Until new mail, the timer, a close, or wake() from outside. */
+  /**
+   * IDLE until new mail, the timer, a close, or wake() from outside. imapflow
+   * does not IDLE by itself while the poller holds the mailbox lock, so ask;
+   * the next command ends the IDLE.
+   */
   wait(ms: number): Promise<void> {
+    if (this.#arrived) {
+      this.#arrived = false;
+      return Promise.resolve();
+    }
+    this.client.idle().catch(() => {});
     return new Promise((resolve) => {
       const timer = setTimeout(resolve, ms);
       this.#wake = () => {

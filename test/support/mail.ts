@@ -1,28 +1,32 @@
 import { randomBytes } from "node:crypto";
 
-// Raw messages as MTAs deliver them, CRLF line ends.
+// Raw messages as an MTA delivers them to the catch-all.
 
 export function messageId(): string {
   return `<${randomBytes(8).toString("hex")}@sender.example>`;
 }
 
-export interface PlainMessage {
+export interface MessageParts {
   to: string;
   from?: string;
   subject?: string;
-  body?: string;
-  id?: string | null;
+  /** Headers before the standard ones (envelope headers, say). */
   headers?: string[];
+  /** Message-ID, or null for none. */
+  id?: string | null;
+  contentType?: string;
+  body?: string;
 }
 
-export function plainMessage({
+export function rawMessage({
   to,
   from = "Alice <alice@sender.example>",
   subject = "Hello",
-  body = "Hi there.",
-  id = messageId(),
   headers = [],
-}: PlainMessage): string {
+  id = messageId(),
+  contentType = "text/plain; charset=utf-8",
+  body = "Hi there.",
+}: MessageParts): string {
   return [
     ...headers,
     ...(id === null ? [] : [`Message-ID: ${id}`]),
@@ -31,9 +35,57 @@ export function plainMessage({
     `Subject: ${subject}`,
     "Date: Sun, 22 Nov 2026 10:00:00 +0000",
     "MIME-Version: 1.0",
-    "Content-Type: text/plain; charset=utf-8",
+    `Content-Type: ${contentType}`,
     "",
     body,
     "",
   ].join("\r\n");
+}
+
+export function multipartAlternative(to: string, text: string, html: string): string {
+  return rawMessage({
+    to,
+    subject: "Both bodies",
+    contentType: 'multipart/alternative; boundary="alt-1"',
+    body: [
+      "--alt-1",
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      text,
+      "--alt-1",
+      "Content-Type: text/html; charset=utf-8",
+      "",
+      html,
+      "--alt-1--",
+    ].join("\r\n"),
+  });
+}
+
+export function withAttachment(to: string): string {
+  return rawMessage({
+    to,
+    subject: "Report attached",
+    contentType: 'multipart/mixed; boundary="mix-1"',
+    body: [
+      "--mix-1",
+      'Content-Type: multipart/alternative; boundary="alt-2"',
+      "",
+      "--alt-2",
+      "Content-Type: text/plain; charset=utf-8",
+      "",
+      "See the attached report.",
+      "--alt-2",
+      "Content-Type: text/html; charset=utf-8",
+      "",
+      "<p>See the attached report.</p>",
+      "--alt-2--",
+      "--mix-1",
+      'Content-Type: application/pdf; name="report.pdf"',
+      'Content-Disposition: attachment; filename="report.pdf"',
+      "Content-Transfer-Encoding: base64",
+      "",
+      Buffer.from("%PDF-1.4 not really a pdf".repeat(20)).toString("base64"),
+      "--mix-1--",
+    ].join("\r\n"),
+  });
 }
