@@ -2,11 +2,12 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { describe, expect, test } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
 
 const MAIN = resolve("src/main.ts");
-const TSX = resolve("node_modules/.bin/tsx");
+const TSX_LOADER = pathToFileURL(resolve("node_modules/tsx/dist/loader.mjs")).href;
 
 describe("configuration", () => {
   test("every variable has a working default", () => {
@@ -53,7 +54,12 @@ describe("configuration", () => {
 });
 
 function run(env: Record<string, string>, cwd: string): ChildProcess {
-  return spawn(TSX, [MAIN], { cwd, env: { PATH: process.env.PATH ?? "", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  // As npm start runs it; --import resolves tsx from the project, whatever the working directory.
+  return spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+    cwd,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 function output(child: ChildProcess, stream: "stdout" | "stderr", until: RegExp): Promise<string> {

@@ -71,7 +71,8 @@ class Session {
 export function startImapPoller(services: Services, imap: ImapConfig): Poller {
   const { config, log, prisma, clock } = services;
   const mailbox = `${imap.user}@${imap.host}:${imap.port}/${imap.mailbox}`;
-  const held = lease(prisma, clock, `imap:${mailbox}`, randomUUID(), LEASE_TTL_MS);
+  const instance = randomUUID();
+  const held = lease(prisma, clock, `imap:${mailbox}`, instance, LEASE_TTL_MS);
   const stopping = new AbortController();
   let stopped = false;
   let session: Session | null = null;
@@ -90,7 +91,7 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
         session.client.on("error", (error: Error) => log("warn", "imap_error", { error: error.message }));
         await session.client.connect();
         backoff = 1_000;
-        log("info", "imap_connected", { mailbox });
+        log("info", "imap_connected", { mailbox, instance });
         await poll(session);
       } catch (error) {
         if (stopped) break;

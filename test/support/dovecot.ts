@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -101,9 +101,22 @@ export class Dovecot {
     for (let i = 0; i < 100 && !(await listening(this.port)); i++) await sleep(50);
   }
 
-  /** Stops the server; connected clients lose their connection. */
+  /**
+   * Stops the server as a crash or restart would: connected clients lose their
+   * connection. `dovecot stop` alone leaves running IMAP sessions alive, so its
+   * children go too.
+   */
   async halt(): Promise<void> {
+    const master = readFileSync(join(this.dir, "run", "master.pid"), "utf8").trim();
+    const children = execFileSync("pgrep", ["-P", master], { encoding: "utf8" }).split("\n").filter(Boolean);
     execFileSync("dovecot", ["-c", join(this.dir, "dovecot.conf"), "stop"], { stdio: "ignore" });
+    for (const pid of children) {
+      try {
+        process.kill(Number(pid), "SIGKILL");
+      } catch {
+        // already gone with its master
+      }
+    }
     for (let i = 0; i < 100 && (await listening(this.port)); i++) await sleep(50);
     await sleep(200);
   }

@@ -26,6 +26,8 @@ export interface LogLine {
   level: string;
   event: string;
   fields: Record<string, unknown>;
+  /** Which instance logged it: 0 the first, then in order of startAnother(). */
+  instance: number;
 }
 
 export interface TestDatabase {
@@ -55,8 +57,11 @@ export interface TestService {
   clock: ManualClock;
   logs: LogLine[];
   service: RunningService;
+  /** Every instance started, the first one first. */
+  instances: RunningService[];
   /** Another instance on the same database, as a second server would run. */
   startAnother(): Promise<RunningService>;
+  stopInstance(index: number): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -66,28 +71,34 @@ export async function startTestService(
 ): Promise<TestService> {
   const clock = new ManualClock();
   const logs: LogLine[] = [];
-  const log: Logger = (level, event, fields = {}) => logs.push({ level, event, fields });
   const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: database.url, ...env });
+  const instances: RunningService[] = [];
+  const stopped = new Set<number>();
+  let started = 0;
   const start = async () => {
+    const index = started++;
+    const log: Logger = (level, event, fields = {}) => logs.push({ level, event, fields, instance: index });
     const instance = await startService(config, clock, log);
     instance.cleanup.pause();
+    instances[index] = instance;
     return instance;
   };
+  const stopInstance = async (index: number) => {
+    if (stopped.has(index)) return;
+    stopped.add(index);
+    await instances[index]?.stop();
+  };
   const service = await start();
-  const others: RunningService[] = [];
   return {
     url: service.url,
     clock,
     logs,
     service,
-    startAnother: async () => {
-      const other = await start();
-      others.push(other);
-      return other;
-    },
+    instances,
+    startAnother: start,
+    stopInstance,
     async stop() {
-      for (const other of others) await other.stop();
-      await service.stop();
+      for (let index = instances.length - 1; index >= 0; index--) await stopInstance(index);
       await database.drop();
     },
   };

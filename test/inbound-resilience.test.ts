@@ -1,0 +1,202 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { Dovecot } from "./support/dovecot.ts";
+import { inboxOf } from "./support/inbox.ts";
+import { messageId, rawMessage } from "./support/mail.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { spawnService } from "./support/process.ts";
+import { freshDatabase, startTestService } from "./support/service.ts";
+import { waitFor } from "./support/wait.ts";
+
+// Nothing lost, nothing twice: through server restarts, a killed service,
+// a UIDVALIDITY change and several instances.
+
+let dovecot: Dovecot;
+let x: FakeX;
+
+beforeAll(async () => {
+  dovecot = await Dovecot.start();
+  x = await startFakeX();
+});
+afterAll(async () => {
+  await x.close();
+  await dovecot.stop();
+});
+
+const env = (mailbox: string) => ({
+  SOCIAL_OEMBED_URL: x.url,
+  MAIL_DOMAIN: "mail.example",
+  IMAP_URL: dovecot.url(mailbox),
+  IMAP_POLL_INTERVAL_MS: "1000",
+});
+
+async function createMailbox(name: string): Promise<void> {
+  const client = await dovecot.client();
+  await client.mailboxCreate(name);
+  await client.logout();
+}
+
+function messagesFor(agent: TestAgent, count: number): { ids: string[]; raws: string[] } {
+  const ids = Array.from({ length: count }, messageId);
+  return { ids, raws: ids.map((id, i) => rawMessage({ to: `${agent.id}@mail.example`, id, subject: `n${i}` })) };
+}
+
+/** Every Message-ID the agent holds, read page by page. */
+async function storedIds(api: Api, agent: TestAgent): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const page = await api.get(`/agents/${agent.id}/emails?limit=100&offset=${offset}`, { key: agent.apiKey });
+    ids.push(...page.body.data.map((e: { messageId: string }) => e.messageId));
+    if (page.body.data.length < 100) return ids;
+  }
+}
+
+async function total(api: Api, agent: TestAgent): Promise<number> {
+  return (await api.get(`/agents/${agent.id}/emails?limit=1`, { key: agent.apiKey })).body.total;
+}
+
+test("Dovecot stopped and restarted mid-batch", async () => {
+  await createMailbox("Restart");
+  const svc = await startTestService(env("Restart"));
+  try {
+    const agent = await createVerifiedAgent(new Api(svc.url), x);
+    const { ids, raws } = messagesFor(agent, 600);
+    // Delivered while no poller reads the mailbox, so that the poller meets one long run of work.
+    await svc.stopInstance(0);
+    await dovecot.append(raws, "Restart");
+    const api = new Api((await svc.startAnother()).url);
+    await waitFor(async () => (await total(api, agent)) > 0, 15_000, "the first messages");
+    await dovecot.halt();
+    expect(await total(api, agent)).toBeLessThan(600);
+    await new Promise((r) => setTimeout(r, 1500));
+    await dovecot.resume();
+    await inboxOf(api, agent, 600, 60_000);
+    const stored = await storedIds(api, agent);
+    expect(stored).toHaveLength(600);
+    expect(new Set(stored)).toEqual(new Set(ids));
+    expect(svc.logs.some((l) => l.event === "imap_disconnected")).toBe(true);
+    expect(svc.logs.filter((l) => l.event === "imap_connected").length).toBeGreaterThanOrEqual(2);
+  } finally {
+    await svc.stop();
+  }
+}, 90_000);
+
+test("the service killed mid-batch: the next one finishes, each message once", async () => {
+  await createMailbox("Killed");
+  const database = freshDatabase();
+  const processEnv = { ...env("Killed"), DATABASE_URL: database.url };
+  // No poller yet: the agent is made, its mail delivered, then the first poller starts on it.
+  const setup = await spawnService({ ...processEnv, IMAP_URL: "" });
+  const agent = await createVerifiedAgent(new Api(setup.url), x);
+  await setup.kill();
+  const { ids, raws } = messagesFor(agent, 600);
+  await dovecot.append(raws, "Killed");
+  const first = await spawnService(processEnv);
+  let second: Awaited<ReturnType<typeof spawnService>> | null = null;
+  try {
+    await waitFor(async () => (await total(new Api(first.url), agent)) > 0, 15_000, "the first messages");
+    await first.kill();
+    second = await spawnService(processEnv);
+    const api = new Api(second.url);
+    expect(await total(api, agent)).toBeLessThan(600);
+    // The killed instance never released its lease: the next takes over when it expires.
+    await inboxOf(api, agent, 600, 80_000);
+    const stored = await storedIds(api, agent);
+    expect(stored).toHaveLength(600);
+    expect(new Set(stored)).toEqual(new Set(ids));
+  } finally {
+    await first.kill();
+    await second?.kill();
+    await database.drop();
+  }
+}, 120_000);
+
+test("a UIDVALIDITY change: everything read again, nothing stored twice", async () => {
+  await createMailbox("Validity");
+  const svc = await startTestService(env("Validity"));
+  try {
+    const api = new Api(svc.url);
+    const agent = await createVerifiedAgent(api, x);
+    const { ids, raws } = messagesFor(agent, 5);
+    await dovecot.append(raws.slice(0, 3), "Validity");
+    await inboxOf(api, agent, 3);
+    const client = await dovecot.client();
+    await client.mailboxDelete("Validity");
+    await client.mailboxCreate("Validity");
+    await client.logout();
+    // The new mailbox numbers from UID 1 again; the first three come back as well.
+    await dovecot.append(raws, "Validity");
+    await inboxOf(api, agent, 5, 30_000);
+    await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "last" }), "Validity");
+    await inboxOf(api, agent, 6, 30_000);
+    const stored = await storedIds(api, agent);
+    expect(stored).toHaveLength(6);
+    expect(new Set(stored.slice(1))).toEqual(new Set(ids));
+    expect(svc.logs.some((l) => l.event === "imap_uidvalidity_changed")).toBe(true);
+  } finally {
+    await svc.stop();
+  }
+}, 60_000);
+
+describe("IMAP_PROCESSED", () => {
+  test.each([
+    ["delete", "Deleted", null],
+    ["move:Processed", "Moved", "Processed"],
+  ])("%s takes stored messages out of the catch-all", async (processed, mailbox, target) => {
+    await createMailbox(mailbox);
+    if (target) await createMailbox(target).catch(() => {});
+    const svc = await startTestService({ ...env(mailbox), IMAP_PROCESSED: processed });
+    try {
+      const api = new Api(svc.url);
+      const agent = await createVerifiedAgent(api, x);
+      const id = messageId();
+      await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, id }), mailbox);
+      await inboxOf(api, agent, 1);
+      const client = await dovecot.client();
+      try {
+        const left = await waitFor(async () => {
+          const status = await client.status(mailbox, { messages: true });
+          return status && status.messages === 0 ? status : null;
+        });
+        expect(left.messages).toBe(0);
+        if (target) {
+          await client.mailboxOpen(target);
+          expect(await client.search({ header: { "message-id": id } })).toHaveLength(1);
+        }
+      } finally {
+        await client.logout();
+      }
+    } finally {
+      await svc.stop();
+    }
+  });
+});
+
+describe.runIf(process.env.TEST_DATABASE === "postgresql")("several instances on one PostgreSQL", () => {
+  test("start together, migrate once, poll one at a time, and hand over", async () => {
+    await createMailbox("Shared");
+    const svc = await startTestService(env("Shared"));
+    try {
+      await Promise.all([svc.startAnother(), svc.startAnother()]);
+      const api = new Api(svc.url);
+      const agent = await createVerifiedAgent(api, x);
+      const { ids, raws } = messagesFor(agent, 100);
+      await dovecot.append(raws, "Shared");
+      await inboxOf(api, agent, 100, 30_000);
+      expect(svc.logs.filter((l) => l.event === "migrations_applied")).toHaveLength(1);
+      const pollers = () => svc.logs.filter((l) => l.event === "imap_connected").map((l) => l.instance);
+      expect(new Set(pollers()).size).toBe(1);
+      const [holder = 0] = pollers();
+      await svc.stopInstance(holder);
+      const survivor = new Api(svc.instances[(holder + 1) % 3]?.url ?? "");
+      await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "after the handover" }), "Shared");
+      await inboxOf(survivor, agent, 101, 40_000);
+      expect(pollers().filter((instance) => instance !== holder).length).toBe(1);
+      const stored = await storedIds(survivor, agent);
+      expect(stored).toHaveLength(101);
+      expect(new Set(stored.slice(1))).toEqual(new Set(ids));
+    } finally {
+      await svc.stop();
+    }
+  }, 90_000);
+});
