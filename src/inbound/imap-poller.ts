@@ -129,6 +129,10 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
   async function drain(client: ImapFlow, current: Lease): Promise<void> {
     const box = client.mailbox;
     if (!box) throw new Error("no mailbox selected");
+    // A mailbox deleted and created again under the same name is not always
+    // announced to the session that has it open; STATUS shows the new one.
+    const status = await client.status(imap.mailbox, { uidValidity: true });
+    if (!status || status.uidValidity !== box.uidValidity) throw new Error("the mailbox was replaced; opening it again");
     const cursor = await prisma.imapCursor.findUnique({ where: { mailbox } });
     let lastUid = 0n;
     if (cursor?.uidValidity === box.uidValidity) lastUid = cursor.lastUid;
