@@ -19,6 +19,16 @@ export interface Config {
   /** What happens to a message on the server once it is stored. */
   imapProcessed: ProcessedAction;
   inboundMaxBytes: number;
+  /** The provider outgoing mail is handed to; null: sending answers 503. */
+  smtp: SmtpConfig | null;
+}
+
+export interface SmtpConfig {
+  secure: boolean;
+  host: string;
+  port: number;
+  user: string | null;
+  password: string;
 }
 
 export interface ImapConfig {
@@ -80,6 +90,23 @@ function parseImapUrl(value: string | undefined): ImapConfig | null {
   };
 }
 
+/** `smtp[s]://[user:password@]host[:port]`, parts URL-encoded. */
+function parseSmtpUrl(value: string | undefined): SmtpConfig | null {
+  if (value === undefined || value === "") return null;
+  const url = URL.canParse(value) ? new URL(value) : null;
+  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname) {
+    throw new ConfigError("SMTP_URL must be smtp://user:password@host:port or smtps://…");
+  }
+  const secure = url.protocol === "smtps:";
+  return {
+    secure,
+    host: url.hostname,
+    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    user: url.username ? decodeURIComponent(url.username) : null,
+    password: decodeURIComponent(url.password),
+  };
+}
+
 function parseProcessed(value: string): ProcessedAction {
   if (value === "seen" || value === "delete") return { kind: value };
   const move = /^move:(.+)$/.exec(value);
@@ -130,5 +157,6 @@ export function loadConfig(env: Env): Config {
     imapPollIntervalMs: readInt(env, "IMAP_POLL_INTERVAL_MS", 30_000, 100, 86_400_000),
     imapProcessed: parseProcessed(env.IMAP_PROCESSED ?? "seen"),
     inboundMaxBytes: readInt(env, "INBOUND_MAX_BYTES", 25 * 1024 * 1024, 1, 2_147_483_647),
+    smtp: parseSmtpUrl(env.SMTP_URL),
   };
 }

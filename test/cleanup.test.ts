@@ -37,7 +37,12 @@ describe("the cleanup job", () => {
     expect(await deleteExpiredAgents(svc.service.services)).toBe(1);
     expect(await alive(unverified.apiKey)).toBe(false);
     expect((await api.get(`/agents/${verified.id}`, { key: verified.apiKey })).status).toBe(200);
-    expect(svc.logs).toContainEqual({ level: "info", event: "expired_agents_deleted", fields: { count: 1 }, instance: 0 });
+    expect(svc.logs).toContainEqual({
+      level: "info",
+      event: "expired_agents_deleted",
+      fields: { count: 1 },
+      instance: 0,
+    });
   });
 
   test("is safe when several instances run it at once", async () => {

@@ -132,7 +132,8 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
     // A mailbox deleted and created again under the same name is not always
     // announced to the session that has it open; STATUS shows the new one.
     const status = await client.status(imap.mailbox, { uidValidity: true });
-    if (!status || status.uidValidity !== box.uidValidity) throw new Error("the mailbox was replaced; opening it again");
+    if (!status || status.uidValidity !== box.uidValidity)
+      throw new Error("the mailbox was replaced; opening it again");
     const cursor = await prisma.imapCursor.findUnique({ where: { mailbox } });
     let lastUid = 0n;
     if (cursor?.uidValidity === box.uidValidity) lastUid = cursor.lastUid;

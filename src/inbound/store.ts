@@ -1,4 +1,5 @@
 import type { Lease, Tx } from "../db/lease.ts";
+import { takeStorage } from "../db/quota.ts";
 import type { Services } from "../schema/context.ts";
 import type { ParsedMessage } from "./parse.ts";
 
@@ -38,12 +39,7 @@ async function fileOne(tx: Tx, services: Services, arrival: Arrival, localPart: 
   const { message, raw } = arrival;
   const key = { agentId_dedupeKey: { agentId: agent.id, dedupeKey: message.dedupeKey } };
   if (await tx.email.findUnique({ where: key, select: { id: true } })) return "duplicate";
-  // Reserve the bytes first: the condition keeps storageUsed within the limit under any concurrency.
-  const { count } = await tx.agent.updateMany({
-    where: { id: agent.id, storageUsed: { lte: services.config.storageLimitBytes - raw.length } },
-    data: { storageUsed: { increment: raw.length } },
-  });
-  if (count === 0) return "over_quota";
+  if (!(await takeStorage(tx, agent.id, raw.length, services.config.storageLimitBytes))) return "over_quota";
   await tx.email.create({
     data: {
       agentId: agent.id,

@@ -12,9 +12,10 @@ import {
   validate,
 } from "graphql";
 import type { Hono, Context as HonoContext } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { internalError, isRequestError, ServiceError, serviceErrorOf } from "../errors.ts";
 import { createContext, type Services } from "../schema/context.ts";
-import { type Route, routes } from "./routes.ts";
+import { DEFAULT_BODY_LIMIT, type Route, routes } from "./routes.ts";
 
 // Runs each route's operation against the schema in-process and answers in
 // the spec's shape: the result of the one root field, or the error body.
@@ -82,9 +83,10 @@ function failure(errors: readonly GraphQLError[], services: Services): ServiceEr
 export function mountRoutes(app: Hono, schema: GraphQLSchema, services: Services): void {
   for (const route of routes) {
     const document = compile(schema, route);
-    app.on(route.method, route.path, async (c) => {
+    app.on(route.method, route.path, limitBody(route.maxBodyBytes ?? DEFAULT_BODY_LIMIT), async (c) => {
       const body = route.body ? await readJsonObject(c) : {};
-      const variables = route.variables?.({ params: c.req.param(), query: c.req.query(), body }) ?? {};
+      const request = { params: c.req.param(), query: c.req.query(), body };
+      const variables = route.variables?.(request) ?? {};
       const problem = inputProblem(schema, document, variables);
       if (problem) throw new ServiceError("BAD_REQUEST", problem);
       const result = await execute({
@@ -98,9 +100,20 @@ export function mountRoutes(app: Hono, schema: GraphQLSchema, services: Services
         return c.json(error.toBody(), error.status as 400);
       }
       const [value] = Object.values(result.data ?? {});
-      return c.json(route.respond ? route.respond(value) : value, route.status ?? 200);
+      return c.json(route.respond ? route.respond(value, request) : value, route.status ?? 200);
     });
   }
+}
+
+/** 413 in the spec's shape. The rest of the body is never read, so the connection cannot carry another request. */
+export function limitBody(maxSize: number) {
+  return bodyLimit({
+    maxSize,
+    onError: (c) => {
+      const error = new ServiceError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxSize} bytes`);
+      return c.json(error.toBody(), 413, { Connection: "close" });
+    },
+  });
 }
 
 /** The methods a path answers to, for 405 versus 404. */

@@ -15,11 +15,16 @@ export interface Route {
   operation: string;
   /** Reads a JSON object body. */
   body?: true;
+  /** Largest body accepted; 1 MiB unless given. */
+  maxBodyBytes?: number;
   variables?: (request: RestRequest) => Record<string, unknown>;
   status?: 201;
   // biome-ignore lint/suspicious/noExplicitAny: the shape is the operation's selection
-  respond?: (result: any) => unknown;
+  respond?: (result: any, request: RestRequest) => unknown;
 }
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+export const SEND_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** The spec's "present only if set" fields are left out rather than null. */
 function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
@@ -35,6 +40,13 @@ function intParam(value: string | undefined): number | string | undefined {
 function booleanParam(value: string | undefined): boolean | string | undefined {
   return value === "true" ? true : value === "false" ? false : value;
 }
+
+/** One address or a list of them, as the spec's send body has it; GraphQL takes a list. */
+function addressList(value: unknown): unknown {
+  return value === undefined || value === null || Array.isArray(value) ? value : [value];
+}
+
+const SENT_FIELDS = "id agentId to subject bodyText bodyHtml sentAt providerId";
 
 const EMAIL_FIELDS = "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder";
 
@@ -143,5 +155,49 @@ export const routes: Route[] = [
       emailId: params.emailId,
       permanent: booleanParam(query.permanent),
     }),
+  },
+
+  {
+    method: "POST",
+    path: "/agents/:agentId/send",
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    operation: `mutation SendEmail($agentId: ID!, $input: SendEmailInput!) {
+      sendEmail(agentId: $agentId, input: $input) { id subject sentAt }
+    }`,
+    variables: ({ params, body }) => ({
+      agentId: params.agentId,
+      input: {
+        to: addressList(body.to),
+        subject: body.subject,
+        text: body.text,
+        html: body.html,
+        replyTo: body.replyTo,
+      },
+    }),
+    // The spec answers `to` as the client gave it: one address or a list.
+    respond: (sent, { body }) => ({ id: sent.id, to: body.to, subject: sent.subject, sentAt: sent.sentAt }),
+  },
+  {
+    method: "GET",
+    path: "/agents/:agentId/sent",
+    operation: `query ListSent($agentId: ID!, $limit: Int, $offset: Int) {
+      agent(id: $agentId) { sent(limit: $limit, offset: $offset) { data { ${SENT_FIELDS} } total limit offset } }
+    }`,
+    variables: ({ params, query }) => ({
+      agentId: params.agentId,
+      limit: intParam(query.limit),
+      offset: intParam(query.offset),
+    }),
+    respond: (agent) => agent.sent,
+  },
+  {
+    method: "DELETE",
+    path: "/agents/:agentId/sent/:sentId",
+    operation: `mutation DeleteSentEmail($agentId: ID!, $sentId: ID!) {
+      deleteSentEmail(agentId: $agentId, sentId: $sentId) { success message }
+    }`,
+    variables: ({ params }) => ({ agentId: params.agentId, sentId: params.sentId }),
   },
 ];

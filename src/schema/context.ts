@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Agent } from "../generated/prisma/sqlite/client.ts";
 import type { Logger } from "../log.ts";
+import type { Mailer } from "../outbound/smtp.ts";
 import type { PostLookup } from "../social/posts.ts";
 
 /** What every operation may use; one set per running service. */
@@ -11,6 +12,8 @@ export interface Services {
   prisma: Db;
   clock: Clock;
   posts: PostLookup;
+  /** null when SMTP_URL is not set. */
+  mailer: Mailer | null;
   log: Logger;
 }
 

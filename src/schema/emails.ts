@@ -1,4 +1,5 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
+import { giveStorageBack } from "../db/quota.ts";
 import { ServiceError } from "../errors.ts";
 import type { Email } from "../generated/prisma/sqlite/client.ts";
 import { ownAgent } from "./auth.ts";
@@ -192,7 +193,7 @@ builder.mutationFields((t) => ({
         // Conditional, so that of two concurrent deletes only one frees the bytes.
         const { count } = await tx.email.deleteMany({ where });
         if (count === 0) throw new ServiceError("NOT_FOUND", "Email not found");
-        await tx.agent.update({ where: { id: agent.id }, data: { storageUsed: { decrement: email.size } } });
+        await giveStorageBack(tx, agent.id, email.size);
         return { success: true, message: "Email permanently deleted" };
       });
     },

@@ -3,6 +3,7 @@ import { builder } from "./builder.ts";
 import "./agents.ts";
 import "./verification.ts";
 import "./emails.ts";
+import "./sending.ts";
 
 export const schema = builder.toSchema();
 

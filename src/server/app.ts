@@ -1,15 +1,14 @@
 import { Hono } from "hono";
-import { bodyLimit } from "hono/body-limit";
 import { HTTPException } from "hono/http-exception";
 import { timeout } from "hono/timeout";
 import { internalError, ServiceError } from "../errors.ts";
-import { methodsFor, mountRoutes } from "../rest/router.ts";
+import { limitBody, methodsFor, mountRoutes } from "../rest/router.ts";
+import { SEND_BODY_LIMIT } from "../rest/routes.ts";
 import type { Services } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
 import { createGraphqlHandler } from "./graphql.ts";
 
 const REQUEST_TIMEOUT_MS = 30_000;
-const BODY_LIMIT_BYTES = 1024 * 1024;
 /** Paths served here rather than by the route table, with their methods. */
 const OWN_PATHS: Record<string, string[]> = { "/graphql": ["GET", "POST"], "/healthz": ["GET"] };
 
@@ -19,16 +18,6 @@ export function createApp(services: Services): Hono {
   const graphql = createGraphqlHandler(schema, services);
 
   app.use(timeout(REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: "The request took too long" })));
-  app.use(
-    bodyLimit({
-      maxSize: BODY_LIMIT_BYTES,
-      // The rest of the body is never read, so the connection cannot carry another request.
-      onError: (c) => {
-        const error = new ServiceError("PAYLOAD_TOO_LARGE", `Request body exceeds ${BODY_LIMIT_BYTES} bytes`);
-        return c.json(error.toBody(), 413, { Connection: "close" });
-      },
-    }),
-  );
 
   app.get("/healthz", async (c) => {
     try {
@@ -39,7 +28,8 @@ export function createApp(services: Services): Hono {
       return c.json(error.toBody(), 503);
     }
   });
-  app.on(["GET", "POST"], "/graphql", (c) => graphql.fetch(c.req.raw));
+  // GraphQL carries sendEmail too, so it takes the send route's limit.
+  app.on(["GET", "POST"], "/graphql", limitBody(SEND_BODY_LIMIT), (c) => graphql.fetch(c.req.raw));
   mountRoutes(app, schema, services);
 
   app.notFound((c) => {

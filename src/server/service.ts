@@ -8,6 +8,7 @@ import { migrate } from "../db/migrate.ts";
 import { startImapPoller } from "../inbound/imap-poller.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
 import type { Logger } from "../log.ts";
+import { smtpMailer } from "../outbound/smtp.ts";
 import type { Services } from "../schema/context.ts";
 import { oembedLookup } from "../social/oembed.ts";
 import { createApp } from "./app.ts";
@@ -25,12 +26,15 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const database = openDatabase(config.databaseUrl);
   const applied = await migrate(database);
   if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
+  const mailer = config.smtp ? smtpMailer(config.smtp) : null;
+  if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
   const services: Services = {
     config,
     prisma: database.prisma,
     clock,
     log,
     posts: oembedLookup(config.socialOembedUrl),
+    mailer,
   };
   const app = createApp(services);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -48,6 +52,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     async stop() {
       cleanup.stop();
       await poller?.stop();
+      mailer?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.prisma.$disconnect();
     },

@@ -1,0 +1,13 @@
+// A plain address, local@domain, as a recipient or reply-to: a dot-atom local
+// part and a domain of letters, digits and dashes. Display names and quoted
+// local parts are refused, so an address can never carry a header with it.
+
+const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
+const DOMAIN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+[A-Za-z]{2,63}$/;
+
+export function isEmailAddress(value: string): boolean {
+  const at = value.lastIndexOf("@");
+  if (at < 1 || value.length > 254) return false;
+  const local = value.slice(0, at);
+  return local.length <= 64 && LOCAL.test(local) && DOMAIN.test(value.slice(at + 1));
+}
