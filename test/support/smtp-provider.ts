@@ -1,0 +1,84 @@
+import type { AddressInfo } from "node:net";
+import { type ParsedMail, simpleParser } from "mailparser";
+import { SMTPServer } from "smtp-server";
+
+// A real SMTP server playing the operator's email provider. It records what
+// arrives and can be told to refuse, to stall, or to be down; with a relay it
+// passes each message on, as a provider would towards the recipient's server.
+
+export interface Delivery {
+  from: string;
+  to: string[];
+  raw: Buffer;
+  parsed: ParsedMail;
+}
+
+export type Behaviour = "accept" | "refuse" | "stall";
+
+export class FakeProvider {
+  behaviour: Behaviour = "accept";
+  readonly deliveries: Delivery[] = [];
+  relay: ((delivery: Delivery) => Promise<void>) | null = null;
+  #queued = 0;
+  #stalled: (() => void)[] = [];
+
+  private constructor(
+    private readonly server: SMTPServer,
+    readonly port: number,
+  ) {}
+
+  static async start(): Promise<FakeProvider> {
+    let provider: FakeProvider | null = null;
+    const server = new SMTPServer({
+      secure: false,
+      disabledCommands: ["STARTTLS"],
+      allowInsecureAuth: true,
+      authOptional: true,
+      logger: false,
+      // Pooled client connections stay open; on close, end them soon.
+      closeTimeout: 200,
+      onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
+      onData: (stream, session, callback) => provider?.receive(stream, session, callback),
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    provider = new FakeProvider(server, (server.server.address() as AddressInfo).port);
+    return provider;
+  }
+
+  get url(): string {
+    return `smtp://provider-user:provider%20pass@127.0.0.1:${this.port}`;
+  }
+
+  private async receive(
+    stream: NodeJS.ReadableStream,
+    session: { envelope: { mailFrom: false | { address: string }; rcptTo: { address: string }[] } },
+    callback: (error?: Error | null, message?: string) => void,
+  ): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of stream) chunks.push(chunk as Buffer);
+    if (this.behaviour === "stall") {
+      this.#stalled.push(() => callback(new Error("stalled")));
+      return;
+    }
+    if (this.behaviour === "refuse") {
+      const error = Object.assign(new Error("Message rejected by policy"), { responseCode: 554 });
+      return callback(error);
+    }
+    const raw = Buffer.concat(chunks);
+    const delivery: Delivery = {
+      from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+      to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+      raw,
+      parsed: await simpleParser(raw),
+    };
+    this.deliveries.push(delivery);
+    await this.relay?.(delivery);
+    callback(null, `Message queued as Q${++this.#queued}`);
+  }
+
+  /** Stops listening: new connections are refused. */
+  async down(): Promise<void> {
+    for (const release of this.#stalled.splice(0)) release();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+}
