@@ -64,6 +64,20 @@ describe("the cleanup job", () => {
     expect(await alive(agent.apiKey)).toBe(false);
   });
 
+  test("send counters of past days go, today's stay", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const { prisma } = svc.service.services;
+    const today = svc.clock.now().toISOString().slice(0, 10);
+    await prisma.sendCounter.createMany({
+      data: [
+        { agentId: agent.id, day: "2020-01-01", count: 3 },
+        { agentId: agent.id, day: today, count: 1 },
+      ],
+    });
+    await svc.service.cleanup.trigger();
+    expect((await prisma.sendCounter.findMany({ where: { agentId: agent.id } })).map((c) => c.day)).toEqual([today]);
+  });
+
   test("an expired agent the job has not reached yet no longer holds its id", async () => {
     const old = await createAgent(api);
     svc.clock.advance(24 * HOUR);
