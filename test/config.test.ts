@@ -27,6 +27,7 @@ describe("configuration", () => {
       imapPollIntervalMs: 30000,
       imapProcessed: { kind: "seen" },
       inboundMaxBytes: 26214400,
+      smtp: null,
     });
     expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
     expect(loadConfig({ MAIL_DOMAIN: "Mail.Example.COM" }).mailDomain).toBe("mail.example.com");

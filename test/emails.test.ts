@@ -214,6 +214,9 @@ describe("one email", () => {
 
 describe("the storage limit", () => {
   test("mail that would pass STORAGE_LIMIT_BYTES is not stored; permanent deletes make room", async () => {
+    const client = await dovecot.client();
+    await client.mailboxCreate("Small");
+    await client.logout();
     const small = await startTestService({
       SOCIAL_OEMBED_URL: x.url,
       MAIL_DOMAIN: "mail.example",
@@ -222,9 +225,6 @@ describe("the storage limit", () => {
     });
     const smallApi = new Api(small.url);
     try {
-      const client = await dovecot.client();
-      await client.mailboxCreate("Small");
-      await client.logout();
       const agent = await createVerifiedAgent(smallApi, x);
       const message = (i: number) =>
         rawMessage({ to: `${agent.id}@mail.example`, subject: `q${i}`, body: "y".repeat(400) });

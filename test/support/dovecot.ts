@@ -1,5 +1,14 @@
 import { execFileSync } from "node:child_process";
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  chmodSync,
+  chownSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { createConnection, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -119,6 +128,14 @@ export class Dovecot {
     }
     for (let i = 0; i < 100 && (await listening(this.port)); i++) await sleep(50);
     await sleep(200);
+  }
+
+  /** While halted: drops a mailbox's UID list and indexes, so it comes back under a new UIDVALIDITY. */
+  forgetUids(mailbox: string): void {
+    const dir = join(this.dir, "mail", CATCH_ALL, `.${mailbox}`);
+    for (const file of readdirSync(dir)) {
+      if (file.startsWith("dovecot")) rmSync(join(dir, file), { force: true });
+    }
   }
 
   async client(): Promise<ImapFlow> {
