@@ -249,7 +249,7 @@ describe("the storage limit", () => {
     } finally {
       await small.stop();
     }
-  });
+  }, 60_000);
 });
 
 describe("over GraphQL", () => {
