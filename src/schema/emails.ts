@@ -4,7 +4,7 @@ import { ServiceError } from "../errors.ts";
 import type { Email } from "../generated/prisma/sqlite/client.ts";
 import { ownAgent } from "./auth.ts";
 import { builder, Outcome } from "./builder.ts";
-import { pageType, pageWindow } from "./pages.ts";
+import { loadPage, pageType } from "./pages.ts";
 
 // Received mail, the agent's folders and the folder state table: any folder
 // to any folder, delete moves to trash, and deleting from trash (or with
@@ -76,19 +76,14 @@ builder.prismaObjectFields("Agent", (t) => ({
     args: { folder: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
     resolve: async (agent, args, ctx, info) => {
       await ownAgent(ctx, agent.id, { verified: true });
-      const { limit, offset } = pageWindow(args.limit, args.offset);
       const where = inFolder(agent.id, args.folder);
-      const [data, total] = await Promise.all([
-        ctx.prisma.email.findMany({
-          ...queryFromInfo({ context: ctx, info, path: ["data"] }),
-          where,
-          orderBy: NEWEST_FIRST,
-          skip: offset,
-          take: limit,
-        }),
-        ctx.prisma.email.count({ where }),
-      ]);
-      return { data: data as Email[], total, limit, offset };
+      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      return loadPage(
+        args,
+        (window) =>
+          ctx.prisma.email.findMany({ ...query, ...window, where, orderBy: NEWEST_FIRST }) as Promise<Email[]>,
+        () => ctx.prisma.email.count({ where }),
+      );
     },
   }),
   emailConnection: t.prismaConnection({

@@ -9,7 +9,7 @@ import { addressOf } from "./agents.ts";
 import { ownAgent } from "./auth.ts";
 import { builder, Outcome } from "./builder.ts";
 import type { Context } from "./context.ts";
-import { pageType, pageWindow } from "./pages.ts";
+import { loadPage, pageType } from "./pages.ts";
 
 // Sending: one POST is one send against the daily limit, whatever the number
 // of recipients, and the sent message's bytes count against storage. Both are
@@ -104,19 +104,14 @@ builder.prismaObjectFields("Agent", (t) => ({
     args: { limit: t.arg.int(), offset: t.arg.int() },
     resolve: async (agent, args, ctx, info) => {
       await ownAgent(ctx, agent.id, { verified: true });
-      const { limit, offset } = pageWindow(args.limit, args.offset);
       const where = { agentId: agent.id };
-      const [data, total] = await Promise.all([
-        ctx.prisma.sentEmail.findMany({
-          ...queryFromInfo({ context: ctx, info, path: ["data"] }),
-          where,
-          orderBy: NEWEST_FIRST,
-          skip: offset,
-          take: limit,
-        }),
-        ctx.prisma.sentEmail.count({ where }),
-      ]);
-      return { data: data as SentEmail[], total, limit, offset };
+      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      return loadPage(
+        args,
+        (window) =>
+          ctx.prisma.sentEmail.findMany({ ...query, ...window, where, orderBy: NEWEST_FIRST }) as Promise<SentEmail[]>,
+        () => ctx.prisma.sentEmail.count({ where }),
+      );
     },
   }),
   sentConnection: t.prismaConnection({
