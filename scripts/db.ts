@@ -3,7 +3,7 @@
 //   tsx scripts/db.ts generate          both clients (run by npm install)
 //   tsx scripts/db.ts migration <name>  a new migration for each provider
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 
 const SQLITE_SCHEMA = "prisma/schema.prisma";
@@ -50,7 +50,7 @@ function lastMigratedSchema(): string | null {
   const commit = execFileSync("git", ["log", "-1", "--format=%H", "--", "prisma/migrations"], {
     encoding: "utf8",
   }).trim();
-  if (!commit) return null;
+  if (!commit || !existsSync("prisma/migrations")) return null;
   return execFileSync("git", ["show", `${commit}:${SQLITE_SCHEMA}`], { encoding: "utf8" });
 }
 

@@ -159,6 +159,8 @@ describe("one email", () => {
     [{ folder: "   " }, "folder"],
     [{ folder: "x".repeat(65) }, "folder"],
     [{ folder: "tab\there" }, "folder"],
+    [{ folder: "line\u2028separator" }, "folder"],
+    [{ folder: "zero\u200bwidth" }, "folder"],
     [{ folder: 5 }, "folder"],
     [{ isRead: "yes" }, "isRead"],
   ])("PATCH %j is a bad request", async (body, field) => {
@@ -311,6 +313,12 @@ describe("over GraphQL", () => {
       after = pageInfo.endCursor;
     }
     expect(walked).toEqual(rest);
+    const archived = await api.graphql(
+      `query($id: ID!) { agent(id: $id) { emailConnection(folder: "Archive", first: 10) { edges { node { id } } } } }`,
+      { id: agent.id },
+      agent.apiKey,
+    );
+    expect(archived.body.data.agent.emailConnection.edges).toEqual([{ node: { id: b.id } }]);
     const missing = await api.graphql(
       `query($a: ID!) { email(agentId: $a, emailId: "nope") { id } }`,
       { a: agent.id },

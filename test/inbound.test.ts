@@ -213,6 +213,24 @@ describe("the poller", () => {
     expect((await api.get(`/agents/${a.id}/emails`, { key: a.apiKey })).body.total).toBe(0);
   });
 
+  test.each([
+    ["Envelope-To", (to: string) => [`Envelope-To: ${to}`]],
+    ["X-Envelope-To", (to: string) => [`X-Envelope-To: ${to}`]],
+    ["a Delivered-To naming the agent", (to: string) => [`Delivered-To: ${CATCH_ALL}`, `Delivered-To: ${to}`]],
+  ])("%s names the recipient over To", async (_, headers) => {
+    const [named, other] = [await createVerifiedAgent(api, x), await createVerifiedAgent(api, x)];
+    await dovecot.append(rawMessage({ to: address(other), headers: headers(address(named)), subject: "enveloped" }));
+    expect((await inboxOf(api, named, 1)).body.data[0].subject).toBe("enveloped");
+    expect((await api.get(`/agents/${other.id}/emails`, { key: other.apiKey })).body.total).toBe(0);
+  });
+
+  test("without envelope headers, To and Cc name the recipients", async () => {
+    const [to, cc] = [await createVerifiedAgent(api, x), await createVerifiedAgent(api, x)];
+    await dovecot.append(rawMessage({ to: address(to), headers: [`Cc: Someone <${address(cc)}>`], subject: "cc'd" }));
+    expect((await inboxOf(api, to, 1)).body.data[0].subject).toBe("cc'd");
+    expect((await inboxOf(api, cc, 1)).body.data[0].subject).toBe("cc'd");
+  });
+
   test("mail for an unknown or unverified agent is dropped, logged and counted", async () => {
     const unverified = await createAgent(api);
     const witness = await createVerifiedAgent(api, x);
@@ -270,4 +288,40 @@ describe("the poller", () => {
     );
     expect(total).toBe(500);
   }, 120_000);
+});
+
+describe("a catch-all whose login is not an address", () => {
+  test("its own Delivered-To at the mail domain is not taken for a recipient", async () => {
+    const other = await startTestService({
+      SOCIAL_OEMBED_URL: x.url,
+      MAIL_DOMAIN: "mail.example",
+      IMAP_URL: dovecot.url("INBOX", "catchall"),
+    });
+    try {
+      const otherApi = new Api(other.url);
+      const agent = await createVerifiedAgent(otherApi, x);
+      await dovecot.append(
+        rawMessage({ to: address(agent), headers: ["Delivered-To: catchall@mail.example"], subject: "via login" }),
+        "INBOX",
+        "catchall",
+      );
+      expect((await inboxOf(otherApi, agent, 1)).body.data[0].subject).toBe("via login");
+    } finally {
+      await other.stop();
+    }
+  });
+});
+
+describe("IMAP_URL unset", () => {
+  test("no poller, and the start-up log says so in one line", async () => {
+    const off = await startTestService({ SOCIAL_OEMBED_URL: x.url });
+    try {
+      expect(off.logs.filter((l) => l.event === "inbound_off")).toEqual([
+        expect.objectContaining({ fields: { reason: expect.stringContaining("IMAP_URL") } }),
+      ]);
+      expect(off.logs.some((l) => l.event === "imap_connected")).toBe(false);
+    } finally {
+      await off.stop();
+    }
+  });
 });

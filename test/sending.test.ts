@@ -251,7 +251,7 @@ describe("failed delivery", () => {
       } finally {
         provider.behaviour = "accept";
       }
-      expect(Date.now() - started).toBeLessThan(25_000);
+      expect(Date.now() - started).toBeLessThan(21_000);
       expect((await api.get(`/agents/${agent.id}/sent`, { key: agent.apiKey })).body.total).toBe(0);
       expect(await quota(agent)).toEqual(before);
       expect(svc.logs).toContainEqual(expect.objectContaining({ event: "delivery_failed" }));
@@ -339,6 +339,77 @@ describe("storage", () => {
       );
       expect((await send(agent, body, smallApi)).status).toBe(201);
       expect((await smallApi.delete(`/agents/${agent.id}/sent/${ids[0]}`, { key: agent.apiKey })).status).toBe(404);
+      const stranger = await createVerifiedAgent(smallApi, x);
+      const foreign = await smallApi.delete(`/agents/${stranger.id}/sent/${ids[1]}`, { key: stranger.apiKey });
+      expect(foreign.status).toBe(404);
+      const missing = await smallApi.graphql(
+        `mutation($id: ID!, $sent: ID!) { deleteSentEmail(agentId: $id, sentId: $sent) { success } }`,
+        { id: agent.id, sent: "no-such-record" },
+        agent.apiKey,
+      );
+      expect(missing.body.errors[0].extensions).toEqual({ code: "NOT_FOUND", status: 404 });
+    } finally {
+      await small.stop();
+    }
+  });
+});
+
+describe("providerId", () => {
+  test.each([
+    ["250 2.0.0 Ok: queued as 4XyZ12AbC", "4XyZ12AbC"],
+    ["250 Ok 0100018bc1e2f3a4-abcdef12-0000", "0100018bc1e2f3a4-abcdef12-0000"],
+    ["250 OK id=1r2s3t-0004AB-Cd", "1r2s3t-0004AB-Cd"],
+  ])("is the queue id of a %j reply", async (reply, id) => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.answer = () => reply.replace(/^250[ -]/, "");
+    try {
+      const sent = await send(agent, { to: "q@example.com", subject: "s", text: "t" });
+      const [record] = (await api.get(`/agents/${agent.id}/sent`, { key: agent.apiKey })).body.data;
+      expect(record).toMatchObject({ id: sent.body.id, providerId: id });
+    } finally {
+      provider.answer = (n) => `Message queued as Q${n}`;
+    }
+  });
+
+  test("is the Message-ID when the reply names no queue id", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.answer = () => "Great success";
+    try {
+      await send(agent, { to: "q@example.com", subject: "s", text: "t" });
+      const [record] = (await api.get(`/agents/${agent.id}/sent`, { key: agent.apiKey })).body.data;
+      expect(record.providerId).toBe(provider.deliveries.at(-1)?.parsed.messageId);
+      expect(record.providerId).toMatch(/^<[^@]+@mail\.example>$/);
+    } finally {
+      provider.answer = (n) => `Message queued as Q${n}`;
+    }
+  });
+});
+
+describe("storage under parallel sends", () => {
+  test("20 parallel sends near the limit never take storage past it", async () => {
+    const small = await startTestService({
+      SOCIAL_OEMBED_URL: x.url,
+      MAIL_DOMAIN: "mail.example",
+      SMTP_URL: provider.url,
+      STORAGE_LIMIT_BYTES: "10000",
+    });
+    try {
+      const clients = [new Api(small.url)];
+      if (process.env.TEST_DATABASE === "postgresql") clients.push(new Api((await small.startAnother()).url));
+      const agent = await createVerifiedAgent(clients[0] as Api, x);
+      const body = { to: "p@example.com", subject: "parallel", text: "v".repeat(1500) };
+      const replies = await Promise.all(
+        Array.from({ length: 20 }, (_, i) => send(agent, body, clients[i % clients.length])),
+      );
+      const ok = replies.filter((r) => r.status === 201).length;
+      expect(ok).toBeGreaterThan(0);
+      expect(replies.filter((r) => r.status === 429).every((r) => r.body.code === "STORAGE_LIMIT_EXCEEDED")).toBe(true);
+      expect(ok + replies.filter((r) => r.status === 429).length).toBe(20);
+      const me = await (clients[0] as Api).get(`/agents/${agent.id}`, { key: agent.apiKey });
+      expect(me.body.storageUsed).toBeLessThanOrEqual(10000);
+      const sent = await (clients[0] as Api).get(`/agents/${agent.id}/sent`, { key: agent.apiKey });
+      expect(sent.body.total).toBe(ok);
+      expect(Math.floor(10000 / (me.body.storageUsed / ok))).toBe(ok);
     } finally {
       await small.stop();
     }

@@ -11,6 +11,12 @@ import { serializedSqlite } from "./sqlite-adapter.ts";
 export type Db = PrismaClient;
 export type Provider = "sqlite" | "postgresql";
 
+/**
+ * For every interactive transaction. On SQLite they take turns on the one
+ * connection, so waiting for a start must allow for a poller's batch.
+ */
+export const TRANSACTION = { maxWait: 30_000, timeout: 60_000 };
+
 export interface Database {
   prisma: Db;
   provider: Provider;

@@ -16,25 +16,35 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-/** Counts one send for today unless the limit is reached; false when it is. */
-export async function takeSend(prisma: Db, agentId: string, day: string, limit: number): Promise<boolean> {
-  const where = { agentId, day, count: { lt: limit } };
-  if ((await prisma.sendCounter.updateMany({ where, data: { count: { increment: 1 } } })).count === 1) return true;
+/** Either the client or a transaction. */
+type Counters = Pick<Db, "sendCounter">;
+
+/**
+ * Makes sure today's counter row exists, outside any transaction: a refused
+ * insert would abort a PostgreSQL transaction.
+ */
+export async function openSendDay(prisma: Db, agentId: string, day: string): Promise<void> {
   try {
-    await prisma.sendCounter.create({ data: { agentId, day, count: 1 } });
-    return true;
+    await prisma.sendCounter.create({ data: { agentId, day, count: 0 } });
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
-    // Another request created today's row first: count against it.
-    return (await prisma.sendCounter.updateMany({ where, data: { count: { increment: 1 } } })).count === 1;
   }
 }
 
-export async function giveSendBack(prisma: Db, agentId: string, day: string): Promise<void> {
+/** Counts one send on an open day unless the limit is reached; false when it is. */
+export async function takeSend(prisma: Counters, agentId: string, day: string, limit: number): Promise<boolean> {
+  const { count } = await prisma.sendCounter.updateMany({
+    where: { agentId, day, count: { lt: limit } },
+    data: { count: { increment: 1 } },
+  });
+  return count === 1;
+}
+
+export async function giveSendBack(prisma: Counters, agentId: string, day: string): Promise<void> {
   await prisma.sendCounter.updateMany({ where: { agentId, day, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
 }
 
-export async function sendsOn(prisma: Db, agentId: string, day: string): Promise<number> {
+export async function sendsOn(prisma: Counters, agentId: string, day: string): Promise<number> {
   const counter = await prisma.sendCounter.findUnique({ where: { agentId_day: { agentId, day } } });
   return counter?.count ?? 0;
 }

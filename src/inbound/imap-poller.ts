@@ -71,6 +71,8 @@ class Session {
 export function startImapPoller(services: Services, imap: ImapConfig): Poller {
   const { config, log, prisma, clock } = services;
   const mailbox = `${imap.user}@${imap.host}:${imap.port}/${imap.mailbox}`;
+  // The catch-all's own address, which a Delivered-To may name: the login, at the mail domain when it has none.
+  const catchAll = imap.user.includes("@") ? imap.user : `${imap.user}@${config.mailDomain}`;
   const instance = randomUUID();
   const held = lease(prisma, clock, `imap:${mailbox}`, instance, LEASE_TTL_MS);
   const stopping = new AbortController();
@@ -110,8 +112,10 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
     const lock = await current.client.getMailboxLock(imap.mailbox);
     let leaseLost = false;
     renewTimer = setInterval(async () => {
-      leaseLost = !(await held.acquire().catch(() => false));
-      if (leaseLost) current.wake();
+      // Once lost, lost for this session: its view of the mailbox may be stale.
+      if (await held.acquire().catch(() => false)) return;
+      leaseLost = true;
+      current.wake();
     }, LEASE_RENEW_MS);
     try {
       while (!stopped && !leaseLost) {
@@ -176,7 +180,7 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
       if (!m.source) continue;
       try {
         const message = await parseMessage(m.source);
-        const recipients = recipientsOf(message, config.mailDomain, imap.user);
+        const recipients = recipientsOf(message, config.mailDomain, catchAll);
         if (recipients.length === 0) log("warn", "inbound_dropped", { reason: "no_recipient", uid: m.uid });
         arrivals.push({ uid: BigInt(m.uid), raw: m.source, message, recipients });
       } catch (error) {

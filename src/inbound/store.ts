@@ -1,3 +1,4 @@
+import { TRANSACTION } from "../db/client.ts";
 import type { Lease, Tx } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Services } from "../schema/context.ts";
@@ -30,20 +31,22 @@ export interface Cursor {
   lastUid: bigint;
 }
 
-export class LeaseLost extends Error {}
+/** The batch is not this poller's to file any more; it reconnects and reads the cursor again. */
+export class BatchRefused extends Error {}
 
 async function fileOne(tx: Tx, services: Services, arrival: Arrival, localPart: string): Promise<Outcome> {
   const agent = await tx.agent.findUnique({ where: { idKey: localPart }, select: { id: true, verifiedAt: true } });
   if (!agent) return "unknown_recipient";
-  if (agent.verifiedAt === null) return "unverified";
   const { message, raw } = arrival;
-  const key = { agentId_dedupeKey: { agentId: agent.id, dedupeKey: message.dedupeKey } };
-  if (await tx.email.findUnique({ where: key, select: { id: true } })) return "duplicate";
+  const delivery = { agentId: agent.id, dedupeKey: message.dedupeKey };
+  if (await tx.delivery.findUnique({ where: { agentId_dedupeKey: delivery } })) return "duplicate";
+  // Remembered whatever becomes of it: a message dropped or deleted is not filed again.
+  await tx.delivery.create({ data: delivery });
+  if (agent.verifiedAt === null) return "unverified";
   if (!(await takeStorage(tx, agent.id, raw.length, services.config.storageLimitBytes))) return "over_quota";
   await tx.email.create({
     data: {
       agentId: agent.id,
-      dedupeKey: message.dedupeKey,
       messageId: message.messageId,
       fromAddress: message.from.address,
       fromName: message.from.name,
@@ -65,23 +68,24 @@ export async function fileBatch(
   arrivals: Arrival[],
   lease: Lease,
 ): Promise<Filed[]> {
-  return services.prisma.$transaction(
-    async (tx) => {
-      // First, so that an instance taking the lease over waits for this commit.
-      if (!(await lease.confirm(tx))) throw new LeaseLost("the poller lease was taken over");
-      const filed: Filed[] = [];
-      for (const arrival of arrivals) {
-        for (const recipient of arrival.recipients) {
-          filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, services, arrival, recipient) });
-        }
+  return services.prisma.$transaction(async (tx) => {
+    // First, so that an instance taking the lease over waits for this commit.
+    if (!(await lease.confirm(tx))) throw new BatchRefused("the poller lease was taken over");
+    const current = await tx.imapCursor.findUnique({ where: { mailbox: cursor.mailbox } });
+    if (current?.uidValidity === cursor.uidValidity && current.lastUid >= cursor.lastUid) {
+      throw new BatchRefused("the cursor is past this batch already");
+    }
+    const filed: Filed[] = [];
+    for (const arrival of arrivals) {
+      for (const recipient of arrival.recipients) {
+        filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, services, arrival, recipient) });
       }
-      await tx.imapCursor.upsert({
-        where: { mailbox: cursor.mailbox },
-        create: cursor,
-        update: { uidValidity: cursor.uidValidity, lastUid: cursor.lastUid },
-      });
-      return filed;
-    },
-    { maxWait: 30_000, timeout: 120_000 },
-  );
+    }
+    await tx.imapCursor.upsert({
+      where: { mailbox: cursor.mailbox },
+      create: cursor,
+      update: { uidValidity: cursor.uidValidity, lastUid: cursor.lastUid },
+    });
+    return filed;
+  }, TRANSACTION);
 }

@@ -11,7 +11,31 @@ export interface Mailer {
   close(): void;
 }
 
-const QUEUE_ID = /queued as ([A-Za-z0-9._@<>:-]+)/i;
+const SEND_DEADLINE_MS = 20_000;
+
+/** The queue id in a 250 reply as providers word it: "queued as ID", "id=ID", "Ok ID". */
+const QUEUE_ID = [
+  /queued as <?([^\s<>;,]+)/i,
+  /\bid=<?([^\s<>;,]+)/i,
+  /^250[ -](?:\d\.\d\.\d\s+)?ok:?\s+<?([^\s<>;,]{8,})>?\s*$/i,
+];
+
+export function queueIdOf(response: string): string | null {
+  for (const pattern of QUEUE_ID) {
+    const id = pattern.exec(response)?.[1];
+    if (id) return id;
+  }
+  return null;
+}
+
+/** Rejects when the work takes longer than ms; the transport's own timeouts add up to more. */
+function within<T>(ms: number, work: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer from the provider within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, deadline]).finally(() => clearTimeout(timer));
+}
 
 export function smtpMailer(smtp: SmtpConfig): Mailer {
   // nodemailer ignores options given beside a url, so the url arrives parsed.
@@ -27,8 +51,8 @@ export function smtpMailer(smtp: SmtpConfig): Mailer {
   });
   return {
     async send(envelope, raw) {
-      const info = await transport.sendMail({ envelope, raw });
-      return { queueId: QUEUE_ID.exec(info.response ?? "")?.[1] ?? null };
+      const info = await within(SEND_DEADLINE_MS, transport.sendMail({ envelope, raw }));
+      return { queueId: queueIdOf(info.response ?? "") };
     },
     close: () => transport.close(),
   };

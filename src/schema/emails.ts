@@ -1,4 +1,5 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
+import { TRANSACTION } from "../db/client.ts";
 import { giveStorageBack } from "../db/quota.ts";
 import { ServiceError } from "../errors.ts";
 import type { Email } from "../generated/prisma/sqlite/client.ts";
@@ -17,7 +18,7 @@ const NEWEST_FIRST = [{ receivedAt: "desc" as const }, { id: "desc" as const }];
 export function folderName(name: string): string {
   if (SYSTEM_FOLDERS.includes(name.toLowerCase())) return name.toLowerCase();
   const length = [...name].length;
-  if (length < 1 || length > 64 || name.includes("/") || /\p{Cc}/u.test(name) || name.trim() === "") {
+  if (length < 1 || length > 64 || name.includes("/") || /[\p{C}\p{Zl}\p{Zp}]/u.test(name) || name.trim() === "") {
     throw new ServiceError(
       "BAD_REQUEST",
       "folder must be inbox, archive, trash, or a custom name of 1-64 printable characters without /",
@@ -163,8 +164,9 @@ builder.mutationFields((t) => ({
           ...(args.isRead == null ? {} : { isRead: args.isRead }),
         },
       });
-      if (count === 0) throw new ServiceError("NOT_FOUND", "Email not found");
-      return ctx.prisma.email.findFirstOrThrow({ ...query, where });
+      const email = count === 0 ? null : await ctx.prisma.email.findFirst({ ...query, where });
+      if (!email) throw new ServiceError("NOT_FOUND", "Email not found");
+      return email;
     },
   }),
   deleteEmail: t.field({
@@ -182,7 +184,9 @@ builder.mutationFields((t) => ({
         const email = await tx.email.findFirst({ where, select: { folder: true, size: true } });
         if (!email) throw new ServiceError("NOT_FOUND", "Email not found");
         if (!args.permanent && email.folder !== "trash") {
-          await tx.email.updateMany({ where, data: { folder: "trash" } });
+          if ((await tx.email.updateMany({ where, data: { folder: "trash" } })).count === 0) {
+            throw new ServiceError("NOT_FOUND", "Email not found");
+          }
           return { success: true, message: "Email moved to trash" };
         }
         // Conditional, so that of two concurrent deletes only one frees the bytes.
@@ -190,7 +194,7 @@ builder.mutationFields((t) => ({
         if (count === 0) throw new ServiceError("NOT_FOUND", "Email not found");
         await giveStorageBack(tx, agent.id, email.size);
         return { success: true, message: "Email permanently deleted" };
-      });
+      }, TRANSACTION);
     },
   }),
 }));

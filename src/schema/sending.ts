@@ -1,6 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { giveSendBack, giveStorageBack, nextUtcMidnight, sendsOn, takeSend, takeStorage, utcDay } from "../db/quota.ts";
+import { TRANSACTION } from "../db/client.ts";
+import type { Tx } from "../db/lease.ts";
+import {
+  giveSendBack,
+  giveStorageBack,
+  nextUtcMidnight,
+  openSendDay,
+  sendsOn,
+  takeSend,
+  takeStorage,
+  utcDay,
+} from "../db/quota.ts";
 import { ServiceError } from "../errors.ts";
 import type { SentEmail } from "../generated/prisma/sqlite/client.ts";
 import { isEmailAddress } from "../outbound/address.ts";
@@ -68,7 +79,7 @@ function validateOutgoing(input: typeof SendEmailInput.$inferInput): Outgoing {
   const invalid = input.to.find((address) => !isEmailAddress(address));
   if (invalid !== undefined) throw bad(`to: ${JSON.stringify(invalid)} is not a valid email address`);
   const { subject } = input;
-  if (subject.trim() === "" || [...subject].length > SUBJECT_MAX || /[\r\n]/.test(subject)) {
+  if (subject === "" || [...subject].length > SUBJECT_MAX || /[\r\n]/.test(subject)) {
     throw bad(`subject must be 1-${SUBJECT_MAX} characters on one line`);
   }
   if (!input.text && !input.html) throw bad("Give text, html, or both");
@@ -78,18 +89,18 @@ function validateOutgoing(input: typeof SendEmailInput.$inferInput): Outgoing {
   return { to: input.to, subject, text: input.text || null, html: input.html || null, replyTo: input.replyTo ?? null };
 }
 
-async function dailyLimitReached(ctx: Context, agentId: string, now: Date): Promise<ServiceError> {
+async function dailyLimitReached(ctx: Context, tx: Tx, agentId: string, now: Date): Promise<ServiceError> {
   const limit = ctx.config.dailySendLimit;
   return new ServiceError("RATE_LIMITED", `Daily send limit of ${limit} reached; it resets at midnight UTC`, {
     code: "DAILY_SEND_LIMIT_EXCEEDED",
     limit,
-    current: await sendsOn(ctx.prisma, agentId, utcDay(now)),
+    current: await sendsOn(tx, agentId, utcDay(now)),
     resetAt: nextUtcMidnight(now).getTime(),
   });
 }
 
-async function storageFull(ctx: Context, agentId: string): Promise<ServiceError> {
-  const { storageUsed } = await ctx.prisma.agent.findUniqueOrThrow({ where: { id: agentId } });
+async function storageFull(ctx: Context, tx: Tx, agentId: string): Promise<ServiceError> {
+  const { storageUsed } = await tx.agent.findUniqueOrThrow({ where: { id: agentId } });
   return new ServiceError(
     "RATE_LIMITED",
     "Storage limit reached: delete emails permanently, or sent emails, to make room",
@@ -150,40 +161,35 @@ builder.mutationFields((t) => ({
       const messageId = `<${randomUUID()}@${config.mailDomain}>`;
       const raw = await composeMessage({ ...out, from: { name: agent.name, address: from }, messageId, date: now });
       const day = utcDay(now);
-      if (!(await takeSend(prisma, agent.id, day, config.dailySendLimit))) {
-        throw await dailyLimitReached(ctx, agent.id, now);
-      }
-      if (!(await takeStorage(prisma, agent.id, raw.length, config.storageLimitBytes))) {
-        await giveSendBack(prisma, agent.id, day);
-        throw await storageFull(ctx, agent.id);
-      }
+      await openSendDay(prisma, agent.id, day);
+      // Both limits and the record in one transaction: storage always matches the records kept.
+      const { id } = await prisma.$transaction(async (tx) => {
+        if (!(await takeSend(tx, agent.id, day, config.dailySendLimit)))
+          throw await dailyLimitReached(ctx, tx, agent.id, now);
+        if (!(await takeStorage(tx, agent.id, raw.length, config.storageLimitBytes)))
+          throw await storageFull(ctx, tx, agent.id);
+        const data = { agentId: agent.id, to: out.to.join(", "), subject: out.subject, bodyText: out.text };
+        return tx.sentEmail.create({
+          data: { ...data, bodyHtml: out.html, replyTo: out.replyTo, messageId, size: raw.length, sentAt: now },
+          select: { id: true },
+        });
+      }, TRANSACTION);
       let queueId: string | null;
       try {
         ({ queueId } = await mailer.send({ from, to: out.to }, raw));
       } catch (error) {
-        await giveSendBack(prisma, agent.id, day);
-        await giveStorageBack(prisma, agent.id, raw.length);
+        await prisma.$transaction(async (tx) => {
+          if ((await tx.sentEmail.deleteMany({ where: { id } })).count === 0) return;
+          await giveSendBack(tx, agent.id, day);
+          await giveStorageBack(tx, agent.id, raw.length);
+        }, TRANSACTION);
         ctx.log("warn", "delivery_failed", { agentId: agent.id, error: (error as Error).message });
         throw new ServiceError(
           "INTERNAL_SERVER_ERROR",
           "Delivery failed: the email provider did not accept the message",
         );
       }
-      return prisma.sentEmail.create({
-        ...query,
-        data: {
-          agentId: agent.id,
-          to: out.to.join(", "),
-          subject: out.subject,
-          bodyText: out.text,
-          bodyHtml: out.html,
-          replyTo: out.replyTo,
-          messageId,
-          providerId: queueId ?? messageId,
-          size: raw.length,
-          sentAt: now,
-        },
-      });
+      return prisma.sentEmail.update({ ...query, where: { id }, data: { providerId: queueId ?? messageId } });
     },
   }),
   deleteSentEmail: t.field({
@@ -199,7 +205,7 @@ builder.mutationFields((t) => ({
         if (!sent || count === 0) throw new ServiceError("NOT_FOUND", "Sent email not found");
         await giveStorageBack(tx, agent.id, sent.size);
         return { success: true, message: "Sent email permanently deleted" };
-      });
+      }, TRANSACTION);
     },
   }),
 }));

@@ -99,9 +99,9 @@ export class Dovecot {
     return dovecot;
   }
 
-  /** IMAP_URL for the catch-all mailbox. */
-  url(mailbox = "INBOX"): string {
-    return `imap://${encodeURIComponent(CATCH_ALL)}:${PASSWORD}@127.0.0.1:${this.port}/${encodeURIComponent(mailbox)}`;
+  /** IMAP_URL for a mailbox of the catch-all (or of another login). */
+  url(mailbox = "INBOX", user = CATCH_ALL): string {
+    return `imap://${encodeURIComponent(user)}:${PASSWORD}@127.0.0.1:${this.port}/${encodeURIComponent(mailbox)}`;
   }
 
   async resume(): Promise<void> {
@@ -130,20 +130,29 @@ export class Dovecot {
     await sleep(200);
   }
 
-  /** While halted: drops a mailbox's UID list and indexes, so it comes back under a new UIDVALIDITY. */
-  forgetUids(mailbox: string): void {
+  /**
+   * While halted: drops a mailbox's UID list and indexes, so it comes back
+   * under a new UIDVALIDITY, and removes the messages holding any of `gone`.
+   */
+  rebuild(mailbox: string, gone: string[]): void {
     const dir = join(this.dir, "mail", CATCH_ALL, `.${mailbox}`);
     for (const file of readdirSync(dir)) {
       if (file.startsWith("dovecot")) rmSync(join(dir, file), { force: true });
     }
+    for (const sub of ["cur", "new"]) {
+      for (const file of readdirSync(join(dir, sub))) {
+        const text = readFileSync(join(dir, sub, file), "utf8");
+        if (gone.some((needle) => text.includes(needle))) rmSync(join(dir, sub, file));
+      }
+    }
   }
 
-  async client(): Promise<ImapFlow> {
+  async client(user = CATCH_ALL): Promise<ImapFlow> {
     const client = new ImapFlow({
       host: "127.0.0.1",
       port: this.port,
       secure: false,
-      auth: { user: CATCH_ALL, pass: PASSWORD },
+      auth: { user, pass: PASSWORD },
       logger: false,
     });
     client.on("error", () => {});
@@ -151,9 +160,9 @@ export class Dovecot {
     return client;
   }
 
-  /** Delivers raw messages to a mailbox of the catch-all. */
-  async append(messages: string | string[], mailbox = "INBOX"): Promise<void> {
-    const client = await this.client();
+  /** Delivers raw messages to a mailbox of the catch-all (or of another login). */
+  async append(messages: string | string[], mailbox = "INBOX", user = CATCH_ALL): Promise<void> {
+    const client = await this.client(user);
     try {
       for (const raw of Array.isArray(messages) ? messages : [messages]) await client.append(mailbox, raw);
     } finally {

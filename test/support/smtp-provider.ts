@@ -19,6 +19,8 @@ export class FakeProvider {
   behaviour: Behaviour = "accept";
   readonly deliveries: Delivery[] = [];
   relay: ((delivery: Delivery) => Promise<void>) | null = null;
+  /** The text of the 250 reply to a message, given its number. */
+  answer: (n: number) => string = (n) => `Message queued as Q${n}`;
   #queued = 0;
   #stalled: (() => void)[] = [];
 
@@ -73,7 +75,7 @@ export class FakeProvider {
     };
     this.deliveries.push(delivery);
     await this.relay?.(delivery);
-    callback(null, `Message queued as Q${++this.#queued}`);
+    callback(null, this.answer(++this.#queued));
   }
 
   /** Stops listening: new connections are refused. */
