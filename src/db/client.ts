@@ -2,7 +2,6 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { POSTGRES_SCHEMA } from "../config.ts";
-import { PrismaClient as PostgresClient } from "../generated/prisma/postgresql/client.ts";
 import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
 import { serializedSqlite } from "./sqlite-adapter.ts";
 
@@ -24,11 +23,19 @@ export interface Database {
   schema?: string;
 }
 
-export function openDatabase(url: string): Database {
+export async function openDatabase(url: string): Promise<Database> {
   if (url.startsWith("file:")) {
     mkdirSync(dirname(url.slice("file:".length)), { recursive: true });
-    return { provider: "sqlite", prisma: new PrismaClient({ adapter: serializedSqlite(url) }) };
+    const prisma = new PrismaClient({ adapter: serializedSqlite(url) });
+    // WAL lets readers go on beside the writer. NORMAL syncs at checkpoints only:
+    // a power cut can lose the last commits, but each batch takes its mailbox
+    // cursor with it, so that mail is read again, not lost.
+    await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+    await prisma.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
+    return { provider: "sqlite", prisma };
   }
+  // Loaded only when used: each generated client carries its own query compiler.
+  const { PrismaClient: PostgresClient } = await import("../generated/prisma/postgresql/client.ts");
   const { connectionString, schema } = postgresTarget(url);
   const adapter = new PrismaPg({ connectionString, options: `-c search_path="${schema}"` }, { schema });
   return { provider: "postgresql", schema, prisma: new PostgresClient({ adapter }) as unknown as Db };

@@ -23,7 +23,7 @@ export interface RunningService {
 
 /** Opens and migrates the database, then serves HTTP and runs the scheduled jobs. */
 export async function startService(config: Config, clock: Clock, log: Logger): Promise<RunningService> {
-  const database = openDatabase(config.databaseUrl);
+  const database = await openDatabase(config.databaseUrl);
   const applied = await migrate(database);
   if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
   const mailer = config.smtp ? smtpMailer(config.smtp) : null;

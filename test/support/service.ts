@@ -42,7 +42,7 @@ export function freshDatabase(): TestDatabase {
     return {
       url: `${POSTGRES_URL}?schema=${schema}`,
       drop: async () => {
-        const { prisma } = openDatabase(POSTGRES_URL);
+        const { prisma } = await openDatabase(POSTGRES_URL);
         await prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
         await prisma.$disconnect();
       },
