@@ -188,7 +188,7 @@ describe("a server failure", () => {
     try {
       const brokenApi = new Api(broken.url);
       const agent = await createAgent(brokenApi);
-      for (const table of ["Email", "SentEmail", "SendCounter", "Agent"])
+      for (const table of ["Email", "Delivery", "SentEmail", "SendCounter", "Agent"])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);
       const rest = await brokenApi.get("/verify/status", { key: agent.apiKey });
       expect(rest.status).toBe(500);
