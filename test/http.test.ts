@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, uniqueId } from "./support/api.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { startTestService, type TestService, withService } from "./support/service.ts";
 
 let x: FakeX;
 let svc: TestService;
@@ -184,8 +184,7 @@ describe("GraphQL", () => {
 
 describe("a server failure", () => {
   test("answers 500 without stack, SQL or internals, over REST and GraphQL, and is logged", async () => {
-    const broken = await startTestService({ SOCIAL_OEMBED_URL: x.url });
-    try {
+    await withService({ SOCIAL_OEMBED_URL: x.url }, async (broken) => {
       const brokenApi = new Api(broken.url);
       const agent = await createAgent(brokenApi);
       for (const table of ["Email", "Delivery", "SentEmail", "SendCounter", "Agent"])
@@ -202,8 +201,6 @@ describe("a server failure", () => {
       ]);
       for (const text of [rest.text, graphql.text]) expect(text).not.toMatch(/SELECT|Agent"|prisma|\bat \/|\.ts:/i);
       expect(broken.logs.filter((line) => line.event === "request_failed")).toHaveLength(2);
-    } finally {
-      await broken.stop();
-    }
+    });
   });
 });

@@ -4,7 +4,7 @@ import { CATCH_ALL, Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { messageId, multipartAlternative, rawMessage, withAttachment } from "./support/mail.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { startTestService, type TestService, withService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 let dovecot: Dovecot;
@@ -292,36 +292,33 @@ describe("the poller", () => {
 
 describe("a catch-all whose login is not an address", () => {
   test("its own Delivered-To at the mail domain is not taken for a recipient", async () => {
-    const other = await startTestService({
-      SOCIAL_OEMBED_URL: x.url,
-      MAIL_DOMAIN: "mail.example",
-      IMAP_URL: dovecot.url("INBOX", "catchall"),
-    });
-    try {
-      const otherApi = new Api(other.url);
-      const agent = await createVerifiedAgent(otherApi, x);
-      await dovecot.append(
-        rawMessage({ to: address(agent), headers: ["Delivered-To: catchall@mail.example"], subject: "via login" }),
-        "INBOX",
-        "catchall",
-      );
-      expect((await inboxOf(otherApi, agent, 1)).body.data[0].subject).toBe("via login");
-    } finally {
-      await other.stop();
-    }
+    await withService(
+      {
+        SOCIAL_OEMBED_URL: x.url,
+        MAIL_DOMAIN: "mail.example",
+        IMAP_URL: dovecot.url("INBOX", "catchall"),
+      },
+      async (other) => {
+        const otherApi = new Api(other.url);
+        const agent = await createVerifiedAgent(otherApi, x);
+        await dovecot.append(
+          rawMessage({ to: address(agent), headers: ["Delivered-To: catchall@mail.example"], subject: "via login" }),
+          "INBOX",
+          "catchall",
+        );
+        expect((await inboxOf(otherApi, agent, 1)).body.data[0].subject).toBe("via login");
+      },
+    );
   });
 });
 
 describe("IMAP_URL unset", () => {
   test("no poller, and the start-up log says so in one line", async () => {
-    const off = await startTestService({ SOCIAL_OEMBED_URL: x.url });
-    try {
+    await withService({ SOCIAL_OEMBED_URL: x.url }, async (off) => {
       expect(off.logs.filter((l) => l.event === "inbound_off")).toEqual([
         expect.objectContaining({ fields: { reason: expect.stringContaining("IMAP_URL") } }),
       ]);
       expect(off.logs.some((l) => l.event === "imap_connected")).toBe(false);
-    } finally {
-      await off.stop();
-    }
+    });
   });
 });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent, uniqueId, verifyAgent } from "./support/api.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { startTestService, type TestService, withService } from "./support/service.ts";
 import { FakeProvider } from "./support/smtp-provider.ts";
 
 let x: FakeX;
@@ -12,7 +12,7 @@ let api: Api;
 beforeAll(async () => {
   x = await startFakeX();
   provider = await FakeProvider.start();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", SMTP_URL: provider.url });
+  svc = await startTestService(sendingEnv());
   api = new Api(svc.url);
 });
 afterAll(async () => {
@@ -20,6 +20,9 @@ afterAll(async () => {
   await provider.down();
   await x.close();
 });
+
+/** A service sending through the test provider; limits are added per test. */
+const sendingEnv = () => ({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", SMTP_URL: provider.url });
 
 const send = (agent: TestAgent, body: unknown, client = api) =>
   client.post(`/agents/${agent.id}/send`, { key: agent.apiKey, body });
@@ -194,13 +197,7 @@ describe("the daily send limit", () => {
   });
 
   test("resets at UTC midnight, and the sent total keeps every day", async () => {
-    const small = await startTestService({
-      SOCIAL_OEMBED_URL: x.url,
-      MAIL_DOMAIN: "mail.example",
-      SMTP_URL: provider.url,
-      DAILY_SEND_LIMIT: "2",
-    });
-    try {
+    await withService({ ...sendingEnv(), DAILY_SEND_LIMIT: "2" }, async (small) => {
       const smallApi = new Api(small.url);
       const now = small.clock.now().getTime();
       const midnight = Date.UTC(
@@ -226,9 +223,7 @@ describe("the daily send limit", () => {
         agent.apiKey,
       );
       expect(quotaNow.body.data.agent.sendQuota).toEqual({ limit: 2, used: 1, resetAt: midnight + 86_400_000 });
-    } finally {
-      await small.stop();
-    }
+    });
   });
 });
 
@@ -294,13 +289,7 @@ describe("failed delivery", () => {
 
 describe("storage", () => {
   test("a send that would pass the storage limit is refused with 429 and not sent; deleting sent mail makes room", async () => {
-    const small = await startTestService({
-      SOCIAL_OEMBED_URL: x.url,
-      MAIL_DOMAIN: "mail.example",
-      SMTP_URL: provider.url,
-      STORAGE_LIMIT_BYTES: "3000",
-    });
-    try {
+    await withService({ ...sendingEnv(), STORAGE_LIMIT_BYTES: "3000" }, async (small) => {
       const smallApi = new Api(small.url);
       const agent = await createVerifiedAgent(smallApi, x);
       const to = `${uniqueId("full")}@example.com`;
@@ -348,9 +337,7 @@ describe("storage", () => {
         agent.apiKey,
       );
       expect(missing.body.errors[0].extensions).toEqual({ code: "NOT_FOUND", status: 404 });
-    } finally {
-      await small.stop();
-    }
+    });
   });
 });
 
@@ -387,13 +374,7 @@ describe("providerId", () => {
 
 describe("storage under parallel sends", () => {
   test("20 parallel sends near the limit never take storage past it", async () => {
-    const small = await startTestService({
-      SOCIAL_OEMBED_URL: x.url,
-      MAIL_DOMAIN: "mail.example",
-      SMTP_URL: provider.url,
-      STORAGE_LIMIT_BYTES: "10000",
-    });
-    try {
+    await withService({ ...sendingEnv(), STORAGE_LIMIT_BYTES: "10000" }, async (small) => {
       const clients = [new Api(small.url)];
       if (process.env.TEST_DATABASE === "postgresql") clients.push(new Api((await small.startAnother()).url));
       const agent = await createVerifiedAgent(clients[0] as Api, x);
@@ -410,9 +391,7 @@ describe("storage under parallel sends", () => {
       const sent = await (clients[0] as Api).get(`/agents/${agent.id}/sent`, { key: agent.apiKey });
       expect(sent.body.total).toBe(ok);
       expect(Math.floor(10000 / (me.body.storageUsed / ok))).toBe(ok);
-    } finally {
-      await small.stop();
-    }
+    });
   });
 });
 

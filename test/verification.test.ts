@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, publishPost, type TestAgent, uniqueAuthor, verifyAgent } from "./support/api.ts";
 import { embedHtml, type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { startTestService, type TestService, withService } from "./support/service.ts";
 
 let x: FakeX;
 let svc: TestService;
@@ -184,8 +184,7 @@ describe("POST /verify/complete", () => {
     const began = Date.now();
     expectError(await complete(agent, "https://x.com/someone/status/9501"), 503, "Service Unavailable");
     expect(Date.now() - began).toBeGreaterThanOrEqual(9_000);
-    const down = await startTestService({ SOCIAL_OEMBED_URL: "http://127.0.0.1:9/oembed" });
-    try {
+    await withService({ SOCIAL_OEMBED_URL: "http://127.0.0.1:9/oembed" }, async (down) => {
       const other = await createAgent(new Api(down.url));
       await new Api(down.url).post("/verify/start", { key: other.apiKey });
       const reply = await new Api(down.url).post("/verify/complete", {
@@ -193,9 +192,7 @@ describe("POST /verify/complete", () => {
         body: { tweetUrl: "https://x.com/someone/status/1" },
       });
       expectError(reply, 503, "Service Unavailable");
-    } finally {
-      await down.stop();
-    }
+    });
     expect((await complete(agent, publishPost(x, uniqueAuthor(), tweetText))).status).toBe(200);
   }, 40_000);
 
@@ -326,31 +323,31 @@ describe("over GraphQL", () => {
 
 describe("other handles and prefixes", () => {
   test("SOCIAL_HANDLE and VERIFICATION_CODE_PREFIX shape the code and the check", async () => {
-    const other = await startTestService({
-      SOCIAL_OEMBED_URL: x.url,
-      SOCIAL_HANDLE: "MailHub",
-      VERIFICATION_CODE_PREFIX: "HUB",
-      SOCIAL_INTENT_URL: "https://x.example/compose",
-    });
-    try {
-      const otherApi = new Api(other.url);
-      const agent = await createAgent(otherApi);
-      const start = await otherApi.post("/verify/start", { key: agent.apiKey });
-      expect(start.body.verificationCode).toMatch(/^HUB-[A-Z2-9]{6}$/);
-      expect(start.body.tweetText).toContain("@MailHub");
-      expect(start.body.socialIntentUrl).toMatch(/^https:\/\/x\.example\/compose\?text=/);
-      const wrong = await otherApi.post("/verify/complete", {
-        key: agent.apiKey,
-        body: { tweetUrl: publishPost(x, "someone", `@pigeonhole ${start.body.verificationCode}`) },
-      });
-      expect(wrong.body.code).toBe("INVALID_TWEET");
-      const right = await otherApi.post("/verify/complete", {
-        key: agent.apiKey,
-        body: { tweetUrl: publishPost(x, uniqueAuthor(), start.body.tweetText) },
-      });
-      expect(right.status).toBe(200);
-    } finally {
-      await other.stop();
-    }
+    await withService(
+      {
+        SOCIAL_OEMBED_URL: x.url,
+        SOCIAL_HANDLE: "MailHub",
+        VERIFICATION_CODE_PREFIX: "HUB",
+        SOCIAL_INTENT_URL: "https://x.example/compose",
+      },
+      async (other) => {
+        const otherApi = new Api(other.url);
+        const agent = await createAgent(otherApi);
+        const start = await otherApi.post("/verify/start", { key: agent.apiKey });
+        expect(start.body.verificationCode).toMatch(/^HUB-[A-Z2-9]{6}$/);
+        expect(start.body.tweetText).toContain("@MailHub");
+        expect(start.body.socialIntentUrl).toMatch(/^https:\/\/x\.example\/compose\?text=/);
+        const wrong = await otherApi.post("/verify/complete", {
+          key: agent.apiKey,
+          body: { tweetUrl: publishPost(x, "someone", `@pigeonhole ${start.body.verificationCode}`) },
+        });
+        expect(wrong.body.code).toBe("INVALID_TWEET");
+        const right = await otherApi.post("/verify/complete", {
+          key: agent.apiKey,
+          body: { tweetUrl: publishPost(x, uniqueAuthor(), start.body.tweetText) },
+        });
+        expect(right.status).toBe(200);
+      },
+    );
   });
 });

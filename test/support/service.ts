@@ -103,3 +103,13 @@ export async function startTestService(
     },
   };
 }
+
+/** Runs `run` against a service of its own, stopped afterwards whatever happens. */
+export async function withService<T>(env: Record<string, string>, run: (svc: TestService) => Promise<T>): Promise<T> {
+  const svc = await startTestService(env);
+  try {
+    return await run(svc);
+  } finally {
+    await svc.stop();
+  }
+}
