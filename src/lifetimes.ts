@@ -8,7 +8,7 @@ export function isExpired(agent: { createdAt: Date; verifiedAt: Date | null }, n
   return agent.verifiedAt === null && now.getTime() - agent.createdAt.getTime() >= UNVERIFIED_LIFETIME_MS;
 }
 
-/** Unverified agents created before this are expired. */
-export function expiryCutoff(now: Date): Date {
-  return new Date(now.getTime() - UNVERIFIED_LIFETIME_MS);
+/** isExpired as a query filter: unverified agents created 24 hours or more before now. */
+export function expiredAgents(now: Date) {
+  return { verifiedAt: null, createdAt: { lte: new Date(now.getTime() - UNVERIFIED_LIFETIME_MS) } };
 }

@@ -1,6 +1,6 @@
 import { Cron } from "croner";
 import { utcDay } from "../db/quota.ts";
-import { expiryCutoff } from "../lifetimes.ts";
+import { expiredAgents } from "../lifetimes.ts";
 import type { Services } from "../schema/context.ts";
 
 // Unverified agents are deleted 24 hours after creation, and yesterday's send
@@ -8,9 +8,7 @@ import type { Services } from "../schema/context.ts";
 // instances may run the job at once.
 
 export async function deleteExpiredAgents({ prisma, clock, log }: Services): Promise<number> {
-  const { count } = await prisma.agent.deleteMany({
-    where: { verifiedAt: null, createdAt: { lte: expiryCutoff(clock.now()) } },
-  });
+  const { count } = await prisma.agent.deleteMany({ where: expiredAgents(clock.now()) });
   if (count > 0) log("info", "expired_agents_deleted", { count });
   return count;
 }

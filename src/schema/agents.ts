@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { ServiceError } from "../errors.ts";
 import type { Agent, Prisma } from "../generated/prisma/sqlite/client.ts";
-import { expiryCutoff } from "../lifetimes.ts";
+import { expiredAgents } from "../lifetimes.ts";
 import { newApiKey, ownAgent } from "./auth.ts";
 import { builder, Outcome } from "./builder.ts";
 
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
       const [, agent] = await ctx.prisma
         .$transaction([
           // An expired agent the cleanup job has not reached yet no longer holds its id.
-          ctx.prisma.agent.deleteMany({ where: { idKey, verifiedAt: null, createdAt: { lte: expiryCutoff(now) } } }),
+          ctx.prisma.agent.deleteMany({ where: { idKey, ...expiredAgents(now) } }),
           ctx.prisma.agent.create({ data: { id, idKey, name, metadata, apiKeyHash, createdAt: now } }),
         ])
         .catch((error: unknown) => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import { ServiceError } from "../errors.ts";
 import type { Agent } from "../generated/prisma/sqlite/client.ts";
-import { expiryCutoff } from "../lifetimes.ts";
+import { expiredAgents } from "../lifetimes.ts";
 import type { Context } from "./context.ts";
 
 // API keys are 32 random bytes behind a recognisable prefix. Only their
@@ -39,10 +39,7 @@ export async function ownAgent(ctx: Context, agentId: string, { verified }: { ve
   if (agent.idKey !== agentId.toLowerCase()) {
     // An expired agent is gone already, whether or not the cleanup job has run.
     const other = await ctx.prisma.agent.findFirst({
-      where: {
-        idKey: agentId.toLowerCase(),
-        OR: [{ verifiedAt: { not: null } }, { createdAt: { gt: expiryCutoff(ctx.clock.now()) } }],
-      },
+      where: { idKey: agentId.toLowerCase(), NOT: expiredAgents(ctx.clock.now()) },
       select: { id: true },
     });
     if (!other) throw new ServiceError("NOT_FOUND", `Agent ${agentId} not found`);

@@ -2,7 +2,7 @@ import { randomInt } from "node:crypto";
 import { isUniqueViolation } from "../db/errors.ts";
 import { ServiceError } from "../errors.ts";
 import type { Agent } from "../generated/prisma/sqlite/client.ts";
-import { expiryCutoff, isExpired, VERIFICATION_CODE_LIFETIME_MS } from "../lifetimes.ts";
+import { expiredAgents, isExpired, VERIFICATION_CODE_LIFETIME_MS } from "../lifetimes.ts";
 import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
 import { addressOf } from "./agents.ts";
 import { keyAgent } from "./auth.ts";
@@ -154,7 +154,7 @@ builder.mutationFields((t) => ({
             verifiedAt: null,
             verificationCode: code,
             verificationExpires: { gt: verifiedAt },
-            createdAt: { gt: expiryCutoff(verifiedAt) },
+            NOT: expiredAgents(verifiedAt),
           },
           data: {
             verifiedAt,
