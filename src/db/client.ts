@@ -16,6 +16,9 @@ export type Provider = "sqlite" | "postgresql";
  */
 export const TRANSACTION = { maxWait: 30_000, timeout: 60_000 };
 
+/** What an interactive transaction's callback is handed. */
+export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
+
 export interface Database {
   prisma: Db;
   provider: Provider;

@@ -1,12 +1,10 @@
 import type { Clock } from "../clock.ts";
-import type { Db } from "./client.ts";
+import type { Db, Tx } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
 
 // A lease row lets one instance at a time run a job across every instance on
 // one database. The holder renews it; when it stops renewing, the lease
 // expires and another instance takes over.
-
-export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 export interface Lease {
   /** Takes the lease when free or already ours; true while we hold it. */

@@ -1,5 +1,5 @@
-import { TRANSACTION } from "../db/client.ts";
-import type { Lease, Tx } from "../db/lease.ts";
+import { TRANSACTION, type Tx } from "../db/client.ts";
+import type { Lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Services } from "../schema/context.ts";
 import type { ParsedMessage } from "./parse.ts";

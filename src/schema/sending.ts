@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import { TRANSACTION } from "../db/client.ts";
-import type { Tx } from "../db/lease.ts";
+import { TRANSACTION, type Tx } from "../db/client.ts";
 import {
   giveSendBack,
   giveStorageBack,
