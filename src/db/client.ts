@@ -3,45 +3,93 @@ import { dirname } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { POSTGRES_SCHEMA } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
-import { serializedSqlite } from "./sqlite-adapter.ts";
+import { advisoryKey } from "./advisory.ts";
+import { postgresSql, type Sql, sqliteSql } from "./sql.ts";
+import { Lock, serializedSqlite } from "./sqlite-adapter.ts";
+import { advisoryTakeover, processTakeover, type Takeover } from "./takeover.ts";
+import { listeningWakeups, localWakeups, type Wakeups } from "./wakeups.ts";
 
 // Both generated clients come from the same models, so the SQLite client's
-// type describes either one.
+// type describes either one; Prisma generates one class per provider, and
+// they meet in this one cast.
 export type Db = PrismaClient;
 export type Provider = "sqlite" | "postgresql";
 
-/**
- * For every interactive transaction. On SQLite they take turns on the one
- * connection, so waiting for a start must allow for a poller's batch.
- */
-export const TRANSACTION = { maxWait: 30_000, timeout: 60_000 };
-
-/** What an interactive transaction's callback is handed. */
-export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
-
 export interface Database {
   prisma: Db;
+  /** Prepared statements of our own, for the hottest reads. */
+  sql: Sql;
   provider: Provider;
   /** The PostgreSQL schema the tables live in. */
   schema?: string;
+  /** PostgreSQL: where connections of our own (beside the pool) go. */
+  connectionString?: string;
+  close(): Promise<void>;
 }
 
-export async function openDatabase(url: string): Promise<Database> {
-  if (url.startsWith("file:")) {
-    mkdirSync(dirname(url.slice("file:".length)), { recursive: true });
-    const prisma = new PrismaClient({ adapter: serializedSqlite(url) });
-    // WAL lets readers go on beside the writer. NORMAL syncs at checkpoints only:
-    // a power cut can lose the last commits, but each batch takes its mailbox
-    // cursor with it, so that mail is read again, not lost.
-    await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
-    await prisma.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
-    return { provider: "sqlite", prisma };
-  }
+/** How waiters on events hear of them on this database. */
+export function wakeupsFor(database: Database, onError: (error: Error) => void): Wakeups {
+  if (database.provider === "sqlite") return localWakeups();
+  // NOTIFY reaches the whole database; a channel per schema keeps instances of other schemas out.
+  const channel = `events_${database.schema ?? "public"}`.slice(0, 63);
+  return listeningWakeups(database.connectionString ?? "", channel, onError);
+}
+
+/** How a lease holder that died is known to be gone on this database. */
+export function takeoverFor(database: Database): Takeover {
+  if (database.provider === "sqlite") return processTakeover();
+  return advisoryTakeover(database.connectionString ?? "", database.schema ?? "public");
+}
+
+async function openSqlite(file: string): Promise<Database> {
+  mkdirSync(dirname(file), { recursive: true });
+  const lock = new Lock();
+  const prisma = new PrismaClient({ adapter: serializedSqlite(`file:${file}`, lock) });
+  // WAL lets readers go on beside the writer. NORMAL syncs at checkpoints only:
+  // a power cut can lose the last commits, but each batch takes its mailbox
+  // cursor with it, so that mail is read again, not lost.
+  await prisma.$queryRawUnsafe("PRAGMA journal_mode = WAL");
+  await prisma.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
+  const { default: BetterSqlite } = await import("better-sqlite3");
+  const reader = new BetterSqlite(file, { readonly: true, timeout: 5_000 });
+  const writer = new BetterSqlite(file, { timeout: 5_000 });
+  writer.pragma("synchronous = NORMAL");
+  const sql = sqliteSql(reader, writer, lock);
+  return {
+    provider: "sqlite",
+    prisma,
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await sql.close();
+    },
+  };
+}
+
+async function openPostgres(url: string): Promise<Database> {
   // Loaded only when used: each generated client carries its own query compiler.
   const { PrismaClient: PostgresClient } = await import("../generated/prisma/postgresql/client.ts");
+  const { default: pg } = await import("pg");
   const { connectionString, schema } = postgresTarget(url);
-  const adapter = new PrismaPg({ connectionString, options: `-c search_path="${schema}"` }, { schema });
-  return { provider: "postgresql", schema, prisma: new PostgresClient({ adapter }) as unknown as Db };
+  const pool = new pg.Pool({ connectionString, options: `-c search_path="${schema}"` });
+  const adapter = new PrismaPg(pool, { schema });
+  const prisma = new PostgresClient({ adapter }) as unknown as Db;
+  const sql = postgresSql(pool, pg.types, advisoryKey(schema, "events"));
+  return {
+    provider: "postgresql",
+    schema,
+    connectionString,
+    prisma,
+    sql,
+    close: async () => {
+      await prisma.$disconnect();
+      await sql.close();
+    },
+  };
+}
+
+export function openDatabase(url: string): Promise<Database> {
+  return url.startsWith("file:") ? openSqlite(url.slice("file:".length)) : openPostgres(url);
 }
 
 /** `?schema=` picks the PostgreSQL schema, as in Prisma's own URLs; pg itself does not know it. */

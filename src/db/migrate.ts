@@ -1,4 +1,5 @@
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "./client.ts";
 
@@ -6,11 +7,19 @@ import type { Database } from "./client.ts";
 // Several instances may start at once: on PostgreSQL an advisory lock makes
 // them take turns, and SQLite's write lock does the same for its one file.
 
-const MIGRATIONS = fileURLToPath(new URL("../../prisma/migrations/", import.meta.url));
+/** prisma/migrations of the project this module belongs to, from src/db or from the build in dist. */
+function migrationsDirectory(): string {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); dir !== dirname(dir); dir = dirname(dir)) {
+    if (existsSync(join(dir, "package.json"))) return join(dir, "prisma", "migrations");
+  }
+  throw new Error("prisma/migrations not found");
+}
+
+const MIGRATIONS = migrationsDirectory();
 const LOCK_ID = 0x70696765; // "pige"
 
 function migrationsOf(provider: string): { name: string; statements: string[] }[] {
-  const dir = `${MIGRATIONS}${provider}`;
+  const dir = join(MIGRATIONS, provider);
   return readdirSync(dir)
     .sort()
     .map((name) => ({

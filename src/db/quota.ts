@@ -1,5 +1,4 @@
-import type { Db } from "./client.ts";
-import { isUniqueViolation } from "./errors.ts";
+import type { Statements } from "./sql.ts";
 
 // The daily send limit and the storage limit. A send takes both before the
 // message goes out and gives them back if it does not; received mail takes
@@ -16,51 +15,44 @@ export function nextUtcMidnight(now: Date): Date {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
 }
 
-/** Either the client or a transaction. */
-type Counters = Pick<Db, "sendCounter">;
-
-/**
- * Makes sure today's counter row exists, outside any transaction: a refused
- * insert would abort a PostgreSQL transaction.
- */
-export async function openSendDay(prisma: Db, agentId: string, day: string): Promise<void> {
-  try {
-    await prisma.sendCounter.create({ data: { agentId, day, count: 0 } });
-  } catch (error) {
-    if (!isUniqueViolation(error)) throw error;
-  }
+/** Counts one send on the day unless the limit is reached; false when it is. */
+export async function takeSend(db: Statements, agentId: string, day: string, limit: number): Promise<boolean> {
+  await db.run(`INSERT INTO "SendCounter" ("agentId", "day", "count") VALUES (?, ?, 0) ON CONFLICT DO NOTHING`, [
+    agentId,
+    day,
+  ]);
+  const taken = await db.run(
+    `UPDATE "SendCounter" SET "count" = "count" + 1 WHERE "agentId" = ? AND "day" = ? AND "count" < ?`,
+    [agentId, day, limit],
+  );
+  return taken === 1;
 }
 
-/** Counts one send on an open day unless the limit is reached; false when it is. */
-export async function takeSend(prisma: Counters, agentId: string, day: string, limit: number): Promise<boolean> {
-  const { count } = await prisma.sendCounter.updateMany({
-    where: { agentId, day, count: { lt: limit } },
-    data: { count: { increment: 1 } },
-  });
-  return count === 1;
+export async function giveSendBack(db: Statements, agentId: string, day: string): Promise<void> {
+  await db.run(`UPDATE "SendCounter" SET "count" = "count" - 1 WHERE "agentId" = ? AND "day" = ? AND "count" > 0`, [
+    agentId,
+    day,
+  ]);
 }
 
-export async function giveSendBack(prisma: Counters, agentId: string, day: string): Promise<void> {
-  await prisma.sendCounter.updateMany({ where: { agentId, day, count: { gt: 0 } }, data: { count: { decrement: 1 } } });
+export async function sendsOn(db: Statements, agentId: string, day: string): Promise<number> {
+  const counter = await db.one(`SELECT "count" FROM "SendCounter" WHERE "agentId" = ? AND "day" = ?`, [agentId, day]);
+  return Number(counter?.count ?? 0);
 }
-
-export async function sendsOn(prisma: Counters, agentId: string, day: string): Promise<number> {
-  const counter = await prisma.sendCounter.findUnique({ where: { agentId_day: { agentId, day } } });
-  return counter?.count ?? 0;
-}
-
-/** Either the client or a transaction: storage moves with the mail it is for. */
-type Agents = Pick<Db, "agent">;
 
 /** Reserves bytes unless they would pass the limit; false when they would. */
-export async function takeStorage(prisma: Agents, agentId: string, bytes: number, limit: number): Promise<boolean> {
-  const { count } = await prisma.agent.updateMany({
-    where: { id: agentId, storageUsed: { lte: limit - bytes } },
-    data: { storageUsed: { increment: bytes } },
-  });
-  return count === 1;
+export async function takeStorage(db: Statements, agentId: string, bytes: number, limit: number): Promise<boolean> {
+  const taken = await db.run(
+    `UPDATE "Agent" SET "storageUsed" = "storageUsed" + ? WHERE "id" = ? AND "storageUsed" <= ?`,
+    [bytes, agentId, limit - bytes],
+  );
+  return taken === 1;
 }
 
-export async function giveStorageBack(prisma: Agents, agentId: string, bytes: number): Promise<void> {
-  await prisma.agent.update({ where: { id: agentId }, data: { storageUsed: { decrement: bytes } } });
+export async function giveStorageBack(db: Statements, agentId: string, bytes: number): Promise<void> {
+  await db.run(`UPDATE "Agent" SET "storageUsed" = "storageUsed" - ? WHERE "id" = ?`, [bytes, agentId]);
+}
+
+export async function storageUsed(db: Statements, agentId: string): Promise<number> {
+  return Number((await db.one(`SELECT "storageUsed" FROM "Agent" WHERE "id" = ?`, [agentId]))?.storageUsed ?? 0);
 }

@@ -9,9 +9,11 @@ import type {
 // better-sqlite3 gives Prisma one connection. Prisma's adapter keeps other
 // transactions out while one is open, but not single statements: a request's
 // write could land inside another request's transaction and be rolled back
-// with it. Here every statement waits its turn behind an open transaction.
+// with it. Here every statement waits its turn behind an open transaction,
+// and so do the writes of our own statements (sql.ts), on the same lock.
 
-class Lock {
+/** Holders take turns, in order. */
+export class Lock {
   #tail: Promise<void> = Promise.resolve();
 
   acquire(): Promise<() => void> {
@@ -34,8 +36,7 @@ class Lock {
   }
 }
 
-function serialize(adapter: SqlDriverAdapter): SqlDriverAdapter {
-  const lock = new Lock();
+function serialize(adapter: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
   return {
     provider: adapter.provider,
     adapterName: adapter.adapterName,
@@ -60,12 +61,12 @@ function serialize(adapter: SqlDriverAdapter): SqlDriverAdapter {
   };
 }
 
-export function serializedSqlite(url: string): SqlMigrationAwareDriverAdapterFactory {
+export function serializedSqlite(url: string, lock: Lock): SqlMigrationAwareDriverAdapterFactory {
   const inner = new PrismaBetterSQLite3({ url });
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
-    connect: async () => serialize(await inner.connect()),
+    connect: async () => serialize(await inner.connect(), lock),
     connectToShadowDb: () => inner.connectToShadowDb(),
   };
 }

@@ -1,0 +1,166 @@
+import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
+import type pg from "pg";
+import type { Lock } from "./sqlite-adapter.ts";
+
+// Plain statements beside Prisma, for the reads every request makes (the
+// caller's key, a page of mail, one email) and a few single-statement writes.
+// Prisma compiles each model query anew; a prepared statement is a lookup.
+// One SQL text serves both databases: `?` placeholders, double-quoted names.
+
+export type Param = string | number | boolean | null | Uint8Array;
+export type Row = Record<string, unknown>;
+
+/** Statements: alone, or inside one transaction. */
+export interface Statements {
+  /** The first row, or undefined. */
+  one(text: string, params: Param[]): Promise<Row | undefined>;
+  all(text: string, params: Param[]): Promise<Row[]>;
+  /** A write; the number of rows it changed. */
+  run(text: string, params: Param[]): Promise<number>;
+}
+
+export interface Sql extends Statements {
+  /** Runs the work in one transaction: all of its writes or none. */
+  transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T>;
+  /** A DateTime column as this database hands it back. */
+  date(value: unknown): Date;
+  /** A DateTime as a parameter this database compares with its column. */
+  at(date: Date): string;
+  /** A Boolean column as this database hands it back. */
+  flag(value: unknown): boolean;
+  /**
+   * Inside a transaction, before it appends events: makes transactions that
+   * append events take turns until they commit, so that event ids become
+   * visible in the order they were handed out. A sequence alone hands out ids
+   * before commit, and id 101 could be seen before id 100.
+   */
+  orderEvents(tx: Statements): Promise<void>;
+  /** Appended to a SELECT in a transaction: locks the rows of that table, passing over rows another holds. */
+  skipLocked(table: string): string;
+  /** Appended to a SELECT in a transaction: locks its rows until commit, so that checks made under it hold. */
+  forUpdate: string;
+  close(): Promise<void>;
+}
+
+/** Each text prepared once per connection. */
+function statementCache(db: SqliteDatabase) {
+  const statements = new Map<string, Statement>();
+  return (text: string) => {
+    let statement = statements.get(text);
+    if (!statement) {
+      statement = db.prepare(text);
+      statements.set(text, statement);
+    }
+    return statement;
+  };
+}
+
+/**
+ * SQLite: reads on a read-only connection of their own, which WAL lets run
+ * beside the writer. Writes on a connection of their own too, but only while
+ * holding the lock Prisma's statements and transactions take: a write that
+ * met an open Prisma transaction would wait on SQLite's lock synchronously,
+ * holding up the very event loop that transaction needs to finish.
+ */
+export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: Lock): Sql {
+  const read = statementCache(reader);
+  const write = statementCache(writer);
+  const bind = (params: Param[]) => params.map((value) => (typeof value === "boolean" ? Number(value) : value));
+  /** Reads inside a transaction go to the writer, which sees the transaction's own writes. */
+  const inTransaction: Statements = {
+    one: async (text, params) => write(text).get(...bind(params)) as Row | undefined,
+    all: async (text, params) => write(text).all(...bind(params)) as Row[],
+    run: async (text, params) => write(text).run(...bind(params)).changes,
+  };
+  return {
+    one: async (text, params) => read(text).get(...bind(params)) as Row | undefined,
+    all: async (text, params) => read(text).all(...bind(params)) as Row[],
+    run: (text, params) => lock.run(async () => write(text).run(...bind(params)).changes),
+    transaction: (work) =>
+      lock.run(async () => {
+        write("BEGIN IMMEDIATE").run();
+        try {
+          const result = await work(inTransaction);
+          write("COMMIT").run();
+          return result;
+        } catch (error) {
+          write("ROLLBACK").run();
+          throw error;
+        }
+      }),
+    // Writers already take turns on SQLite.
+    orderEvents: async () => {},
+    skipLocked: () => "",
+    forUpdate: "",
+    // Prisma stores DateTime as ISO 8601 text, in UTC written +00:00.
+    date: (value) => new Date(value as string),
+    at: (date) => date.toISOString().replace("Z", "+00:00"),
+    flag: (value) => value === 1,
+    close: async () => {
+      reader.close();
+      writer.close();
+    },
+  };
+}
+
+/** timestamp(3) columns hold UTC; pg would read them as local time. */
+function utcTimestamps(types: typeof pg.types) {
+  return {
+    getTypeParser: (oid: number, format?: "text" | "binary") =>
+      oid === types.builtins.TIMESTAMP
+        ? (value: string) => new Date(`${value.replace(" ", "T")}Z`)
+        : types.getTypeParser(oid, format as "text"),
+  };
+}
+
+/** PostgreSQL: named prepared statements on the pool Prisma shares. */
+export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: string): Sql {
+  const names = new Map<string, { name: string; text: string }>();
+  const statement = (text: string) => {
+    let named = names.get(text);
+    if (!named) {
+      let n = 0;
+      named = { name: `ph_${names.size}`, text: text.replace(/\?/g, () => `$${++n}`) };
+      names.set(text, named);
+    }
+    return named;
+  };
+  const parsers = utcTimestamps(types);
+  const on = (client: pg.Pool | pg.PoolClient): Statements => {
+    const query = (text: string, params: Param[]) =>
+      client.query<Row>({ ...statement(text), values: params, types: parsers });
+    return {
+      one: async (text, params) => (await query(text, params)).rows[0],
+      all: async (text, params) => (await query(text, params)).rows,
+      run: async (text, params) => (await query(text, params)).rowCount ?? 0,
+    };
+  };
+  return {
+    ...on(pool),
+    async transaction(work) {
+      const client = await pool.connect();
+      try {
+        await client.query("BEGIN");
+        const result = await work(on(client));
+        await client.query("COMMIT");
+        return result;
+      } catch (error) {
+        await client.query("ROLLBACK").catch(() => {});
+        throw error;
+      } finally {
+        client.release();
+      }
+    },
+    // A lock held until commit; taking it again in the same transaction costs nothing.
+    orderEvents: async (tx) => {
+      await tx.one("SELECT pg_advisory_xact_lock(?::bigint)", [eventsLock]);
+    },
+    skipLocked: (table) => ` FOR UPDATE OF ${table} SKIP LOCKED`,
+    forUpdate: " FOR UPDATE",
+    date: (value) => value as Date,
+    // timestamp without time zone takes the UTC digits and ignores the Z.
+    at: (date) => date.toISOString(),
+    flag: (value) => value === true,
+    close: () => pool.end(),
+  };
+}

@@ -1,0 +1,123 @@
+import pg from "pg";
+import type { Statements } from "./sql.ts";
+
+// Wake-ups for whoever waits on an agent's events: long polls, subscriptions,
+// the webhook worker. A wake-up only says "look again"; the event log is the
+// truth, so a lost one is repaired by reading the log, never by replaying.
+
+export interface Wakeups {
+  /** Inside the transaction that wrote the event: tells other instances once it commits. */
+  announce(tx: Statements, eventId: string, agentId: string): Promise<void>;
+  /** Resolves at the next wake-up for the agent (or for everyone), or when the signal aborts. */
+  next(agentId: string, signal?: AbortSignal): Promise<void>;
+  /** Resolves at the next wake-up for any agent, or when the signal aborts. */
+  nextAny(signal?: AbortSignal): Promise<void>;
+  /** After a commit that wrote the agents' events: wakes their waiters in this process. */
+  committed(agentIds: Iterable<string>): void;
+  close(): Promise<void>;
+}
+
+/** Who waits on any agent's events. */
+const ANY = "*";
+
+/** The waiters of this process, by agent. */
+class Waiters {
+  #byAgent = new Map<string, Set<() => void>>();
+
+  next(agentId: string, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      if (signal?.aborted) return resolve();
+      const waiters = this.#byAgent.get(agentId) ?? new Set();
+      this.#byAgent.set(agentId, waiters);
+      const done = () => {
+        waiters.delete(done);
+        if (waiters.size === 0 && this.#byAgent.get(agentId) === waiters) this.#byAgent.delete(agentId);
+        signal?.removeEventListener("abort", done);
+        resolve();
+      };
+      waiters.add(done);
+      signal?.addEventListener("abort", done, { once: true });
+    });
+  }
+
+  wake(agentId: string): void {
+    for (const done of [...(this.#byAgent.get(agentId) ?? []), ...(this.#byAgent.get(ANY) ?? [])]) done();
+  }
+
+  wakeAll(): void {
+    for (const agentId of [...this.#byAgent.keys()]) this.wake(agentId);
+  }
+}
+
+/** SQLite: one process writes and reads, so a commit wakes its waiters directly. */
+export function localWakeups(): Wakeups {
+  const waiters = new Waiters();
+  return {
+    announce: async () => {},
+    next: (agentId, signal) => waiters.next(agentId, signal),
+    nextAny: (signal) => waiters.next(ANY, signal),
+    committed: (agentIds) => {
+      for (const agentId of agentIds) waiters.wake(agentId);
+    },
+    close: async () => waiters.wakeAll(),
+  };
+}
+
+const RECONNECT_MS = 1_000;
+
+/**
+ * PostgreSQL: every instance LISTENs on a connection of its own; a writer's
+ * NOTIFY rides its commit (see events.ts), so every instance hears of every
+ * event. When the connection drops, everyone is woken to read the log again.
+ */
+export function listeningWakeups(connectionString: string, channel: string, onError: (error: Error) => void): Wakeups {
+  const waiters = new Waiters();
+  let client: pg.Client | null = null;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+
+  const connect = async () => {
+    const fresh = new pg.Client({ connectionString });
+    const lost = (error?: Error) => {
+      if (client !== fresh) return;
+      client = null;
+      waiters.wakeAll();
+      if (error) onError(error);
+      if (!closed) timer = setTimeout(() => void connect(), RECONNECT_MS);
+    };
+    fresh.on("error", lost);
+    fresh.on("end", () => lost());
+    fresh.on("notification", ({ payload }) => {
+      const agentId = payload?.slice(payload.indexOf(" ") + 1);
+      if (agentId) waiters.wake(agentId);
+    });
+    client = fresh;
+    try {
+      await fresh.connect();
+      await fresh.query(`LISTEN ${channel}`);
+      // Anything written while this connection was away is in the log: look again.
+      waiters.wakeAll();
+    } catch (error) {
+      lost(error as Error);
+    }
+  };
+  void connect();
+
+  return {
+    // NOTIFY inside the transaction is delivered when it commits, to every listener, this one included.
+    announce: async (tx, eventId, agentId) => {
+      await tx.one("SELECT pg_notify(?, ?)", [channel, `${eventId} ${agentId}`]);
+    },
+    next: (agentId, signal) => waiters.next(agentId, signal),
+    nextAny: (signal) => waiters.next(ANY, signal),
+    committed: () => {},
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      waiters.wakeAll();
+      const current = client;
+      client = null;
+      await current?.end().catch(() => {});
+    },
+  };
+}
