@@ -21,6 +21,14 @@ export interface Config {
   inboundMaxBytes: number;
   /** The provider outgoing mail is handed to; null: sending answers 503. */
   smtp: SmtpConfig | null;
+  /** How long a send waits for the provider before it answers. */
+  smtpTimeoutMs: number;
+  /** Schema introspection and GraphiQL. */
+  graphqlIntrospection: boolean;
+  /** How long events are kept. */
+  eventRetentionHours: number;
+  /** Webhooks may use http:// and private addresses (tests, private networks). */
+  webhookAllowPrivate: boolean;
 }
 
 export interface SmtpConfig {
@@ -66,6 +74,10 @@ function readInt(env: Env, name: string, fallback: number, min: number, max: num
     `an integer from ${min} to ${max}`,
   );
   return Number(value);
+}
+
+function readBoolean(env: Env, name: string, fallback: boolean): boolean {
+  return read(env, name, String(fallback), (v) => v === "true" || v === "false", "true or false") === "true";
 }
 
 function isHttpUrl(value: string): boolean {
@@ -158,5 +170,10 @@ export function loadConfig(env: Env): Config {
     imapProcessed: parseProcessed(env.IMAP_PROCESSED ?? "seen"),
     inboundMaxBytes: readInt(env, "INBOUND_MAX_BYTES", 25 * 1024 * 1024, 1, 2_147_483_647),
     smtp: parseSmtpUrl(env.SMTP_URL),
+    // Inside the spec's 30-second request timeout, with room to answer.
+    smtpTimeoutMs: readInt(env, "SMTP_TIMEOUT_MS", 20_000, 1_000, 25_000),
+    graphqlIntrospection: readBoolean(env, "GRAPHQL_INTROSPECTION", true),
+    eventRetentionHours: readInt(env, "EVENT_RETENTION_HOURS", 72, 1, 24 * 365),
+    webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
   };
 }

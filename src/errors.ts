@@ -1,8 +1,6 @@
-import { GraphQLError } from "graphql";
-
-// The one error type. A resolver throws it; GraphQL clients read it from
-// errors[].extensions and the REST layer turns it into the spec's status and
-// body, so both see the same failure.
+// The one error type. The domain throws it; the REST layer answers with its
+// status and the spec's body, GraphQL carries the same in errors[].extensions,
+// so every door reports the same failure the same way.
 
 const KINDS = {
   BAD_REQUEST: { status: 400, error: "Bad Request" },
@@ -10,8 +8,10 @@ const KINDS = {
   FORBIDDEN: { status: 403, error: "Forbidden" },
   NOT_FOUND: { status: 404, error: "Not Found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method Not Allowed" },
+  NOT_ACCEPTABLE: { status: 406, error: "Not Acceptable" },
   CONFLICT: { status: 409, error: "Conflict" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Payload Too Large" },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, error: "Unsupported Media Type" },
   RATE_LIMITED: { status: 429, error: "Rate limit exceeded" },
   INTERNAL_SERVER_ERROR: { status: 500, error: "Internal Server Error" },
   SERVICE_UNAVAILABLE: { status: 503, error: "Service Unavailable" },
@@ -19,17 +19,19 @@ const KINDS = {
 
 export type ErrorKind = keyof typeof KINDS;
 
-/** The spec's machine-readable codes. */
-export type SpecCode =
+/** The spec's machine-readable codes, and this service's own beside them. */
+export type ErrorCode =
   | "DAILY_SEND_LIMIT_EXCEEDED"
   | "STORAGE_LIMIT_EXCEEDED"
   | "NOT_VERIFIED"
   | "VERIFICATION_EXPIRED"
   | "INVALID_TWEET"
-  | "SOCIAL_ALREADY_USED";
+  | "SOCIAL_ALREADY_USED"
+  | "TOO_MANY_STREAMS"
+  | "TOO_MANY_WEBHOOKS";
 
 export interface ErrorDetails {
-  code?: SpecCode;
+  code?: ErrorCode;
   limit?: number;
   current?: number;
   resetAt?: number;
@@ -40,12 +42,13 @@ export interface ErrorBody extends ErrorDetails {
   message: string;
 }
 
-export class ServiceError extends GraphQLError {
+export class ServiceError extends Error {
   readonly kind: ErrorKind;
   readonly details: ErrorDetails;
 
   constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}) {
-    super(message, { extensions: { code: details.code ?? kind, status: KINDS[kind].status, ...numbers(details) } });
+    super(message);
+    this.name = "ServiceError";
     this.kind = kind;
     this.details = details;
   }
@@ -54,24 +57,30 @@ export class ServiceError extends GraphQLError {
     return KINDS[this.kind].status;
   }
 
+  /** What GraphQL clients read in errors[].extensions: the spec's code (else the kind), the status, the numbers. */
+  get extensions(): Record<string, unknown> {
+    const { code, ...numbers } = this.details;
+    return { code: code ?? this.kind, status: this.status, ...numbers };
+  }
+
+  /** The spec's error body. */
   toBody(): ErrorBody {
     return { error: KINDS[this.kind].error, message: this.message, ...this.details };
   }
 }
 
-function numbers({ code: _, ...rest }: ErrorDetails): Omit<ErrorDetails, "code"> {
-  return rest;
-}
-
 export const internalError = () => new ServiceError("INTERNAL_SERVER_ERROR", "Internal server error");
 
-/** The ServiceError a resolver threw, unwrapped from graphql-js's located error. */
-export function serviceErrorOf(error: GraphQLError): ServiceError | null {
+/** Our own errors as they are; anything else is a fault of ours, reported and answered without its internals. */
+export function asServiceError(error: unknown, reportFault: (fault: unknown) => void): ServiceError {
   if (error instanceof ServiceError) return error;
-  return error.originalError instanceof ServiceError ? error.originalError : null;
+  reportFault(error);
+  return internalError();
 }
 
-/** Parse, validation and variable errors come before any resolver runs, so they have no path. */
-export function isRequestError(error: GraphQLError): boolean {
-  return error.path === undefined;
+const EXCERPT_MAX = 200;
+
+/** Client input quoted in a message: never more than a short excerpt. */
+export function excerpt(text: string, max = EXCERPT_MAX): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }

@@ -1,11 +1,12 @@
-import { randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ImapFlow } from "imapflow";
 import type { ImapConfig } from "../config.ts";
 import { type Lease, lease } from "../db/lease.ts";
-import type { Services } from "../schema/context.ts";
+import type { Takeover } from "../db/takeover.ts";
+import type { Logger } from "../log.ts";
+import { type Arrival, type Filed, fileBatch } from "../mailbox/filing.ts";
+import type { Services } from "../mailbox/services.ts";
 import { parseMessage, recipientsOf } from "./parse.ts";
-import { type Arrival, type Filed, fileBatch } from "./store.ts";
 
 // Pulls mail from the catch-all mailbox: one instance at a time (a lease),
 // in UID order, a batch per transaction, marking messages on the server only
@@ -13,34 +14,39 @@ import { type Arrival, type Filed, fileBatch } from "./store.ts";
 
 const LEASE_TTL_MS = 30_000;
 const LEASE_RENEW_MS = 10_000;
-const BATCH_SIZE = 25;
+const BATCH_SIZE = 100;
 const MAX_BACKOFF_MS = 60_000;
 
 export interface Poller {
   stop(): Promise<void>;
 }
 
+/** imapflow's own warnings and errors, on our log; its chatter and protocol traces stay off. */
+function imapLogger(log: Logger) {
+  const forward = (level: "warn" | "error") => (entry: { msg?: string; err?: Error }) =>
+    log(level, "imap_client", { message: entry.msg, error: entry.err?.message });
+  return { debug: () => {}, info: () => {}, warn: forward("warn"), error: forward("error") };
+}
+
 class Session {
-  #wake: () => void = () => {};
-  /** Mail arrived while the poller was busy: the next wait returns at once. */
-  #arrived = false;
+  /** Ends the wait in progress; null while the poller is busy. */
+  #waiter: (() => void) | null = null;
+  /** New mail, a close or a stop came while the poller was busy: the next wait returns at once. */
+  #woken = false;
   readonly client: ImapFlow;
 
-  constructor(imap: ImapConfig) {
+  constructor(imap: ImapConfig, log: Logger) {
     this.client = new ImapFlow({
       host: imap.host,
       port: imap.port,
       secure: imap.secure,
       auth: { user: imap.user, pass: imap.password },
-      logger: false,
+      logger: imapLogger(log),
       connectionTimeout: 10_000,
       greetingTimeout: 10_000,
     });
-    this.client.on("exists", () => {
-      this.#arrived = true;
-      this.#wake();
-    });
-    this.client.on("close", () => this.#wake());
+    this.client.on("exists", () => this.wake());
+    this.client.on("close", () => this.wake());
   }
 
   /**
@@ -49,32 +55,36 @@ class Session {
    * the next command ends the IDLE.
    */
   wait(ms: number): Promise<void> {
-    if (this.#arrived) {
-      this.#arrived = false;
+    if (this.#woken) {
+      this.#woken = false;
       return Promise.resolve();
     }
     this.client.idle().catch(() => {});
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
-      this.#wake = () => {
+      const done = () => {
         clearTimeout(timer);
+        this.#waiter = null;
         resolve();
       };
+      const timer = setTimeout(done, ms);
+      this.#waiter = done;
     });
   }
 
   wake(): void {
-    this.#wake();
+    if (this.#waiter) this.#waiter();
+    else this.#woken = true;
   }
 }
 
-export function startImapPoller(services: Services, imap: ImapConfig): Poller {
-  const { config, log, prisma, clock } = services;
+export function startImapPoller(services: Services, imap: ImapConfig, takeover: Takeover): Poller {
+  const { config, log, sql, clock } = services;
   const mailbox = `${imap.user}@${imap.host}:${imap.port}/${imap.mailbox}`;
   // The catch-all's own address, which a Delivered-To may name: the login, at the mail domain when it has none.
   const catchAll = imap.user.includes("@") ? imap.user : `${imap.user}@${config.mailDomain}`;
-  const instance = randomUUID();
-  const held = lease(prisma, clock, `imap:${mailbox}`, instance, LEASE_TTL_MS);
+  /** Filed messages the server has not yet marked as IMAP_PROCESSED asks, by UID in one mailbox. */
+  const unmarked = { uidValidity: 0n, uids: [] as number[] };
+  const held = lease(sql, clock, `imap:${mailbox}`, takeover, LEASE_TTL_MS);
   const stopping = new AbortController();
   let stopped = false;
   let session: Session | null = null;
@@ -89,11 +99,11 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
           await pause(LEASE_RENEW_MS);
           continue;
         }
-        session = new Session(imap);
+        session = new Session(imap, log);
         session.client.on("error", (error: Error) => log("warn", "imap_error", { error: error.message }));
         await session.client.connect();
         backoff = 1_000;
-        log("info", "imap_connected", { mailbox, instance });
+        log("info", "imap_connected", { mailbox });
         await poll(session);
       } catch (error) {
         if (stopped) break;
@@ -138,9 +148,11 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
     const status = await client.status(imap.mailbox, { uidValidity: true });
     if (!status || status.uidValidity !== box.uidValidity)
       throw new Error("the mailbox was replaced; opening it again");
-    const cursor = await prisma.imapCursor.findUnique({ where: { mailbox } });
+    if (unmarked.uidValidity !== box.uidValidity) Object.assign(unmarked, { uidValidity: box.uidValidity, uids: [] });
+    await markProcessed(client, []);
+    const cursor = await sql.one(`SELECT "uidValidity", "lastUid" FROM "ImapCursor" WHERE "mailbox" = ?`, [mailbox]);
     let lastUid = 0n;
-    if (cursor?.uidValidity === box.uidValidity) lastUid = cursor.lastUid;
+    if (cursor && BigInt(cursor.uidValidity as number) === box.uidValidity) lastUid = BigInt(cursor.lastUid as number);
     else if (cursor)
       log("warn", "imap_uidvalidity_changed", { mailbox, was: `${cursor.uidValidity}`, now: `${box.uidValidity}` });
     const found = (await client.search({ uid: `${lastUid + 1n}:*` }, { uid: true })) || [];
@@ -190,12 +202,23 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
     return arrivals.sort((a, b) => (a.uid < b.uid ? -1 : 1));
   }
 
+  /**
+   * Applies IMAP_PROCESSED to filed messages. imapflow answers false when the
+   * server refused; those are logged and tried again with the next pass.
+   */
   async function markProcessed(client: ImapFlow, uids: number[]): Promise<void> {
-    if (uids.length === 0) return;
+    const pending = [...unmarked.uids.splice(0), ...uids];
+    if (pending.length === 0) return;
     const action = config.imapProcessed;
-    if (action.kind === "seen") await client.messageFlagsAdd(uids, ["\\Seen"], { uid: true });
-    else if (action.kind === "delete") await client.messageDelete(uids, { uid: true });
-    else await client.messageMove(uids, action.mailbox, { uid: true });
+    const done =
+      action.kind === "seen"
+        ? await client.messageFlagsAdd(pending, ["\\Seen"], { uid: true })
+        : action.kind === "delete"
+          ? await client.messageDelete(pending, { uid: true })
+          : Boolean(await client.messageMove(pending, action.mailbox, { uid: true }));
+    if (done) return;
+    unmarked.uids.push(...pending);
+    log("warn", "imap_mark_failed", { mailbox, action: action.kind, uids: pending.length });
   }
 
   function report(batch: number[], filed: Filed[]): void {
@@ -224,6 +247,7 @@ export function startImapPoller(services: Services, imap: ImapConfig): Poller {
       session?.wake();
       await running;
       await held.release();
+      await takeover.close();
     },
   };
 }

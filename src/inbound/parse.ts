@@ -1,22 +1,15 @@
 import { createHash } from "node:crypto";
 import { type AddressObject, simpleParser } from "mailparser";
+import type { IncomingMessage } from "../mailbox/filing.ts";
 
 // What the service keeps of a raw message. mailparser copes with encoded
 // words, foreign charsets and broken MIME; it must neither invent a text body
 // from the HTML nor the reverse, since a missing part is reported as null.
 
-export interface ParsedMessage {
-  /** As the header has it, angle brackets included. */
-  messageId: string | null;
-  /** The same message, once per agent: its Message-ID, else its bytes. */
-  dedupeKey: string;
-  from: { address: string; name: string | null };
-  subject: string | null;
-  bodyText: string | null;
-  bodyHtml: string | null;
+export interface ParsedMessage extends IncomingMessage {
   /** Addresses the delivering server recorded (X-Original-To, Envelope-To, …). */
   envelopeTo: string[];
-  /** Addresses in To and Cc. */
+  /** Addresses in To, Cc and Bcc. */
   headerTo: string[];
 }
 
@@ -36,6 +29,15 @@ function addressesOf(field: AddressObject | AddressObject[] | undefined): string
     .filter((address): address is string => Boolean(address));
 }
 
+/** Mail is written by anyone: text every database stores, NUL and broken surrogates replaced. */
+function storable(text: string): string {
+  return text.replaceAll("\0", "\uFFFD").toWellFormed();
+}
+
+function storableOrNull(text: string | null | undefined): string | null {
+  return text ? storable(text) : null;
+}
+
 function headerValue(line: string): string {
   return line
     .slice(line.indexOf(":") + 1)
@@ -46,27 +48,27 @@ function headerValue(line: string): string {
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true });
   const messageIdLine = mail.headerLines.find((line) => line.key === "message-id");
-  const messageId = messageIdLine ? headerValue(messageIdLine.line) || null : null;
+  const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
   const from = mail.from?.value[0];
   return {
     messageId,
     dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${sha256(raw)}`,
-    from: { address: from?.address ?? "", name: from?.name || null },
-    subject: mail.subject ?? null,
+    from: { address: storable(from?.address ?? ""), name: storableOrNull(from?.name) },
+    subject: mail.subject === undefined ? null : storable(mail.subject),
     // mailparser reports a missing text part as an empty string.
-    bodyText: mail.text || null,
-    bodyHtml: typeof mail.html === "string" ? mail.html : null,
+    bodyText: storableOrNull(mail.text),
+    bodyHtml: typeof mail.html === "string" ? storable(mail.html) : null,
     envelopeTo: mail.headerLines
       .filter((line) => ENVELOPE_HEADERS.has(line.key))
       .flatMap((line) => headerValue(line.line).match(ADDRESS) ?? []),
-    headerTo: [...addressesOf(mail.to), ...addressesOf(mail.cc)],
+    headerTo: [...addressesOf(mail.to), ...addressesOf(mail.cc), ...addressesOf(mail.bcc)],
   };
 }
 
 /**
  * The local parts at the mail domain this message is for: the envelope's
  * when the delivering server recorded one (ignoring the catch-all's own
- * address), else those in To and Cc. Without case, without repeats.
+ * address), else those in To, Cc and Bcc. Without case, without repeats.
  */
 export function recipientsOf(message: ParsedMessage, mailDomain: string, catchAll: string): string[] {
   const atDomain = (addresses: string[]) =>

@@ -1,0 +1,60 @@
+import { readFileSync } from "node:fs";
+import { describe, expect, test } from "vitest";
+import { parseMessage, recipientsOf } from "./parse.ts";
+
+const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
+const CATCH_ALL = "catchall@agents.example";
+
+describe("parseMessage", () => {
+  test("a Gmail multipart/alternative message: both bodies, decoded subject, the envelope recipients", async () => {
+    const message = await parseMessage(fixture("gmail-alternative.eml"));
+    expect(message).toMatchObject({
+      messageId: "<CAF=+4kQn7yLw@mail.gmail.example>",
+      from: { address: "jordan@gmail.example", name: "Jordan Example" },
+      subject: "Quarterly numbers – corrected",
+      envelopeTo: ["catchall@agents.example", "scout@agents.example"],
+    });
+    expect(message.bodyText).toContain("Café budget unchanged.");
+    expect(message.bodyHtml).toContain('<div dir="ltr">Hi Scout,');
+    expect(message.dedupeKey).toMatch(/^message-id:[0-9a-f]{64}$/);
+  });
+
+  test("no Message-ID: keyed by its bytes; ISO-8859-1 decoded; a group's members count as recipients", async () => {
+    const raw = fixture("no-message-id-latin1.eml");
+    const message = await parseMessage(raw);
+    expect(message.messageId).toBeNull();
+    expect(message.dedupeKey).toMatch(/^source:[0-9a-f]{64}$/);
+    expect(message.subject).toBe("Résumé");
+    expect(message.from.name).toBe("Renée");
+    expect(message.bodyText?.trim()).toBe("Voilà mon résumé.");
+    expect(message.headerTo).toEqual(["AGENT-Two@Agents.Example", "first@agents.example", "second@agents.example"]);
+  });
+
+  test("HTML only: no text body is made up; a NUL is stored as U+FFFD", async () => {
+    const message = await parseMessage(fixture("html-only-with-nul.eml"));
+    expect(message.bodyText).toBeNull();
+    expect(message.bodyHtml).toContain("4821\uFFFD");
+  });
+});
+
+describe("recipientsOf", () => {
+  test("the envelope decides, without the catch-all's own address", async () => {
+    const message = await parseMessage(fixture("gmail-alternative.eml"));
+    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["scout"]);
+  });
+
+  test("without an envelope header: To and Cc, without case and without repeats", async () => {
+    const message = await parseMessage(fixture("no-message-id-latin1.eml"));
+    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["agent-two", "first", "second"]);
+  });
+
+  test("without an envelope header, Bcc too; other domains are not ours", async () => {
+    const message = await parseMessage(fixture("bcc-only.eml"));
+    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["hidden"]);
+  });
+
+  test("Envelope-To names the recipient over To", async () => {
+    const message = await parseMessage(fixture("html-only-with-nul.eml"));
+    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["inbox-bot"]);
+  });
+});

@@ -1,0 +1,27 @@
+import { excerpt, ServiceError } from "../errors.ts";
+import { expiredAgents } from "./lifetimes.ts";
+import type { AgentRecord } from "./records.ts";
+import type { Services } from "./services.ts";
+
+// Who may act on which agent. A key acts only on its own agent: another
+// existing agent is 403 and a missing one 404 (an expired agent counts as
+// missing, whether or not the cleanup job has run). Ownership is checked
+// before verification. The API's authorization scopes apply these rules.
+
+export const keyRequired = () => new ServiceError("UNAUTHORIZED", "API key is required");
+export const keyInvalid = () => new ServiceError("UNAUTHORIZED", "API key is invalid");
+
+export async function assertOwns(services: Services, caller: AgentRecord, agentId: string): Promise<void> {
+  if (caller.idKey === agentId.toLowerCase()) return;
+  const other = await services.prisma.agent.findFirst({
+    where: { idKey: agentId.toLowerCase(), NOT: expiredAgents(services.clock.now()) },
+    select: { id: true },
+  });
+  if (!other) throw new ServiceError("NOT_FOUND", `Agent ${excerpt(agentId)} not found`);
+  throw new ServiceError("FORBIDDEN", "This API key belongs to another agent");
+}
+
+export function assertVerified(agent: AgentRecord): void {
+  if (agent.verifiedAt !== null) return;
+  throw new ServiceError("FORBIDDEN", "Agent is not verified: complete verification first", { code: "NOT_VERIFIED" });
+}

@@ -1,0 +1,122 @@
+import type { Config } from "../config.ts";
+import { isUniqueViolation } from "../db/errors.ts";
+import { excerpt, ServiceError } from "../errors.ts";
+import type { Prisma } from "../generated/prisma/sqlite/client.ts";
+import { newApiKey } from "./keys.ts";
+import { expiredAgents } from "./lifetimes.ts";
+import type { AgentRecord } from "./records.ts";
+import type { Services } from "./services.ts";
+
+// Agents and their keys: registration, rotation and deletion.
+
+const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+/** RFC 2142 mailbox names: they belong to the domain's operator, not to an agent. */
+const ROLE_NAMES = new Set(["postmaster", "abuse", "hostmaster", "webmaster", "mailer-daemon", "noc", "security"]);
+const NAME_MAX = 128;
+/** A name is the display name of sent mail: it may not look like an address. */
+const NAME_FORBIDDEN = /[<>@]/;
+const METADATA_MAX_BYTES = 16 * 1024;
+/** The metadata object itself is the first level. */
+const METADATA_MAX_DEPTH = 10;
+
+export interface NewAgent {
+  id: string;
+  name: string;
+  metadata?: Record<string, unknown> | null;
+}
+
+export interface Registration {
+  agent: AgentRecord;
+  /** Shown only now. */
+  apiKey: string;
+  instruction: string;
+}
+
+export function addressOf(agent: { id: string }, config: Config): string {
+  return `${agent.id}@${config.mailDomain}`;
+}
+
+/** How deep arrays and objects nest in a JSON value: 0 for a scalar. */
+export function jsonDepth(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const [current, depth] = item;
+    if (typeof current !== "object" || current === null) continue;
+    deepest = Math.max(deepest, depth + 1);
+    for (const child of Object.values(current)) stack.push([child, depth + 1]);
+  }
+  return deepest;
+}
+
+function validated(input: NewAgent): { id: string; name: string; metadata?: Prisma.InputJsonObject } {
+  const bad = (message: string) => new ServiceError("BAD_REQUEST", message);
+  if (!AGENT_ID.test(input.id)) throw bad("id must be 1-64 characters: letters, digits, dashes and underscores");
+  if (ROLE_NAMES.has(input.id.toLowerCase())) throw bad(`id ${input.id} is a reserved mailbox name`);
+  const name = input.name.trim();
+  if ([...name].length < 1 || [...name].length > NAME_MAX) throw bad(`name must be 1-${NAME_MAX} characters`);
+  if (NAME_FORBIDDEN.test(name)) throw bad("name must not contain <, > or @: it is the display name of sent mail");
+  const metadata = (input.metadata ?? undefined) as Prisma.InputJsonObject | undefined;
+  if (metadata && jsonDepth(metadata) > METADATA_MAX_DEPTH) {
+    throw bad(`metadata must nest at most ${METADATA_MAX_DEPTH} levels`);
+  }
+  if (metadata && Buffer.byteLength(JSON.stringify(metadata)) > METADATA_MAX_BYTES) {
+    throw bad(`metadata must be at most ${METADATA_MAX_BYTES} bytes as JSON`);
+  }
+  return { id: input.id, name, metadata };
+}
+
+function instructionFor(address: string, config: Config): string {
+  return [
+    `Welcome! Your agent's mailbox is ${address}. Before it can receive or send mail, a human must verify it within 24 hours;`,
+    "unverified agents are deleted after that.",
+    `1. Call POST ${config.publicUrl}/verify/start with your API key to get a verification code and a ready-made post.`,
+    `2. Publish that post on X from a public account: it must mention @${config.socialHandle} and contain the code.`,
+    `3. Call POST ${config.publicUrl}/verify/complete with {"tweetUrl": "<the post's URL>"}.`,
+    "Keep your API key safe: it is shown only once. If it is lost, POST /agents/{agentId}/rotate-key issues a new one.",
+  ].join(" ");
+}
+
+export async function createAgent({ prisma, clock, config }: Services, input: NewAgent): Promise<Registration> {
+  const { id, name, metadata } = validated(input);
+  const now = clock.now();
+  const { apiKey, apiKeyHash } = newApiKey();
+  const idKey = id.toLowerCase();
+  const [, agent] = await prisma
+    .$transaction([
+      // An expired agent the cleanup job has not reached yet no longer holds its id.
+      prisma.agent.deleteMany({ where: { idKey, ...expiredAgents(now) } }),
+      prisma.agent.create({ data: { id, idKey, name, metadata, apiKeyHash, createdAt: now } }),
+    ])
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
+      throw error;
+    });
+  return { agent, apiKey, instruction: instructionFor(addressOf(agent, config), config) };
+}
+
+/** A new key; the current one stops working at once. Of two rotations with one key, only the first wins. */
+export async function rotateKey(
+  { prisma }: Services,
+  agent: AgentRecord,
+): Promise<{ apiKey: string; message: string }> {
+  const { apiKey, apiKeyHash } = newApiKey();
+  const { count } = await prisma.agent.updateMany({
+    where: { id: agent.id, apiKeyHash: agent.apiKeyHash },
+    data: { apiKeyHash },
+  });
+  if (count === 0) throw new ServiceError("UNAUTHORIZED", "API key is invalid");
+  return { apiKey, message: "API key rotated. The previous key no longer works; store this one safely." };
+}
+
+export interface Outcome {
+  success: boolean;
+  message: string;
+}
+
+/** The agent with all its mail and data, for good. */
+export async function deleteAgent({ prisma }: Services, agent: AgentRecord): Promise<Outcome> {
+  const { count } = await prisma.agent.deleteMany({ where: { id: agent.id } });
+  if (count === 0) throw new ServiceError("NOT_FOUND", `Agent ${agent.id} not found`);
+  return { success: true, message: `Agent ${agent.id} and all its data were deleted permanently` };
+}

@@ -1,0 +1,49 @@
+import { utcDay } from "../db/quota.ts";
+import type { Param, Sql } from "../db/sql.ts";
+import { expiredAgents } from "./lifetimes.ts";
+import type { Services } from "./services.ts";
+
+// Unverified agents are deleted 24 hours after creation, yesterday's send
+// counters go too, and so do events and finished webhook deliveries past
+// EVENT_RETENTION_HOURS. Each delete is a conditional statement, so any
+// number of instances may run the job at once.
+
+/** What the cleanup job does each minute. */
+export async function cleanUp(services: Services): Promise<void> {
+  await deleteExpiredAgents(services);
+  await deletePastSendCounters(services);
+  await trimEvents(services);
+}
+
+/** Deletes matching rows a thousand at a time, so that no statement holds the table for long. */
+async function deleteInBatches(sql: Sql, table: string, where: string, params: Param[]): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const count = await sql.run(
+      `DELETE FROM "${table}" WHERE "id" IN (SELECT "id" FROM "${table}" WHERE ${where} LIMIT 1000)`,
+      params,
+    );
+    deleted += count;
+    if (count < 1000) return deleted;
+  }
+}
+
+/** Events past the retention, and the finished deliveries of webhooks that carried them. */
+export async function trimEvents({ sql, clock, config }: Services): Promise<number> {
+  const before = [sql.at(new Date(clock.now().getTime() - config.eventRetentionHours * 3_600_000))];
+  const events = await deleteInBatches(sql, "Event", `"createdAt" < ?`, before);
+  await deleteInBatches(sql, "WebhookDelivery", `"status" <> 'pending' AND "createdAt" < ?`, before);
+  return events;
+}
+
+export async function deleteExpiredAgents({ prisma, clock, log }: Services): Promise<number> {
+  const { count } = await prisma.agent.deleteMany({ where: expiredAgents(clock.now()) });
+  if (count > 0) log("info", "expired_agents_deleted", { count });
+  return count;
+}
+
+/** Send counters of past UTC days count nothing any more. */
+export async function deletePastSendCounters({ prisma, clock }: Services): Promise<number> {
+  const { count } = await prisma.sendCounter.deleteMany({ where: { day: { lt: utcDay(clock.now()) } } });
+  return count;
+}

@@ -1,0 +1,197 @@
+import { giveStorageBack } from "../db/quota.ts";
+import type { Param } from "../db/sql.ts";
+import { withDeadline } from "../deadline.ts";
+import { ServiceError } from "../errors.ts";
+import type { Outcome } from "./agents.ts";
+import { MAX_WAIT_SECONDS, withEvents } from "./events.ts";
+import { folderName, SYSTEM_FOLDERS } from "./folders.ts";
+import { keysetSlice, offsetPage, type Page, type PageRequest, type SliceRequest } from "./pages.ts";
+import { EMAIL_COLUMNS, type EmailRecord, emailFromRow } from "./records.ts";
+import type { Services } from "./services.ts";
+
+// Received mail in the agent's folders, and the folder state table: any
+// folder to any folder, delete moves to trash, and deleting from trash (or
+// with permanent) removes the message and frees its bytes. Reads are plain
+// statements in keyset order (receivedAt, then id, newest first).
+
+export interface Folder {
+  name: string;
+  total: number;
+  unread: number;
+}
+
+const notFound = () => new ServiceError("NOT_FOUND", "Email not found");
+
+/** The agent's mail, in one folder when it is named. */
+function mailOf(agentId: string, folder: string | null | undefined): { where: string; params: Param[] } {
+  if (folder == null) return { where: `"agentId" = ?`, params: [agentId] };
+  return { where: `"agentId" = ? AND "folder" = ?`, params: [agentId, folderName(folder)] };
+}
+
+export async function listEmails(
+  { sql }: Services,
+  agent: { id: string },
+  request: PageRequest & { folder?: string | null },
+): Promise<Page<EmailRecord>> {
+  const mail = mailOf(agent.id, request.folder);
+  const order = `"receivedAt" DESC, "id" DESC`;
+  const page = await offsetPage(sql, { table: "Email", columns: EMAIL_COLUMNS, order, ...mail }, request);
+  return { ...page, data: page.data.map((row) => emailFromRow(sql, row)) };
+}
+
+/** Mail after or before a position, for cursor paging. */
+export async function emailSlice(
+  { sql }: Services,
+  agent: { id: string },
+  folder: string | null | undefined,
+  request: SliceRequest,
+): Promise<EmailRecord[]> {
+  const { where, params } = mailOf(agent.id, folder);
+  const select = `SELECT ${EMAIL_COLUMNS} FROM "Email"`;
+  const rows = await keysetSlice(sql, { select, time: "receivedAt", where, params }, request);
+  return rows.map((row) => emailFromRow(sql, row));
+}
+
+const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
+
+export async function getEmail({ sql }: Services, agent: { id: string }, emailId: string): Promise<EmailRecord> {
+  const row = await sql.one(ONE, [emailId, agent.id]);
+  if (!row) throw notFound();
+  return emailFromRow(sql, row);
+}
+
+/** Moves an email to a folder and/or sets its read flag. */
+export async function updateEmail(
+  services: Services,
+  agent: { id: string },
+  emailId: string,
+  change: { folder?: string | null; isRead?: boolean | null },
+): Promise<EmailRecord> {
+  if (change.folder == null && change.isRead == null)
+    throw new ServiceError("BAD_REQUEST", "Give folder, isRead, or both");
+  const folder = change.folder == null ? null : folderName(change.folder);
+  const { sql } = services;
+  await withEvents(services, async (tx, emit) => {
+    const mine = [emailId, agent.id];
+    const before = await tx.one(`SELECT "folder", "isRead" FROM "Email" WHERE "id" = ? AND "agentId" = ?`, mine);
+    if (!before) throw notFound();
+    const after = { folder: folder ?? (before.folder as string), isRead: change.isRead ?? sql.flag(before.isRead) };
+    if (after.folder === before.folder && after.isRead === sql.flag(before.isRead)) return;
+    await tx.run(`UPDATE "Email" SET "folder" = ?, "isRead" = ? WHERE "id" = ? AND "agentId" = ?`, [
+      after.folder,
+      after.isRead,
+      ...mine,
+    ]);
+    await emit({ type: "email.updated", agentId: agent.id, data: { emailId, ...after } });
+  });
+  return getEmail(services, agent, emailId);
+}
+
+/** To trash; from trash, or with permanent, for good, freeing its bytes. */
+export async function deleteEmail(
+  services: Services,
+  agent: { id: string },
+  emailId: string,
+  permanent: boolean,
+): Promise<Outcome> {
+  const mine = [emailId, agent.id];
+  return withEvents(services, async (tx, emit) => {
+    const email = await tx.one(`SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?`, mine);
+    if (!email) throw notFound();
+    if (!permanent && email.folder !== "trash") {
+      if ((await tx.run(`UPDATE "Email" SET "folder" = 'trash' WHERE "id" = ? AND "agentId" = ?`, mine)) === 0) {
+        throw notFound();
+      }
+      await emit({ type: "email.deleted", agentId: agent.id, data: { emailId, permanent: false } });
+      return { success: true, message: "Email moved to trash" };
+    }
+    // Conditional, so that of two concurrent deletes only one frees the bytes.
+    if ((await tx.run(`DELETE FROM "Email" WHERE "id" = ? AND "agentId" = ?`, mine)) === 0) throw notFound();
+    await giveStorageBack(tx, agent.id, Number(email.size));
+    await emit({ type: "email.deleted", agentId: agent.id, data: { emailId, permanent: true } });
+    return { success: true, message: "Email permanently deleted" };
+  });
+}
+
+/** inbox, archive and trash, then every custom folder that holds mail. */
+export async function folderSummary({ prisma }: Services, agent: { id: string }): Promise<Folder[]> {
+  const groups = await prisma.email.groupBy({
+    by: ["folder", "isRead"],
+    where: { agentId: agent.id },
+    _count: { _all: true },
+  });
+  const folders = new Map(SYSTEM_FOLDERS.map((name) => [name, { name, total: 0, unread: 0 }]));
+  for (const group of groups) {
+    const folder = folders.get(group.folder) ?? { name: group.folder, total: 0, unread: 0 };
+    folder.total += group._count._all;
+    if (!group.isRead) folder.unread += group._count._all;
+    folders.set(group.folder, folder);
+  }
+  const rank = (name: string) => {
+    const system = SYSTEM_FOLDERS.indexOf(name);
+    return system < 0 ? SYSTEM_FOLDERS.length : system;
+  };
+  return [...folders.values()].sort((a, b) => rank(a.name) - rank(b.name) || a.name.localeCompare(b.name));
+}
+
+export interface EmailWait {
+  folder?: string | null;
+  /** An address, or `@domain` for any sender there. */
+  from?: string | null;
+  /** Part of the subject, without regard to case. */
+  subject?: string | null;
+  /** Mail received after this time (ms); by default, after the wait begins. */
+  after?: number | null;
+  timeoutSeconds?: number | null;
+}
+
+/** LIKE text for a literal piece, with its wildcards escaped. */
+const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The first email received after the time that matches, oldest first. */
+async function firstMatch({ sql }: Services, agentId: string, wait: EmailWait, after: Date) {
+  const conditions = [`"agentId" = ?`, `"receivedAt" > ?`];
+  const params: Param[] = [agentId, sql.at(after)];
+  if (wait.folder != null) {
+    conditions.push(`"folder" = ?`);
+    params.push(folderName(wait.folder));
+  }
+  if (wait.from?.startsWith("@")) {
+    conditions.push(`LOWER("fromAddress") LIKE ? ESCAPE '\\'`);
+    params.push(`%${likeLiteral(wait.from)}`);
+  } else if (wait.from != null) {
+    conditions.push(`LOWER("fromAddress") = ?`);
+    params.push(wait.from.toLowerCase());
+  }
+  if (wait.subject != null) {
+    conditions.push(`LOWER("subject") LIKE ? ESCAPE '\\'`);
+    params.push(`%${likeLiteral(wait.subject)}%`);
+  }
+  const row = await sql.one(
+    `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
+    params,
+  );
+  return row ? emailFromRow(sql, row) : null;
+}
+
+/** The first matching email received after `after`, as soon as it is filed; null when none came in time. */
+export async function waitForEmail(
+  services: Services,
+  agent: { id: string },
+  wait: EmailWait,
+  signal?: AbortSignal,
+): Promise<EmailRecord | null> {
+  const timeout = wait.timeoutSeconds ?? MAX_WAIT_SECONDS;
+  if (timeout < 0 || timeout > MAX_WAIT_SECONDS) {
+    throw new ServiceError("BAD_REQUEST", `timeout must be 0-${MAX_WAIT_SECONDS} seconds`);
+  }
+  const after = new Date(wait.after ?? services.clock.now().getTime());
+  return withDeadline(timeout * 1000, signal, async (deadline) => {
+    for (;;) {
+      const woken = services.wakeups.next(agent.id, deadline);
+      const email = await firstMatch(services, agent.id, wait, after);
+      if (email || deadline.aborted) return email;
+      await woken;
+    }
+  });
+}

@@ -1,0 +1,25 @@
+// The kinds of event and what each carries: ids, folder, subject, sender,
+// size; never bodies.
+
+export const EVENT_TYPES = [
+  "email.received",
+  "email.sent",
+  "email.updated",
+  "email.deleted",
+  "agent.verified",
+] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+export interface EventData {
+  "email.received": {
+    emailId: string;
+    folder: string;
+    subject: string | null;
+    from: { address: string; name: string | null };
+    size: number;
+  };
+  "email.sent": { sentId: string; to: string[]; subject: string };
+  "email.updated": { emailId: string; folder: string; isRead: boolean };
+  "email.deleted": { emailId: string; permanent: boolean };
+  "agent.verified": { verifiedAt: number; socialUsername: string };
+}

@@ -1,0 +1,169 @@
+import type { Statements } from "../db/sql.ts";
+import { withDeadline } from "../deadline.ts";
+import { ServiceError } from "../errors.ts";
+import { EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
+import type { Services } from "./services.ts";
+import { queueDeliveries } from "./webhooks.ts";
+
+export { EVENT_TYPES, type EventType };
+
+// The event log: what happened to an agent's mail, written by the domain in
+// the same transaction as the change it reports, read in id order. Long
+// polls, subscriptions and webhooks all read it; wake-ups only say when to
+// look again.
+
+export type NewEvent = { [T in EventType]: { type: T; agentId: string; data: EventData[T] } }[EventType];
+
+export interface EventRecord {
+  /** Decimal digits, increasing; compare as numbers. */
+  id: string;
+  type: EventType;
+  agentId: string;
+  createdAt: Date;
+  data: Record<string, unknown>;
+}
+
+export const MAX_EVENTS_PER_READ = 100;
+/** Longest wait a request may ask for, inside the 30-second request timeout. */
+export const MAX_WAIT_SECONDS = 25;
+
+/** Appends inside the transaction that makes the change; on PostgreSQL the NOTIFY goes out when it commits. */
+async function append(tx: Statements, services: Services, event: NewEvent): Promise<void> {
+  const { sql, clock, wakeups } = services;
+  const createdAt = clock.now();
+  const row = await tx.one(
+    `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES (?, ?, ?, ?) RETURNING "id"`,
+    [event.agentId, event.type, JSON.stringify(event.data), sql.at(createdAt)],
+  );
+  const id = String(row?.id);
+  await queueDeliveries(tx, services, { ...event, id, createdAt });
+  await wakeups.announce(tx, id, event.agentId);
+}
+
+/**
+ * Runs the work in one transaction together with the events it emits; once
+ * it commits, the agents' waiters in this process are woken.
+ */
+export async function withEvents<T>(
+  services: Services,
+  work: (tx: Statements, emit: (event: NewEvent) => Promise<void>) => Promise<T>,
+): Promise<T> {
+  const agents = new Set<string>();
+  const { sql } = services;
+  const result = await sql.transaction(async (tx) => {
+    // First, before the work locks any row, so that no two transactions wait on each other.
+    await sql.orderEvents(tx);
+    return work(tx, async (event) => {
+      await append(tx, services, event);
+      agents.add(event.agentId);
+    });
+  });
+  services.wakeups.committed(agents);
+  return result;
+}
+
+export interface EventsRequest {
+  /** Events after this id; 0 for all that are kept. */
+  after?: string | null;
+  limit?: number | null;
+  types?: readonly string[] | null;
+}
+
+function validated(request: EventsRequest): { after: string; limit: number; types: string[] | null } {
+  const after = request.after ?? "0";
+  if (!/^\d{1,19}$/.test(after)) throw new ServiceError("BAD_REQUEST", "after must be an event id: decimal digits");
+  const limit = request.limit ?? MAX_EVENTS_PER_READ;
+  if (limit < 1) throw new ServiceError("BAD_REQUEST", "limit must be an integer of at least 1");
+  const unknown = request.types?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown !== undefined) {
+    throw new ServiceError("BAD_REQUEST", `types: ${JSON.stringify(unknown)} is not one of ${EVENT_TYPES.join(", ")}`);
+  }
+  const types = request.types?.length ? [...request.types] : null;
+  return { after: String(BigInt(after)), limit: Math.min(limit, MAX_EVENTS_PER_READ), types };
+}
+
+/** The agent's events after an id, oldest first. */
+async function read(services: Services, agentId: string, after: string, limit: number, types: string[] | null) {
+  const { sql } = services;
+  const typeFilter = types ? ` AND "type" IN (${types.map(() => "?").join(", ")})` : "";
+  const rows = await sql.all(
+    `SELECT "id", "type", "agentId", "data", "createdAt" FROM "Event"
+      WHERE "agentId" = ? AND "id" > ?${typeFilter} ORDER BY "id" LIMIT ?`,
+    [agentId, after, ...(types ?? []), limit],
+  );
+  return rows.map(
+    (row): EventRecord => ({
+      id: String(row.id),
+      type: row.type as EventType,
+      agentId: row.agentId as string,
+      createdAt: sql.date(row.createdAt),
+      data: JSON.parse(row.data as string),
+    }),
+  );
+}
+
+export interface EventPage {
+  data: EventRecord[];
+  /** Where the next read starts: the last id given, or the same `after` when none was. */
+  nextAfter: string;
+}
+
+/** Events after an id, oldest first; with a wait, holds on until at least one exists or the time runs out. */
+export async function agentEvents(
+  services: Services,
+  agent: { id: string },
+  request: EventsRequest & { waitSeconds?: number | null },
+  signal?: AbortSignal,
+): Promise<EventPage> {
+  const { after, limit, types } = validated(request);
+  const wait = request.waitSeconds ?? 0;
+  if (wait < 0 || wait > MAX_WAIT_SECONDS) {
+    throw new ServiceError("BAD_REQUEST", `wait must be 0-${MAX_WAIT_SECONDS} seconds`);
+  }
+  return withDeadline(wait * 1000, signal, async (deadline) => {
+    let from = after;
+    for (;;) {
+      const woken = services.wakeups.next(agent.id, deadline);
+      const events = await read(services, agent.id, from, limit, types);
+      if (events.length > 0 || deadline.aborted) return { data: events, nextAfter: events.at(-1)?.id ?? from };
+      // Nothing of the asked types: move past what there is, up to the first that is (it may have come since).
+      const others = types ? await read(services, agent.id, from, limit, null) : [];
+      if (others.length > 0) {
+        const firstWanted = others.findIndex((event) => types?.includes(event.type));
+        from = (firstWanted < 0 ? others.at(-1) : others[firstWanted - 1])?.id ?? from;
+        continue;
+      }
+      await woken;
+    }
+  });
+}
+
+/** The agent's newest event id: a stream without `after` starts there. */
+async function newest({ sql }: Services, agentId: string): Promise<string> {
+  const row = await sql.one(`SELECT MAX("id") AS "at" FROM "Event" WHERE "agentId" = ?`, [agentId]);
+  return String(row?.at ?? 0);
+}
+
+/** How often a stream with nothing to say checks that its caller may still read. */
+const RECHECK_SECONDS = 5;
+
+/**
+ * The agent's events as they come: those after `after` first, then live,
+ * without a gap or a repeat at the seam. Ends when the signal aborts, or when
+ * `allowed` says the caller may no longer read (its key rotated, its agent gone).
+ */
+export async function* eventStream(
+  services: Services,
+  agent: { id: string },
+  request: { after?: string | null; types?: readonly string[] | null },
+  allowed: () => Promise<boolean>,
+  signal?: AbortSignal,
+): AsyncGenerator<EventRecord> {
+  let after = request.after ?? (await newest(services, agent.id));
+  while (!signal?.aborted) {
+    const page = await agentEvents(services, agent, { ...request, after, waitSeconds: RECHECK_SECONDS }, signal);
+    for (const event of page.data) yield event;
+    after = page.nextAfter;
+    if (!(await allowed())) return;
+  }
+}

@@ -1,0 +1,51 @@
+import type { Row, Sql } from "../db/sql.ts";
+import type { Agent, Email, SentEmail } from "../generated/prisma/sqlite/client.ts";
+
+// The domain's values: the rows of the data model, as every door sees them.
+// Mail is read without its raw source, which no answer carries.
+
+export type AgentRecord = Agent;
+export type EmailRecord = Omit<Email, "raw">;
+export type SentRecord = SentEmail;
+
+export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed"`;
+export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder"`;
+export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt"`;
+
+const nullableDate = (sql: Sql, value: unknown) => (value === null ? null : sql.date(value));
+
+export function agentFromRow(sql: Sql, row: Row): AgentRecord {
+  const metadata = typeof row.metadata === "string" ? JSON.parse(row.metadata) : row.metadata;
+  return {
+    ...(row as AgentRecord),
+    metadata,
+    createdAt: sql.date(row.createdAt),
+    verifiedAt: nullableDate(sql, row.verifiedAt),
+    verificationExpires: nullableDate(sql, row.verificationExpires),
+  };
+}
+
+export function emailFromRow(sql: Sql, row: Row): EmailRecord {
+  return { ...(row as EmailRecord), receivedAt: sql.date(row.receivedAt), isRead: sql.flag(row.isRead) };
+}
+
+export function sentFromRow(sql: Sql, row: Row): SentRecord {
+  return { ...(row as SentRecord), sentAt: sql.date(row.sentAt) };
+}
+
+/** Prisma's select for an email without its raw source. */
+export const EMAIL_SELECT = {
+  id: true,
+  agentId: true,
+  messageId: true,
+  fromAddress: true,
+  fromName: true,
+  to: true,
+  subject: true,
+  bodyText: true,
+  bodyHtml: true,
+  size: true,
+  receivedAt: true,
+  isRead: true,
+  folder: true,
+} as const;

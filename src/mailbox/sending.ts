@@ -1,0 +1,252 @@
+import { randomUUID } from "node:crypto";
+import {
+  giveSendBack,
+  giveStorageBack,
+  nextUtcMidnight,
+  sendsOn,
+  storageUsed,
+  takeSend,
+  takeStorage,
+  utcDay,
+} from "../db/quota.ts";
+import type { Sql, Statements } from "../db/sql.ts";
+import { excerpt, ServiceError } from "../errors.ts";
+import { describeFault } from "../log.ts";
+import { isEmailAddress } from "../outbound/address.ts";
+import { composeMessage } from "../outbound/compose.ts";
+import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/smtp.ts";
+import { addressOf, type Outcome } from "./agents.ts";
+import { withEvents } from "./events.ts";
+import { keysetSlice, offsetPage, type Page, type PageRequest, type SliceRequest } from "./pages.ts";
+import { type AgentRecord, SENT_COLUMNS, type SentRecord, sentFromRow } from "./records.ts";
+import type { Services } from "./services.ts";
+
+// Sending: one send is one against the daily limit, whatever the number of
+// recipients, and the sent message's bytes count against storage. Both are
+// taken with the record before the provider is asked. What happens next
+// depends on how far the message got (see outbound/smtp.ts): not delivered
+// gives everything back, unconfirmed keeps it until the provider answers.
+
+const MAX_RECIPIENTS = 50;
+const SUBJECT_MAX = 998;
+
+export interface OutgoingInput {
+  to: string[];
+  subject: string;
+  text?: string | null;
+  html?: string | null;
+  replyTo?: string | null;
+}
+
+interface Outgoing {
+  to: string[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+  replyTo: string | null;
+}
+
+export interface SendQuota {
+  limit: number;
+  used: number;
+  resetAt: Date;
+}
+
+/** What a send took, to give back if it comes to nothing. */
+interface Taken {
+  id: string;
+  agentId: string;
+  day: string;
+  size: number;
+  to: string[];
+  subject: string;
+}
+
+function validated(input: OutgoingInput): Outgoing {
+  const bad = (message: string) => new ServiceError("BAD_REQUEST", message);
+  if (input.to.length < 1 || input.to.length > MAX_RECIPIENTS) throw bad(`to must name 1-${MAX_RECIPIENTS} recipients`);
+  const invalid = input.to.find((address) => !isEmailAddress(address));
+  if (invalid !== undefined) throw bad(`to: ${JSON.stringify(excerpt(invalid))} is not a valid email address`);
+  const { subject } = input;
+  if (subject === "" || [...subject].length > SUBJECT_MAX || /[\r\n]/.test(subject)) {
+    throw bad(`subject must be 1-${SUBJECT_MAX} characters on one line`);
+  }
+  if (!input.text && !input.html) throw bad("Give text, html, or both");
+  if (input.replyTo != null && !isEmailAddress(input.replyTo)) {
+    throw bad(`replyTo: ${JSON.stringify(excerpt(input.replyTo))} is not a valid email address`);
+  }
+  return { to: input.to, subject, text: input.text || null, html: input.html || null, replyTo: input.replyTo ?? null };
+}
+
+async function dailyLimitReached(
+  { config }: Services,
+  tx: Statements,
+  agentId: string,
+  now: Date,
+): Promise<ServiceError> {
+  const limit = config.dailySendLimit;
+  return new ServiceError("RATE_LIMITED", `Daily send limit of ${limit} reached; it resets at midnight UTC`, {
+    code: "DAILY_SEND_LIMIT_EXCEEDED",
+    limit,
+    current: await sendsOn(tx, agentId, utcDay(now)),
+    resetAt: nextUtcMidnight(now).getTime(),
+  });
+}
+
+async function storageFull({ config }: Services, tx: Statements, agentId: string): Promise<ServiceError> {
+  return new ServiceError(
+    "RATE_LIMITED",
+    "Storage limit reached: delete emails permanently, or sent emails, to make room",
+    {
+      code: "STORAGE_LIMIT_EXCEEDED",
+      limit: config.storageLimitBytes,
+      current: await storageUsed(tx, agentId),
+    },
+  );
+}
+
+/** A send that went nowhere: its record, its daily slot and its storage go back, together. */
+async function undoSend(sql: Sql, taken: Taken): Promise<void> {
+  await sql.transaction(async (tx) => {
+    if ((await tx.run(`DELETE FROM "SentEmail" WHERE "id" = ?`, [taken.id])) === 0) return;
+    await giveSendBack(tx, taken.agentId, taken.day);
+    await giveStorageBack(tx, taken.agentId, taken.size);
+  });
+}
+
+/** The provider took it: the record gets its providerId, and the agent's event log says it went out. */
+async function accepted(services: Services, taken: Taken, providerId: string): Promise<void> {
+  await withEvents(services, async (tx, emit) => {
+    if ((await tx.run(`UPDATE "SentEmail" SET "providerId" = ? WHERE "id" = ?`, [providerId, taken.id])) === 0) return;
+    const { id: sentId, to, subject } = taken;
+    await emit({ type: "email.sent", agentId: taken.agentId, data: { sentId, to, subject } });
+  });
+}
+
+/** The provider's late answer to an unconfirmed send: it gets its providerId, or is undone. */
+async function settleLate(services: Services, taken: Taken, messageId: string, final: FinalOutcome): Promise<void> {
+  const { sql, log } = services;
+  try {
+    if (final.outcome === "accepted") await accepted(services, taken, final.queueId ?? messageId);
+    else if (final.outcome === "refused") await undoSend(sql, taken);
+    log(final.outcome === "accepted" ? "info" : "warn", "delivery_settled", {
+      agentId: taken.agentId,
+      sentId: taken.id,
+      outcome: final.outcome,
+    });
+  } catch (error) {
+    log("error", "delivery_settle_failed", { sentId: taken.id, error: describeFault(error) });
+  }
+}
+
+const RECORD = `INSERT INTO "SentEmail" ("id", "agentId", "to", "subject", "bodyText", "bodyHtml", "replyTo", "messageId",
+  "size", "sentAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+
+/** Takes the day's send, the storage and the record in one transaction: storage always matches the records kept. */
+async function take(services: Services, agent: AgentRecord, out: Outgoing, messageId: string, raw: Buffer, now: Date) {
+  const { sql, config } = services;
+  const taken = {
+    id: randomUUID(),
+    agentId: agent.id,
+    day: utcDay(now),
+    size: raw.length,
+    to: out.to,
+    subject: out.subject,
+  };
+  await sql.transaction(async (tx) => {
+    if (!(await takeSend(tx, agent.id, taken.day, config.dailySendLimit))) {
+      throw await dailyLimitReached(services, tx, agent.id, now);
+    }
+    if (!(await takeStorage(tx, agent.id, raw.length, config.storageLimitBytes))) {
+      throw await storageFull(services, tx, agent.id);
+    }
+    await tx.run(RECORD, [
+      taken.id,
+      agent.id,
+      out.to.join(", "),
+      out.subject,
+      out.text,
+      out.html,
+      out.replyTo,
+      messageId,
+      raw.length,
+      sql.at(now),
+    ]);
+  });
+  return taken;
+}
+
+/** Sends an email from the agent's address through the configured provider. */
+export async function sendEmail(services: Services, agent: AgentRecord, input: OutgoingInput): Promise<SentRecord> {
+  const { mailer, config, sql, clock, log } = services;
+  if (!mailer) throw new ServiceError("SERVICE_UNAVAILABLE", "Sending is not configured on this server");
+  const out = validated(input);
+  const now = clock.now();
+  const from = addressOf(agent, config);
+  const messageId = `<${randomUUID()}@${config.mailDomain}>`;
+  const raw = await composeMessage({ ...out, from: { name: agent.name, address: from }, messageId, date: now });
+  const taken = await take(services, agent, out, messageId, raw, now);
+  let delivery: Delivery;
+  try {
+    delivery = await mailer.send({ from, to: out.to }, raw);
+  } catch (error) {
+    if (!(error instanceof NotDelivered)) throw error;
+    await undoSend(sql, taken);
+    log("warn", "delivery_failed", { agentId: agent.id, sentId: taken.id, error: error.message });
+    throw new ServiceError("INTERNAL_SERVER_ERROR", "Delivery failed: the email provider did not accept the message");
+  }
+  if (delivery.outcome === "unconfirmed") {
+    void delivery.final.then((final) => settleLate(services, taken, messageId, final));
+    log("warn", "delivery_unconfirmed", { agentId: agent.id, sentId: taken.id });
+    throw new ServiceError(
+      "INTERNAL_SERVER_ERROR",
+      `The email provider did not confirm the message in time, so it may still be delivered. It is kept as sent email ${taken.id}, counted against today's limit, with providerId null until the provider answers: check the sent list before sending it again.`,
+    );
+  }
+  await accepted(services, taken, delivery.queueId ?? messageId);
+  const row = await sql.one(`SELECT ${SENT_COLUMNS} FROM "SentEmail" WHERE "id" = ?`, [taken.id]);
+  // The agent was deleted while its message went out.
+  if (!row) throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
+  return sentFromRow(sql, row);
+}
+
+/** Sent mail, newest first; total counts every send, not only today's. */
+export async function listSent(
+  { sql }: Services,
+  agent: { id: string },
+  request: PageRequest,
+): Promise<Page<SentRecord>> {
+  const sent = { table: "SentEmail", columns: SENT_COLUMNS, order: `"sentAt" DESC, "id" DESC` };
+  const page = await offsetPage(sql, { ...sent, where: `"agentId" = ?`, params: [agent.id] }, request);
+  return { ...page, data: page.data.map((row) => sentFromRow(sql, row)) };
+}
+
+/** Sent mail after or before a position, for cursor paging. */
+export async function sentSlice(
+  { sql }: Services,
+  agent: { id: string },
+  request: SliceRequest,
+): Promise<SentRecord[]> {
+  const select = `SELECT ${SENT_COLUMNS} FROM "SentEmail"`;
+  const rows = await keysetSlice(sql, { select, time: "sentAt", where: `"agentId" = ?`, params: [agent.id] }, request);
+  return rows.map((row) => sentFromRow(sql, row));
+}
+
+/** A sent email's record, for good, freeing its storage. */
+export async function deleteSent({ sql }: Services, agent: { id: string }, sentId: string): Promise<Outcome> {
+  const mine = [sentId, agent.id];
+  return sql.transaction(async (tx) => {
+    const sent = await tx.one(`SELECT "size" FROM "SentEmail" WHERE "id" = ? AND "agentId" = ?`, mine);
+    const deleted = await tx.run(`DELETE FROM "SentEmail" WHERE "id" = ? AND "agentId" = ?`, mine);
+    if (!sent || deleted === 0) throw new ServiceError("NOT_FOUND", "Sent email not found");
+    await giveStorageBack(tx, agent.id, Number(sent.size));
+    return { success: true, message: "Sent email permanently deleted" };
+  });
+}
+
+/** Where the agent stands against the daily send limit. */
+export async function sendQuota({ sql, clock, config }: Services, agent: { id: string }): Promise<SendQuota> {
+  const now = clock.now();
+  const used = await sendsOn(sql, agent.id, utcDay(now));
+  return { limit: config.dailySendLimit, used, resetAt: nextUtcMidnight(now) };
+}

@@ -1,0 +1,157 @@
+import { randomInt } from "node:crypto";
+import { isUniqueViolation } from "../db/errors.ts";
+import { ServiceError } from "../errors.ts";
+import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
+import { addressOf } from "./agents.ts";
+import { withEvents } from "./events.ts";
+import { isExpired, UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
+import type { AgentRecord } from "./records.ts";
+import type { Services } from "./services.ts";
+
+// An agent proves a human owner by a public post on X that mentions the
+// service's handle and carries a short-lived code. Each X account verifies
+// one agent, enforced by a unique column.
+
+/** No 0/O, 1/I/L: a person copies the code by hand. */
+const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+
+export interface VerificationStatus {
+  verified: boolean;
+  verifiedAt: Date | null;
+  hasActiveCode: boolean;
+  codeExpiresAt: Date | null;
+}
+
+export interface Challenge {
+  verificationCode: string;
+  expiresAt: Date;
+  tweetText: string;
+  socialIntentUrl: string;
+}
+
+export interface Verified {
+  success: true;
+  verifiedAt: Date;
+  socialUsername: string;
+}
+
+function newCode(prefix: string): string {
+  const chars = Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]);
+  return `${prefix}-${chars.join("")}`;
+}
+
+/** Refuses an agent that can no longer be verified. */
+function assertVerifiable(agent: AgentRecord, now: Date): void {
+  if (agent.verifiedAt !== null) throw new ServiceError("BAD_REQUEST", "Agent is already verified");
+  if (isExpired(agent, now)) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      "Agent expired: unverified agents are deleted 24 hours after creation; register it again",
+      { code: "VERIFICATION_EXPIRED" },
+    );
+  }
+}
+
+/** A code issued to a still unverified agent and not past its 15 minutes. */
+function hasActiveCode(agent: AgentRecord, now: Date): boolean {
+  return agent.verifiedAt === null && agent.verificationExpires !== null && agent.verificationExpires > now;
+}
+
+/** Refuses a code that is missing or past its 15 minutes. */
+function assertActiveCode(agent: AgentRecord, now: Date): string {
+  if (agent.verificationCode === null || agent.verificationExpires === null) {
+    throw new ServiceError("BAD_REQUEST", "No verification in progress: call POST /verify/start first");
+  }
+  if (!hasActiveCode(agent, now)) {
+    throw new ServiceError("BAD_REQUEST", "The verification code expired: start verification again", {
+      code: "VERIFICATION_EXPIRED",
+    });
+  }
+  return agent.verificationCode;
+}
+
+export function verificationStatus({ clock }: Services, agent: AgentRecord): VerificationStatus {
+  const active =
+    agent.verifiedAt === null && agent.verificationExpires !== null && agent.verificationExpires > clock.now();
+  return {
+    verified: agent.verifiedAt !== null,
+    verifiedAt: agent.verifiedAt,
+    hasActiveCode: active,
+    codeExpiresAt: active ? agent.verificationExpires : null,
+  };
+}
+
+/** A code valid for 15 minutes, replacing any earlier one. */
+export async function startVerification(services: Services, agent: AgentRecord): Promise<Challenge> {
+  const { config, clock, prisma } = services;
+  assertVerifiable(agent, clock.now());
+  const verificationCode = newCode(config.verificationCodePrefix);
+  const expiresAt = new Date(clock.now().getTime() + VERIFICATION_CODE_LIFETIME_MS);
+  const { count } = await prisma.agent.updateMany({
+    where: { id: agent.id, verifiedAt: null },
+    data: { verificationCode, verificationExpires: expiresAt },
+  });
+  if (count === 0) throw new ServiceError("BAD_REQUEST", "Agent is already verified");
+  const tweetText = `Verifying my AI agent's mailbox ${addressOf(agent, config)} with @${config.socialHandle} ${verificationCode}`;
+  const intent = new URL(config.socialIntentUrl);
+  intent.searchParams.set("text", tweetText);
+  return { verificationCode, expiresAt, tweetText, socialIntentUrl: intent.toString() };
+}
+
+/** Checks the public post on X and verifies the agent. */
+export async function completeVerification(
+  services: Services,
+  agent: AgentRecord,
+  tweetUrl: string,
+): Promise<Verified> {
+  const { config, clock, sql, posts } = services;
+  assertVerifiable(agent, clock.now());
+  const url = parsePostUrl(tweetUrl);
+  if (!url) {
+    throw new ServiceError("BAD_REQUEST", "tweetUrl must be the URL of a post: https://x.com/<user>/status/<id>");
+  }
+  const code = assertActiveCode(agent, clock.now());
+  const post = await posts.find(url);
+  const invalid = (message: string) => new ServiceError("BAD_REQUEST", message, { code: "INVALID_TWEET" });
+  if (!post) throw invalid("Post not found or not accessible: it must exist and be public");
+  if (!mentions(post.text, config.socialHandle)) throw invalid(`The post does not mention @${config.socialHandle}`);
+  if (!containsCode(post.text, code)) throw invalid(`The post does not contain the verification code ${code}`);
+  const verifiedAt = clock.now();
+  const socialUsername = post.authorUsername;
+  // The lookup took time: the agent and its code must still be valid now, on whichever instance.
+  const verified = await withEvents(services, async (tx, emit) => {
+    const changed = await tx
+      .run(
+        `UPDATE "Agent" SET "verifiedAt" = ?, "socialUsername" = ?, "verificationCode" = NULL, "verificationExpires" = NULL
+          WHERE "id" = ? AND "verifiedAt" IS NULL AND "verificationCode" = ? AND "verificationExpires" > ? AND "createdAt" > ?`,
+        [
+          sql.at(verifiedAt),
+          socialUsername.toLowerCase(),
+          agent.id,
+          code,
+          sql.at(verifiedAt),
+          sql.at(new Date(verifiedAt.getTime() - UNVERIFIED_LIFETIME_MS)),
+        ],
+      )
+      .catch((error: unknown) => {
+        if (!isUniqueViolation(error)) throw error;
+        throw new ServiceError("BAD_REQUEST", `The X account @${socialUsername} already verified another agent`, {
+          code: "SOCIAL_ALREADY_USED",
+        });
+      });
+    if (changed === 0) return false;
+    await emit({
+      type: "agent.verified",
+      agentId: agent.id,
+      data: { verifiedAt: verifiedAt.getTime(), socialUsername },
+    });
+    return true;
+  });
+  if (!verified) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      "Verification changed meanwhile (completed or restarted); see GET /verify/status",
+    );
+  }
+  return { success: true, verifiedAt, socialUsername };
+}

@@ -1,0 +1,80 @@
+import type { LookupAddress } from "node:dns";
+import { lookup } from "node:dns/promises";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { LookupFunction } from "node:net";
+import { withDeadline } from "../deadline.ts";
+import { isPublicAddress } from "./public-address.ts";
+
+// POSTs one webhook delivery. The host is resolved here, every address it
+// has must be public, and the connection goes to the address that was
+// checked, so a name cannot be turned to a private address between the
+// check and the request. Redirects are not followed; the answer's body is
+// read and dropped.
+
+export interface WebhookPost {
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  /** http:// and private addresses too (tests, private networks). */
+  allowPrivate: boolean;
+  /** For the whole attempt: resolving, connecting, sending and the answer. */
+  timeoutMs: number;
+  /** Aborts the attempt when the service stops. */
+  signal: AbortSignal;
+}
+
+/** The receiver's HTTP status; rejects when it could not be reached or took too long. */
+export function postWebhook(post: WebhookPost): Promise<number> {
+  return withDeadline(post.timeoutMs, post.signal, async (deadline) => {
+    try {
+      const url = new URL(post.url);
+      const address = await resolvePublic(url.hostname.replace(/^\[|\]$/g, ""), post.allowPrivate, deadline);
+      return await send(url, address, post, deadline);
+    } catch (error) {
+      if (deadline.aborted && !post.signal.aborted) throw new Error(`no answer within ${post.timeoutMs / 1000} s`);
+      throw error;
+    }
+  });
+}
+
+/** The host's first address, when all of them are public (or private ones are allowed). */
+async function resolvePublic(host: string, allowPrivate: boolean, signal: AbortSignal): Promise<LookupAddress> {
+  // getaddrinfo cannot be cancelled: the attempt stops waiting for it instead.
+  const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {
+    signal.addEventListener("abort", () => reject(signal.reason), { once: true });
+    lookup(host, { all: true, verbatim: true }).then(resolve, reject);
+  });
+  const refused = addresses.find(({ address }) => !isPublicAddress(address));
+  if (!allowPrivate && refused)
+    throw new Error(`${host} resolves to ${refused.address}, which is not a public address`);
+  const [chosen] = addresses;
+  if (!chosen) throw new Error(`${host} has no address`);
+  return chosen;
+}
+
+function send(url: URL, address: LookupAddress, post: WebhookPost, signal: AbortSignal): Promise<number> {
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, [address]);
+    else callback(null, address.address, address.family);
+  };
+  const request = url.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve, reject) => {
+    const outgoing = request(
+      url,
+      {
+        method: "POST",
+        headers: { ...post.headers, "content-length": Buffer.byteLength(post.body) },
+        lookup: pinned,
+        signal,
+      },
+      (response) => {
+        response.resume();
+        response.on("end", () => resolve(response.statusCode ?? 0));
+        response.on("error", reject);
+      },
+    );
+    outgoing.on("error", reject);
+    outgoing.end(post.body);
+  });
+}
