@@ -1,55 +1,93 @@
 import {
-  coerceInputValue,
   type DocumentNode,
-  execute,
-  type GraphQLError,
   type GraphQLInputType,
   type GraphQLSchema,
+  getNamedType,
+  isInputObjectType,
+  isListType,
   isNonNullType,
   type OperationDefinitionNode,
-  parse,
+  print,
   typeFromAST,
   validate,
 } from "graphql";
-import type { Hono, Context as HonoContext } from "hono";
+import type { Hono, Context as HonoContext, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { internalError, isRequestError, ServiceError, serviceErrorOf } from "../errors.ts";
-import { createContext, type Services } from "../schema/context.ts";
-import { DEFAULT_BODY_LIMIT, type Route, routes } from "./routes.ts";
+import { internalError, ServiceError } from "../errors.ts";
+import { serviceErrorOf } from "../schema/errors.ts";
+import { assertCleanInput } from "../schema/input.ts";
+import { type Graphql, runOperation } from "../server/graphql.ts";
+import { DEFAULT_BODY_LIMIT, type RestRequest, routes } from "./routes.ts";
 
-// Runs each route's operation against the schema in-process and answers in
-// the spec's shape: the result of the one root field, or the error body.
+// Runs each route's operation through the GraphQL pipeline (the same envelop
+// plugins as /graphql) and answers in the spec's shape: the operation's
+// result as the route words it, or the error body.
 
-function compile(schema: GraphQLSchema, route: Route): DocumentNode {
-  const document = parse(route.operation);
-  const [invalid] = validate(schema, document);
-  if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
-  return document;
+/** What a scalar takes, in the words a REST client reads. */
+const EXPECTED: Record<string, string> = {
+  String: "a string",
+  ID: "a string",
+  Int: "an integer",
+  Boolean: "true or false",
+  JSONObject: "a JSON object",
+  Timestamp: "a time in milliseconds",
+};
+
+/** The first problem of a value against an input type, naming where it is, or null. */
+function problemOf(value: unknown, type: GraphQLInputType, at: string): string | null {
+  if (isNonNullType(type)) {
+    return value === undefined || value === null ? `${at} is required` : problemOf(value, type.ofType, at);
+  }
+  if (value === undefined || value === null) return null;
+  if (isListType(type)) {
+    // GraphQL takes a single value where a list is asked for.
+    if (!Array.isArray(value)) return problemOf(value, type.ofType, at);
+    for (const [index, item] of value.entries()) {
+      const problem = problemOf(item, type.ofType, `${at}[${index}]`);
+      if (problem) return problem;
+    }
+    return null;
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== "object" || Array.isArray(value)) return `Invalid ${at}: expected an object`;
+    return fieldsProblem(value as Record<string, unknown>, type.getFields(), `${at}.`);
+  }
+  try {
+    type.parseValue(value);
+    return null;
+  } catch {
+    return `Invalid ${at}: expected ${EXPECTED[type.name] ?? type.name}`;
+  }
+}
+
+function fieldsProblem(
+  value: Record<string, unknown>,
+  fields: Record<string, { type: GraphQLInputType }>,
+  prefix: string,
+): string | null {
+  for (const [name, field] of Object.entries(fields)) {
+    const problem = problemOf(value[name], field.type, `${prefix}${name}`);
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /**
- * Checks the variables against the operation before it runs, so a REST client
- * hears about its JSON fields ("name is required") rather than GraphQL variables.
+ * Checks the variables against the operation before it runs, so a REST
+ * client hears about its JSON fields ("name is required"), not GraphQL
+ * variables. An input object variable speaks for its fields.
  */
-export function inputProblem(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>) {
-  const [operation] = document.definitions as OperationDefinitionNode[];
+export function inputProblem(document: DocumentNode, variables: Record<string, unknown>, schema: GraphQLSchema) {
+  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
   for (const definition of operation?.variableDefinitions ?? []) {
     const name = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type) as GraphQLInputType;
     const value = variables[name];
-    if (value === undefined || value === null) {
-      if (isNonNullType(type)) return `${name} is required`;
-      continue;
-    }
-    let problem: string | null = null;
-    coerceInputValue(value, type, (path, _invalid, error) => {
-      const field = /^Field "([^"]+)" of required type/.exec(error.message)?.[1];
-      const at = [...path, ...(field ? [field] : [])].join(".") || name;
-      problem ??=
-        field || error.message.startsWith("Expected non-nullable type")
-          ? `${at} is required`
-          : `Invalid ${at}: ${error.message}`;
-    });
+    const named = getNamedType(type);
+    const problem =
+      isInputObjectType(named) && typeof value === "object" && value !== null && !Array.isArray(value)
+        ? fieldsProblem(value as Record<string, unknown>, named.getFields(), "")
+        : problemOf(value, type, name);
     if (problem) return problem;
   }
   return null;
@@ -71,49 +109,59 @@ async function readJsonObject(c: HonoContext): Promise<Record<string, unknown>> 
   return body as Record<string, unknown>;
 }
 
-function failure(errors: readonly GraphQLError[], services: Services): ServiceError {
-  const [first] = errors as [GraphQLError];
-  const service = serviceErrorOf(first);
-  if (service) return service;
-  if (isRequestError(first)) return new ServiceError("BAD_REQUEST", first.message);
-  services.log("error", "request_failed", { error: String(first.originalError ?? first) });
-  return internalError();
+/** Every field the client sent, checked where it enters. */
+function assertCleanRequest(request: RestRequest): void {
+  for (const part of [request.params, request.query, request.body]) {
+    for (const [name, value] of Object.entries(part)) assertCleanInput(value, name);
+  }
 }
 
-export function mountRoutes(app: Hono, schema: GraphQLSchema, services: Services): void {
+export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql): void {
   for (const route of routes) {
-    const document = compile(schema, route);
-    app.on(route.method, route.path, limitBody(route.maxBodyBytes ?? DEFAULT_BODY_LIMIT), async (c) => {
+    const [invalid] = validate(schema, route.operation);
+    if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
+    const source = print(route.operation);
+    // Only a route that reads a body checks its size: looking at the body makes Node build a whole Request.
+    if (route.body) app.on(route.method, route.path, limitBody(route.maxBodyBytes ?? DEFAULT_BODY_LIMIT));
+    app.on(route.method, route.path, async (c) => {
       const body = route.body ? await readJsonObject(c) : {};
       const request = { params: c.req.param(), query: c.req.query(), body };
+      assertCleanRequest(request);
       const variables = route.variables?.(request) ?? {};
-      const problem = inputProblem(schema, document, variables);
+      const problem = inputProblem(route.operation, variables, schema);
       if (problem) throw new ServiceError("BAD_REQUEST", problem);
-      const result = await execute({
-        schema,
-        document,
-        variableValues: variables,
-        contextValue: createContext(services, c.req.header("authorization") ?? null),
-      });
-      if (result.errors?.length) {
-        const error = failure(result.errors, services);
+      const facts = { authorization: c.req.header("authorization") ?? null, signal: () => c.req.raw.signal };
+      const result = await runOperation(graphql, { query: source, variables }, facts);
+      const [failure] = result.errors ?? [];
+      if (failure) {
+        const error = serviceErrorOf(failure) ?? internalError();
         return c.json(error.toBody(), error.status as 400);
       }
-      const [value] = Object.values(result.data ?? {});
-      return c.json(route.respond ? route.respond(value, request) : value, route.status ?? 200);
+      const data = result.data ?? {};
+      const answer = route.respond ? route.respond(data, request) : Object.values(data)[0];
+      if (answer === null && route.noContentWhenNull) return c.body(null, 204);
+      return c.json(answer, route.status ?? 200);
     });
   }
 }
 
-/** 413 in the spec's shape. The rest of the body is never read, so the connection cannot carry another request. */
-export function limitBody(maxSize: number) {
-  return bodyLimit({
-    maxSize,
-    onError: (c) => {
-      const error = new ServiceError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxSize} bytes`);
-      return c.json(error.toBody(), 413, { Connection: "close" });
-    },
-  });
+/**
+ * 413 in the spec's shape. The rest of the body is never read, so the
+ * connection cannot carry another request. A declared Content-Length is
+ * judged as it stands; only a chunked body is counted as it is read (which
+ * makes the adapter build a whole Request, slower than reading it directly).
+ */
+export function limitBody(maxSize: number): MiddlewareHandler {
+  const tooLarge = (c: HonoContext) => {
+    const error = new ServiceError("PAYLOAD_TOO_LARGE", `Request body exceeds ${maxSize} bytes`);
+    return c.json(error.toBody(), 413, { Connection: "close" });
+  };
+  const counted = bodyLimit({ maxSize, onError: tooLarge });
+  return async (c, next) => {
+    if (c.req.header("transfer-encoding") !== undefined) return counted(c, next);
+    if (Number(c.req.header("content-length") ?? 0) > maxSize) return tooLarge(c);
+    await next();
+  };
 }
 
 /** The methods a path answers to, for 405 versus 404. */

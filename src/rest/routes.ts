@@ -1,6 +1,10 @@
+import type { ResultOf, TadaDocumentNode, VariablesOf } from "gql.tada";
+import { graphql } from "./graphql.ts";
+
 // The REST layer of the spec as a table over the GraphQL schema: each row
-// names a path, the operation it runs, how the request becomes variables and
-// how the operation's result becomes the spec's body. No rule lives here.
+// names a path, the typed operation it runs, how the request becomes its
+// variables and how its result becomes the spec's body. The compiler checks
+// both against the schema. No rule lives here.
 
 export interface RestRequest {
   params: Record<string, string>;
@@ -8,35 +12,43 @@ export interface RestRequest {
   body: Record<string, unknown>;
 }
 
-export interface Route {
+// biome-ignore lint/suspicious/noExplicitAny: any operation of the schema
+type Operation = TadaDocumentNode<any, any>;
+
+export interface Route<D extends Operation = Operation> {
   method: "GET" | "POST" | "PATCH" | "DELETE";
   path: string;
-  /** One operation with one root field, whose value is the answer. */
-  operation: string;
+  operation: D;
   /** Reads a JSON object body. */
   body?: true;
   /** Largest body accepted; 1 MiB unless given. */
   maxBodyBytes?: number;
-  variables?: (request: RestRequest) => Record<string, unknown>;
+  /** The operation's variables, each as the client sent it: checked against its type before the operation runs. */
+  variables?: (request: RestRequest) => { [K in keyof VariablesOf<D>]-?: unknown };
   status?: 201;
-  // biome-ignore lint/suspicious/noExplicitAny: the shape is the operation's selection
-  respond?: (result: any, request: RestRequest) => unknown;
+  /** 204 No Content when the body would be null. */
+  noContentWhenNull?: true;
+  /** The spec's body from the operation's data; the one root field's value unless given. */
+  respond?: (data: ResultOf<D>, request: RestRequest) => unknown;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const SEND_BODY_LIMIT = 10 * 1024 * 1024;
 
+/** A row of the table, typed by its operation. */
+const route = <D extends Operation>(row: Route<D>) => row as unknown as Route;
+
 /** The spec's "present only if set" fields are left out rather than null. */
-function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+function withoutNulls<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) as Partial<T>;
 }
 
-/** A query-string number, as given when it is not one, so that GraphQL names the problem. */
+/** A query-string number, as given when it is not one, so that the check names the problem. */
 function intParam(value: string | undefined): number | string | undefined {
   return value !== undefined && /^-?\d{1,15}$/.test(value) ? Number(value) : value;
 }
 
-/** true and false; anything else is passed on for GraphQL to refuse. */
+/** true and false; anything else is passed on for the check to refuse. */
 function booleanParam(value: string | undefined): boolean | string | undefined {
   return value === "true" ? true : value === "false" ? false : value;
 }
@@ -46,126 +58,190 @@ function addressList(value: unknown): unknown {
   return value === undefined || value === null || Array.isArray(value) ? value : [value];
 }
 
-const SENT_FIELDS = "id agentId to subject bodyText bodyHtml sentAt providerId";
+const AgentFields = graphql(`
+  fragment AgentFields on Agent { id email name metadata createdAt verified verifiedAt storageUsed storageLimit }
+`);
 
-const EMAIL_FIELDS = "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder";
+const EmailFields = graphql(`
+  fragment EmailFields on Email {
+    id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder
+  }
+`);
 
-const AGENT_FIELDS = "id email name metadata createdAt verified verifiedAt storageUsed storageLimit";
+const SentFields = graphql(`
+  fragment SentFields on SentEmail { id agentId to subject bodyText bodyHtml sentAt providerId }
+`);
+
+const WebhookFields = graphql(`
+  fragment WebhookFields on Webhook { id url events description enabled disabledReason createdAt }
+`);
+
+const webhookParams = ({ params }: RestRequest) => ({ agentId: params.agentId, webhookId: params.webhookId });
 
 export const routes: Route[] = [
-  {
+  route({
     method: "POST",
     path: "/agents",
     body: true,
     status: 201,
-    operation: `mutation CreateAgent($input: CreateAgentInput!) {
-      createAgent(input: $input) { agent { id email name metadata createdAt verified } apiKey instruction }
-    }`,
+    operation: graphql(`
+      mutation CreateAgent($input: CreateAgentInput!) {
+        createAgent(input: $input) { agent { id email name metadata createdAt verified } apiKey instruction }
+      }
+    `),
     variables: ({ body }) => ({ input: { id: body.id, name: body.name, metadata: body.metadata } }),
-    respond: (result) => ({ ...result, agent: withoutNulls(result.agent) }),
-  },
-  {
+    respond: ({ createAgent }) => ({ ...createAgent, agent: withoutNulls(createAgent.agent) }),
+  }),
+  route({
     method: "GET",
     path: "/agents/:agentId",
-    operation: `query Agent($agentId: ID!) { agent(id: $agentId) { ${AGENT_FIELDS} } }`,
+    operation: graphql(`query Agent($agentId: ID!) { agent(id: $agentId) { ...AgentFields } }`, [AgentFields]),
     variables: ({ params }) => ({ agentId: params.agentId }),
-    respond: withoutNulls,
-  },
-  {
+    respond: ({ agent }) => agent && withoutNulls(agent),
+  }),
+  route({
     method: "DELETE",
     path: "/agents/:agentId",
-    operation: `mutation DeleteAgent($agentId: ID!) { deleteAgent(agentId: $agentId) { success message } }`,
+    operation: graphql(`mutation DeleteAgent($agentId: ID!) { deleteAgent(agentId: $agentId) { success message } }`),
     variables: ({ params }) => ({ agentId: params.agentId }),
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/agents/:agentId/rotate-key",
-    operation: `mutation RotateApiKey($agentId: ID!) { rotateApiKey(agentId: $agentId) { apiKey message } }`,
+    operation: graphql(`mutation RotateApiKey($agentId: ID!) { rotateApiKey(agentId: $agentId) { apiKey message } }`),
     variables: ({ params }) => ({ agentId: params.agentId }),
-  },
-  {
+  }),
+  route({
     method: "POST",
     path: "/verify/start",
-    operation: `mutation StartVerification {
-      startVerification { verificationCode expiresAt tweetText socialIntentUrl }
-    }`,
-  },
-  {
+    operation: graphql(`
+      mutation StartVerification { startVerification { verificationCode expiresAt tweetText socialIntentUrl } }
+    `),
+  }),
+  route({
     method: "POST",
     path: "/verify/complete",
     body: true,
-    operation: `mutation CompleteVerification($tweetUrl: String!) {
-      completeVerification(tweetUrl: $tweetUrl) { success verifiedAt socialUsername }
-    }`,
+    operation: graphql(`
+      mutation CompleteVerification($tweetUrl: String!) {
+        completeVerification(tweetUrl: $tweetUrl) { success verifiedAt socialUsername }
+      }
+    `),
     variables: ({ body }) => ({ tweetUrl: body.tweetUrl }),
-  },
-  {
+  }),
+  route({
     method: "GET",
     path: "/verify/status",
-    operation: `query VerificationStatus { verificationStatus { verified verifiedAt hasActiveCode codeExpiresAt } }`,
-    respond: withoutNulls,
-  },
-
-  {
+    operation: graphql(
+      `query VerificationStatus { verificationStatus { verified verifiedAt hasActiveCode codeExpiresAt } }`,
+    ),
+    respond: ({ verificationStatus }) => withoutNulls(verificationStatus),
+  }),
+  route({
     method: "GET",
     path: "/agents/:agentId/emails",
-    operation: `query ListEmails($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
-      agent(id: $agentId) {
-        emails(folder: $folder, limit: $limit, offset: $offset) { data { ${EMAIL_FIELDS} } total limit offset }
-      }
-    }`,
+    operation: graphql(
+      `query ListEmails($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
+        agent(id: $agentId) {
+          emails(folder: $folder, limit: $limit, offset: $offset) { data { ...EmailFields } total limit offset }
+        }
+      }`,
+      [EmailFields],
+    ),
     variables: ({ params, query }) => ({
       agentId: params.agentId,
       folder: query.folder,
       limit: intParam(query.limit),
       offset: intParam(query.offset),
     }),
-    respond: (agent) => agent.emails,
-  },
-  {
+    respond: ({ agent }) => agent?.emails,
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/events",
+    operation: graphql(`
+      query AgentEvents($agentId: ID!, $after: ID, $limit: Int, $wait: Int, $types: [String!]) {
+        agentEvents(agentId: $agentId, after: $after, limit: $limit, wait: $wait, types: $types) {
+          data { id type agentId createdAt data } nextAfter
+        }
+      }
+    `),
+    variables: ({ params, query }) => ({
+      agentId: params.agentId,
+      after: query.after,
+      limit: intParam(query.limit),
+      wait: intParam(query.wait),
+      types: query.types?.split(","),
+    }),
+  }),
+  // Before /emails/:emailId, which would take "wait" for an id.
+  route({
+    method: "GET",
+    path: "/agents/:agentId/emails/wait",
+    noContentWhenNull: true,
+    operation: graphql(
+      `query WaitForEmail($agentId: ID!, $filter: EmailWaitFilter, $timeoutSeconds: Int) {
+        waitForEmail(agentId: $agentId, filter: $filter, timeoutSeconds: $timeoutSeconds) { ...EmailFields }
+      }`,
+      [EmailFields],
+    ),
+    variables: ({ params, query }) => ({
+      agentId: params.agentId,
+      filter: { folder: query.folder, from: query.from, subject: query.subject, after: intParam(query.after) },
+      timeoutSeconds: intParam(query.timeout),
+    }),
+  }),
+  route({
     method: "GET",
     path: "/agents/:agentId/emails/:emailId",
-    operation: `query GetEmail($agentId: ID!, $emailId: ID!) {
-      email(agentId: $agentId, emailId: $emailId) { ${EMAIL_FIELDS} }
-    }`,
+    operation: graphql(
+      `query GetEmail($agentId: ID!, $emailId: ID!) { email(agentId: $agentId, emailId: $emailId) { ...EmailFields } }`,
+      [EmailFields],
+    ),
     variables: ({ params }) => ({ agentId: params.agentId, emailId: params.emailId }),
-  },
-  {
+  }),
+  route({
     method: "PATCH",
     path: "/agents/:agentId/emails/:emailId",
     body: true,
-    operation: `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean) {
-      updateEmail(agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead) { ${EMAIL_FIELDS} }
-    }`,
+    operation: graphql(
+      `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean) {
+        updateEmail(agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead) { ...EmailFields }
+      }`,
+      [EmailFields],
+    ),
     variables: ({ params, body }) => ({
       agentId: params.agentId,
       emailId: params.emailId,
       folder: body.folder,
       isRead: body.isRead,
     }),
-  },
-  {
+  }),
+  route({
     method: "DELETE",
     path: "/agents/:agentId/emails/:emailId",
-    operation: `mutation DeleteEmail($agentId: ID!, $emailId: ID!, $permanent: Boolean) {
-      deleteEmail(agentId: $agentId, emailId: $emailId, permanent: $permanent) { success message }
-    }`,
+    operation: graphql(`
+      mutation DeleteEmail($agentId: ID!, $emailId: ID!, $permanent: Boolean) {
+        deleteEmail(agentId: $agentId, emailId: $emailId, permanent: $permanent) { success message }
+      }
+    `),
     variables: ({ params, query }) => ({
       agentId: params.agentId,
       emailId: params.emailId,
       permanent: booleanParam(query.permanent),
     }),
-  },
-
-  {
+  }),
+  route({
     method: "POST",
     path: "/agents/:agentId/send",
     body: true,
     maxBodyBytes: SEND_BODY_LIMIT,
     status: 201,
-    operation: `mutation SendEmail($agentId: ID!, $input: SendEmailInput!) {
-      sendEmail(agentId: $agentId, input: $input) { id subject sentAt }
-    }`,
+    operation: graphql(`
+      mutation SendEmail($agentId: ID!, $input: SendEmailInput!) {
+        sendEmail(agentId: $agentId, input: $input) { id subject sentAt }
+      }
+    `),
     variables: ({ params, body }) => ({
       agentId: params.agentId,
       input: {
@@ -177,27 +253,149 @@ export const routes: Route[] = [
       },
     }),
     // The spec answers `to` as the client gave it: one address or a list.
-    respond: (sent, { body }) => ({ id: sent.id, to: body.to, subject: sent.subject, sentAt: sent.sentAt }),
-  },
-  {
+    respond: ({ sendEmail }, { body }) => ({
+      id: sendEmail.id,
+      to: body.to,
+      subject: sendEmail.subject,
+      sentAt: sendEmail.sentAt,
+    }),
+  }),
+  route({
     method: "GET",
     path: "/agents/:agentId/sent",
-    operation: `query ListSent($agentId: ID!, $limit: Int, $offset: Int) {
-      agent(id: $agentId) { sent(limit: $limit, offset: $offset) { data { ${SENT_FIELDS} } total limit offset } }
-    }`,
+    operation: graphql(
+      `query ListSent($agentId: ID!, $limit: Int, $offset: Int) {
+        agent(id: $agentId) { sent(limit: $limit, offset: $offset) { data { ...SentFields } total limit offset } }
+      }`,
+      [SentFields],
+    ),
     variables: ({ params, query }) => ({
       agentId: params.agentId,
       limit: intParam(query.limit),
       offset: intParam(query.offset),
     }),
-    respond: (agent) => agent.sent,
-  },
-  {
+    respond: ({ agent }) => agent?.sent,
+  }),
+  route({
     method: "DELETE",
     path: "/agents/:agentId/sent/:sentId",
-    operation: `mutation DeleteSentEmail($agentId: ID!, $sentId: ID!) {
-      deleteSentEmail(agentId: $agentId, sentId: $sentId) { success message }
-    }`,
+    operation: graphql(`
+      mutation DeleteSentEmail($agentId: ID!, $sentId: ID!) {
+        deleteSentEmail(agentId: $agentId, sentId: $sentId) { success message }
+      }
+    `),
     variables: ({ params }) => ({ agentId: params.agentId, sentId: params.sentId }),
-  },
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/webhooks",
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation CreateWebhook($agentId: ID!, $input: CreateWebhookInput!) {
+        createWebhook(agentId: $agentId, input: $input) { webhook { ...WebhookFields } secret }
+      }`,
+      [WebhookFields],
+    ),
+    variables: ({ params, body }) => ({
+      agentId: params.agentId,
+      input: { url: body.url, events: body.events, description: body.description },
+    }),
+    respond: ({ createWebhook }) => ({ ...createWebhook.webhook, secret: createWebhook.secret }),
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/webhooks",
+    operation: graphql(`query ListWebhooks($agentId: ID!) { agent(id: $agentId) { webhooks { ...WebhookFields } } }`, [
+      WebhookFields,
+    ]),
+    variables: ({ params }) => ({ agentId: params.agentId }),
+    respond: ({ agent }) => agent && { data: agent.webhooks },
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/webhooks/:webhookId",
+    operation: graphql(
+      `query GetWebhook($agentId: ID!, $webhookId: ID!) {
+        webhook(agentId: $agentId, webhookId: $webhookId) { ...WebhookFields }
+      }`,
+      [WebhookFields],
+    ),
+    variables: webhookParams,
+  }),
+  route({
+    method: "PATCH",
+    path: "/agents/:agentId/webhooks/:webhookId",
+    body: true,
+    operation: graphql(
+      `mutation UpdateWebhook($agentId: ID!, $webhookId: ID!, $input: UpdateWebhookInput!) {
+        updateWebhook(agentId: $agentId, webhookId: $webhookId, input: $input) { ...WebhookFields }
+      }`,
+      [WebhookFields],
+    ),
+    variables: (request) => ({
+      ...webhookParams(request),
+      input: {
+        url: request.body.url,
+        events: request.body.events,
+        description: request.body.description,
+        enabled: request.body.enabled,
+      },
+    }),
+  }),
+  route({
+    method: "DELETE",
+    path: "/agents/:agentId/webhooks/:webhookId",
+    operation: graphql(`
+      mutation DeleteWebhook($agentId: ID!, $webhookId: ID!) {
+        deleteWebhook(agentId: $agentId, webhookId: $webhookId) { success message }
+      }
+    `),
+    variables: webhookParams,
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/webhooks/:webhookId/rotate-secret",
+    operation: graphql(
+      `mutation RotateWebhookSecret($agentId: ID!, $webhookId: ID!) {
+        rotateWebhookSecret(agentId: $agentId, webhookId: $webhookId) { webhook { ...WebhookFields } secret }
+      }`,
+      [WebhookFields],
+    ),
+    variables: webhookParams,
+    respond: ({ rotateWebhookSecret }) => ({ ...rotateWebhookSecret.webhook, secret: rotateWebhookSecret.secret }),
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/webhooks/:webhookId/deliveries",
+    operation: graphql(`
+      query ListWebhookDeliveries($agentId: ID!, $webhookId: ID!, $limit: Int, $offset: Int) {
+        webhook(agentId: $agentId, webhookId: $webhookId) {
+          deliveries(limit: $limit, offset: $offset) {
+            data {
+              id eventId type status attempts nextAttemptAt createdAt
+              attemptLog { at statusCode error durationMs }
+            }
+            total limit offset
+          }
+        }
+      }
+    `),
+    variables: (request) => ({
+      ...webhookParams(request),
+      limit: intParam(request.query.limit),
+      offset: intParam(request.query.offset),
+    }),
+    respond: ({ webhook }) => webhook?.deliveries,
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/webhooks/:webhookId/deliveries/:deliveryId/retry",
+    operation: graphql(`
+      mutation RetryWebhookDelivery($agentId: ID!, $webhookId: ID!, $deliveryId: ID!) {
+        retryWebhookDelivery(agentId: $agentId, webhookId: $webhookId, deliveryId: $deliveryId) { success message }
+      }
+    `),
+    variables: (request) => ({ ...webhookParams(request), deliveryId: request.params.deliveryId }),
+  }),
 ];

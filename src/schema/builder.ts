@@ -1,28 +1,46 @@
 import SchemaBuilder from "@pothos/core";
-import PrismaPlugin from "@pothos/plugin-prisma";
+import ComplexityPlugin from "@pothos/plugin-complexity";
 import RelayPlugin from "@pothos/plugin-relay";
+import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { JSONObjectResolver, TimestampResolver } from "graphql-scalars";
-import type PrismaTypes from "../generated/pothos-types.ts";
-import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
+import { costOverLimit, FIELD_COST, LIMITS } from "./limits.ts";
+import { scopesOf } from "./scopes.ts";
+
+// The one builder: plugins, scalars and the context every resolver sees.
+// Scope auth runs first, so no other plugin's wrapper runs for a caller
+// that may not see the field.
 
 export const builder = new SchemaBuilder<{
   Context: Context;
-  PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
+  DefaultInputFieldRequiredness: false;
   Scalars: {
+    ID: { Input: string; Output: string };
     Timestamp: { Input: Date; Output: Date };
     JSONObject: { Input: Record<string, unknown>; Output: unknown };
   };
+  AuthScopes: {
+    /** A valid API key. */
+    key: boolean;
+    /** The key's own agent, verified or not: the agent's id. */
+    ownAgent: string;
+    /** The key's own agent, verified: the agent's id. */
+    verifiedAgent: string;
+  };
 }>({
-  plugins: [PrismaPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, ComplexityPlugin, RelayPlugin],
   defaultFieldNullability: false,
+  // Subscriptions are authorized once, when they start.
+  scopeAuth: { authScopes: scopesOf, authorizeOnSubscribe: true },
   // Connections only: agents and emails are reached through their owner, never by a global node id.
-  relay: { nodeQueryOptions: false, nodesQueryOptions: false },
-  prisma: {
-    client: (ctx) => ctx.prisma,
-    dmmf: getDatamodel(),
-    onUnusedQuery: null,
+  relay: { nodeQueryOptions: false, nodesQueryOptions: false, cursorType: "String" },
+  // Lists multiply only where a field says by how much: a page by its limit.
+  complexity: {
+    defaultComplexity: FIELD_COST,
+    defaultListMultiplier: 1,
+    limit: { complexity: LIMITS.cost },
+    complexityError: (_kind, { complexity }) => costOverLimit(complexity),
   },
 });
 
@@ -33,7 +51,7 @@ builder.queryType({});
 builder.mutationType({});
 
 /** `{success, message}`: what the spec's deletions answer. */
-export const Outcome = builder.objectRef<{ success: boolean; message: string }>("Outcome").implement({
+export const OutcomeType = builder.objectRef<{ success: boolean; message: string }>("Outcome").implement({
   fields: (t) => ({
     success: t.exposeBoolean("success"),
     message: t.exposeString("message"),

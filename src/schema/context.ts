@@ -1,32 +1,55 @@
-import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
-import type { Db } from "../db/client.ts";
-import type { Agent } from "../generated/prisma/sqlite/client.ts";
-import type { Logger } from "../log.ts";
-import type { Mailer } from "../outbound/smtp.ts";
-import type { PostLookup } from "../social/posts.ts";
+import { keyInvalid, keyRequired } from "../mailbox/access.ts";
+import { agentByKey } from "../mailbox/keys.ts";
+import type { AgentRecord } from "../mailbox/records.ts";
+import type { Services } from "../mailbox/services.ts";
+import { AnswerBudget } from "./limits.ts";
+import type { Streams } from "./streams.ts";
 
-/** What every operation may use; one set per running service. */
-export interface Services {
-  config: Config;
-  prisma: Db;
-  clock: Clock;
-  posts: PostLookup;
-  /** null when SMTP_URL is not set. */
-  mailer: Mailer | null;
-  log: Logger;
-}
-
-/** One request's view: the services plus the caller's API key. */
+/** One request's view: the services, the caller behind its API key, and its answer's budget. */
 export interface Context extends Services {
-  apiKey: string | null;
-  /** The agent behind apiKey, looked up once per request. */
-  keyAgent?: Promise<Agent | null>;
+  /** The agent the request's key belongs to: 401 without a key or with a wrong one. Looked up once. */
+  caller(): Promise<AgentRecord>;
+  /** Whether the key still belongs to the caller's agent (not rotated, the agent not deleted). */
+  stillCaller(): Promise<boolean>;
+  /** The mail bodies this request's answer carries so far. */
+  answer: AnswerBudget;
+  /** Aborts when the client goes away, where the transport tells. */
+  signal(): AbortSignal | undefined;
+  streams: Streams;
 }
 
-/** `Authorization: Bearer <key>`; a header of another form holds no valid key. */
-export function createContext(services: Services, authorization: string | null): Context {
-  if (!authorization) return { ...services, apiKey: null };
-  const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
-  return { ...services, apiKey: match?.[1] ?? "" };
+/** What the transport knows of the request. */
+export interface RequestFacts {
+  authorization: string | null;
+  signal?: () => AbortSignal | undefined;
+}
+
+/** The key in `Authorization: Bearer <key>`; a header of another form holds no valid key. */
+function keyOf(authorization: string | null): string | null {
+  if (!authorization) return null;
+  return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? "";
+}
+
+export function createContext(services: Services, request: RequestFacts, streams: Streams): Context {
+  const apiKey = keyOf(request.authorization);
+  let caller: Promise<AgentRecord> | undefined;
+  return {
+    ...services,
+    answer: new AnswerBudget(),
+    streams,
+    signal: () => request.signal?.(),
+    async stillCaller() {
+      const [agent, now] = await Promise.all([this.caller(), apiKey ? agentByKey(services, apiKey) : null]);
+      return now?.id === agent.id;
+    },
+    caller() {
+      caller ??= (async () => {
+        if (apiKey === null) throw keyRequired();
+        const agent = apiKey === "" ? null : await agentByKey(services, apiKey);
+        if (!agent) throw keyInvalid();
+        return agent;
+      })();
+      return caller;
+    },
+  };
 }

@@ -4,6 +4,8 @@ import "./agents.ts";
 import "./verification.ts";
 import "./emails.ts";
 import "./sending.ts";
+import "./events.ts";
+import "./webhooks.ts";
 
 export const schema = builder.toSchema();
 

@@ -1,35 +1,24 @@
 import type { ObjectRef } from "@pothos/core";
+import { resolveCursorConnection } from "@pothos/plugin-relay";
 import { ServiceError } from "../errors.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type Position, type SliceRequest } from "../mailbox/pages.ts";
 import { builder } from "./builder.ts";
 
-// The spec's paginated list: {data, total, limit, offset}, newest first.
+// The spec's page ({data, total, limit, offset}) and cursor connections over
+// the domain's keyset slices, with what each costs.
 
-const DEFAULT_PAGE_SIZE = 50;
-const MAX_PAGE_SIZE = 100;
+/** Pothos' default for a connection without first or last. */
+const DEFAULT_CONNECTION_SIZE = 20;
 
-export interface Page<T> {
-  data: T[];
-  total: number;
-  limit: number;
-  offset: number;
+/** What a page costs: its items, as many as its limit lets through. */
+export function pageCost(args: { limit?: number | null }) {
+  return { field: 1, multiplier: Math.min(Math.max(args.limit ?? DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE) };
 }
 
-/** limit defaults to 50 and is clamped to 100; below 1, or a negative offset, is a bad request. */
-function pageWindow(limit?: number | null, offset?: number | null): { limit: number; offset: number } {
-  if (limit != null && limit < 1) throw new ServiceError("BAD_REQUEST", "limit must be an integer of at least 1");
-  if (offset != null && offset < 0) throw new ServiceError("BAD_REQUEST", "offset must be an integer of at least 0");
-  return { limit: Math.min(limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), offset: offset ?? 0 };
-}
-
-/** One page: the rows in the window and the count of all, read side by side. */
-export async function loadPage<T>(
-  args: { limit?: number | null; offset?: number | null },
-  rows: (window: { skip: number; take: number }) => Promise<T[]>,
-  count: () => Promise<number>,
-): Promise<Page<T>> {
-  const { limit, offset } = pageWindow(args.limit, args.offset);
-  const [data, total] = await Promise.all([rows({ skip: offset, take: limit }), count()]);
-  return { data, total, limit, offset };
+/** What a cursor connection costs: as many edges as first or last asks for. */
+export function connectionCost(args: { first?: number | null; last?: number | null }) {
+  const size = args.first ?? args.last ?? DEFAULT_CONNECTION_SIZE;
+  return { field: 1, multiplier: Math.min(Math.max(size, 0), MAX_PAGE_SIZE) };
 }
 
 export function pageType<T>(name: string, item: ObjectRef<typeof builder.$inferSchemaTypes, T>) {
@@ -41,4 +30,27 @@ export function pageType<T>(name: string, item: ObjectRef<typeof builder.$inferS
       offset: t.exposeInt("offset", { description: "Items skipped" }),
     }),
   });
+}
+
+/** A position as the opaque cursor a client holds: base64url of "ms:id". */
+const encodeCursor = ({ at, id }: Position) => Buffer.from(`${at.getTime()}:${id}`).toString("base64url");
+
+function decodeCursor(cursor: string | undefined): Position | null {
+  if (cursor === undefined) return null;
+  const match = /^(\d{1,15}):(.+)$/s.exec(Buffer.from(cursor, "base64url").toString());
+  if (!match) throw new ServiceError("BAD_REQUEST", "Invalid cursor: use a cursor this API handed out");
+  return { at: new Date(Number(match[1])), id: match[2] as string };
+}
+
+/** A connection over keyset slices: the domain reads after or before a position. */
+export function connectionOf<T>(
+  args: { first?: number | null; last?: number | null; after?: string | null; before?: string | null },
+  positionOf: (item: T) => Position,
+  slice: (request: SliceRequest) => Promise<T[]>,
+) {
+  return resolveCursorConnection<Promise<T[]>>(
+    { args, toCursor: (item) => encodeCursor(positionOf(item)), maxSize: MAX_PAGE_SIZE },
+    ({ after, before, limit, inverted }) =>
+      slice({ after: decodeCursor(after), before: decodeCursor(before), limit, inverted }),
+  );
 }

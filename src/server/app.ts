@@ -1,21 +1,24 @@
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { timeout } from "hono/timeout";
-import { internalError, ServiceError } from "../errors.ts";
+import { asServiceError, ServiceError } from "../errors.ts";
+import { requestFault } from "../log.ts";
+import type { Services } from "../mailbox/services.ts";
 import { limitBody, methodsFor, mountRoutes } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
-import type { Services } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
-import { createGraphqlHandler } from "./graphql.ts";
+import type { Graphql } from "./graphql.ts";
+import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
 
 const REQUEST_TIMEOUT_MS = 30_000;
+/** What /graphql can answer with. */
+const GRAPHQL_ANSWERS = "application/json, application/graphql-response+json, text/event-stream, multipart/mixed";
 /** Paths served here rather than by the route table, with their methods. */
 const OWN_PATHS: Record<string, string[]> = { "/graphql": ["GET", "POST"], "/healthz": ["GET"] };
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
-export function createApp(services: Services): Hono {
+export function createApp(services: Services, graphql: Graphql): Hono {
   const app = new Hono();
-  const graphql = createGraphqlHandler(schema, services);
 
   app.use(timeout(REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: "The request took too long" })));
 
@@ -29,8 +32,23 @@ export function createApp(services: Services): Hono {
     }
   });
   // GraphQL carries sendEmail too, so it takes the send route's limit.
-  app.on(["GET", "POST"], "/graphql", limitBody(SEND_BODY_LIMIT), (c) => graphql.fetch(c.req.raw));
-  mountRoutes(app, schema, services);
+  app.on(["GET", "POST"], "/graphql", limitBody(SEND_BODY_LIMIT), async (c) => {
+    const plain = plainJsonAnswer(c);
+    if (plain) return answerPlainJson(c, graphql, plain);
+    const response = await graphql.fetch(c.req.raw);
+    // Yoga refuses these with an empty body; the client hears why, as REST would tell it.
+    if (response.status === 415) {
+      throw new ServiceError(
+        "UNSUPPORTED_MEDIA_TYPE",
+        "Send the query as application/json (or application/graphql+json)",
+      );
+    }
+    if (response.status === 406) {
+      throw new ServiceError("NOT_ACCEPTABLE", `Accept one of: ${GRAPHQL_ANSWERS}`);
+    }
+    return response;
+  });
+  mountRoutes(app, schema, graphql);
 
   app.notFound((c) => {
     const allowed = OWN_PATHS[c.req.path] ?? methodsFor(c.req.path);
@@ -41,15 +59,13 @@ export function createApp(services: Services): Hono {
     return c.json(error.toBody(), error.status as 404, allowed.length > 0 ? { Allow: allowed.join(", ") } : {});
   });
   app.onError((err, c) => {
-    const error = toServiceError(err, services);
+    const error = httpErrorOf(err, services);
     return c.json(error.toBody(), error.status as 500);
   });
   return app;
 }
 
-function toServiceError(err: Error, services: Services): ServiceError {
-  if (err instanceof ServiceError) return err;
+function httpErrorOf(err: Error, services: Services): ServiceError {
   if (err instanceof HTTPException && err.status === 503) return new ServiceError("SERVICE_UNAVAILABLE", err.message);
-  services.log("error", "request_failed", { error: String(err) });
-  return internalError();
+  return asServiceError(err, requestFault(services.log));
 }

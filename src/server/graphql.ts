@@ -1,41 +1,117 @@
-import { GraphQLError, type GraphQLSchema } from "graphql";
-import { createYoga, type Plugin } from "graphql-yoga";
-import { internalError, isRequestError, serviceErrorOf } from "../errors.ts";
-import { createContext, type Services } from "../schema/context.ts";
+import { useGraphQlJit } from "@envelop/graphql-jit";
+import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, getOperationAST } from "graphql";
+import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { excerpt, ServiceError } from "../errors.ts";
+import { requestFault } from "../log.ts";
+import type { Services } from "../mailbox/services.ts";
+import { type Context, createContext, type RequestFacts } from "../schema/context.ts";
+import { located, toServiceError } from "../schema/errors.ts";
+import { cleanLiterals, jsonProblem } from "../schema/input.ts";
+import { documentLimits } from "../schema/limits.ts";
+import { Streams } from "../schema/streams.ts";
 
-/** GraphQL's own complaints about a request are what REST calls a bad request. */
-function asBadRequest(error: GraphQLError): GraphQLError {
-  return new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: "BAD_REQUEST", status: 400 } });
+/** What a caller of the pipeline passes in; Yoga's own requests bring the HTTP request instead. */
+export interface ServerContext {
+  request?: RequestFacts;
 }
 
-/** Yoga reports validation errors without passing them through maskError. */
-const validationErrorsAsBadRequest: Plugin = {
-  onValidate:
+export type Graphql = YogaServerInstance<ServerContext, Context>;
+
+export const badRequest = (message: string, at?: GraphQLError) =>
+  located(new ServiceError("BAD_REQUEST", excerpt(message)), at);
+
+/** GraphQL's own complaints about a document are what REST calls a bad request. */
+const requestChecks: Plugin = {
+  onParse:
     () =>
-    ({ result, setResult }) => {
-      if (result.length > 0) setResult(result.map((error) => asBadRequest(error as GraphQLError)));
+    ({ result, replaceParseResult }) => {
+      if (result instanceof GraphQLError) replaceParseResult(badRequest(result.message, result));
     },
+  onParams: ({ params, setResult }) => {
+    const problem = jsonProblem(params.variables ?? {}, "variables");
+    if (problem) setResult({ errors: [badRequest(problem)] });
+  },
+  onValidate: ({ addValidationRule }) => {
+    addValidationRule(cleanLiterals);
+    return ({ result, setResult }) => {
+      if (result.length > 0) setResult(result.map((error) => badRequest(error.message, error)));
+    };
+  },
 };
 
-/** GraphQL over HTTP at /graphql, with GraphiQL for browsers. */
-export function createGraphqlHandler(schema: GraphQLSchema, services: Services) {
-  return createYoga({
+function isSubscription(document: DocumentNode, operationName?: string | null): boolean {
+  return getOperationAST(document, operationName)?.operation === "subscription";
+}
+
+export interface GraphqlParams {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+/**
+ * One operation through the pipeline's parse, validate, context and execute,
+ * with every plugin in force; what GraphQL refuses comes back as errors.
+ */
+export async function runOperation(
+  graphql: Graphql,
+  params: GraphqlParams,
+  request: RequestFacts,
+): Promise<ExecutionResult> {
+  const { parse, validate, contextFactory, execute, schema } = graphql.getEnveloped({ request });
+  let document: DocumentNode;
+  try {
+    document = parse(params.query);
+  } catch (error) {
+    return { errors: [error as GraphQLError] };
+  }
+  const errors = validate(schema, document);
+  if (errors.length > 0) return { errors };
+  return (await execute({
+    schema,
+    document,
+    variableValues: params.variables,
+    operationName: params.operationName,
+    contextValue: await contextFactory(),
+  })) as ExecutionResult;
+}
+
+/**
+ * The one GraphQL pipeline: /graphql is served by it, and the REST routes run
+ * their operations through its envelop plugins, so limits, masking and any
+ * later plugin hold for both.
+ */
+export function createGraphql(schema: GraphQLSchema, services: Services): Graphql {
+  const introspection = services.config.graphqlIntrospection;
+  const streams = new Streams();
+  return createYoga<ServerContext, Context>({
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    plugins: [validationErrorsAsBadRequest],
+    graphiql: introspection,
+    cors: false,
+    // Node's own Request and Response, which the HTTP adapter answers with directly.
+    fetchAPI: { Request, Response, Headers, ReadableStream, TextEncoder, TextDecoder, URL, URLSearchParams },
     logging: false,
-    context: ({ request }) => createContext(services, request.headers.get("authorization")),
+    // graphql-jit compiles each document once into plain functions; the same answers, several times faster.
+    // Subscriptions run on graphql-js: graphql-jit does not hand a subscribe function its arguments.
+    plugins: [
+      ...documentLimits({ introspection }),
+      requestChecks,
+      useGraphQlJit({}, { enableIf: ({ document, operationName }) => !isSubscription(document, operationName) }),
+    ],
+    context: (initial) => {
+      const facts = initial.request as Request | RequestFacts;
+      if (!(facts instanceof Request)) return createContext(services, facts, streams);
+      return createContext(
+        services,
+        { authorization: facts.headers.get("authorization"), signal: () => facts.signal },
+        streams,
+      );
+    },
     maskedErrors: {
-      // Our errors and GraphQL's own input errors reach the client; anything
-      // else is logged here and answered without its internals.
-      maskError: (error) => {
-        const graphqlError = error as GraphQLError;
-        if (serviceErrorOf(graphqlError)) return graphqlError;
-        if (isRequestError(graphqlError)) return asBadRequest(graphqlError);
-        services.log("error", "request_failed", { error: String(graphqlError.originalError ?? error) });
-        return internalError();
-      },
+      maskError: (error) =>
+        located(toServiceError(error as GraphQLError, requestFault(services.log)), error as GraphQLError),
     },
   });
 }

@@ -1,17 +1,22 @@
+import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { serve } from "@hono/node-server";
 import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { openDatabase } from "../db/client.ts";
+import { openDatabase, takeoverFor, wakeupsFor } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startImapPoller } from "../inbound/imap-poller.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
+import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
+import type { Services } from "../mailbox/services.ts";
 import { smtpMailer } from "../outbound/smtp.ts";
-import type { Services } from "../schema/context.ts";
+import { schema } from "../schema/index.ts";
 import { oembedLookup } from "../social/oembed.ts";
 import { createApp } from "./app.ts";
+import { createGraphql } from "./graphql.ts";
+import { serveGraphqlOverWebSocket } from "./graphql-ws.ts";
 
 export interface RunningService {
   url: string;
@@ -26,23 +31,28 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const database = await openDatabase(config.databaseUrl);
   const applied = await migrate(database);
   if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
-  const mailer = config.smtp ? smtpMailer(config.smtp) : null;
+  const mailer = config.smtp ? smtpMailer(config.smtp, config.smtpTimeoutMs) : null;
   if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
   const services: Services = {
     config,
     prisma: database.prisma,
+    sql: database.sql,
     clock,
     log,
     posts: oembedLookup(config.socialOembedUrl),
     mailer,
+    wakeups: wakeupsFor(database, (error) => log("warn", "events_listener_lost", { error: error.message })),
   };
-  const app = createApp(services);
+  const graphql = createGraphql(schema, services);
+  const app = createApp(services, graphql);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
+  const webSockets = serveGraphqlOverWebSocket(server as Server, graphql);
   const { port } = server.address() as AddressInfo;
   const cleanup = scheduleCleanup(services);
-  const poller = config.imap ? startImapPoller(services, config.imap) : null;
+  const webhooks = startWebhookWorker(services);
+  const poller = config.imap ? startImapPoller(services, config.imap, takeoverFor(database)) : null;
   if (!poller) log("info", "inbound_off", { reason: "IMAP_URL is not set: no mail is received" });
   log("info", "listening", { port, database: database.provider });
   return {
@@ -52,9 +62,12 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     async stop() {
       cleanup.stop();
       await poller?.stop();
+      await webhooks.stop();
       mailer?.close();
+      await services.wakeups.close();
+      await webSockets.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await database.prisma.$disconnect();
+      await database.close();
     },
   };
 }

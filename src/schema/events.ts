@@ -1,0 +1,133 @@
+import { getEmail, waitForEmail } from "../mailbox/emails.ts";
+import { agentEvents, type EventPage, type EventRecord, eventStream } from "../mailbox/events.ts";
+import { folderName } from "../mailbox/folders.ts";
+import type { EmailRecord } from "../mailbox/records.ts";
+import { AgentType } from "./agents.ts";
+import { builder } from "./builder.ts";
+import type { Context } from "./context.ts";
+import { EmailType } from "./emails.ts";
+import { bodyBytes } from "./limits.ts";
+
+// Mail the moment it is filed: the event log read after an id (with a wait),
+// a wait for one matching email, and subscriptions over SSE or WebSocket.
+
+const MailEventType = builder.objectRef<EventRecord>("MailEvent").implement({
+  description: "Something that happened to the agent's mail",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "Decimal digits, increasing: compare as numbers" }),
+    type: t.exposeString("type", {
+      description: "email.received, email.sent, email.updated, email.deleted or agent.verified",
+    }),
+    agentId: t.exposeString("agentId"),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    data: t.field({ type: "JSONObject", resolve: (event) => event.data }),
+  }),
+});
+
+const EventPageType = builder.objectRef<EventPage>("EventPage").implement({
+  fields: (t) => ({
+    data: t.field({ type: [MailEventType], resolve: (page) => page.data }),
+    nextAfter: t.exposeID("nextAfter", { description: "Where the next read starts" }),
+  }),
+});
+
+const EmailWaitFilter = builder.inputType("EmailWaitFilter", {
+  fields: (t) => ({
+    folder: t.string(),
+    from: t.string({ description: "An address, or @domain for any sender there" }),
+    subject: t.string({ description: "Part of the subject, without regard to case" }),
+    after: t.field({ type: "Timestamp", description: "Mail received after this time; by default, from now" }),
+  }),
+});
+
+builder.objectFields(AgentType, (t) => ({
+  events: t.field({
+    type: EventPageType,
+    description: "Events after an id, oldest first.",
+    args: { after: t.arg.id(), limit: t.arg.int(), types: t.arg.stringList() },
+    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.limit ?? 100, 0), 100) }),
+    resolve: (agent, args, ctx) => agentEvents(ctx, agent, args),
+  }),
+}));
+
+builder.queryFields((t) => ({
+  agentEvents: t.field({
+    type: EventPageType,
+    description: "Events after an id; with wait (0-25 s), holds on until at least one exists or the time runs out.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      after: t.arg.id(),
+      limit: t.arg.int(),
+      wait: t.arg.int({ description: "Seconds, 0-25" }),
+      types: t.arg.stringList(),
+    },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.limit ?? 100, 0), 100) }),
+    resolve: async (_, args, ctx) =>
+      agentEvents(ctx, await ctx.caller(), { ...args, waitSeconds: args.wait }, ctx.signal()),
+  }),
+  waitForEmail: t.field({
+    type: EmailType,
+    nullable: true,
+    description:
+      "The first matching email received after the filter's time, as soon as it is filed; null when none came in time.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      filter: t.arg({ type: EmailWaitFilter }),
+      timeoutSeconds: t.arg.int({ description: "0-25, default 25" }),
+    },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, { filter, timeoutSeconds }, ctx) => {
+      const wait = { ...filter, after: filter?.after?.getTime(), timeoutSeconds };
+      const email = await waitForEmail(ctx, await ctx.caller(), wait, ctx.signal());
+      return email && ctx.answer.load(async () => email, bodyBytes);
+    },
+  }),
+}));
+
+/** A stream counted against the agent's limit, ended when its key stops being the agent's. */
+async function* counted<T>(ctx: Context, agentId: string, stream: (agent: { id: string }) => AsyncGenerator<T>) {
+  const release = ctx.streams.open(agentId);
+  try {
+    yield* stream(await ctx.caller());
+  } finally {
+    release();
+  }
+}
+
+builder.subscriptionType({});
+
+builder.subscriptionFields((t) => ({
+  mailEvents: t.field({
+    type: MailEventType,
+    description: "The agent's events: those after `after` first (none when it is left out), then as they happen.",
+    args: { agentId: t.arg.id({ required: true }), types: t.arg.stringList(), after: t.arg.id() },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    subscribe: (_, args, ctx) =>
+      counted(ctx, args.agentId, (agent) => eventStream(ctx, agent, args, () => ctx.stillCaller(), ctx.signal())),
+    resolve: (event: EventRecord) => event,
+  }),
+  emailReceived: t.field({
+    type: EmailType,
+    description: "Each email as it is filed for the agent (in one folder when named).",
+    args: { agentId: t.arg.id({ required: true }), folder: t.arg.string() },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    subscribe: (_, args, ctx) =>
+      counted(ctx, args.agentId, (agent) =>
+        receivedEmails(ctx, agent, args.folder == null ? null : folderName(args.folder)),
+      ),
+    resolve: (email: EmailRecord) => email,
+  }),
+}));
+
+/** Received emails as they are filed: each email.received event, read as the email it names. */
+async function* receivedEmails(ctx: Context, agent: { id: string }, folder: string | null) {
+  const request = { types: ["email.received"] };
+  for await (const event of eventStream(ctx, agent, request, () => ctx.stillCaller(), ctx.signal())) {
+    if (folder !== null && event.data.folder !== folder) continue;
+    // Deleted before it could be read: nothing to send.
+    const email = await getEmail(ctx, agent, event.data.emailId as string).catch(() => null);
+    if (email) yield email;
+  }
+}

@@ -1,0 +1,26 @@
+import { assertOwns, assertVerified } from "../mailbox/access.ts";
+import type { Context } from "./context.ts";
+
+// The one authorization choke point: every field that reaches an agent's data
+// names a scope, and the Agent type carries one of its own. A scope either
+// holds or throws the spec's error (401, 403 or 404, NOT_VERIFIED), with
+// ownership checked before verification.
+
+export function scopesOf(ctx: Context) {
+  return {
+    key: async () => {
+      await ctx.caller();
+      return true;
+    },
+    ownAgent: async (agentId: string) => {
+      await assertOwns(ctx, await ctx.caller(), agentId);
+      return true;
+    },
+    verifiedAgent: async (agentId: string) => {
+      const caller = await ctx.caller();
+      await assertOwns(ctx, caller, agentId);
+      assertVerified(caller);
+      return true;
+    },
+  };
+}

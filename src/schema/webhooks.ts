@@ -1,0 +1,161 @@
+import {
+  type AttemptRecord,
+  createWebhook,
+  type DeliveryRecord,
+  deleteWebhook,
+  getWebhook,
+  listDeliveries,
+  listWebhooks,
+  MAX_WEBHOOKS_PER_AGENT,
+  retryDelivery,
+  rotateWebhookSecret,
+  updateWebhook,
+  type WebhookRecord,
+  type WebhookWithSecret,
+} from "../mailbox/webhooks.ts";
+import { AgentType } from "./agents.ts";
+import { builder, OutcomeType } from "./builder.ts";
+import { pageCost, pageType } from "./pages.ts";
+
+// Webhooks: where the agent's events are POSTed, signed the Standard Webhooks
+// way, and what became of each delivery.
+
+const WebhookAttemptType = builder.objectRef<AttemptRecord>("WebhookAttempt").implement({
+  fields: (t) => ({
+    at: t.expose("at", { type: "Timestamp" }),
+    statusCode: t.exposeInt("statusCode", {
+      nullable: true,
+      description: "The receiver's HTTP status, when it answered",
+    }),
+    error: t.exposeString("error", { nullable: true, description: "What went wrong, unless it answered 2xx" }),
+    durationMs: t.exposeInt("durationMs"),
+  }),
+});
+
+const WebhookDeliveryType = builder.objectRef<DeliveryRecord>("WebhookDelivery").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    eventId: t.exposeID("eventId", { description: "Also the webhook-id header: receivers de-duplicate on it" }),
+    type: t.exposeString("type"),
+    status: t.exposeString("status", { description: "pending, delivered or given_up" }),
+    attempts: t.exposeInt("attempts"),
+    nextAttemptAt: t.expose("nextAttemptAt", { type: "Timestamp", nullable: true, description: "While pending" }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    attemptLog: t.field({ type: [WebhookAttemptType], description: "Oldest first", resolve: (d) => d.attemptLog }),
+  }),
+});
+
+const WebhookDeliveryPage = pageType("WebhookDeliveryPage", WebhookDeliveryType);
+
+const WebhookType = builder.objectRef<WebhookRecord>("Webhook").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    url: t.exposeString("url"),
+    events: t.exposeStringList("events", { description: "The event types it receives; empty for all" }),
+    description: t.exposeString("description", { nullable: true }),
+    enabled: t.exposeBoolean("enabled"),
+    disabledReason: t.exposeString("disabledReason", {
+      nullable: true,
+      description: "Why the service turned it off, when it did",
+    }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    deliveries: t.field({
+      type: WebhookDeliveryPage,
+      description: "Its deliveries, newest first, each with its attempts.",
+      args: { limit: t.arg.int(), offset: t.arg.int() },
+      complexity: pageCost,
+      resolve: (webhook, args, ctx) => listDeliveries(ctx, { id: webhook.agentId }, webhook.id, args),
+    }),
+  }),
+});
+
+const WebhookSecretType = builder.objectRef<WebhookWithSecret>("WebhookSecret").implement({
+  fields: (t) => ({
+    webhook: t.field({ type: WebhookType, resolve: (webhook) => webhook }),
+    secret: t.exposeString("secret", { description: "whsec_…, shown only now" }),
+  }),
+});
+
+const CreateWebhookInput = builder.inputType("CreateWebhookInput", {
+  fields: (t) => ({
+    url: t.string({ required: true, description: "https:// and a public address" }),
+    events: t.stringList({ description: "Event types to receive; all when left out or empty" }),
+    description: t.string({ description: "At most 256 characters" }),
+  }),
+});
+
+const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
+  fields: (t) => ({
+    url: t.string(),
+    events: t.stringList(),
+    description: t.string(),
+    enabled: t.boolean({ description: "Turning it on again forgets why it was turned off" }),
+  }),
+});
+
+builder.objectFields(AgentType, (t) => ({
+  webhooks: t.field({
+    type: [WebhookType],
+    description: `The agent's webhooks, oldest first; at most ${MAX_WEBHOOKS_PER_AGENT}.`,
+    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    complexity: { field: 1, multiplier: MAX_WEBHOOKS_PER_AGENT },
+    resolve: (agent, _, ctx) => listWebhooks(ctx, agent),
+  }),
+}));
+
+builder.queryField("webhook", (t) =>
+  t.field({
+    type: WebhookType,
+    nullable: true,
+    description: "One webhook of your agent.",
+    args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) => getWebhook(ctx, await ctx.caller(), args.webhookId),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  createWebhook: t.field({
+    type: WebhookSecretType,
+    description: "Adds a webhook; its signing secret is answered only now.",
+    args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) => createWebhook(ctx, await ctx.caller(), args.input),
+  }),
+  updateWebhook: t.field({
+    type: WebhookType,
+    description: "Changes its URL, events or description, or turns it on or off.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      webhookId: t.arg.id({ required: true }),
+      input: t.arg({ type: UpdateWebhookInput, required: true }),
+    },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) => updateWebhook(ctx, await ctx.caller(), args.webhookId, args.input),
+  }),
+  deleteWebhook: t.field({
+    type: OutcomeType,
+    description: "Deletes a webhook and its deliveries.",
+    args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) => deleteWebhook(ctx, await ctx.caller(), args.webhookId),
+  }),
+  rotateWebhookSecret: t.field({
+    type: WebhookSecretType,
+    description: "A new signing secret, answered only now; the old one stops signing at once.",
+    args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) => rotateWebhookSecret(ctx, await ctx.caller(), args.webhookId),
+  }),
+  retryWebhookDelivery: t.field({
+    type: OutcomeType,
+    description: "Tries a delivery again now, whether it is pending, delivered or given up.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      webhookId: t.arg.id({ required: true }),
+      deliveryId: t.arg.id({ required: true }),
+    },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) => retryDelivery(ctx, await ctx.caller(), args.webhookId, args.deliveryId),
+  }),
+}));
