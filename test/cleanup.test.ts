@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { deleteExpiredAgents } from "../src/jobs/cleanup.ts";
+import { deleteExpiredAgents } from "../src/mailbox/cleanup.ts";
 import { Api, createAgent, createVerifiedAgent } from "./support/api.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
 import { startTestService, type TestService } from "./support/service.ts";

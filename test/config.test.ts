@@ -1,13 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
-import { pathToFileURL } from "node:url";
+import { join } from "node:path";
 import { describe, expect, test } from "vitest";
 import { ConfigError, loadConfig } from "../src/config.ts";
-
-const MAIN = resolve("src/main.ts");
-const TSX_LOADER = pathToFileURL(resolve("node_modules/tsx/dist/loader.mjs")).href;
+import { startCommand } from "./support/process.ts";
 
 describe("configuration", () => {
   test("every variable has a working default", () => {
@@ -28,6 +25,10 @@ describe("configuration", () => {
       imapProcessed: { kind: "seen" },
       inboundMaxBytes: 26214400,
       smtp: null,
+      smtpTimeoutMs: 20000,
+      graphqlIntrospection: true,
+      eventRetentionHours: 72,
+      webhookAllowPrivate: false,
     });
     expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
     expect(loadConfig({ MAIL_DOMAIN: "Mail.Example.COM" }).mailDomain).toBe("mail.example.com");
@@ -48,6 +49,10 @@ describe("configuration", () => {
     ["DAILY_SEND_LIMIT", "0"],
     ["STORAGE_LIMIT_BYTES", "-5"],
     ["STORAGE_LIMIT_BYTES", "3000000000"],
+    ["GRAPHQL_INTROSPECTION", "yes"],
+    ["SMTP_TIMEOUT_MS", "30000"],
+    ["EVENT_RETENTION_HOURS", "0"],
+    ["WEBHOOK_ALLOW_PRIVATE", "1"],
   ])("%s=%j is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be`));
@@ -55,8 +60,8 @@ describe("configuration", () => {
 });
 
 function run(env: Record<string, string>, cwd: string): ChildProcess {
-  // As npm start runs it; --import resolves tsx from the project, whatever the working directory.
-  return spawn(process.execPath, ["--import", TSX_LOADER, MAIN], {
+  const { command, args } = startCommand();
+  return spawn(command, args, {
     cwd,
     env: { PATH: process.env.PATH ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -163,11 +163,30 @@ describe("one email", () => {
     [{ folder: "zero\u200bwidth" }, "folder"],
     [{ folder: 5 }, "folder"],
     [{ isRead: "yes" }, "isRead"],
+    [{ folder: "\u0456nbox" }, "passes for inbox"],
+    [{ folder: "ARCH\u0406VE" }, "passes for archive"],
+    [{ folder: "tr\u0430sh" }, "passes for trash"],
+    [{ folder: "\u0442rash" }, "passes for trash"],
+    [{ folder: "inb0x" }, "passes for inbox"],
+    [{ folder: "lnbox" }, "passes for inbox"],
+    [{ folder: "Inbóx" }, "passes for inbox"],
+    [{ folder: "in box" }, "passes for inbox"],
   ])("PATCH %j is a bad request", async (body, field) => {
     const { agent, emails } = await agentWithMail(1);
     const reply = await api.call("PATCH", path(agent, `/${emails[0]?.id}`), { key: agent.apiKey, body });
     expect(reply.status).toBe(400);
     expect(reply.body.message).toContain(field);
+  });
+
+  test("custom folder names are kept in NFKC; full-width system names are the system folders", async () => {
+    const { agent, emails } = await agentWithMail(1);
+    const url = path(agent, `/${emails[0]?.id}`);
+    const patch = (folder: string) => api.call("PATCH", url, { key: agent.apiKey, body: { folder } });
+    expect((await patch("\uff49\uff4e\uff42\uff4f\uff58")).body.folder).toBe("inbox");
+    expect((await patch("Cafe\u0301 \ufb01les")).body.folder).toBe("Caf\u00e9 files");
+    const listed = await api.get(path(agent, `?folder=${encodeURIComponent("Café files")}`), { key: agent.apiKey });
+    expect(listed.body.total).toBe(1);
+    expect((await patch("Инбокс")).body.folder).toBe("Инбокс");
   });
 
   test("DELETE moves to trash, deletes from trash for good, and frees storage only then", async () => {

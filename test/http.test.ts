@@ -182,12 +182,92 @@ describe("GraphQL", () => {
   });
 });
 
+describe("/graphql over HTTP", () => {
+  // A plain JSON POST is answered straight from the pipeline, anything else by
+  // Yoga; a weighted Accept header sends the same request the other way.
+  test.each([
+    ["a query", { query: "{ __typename }" }],
+    ["a syntax error", { query: "{ agent(" }],
+    ["a validation error", { query: "{ nothing }" }],
+    ["a refused key", { query: "{ verificationStatus { verified } }" }],
+    ["a NUL in variables", { query: "query($s: String) { __typename }", variables: { s: "a\u0000" } }],
+    ["an aliases limit", { query: `{ ${Array.from({ length: 31 }, (_, i) => `a${i}: __typename`).join(" ")} }` }],
+    ["a body that is not an object", [1]],
+  ])("%s: the direct path answers as Yoga does", async (_, body) => {
+    for (const accept of ["application/json", "application/graphql-response+json"]) {
+      const direct = await api.post("/graphql", { body, headers: { accept, authorization: "Bearer ph_wrong" } });
+      const viaYoga = await api.post("/graphql", {
+        body,
+        headers: { accept: `${accept};q=0.9`, authorization: "Bearer ph_wrong" },
+      });
+      expect(direct.status).toBe(viaYoga.status);
+      expect(direct.headers.get("content-type")).toBe(viaYoga.headers.get("content-type"));
+      expect(direct.body).toEqual(viaYoga.body);
+    }
+  });
+
+  test("HEAD answers like GET without a body, never 500, and logs nothing", async () => {
+    const before = svc.logs.length;
+    const response = await fetch(`${svc.url}/graphql`, { method: "HEAD" });
+    expect(response.status).toBeLessThan(500);
+    expect(svc.logs.slice(before).filter((line) => line.level === "error")).toEqual([]);
+  });
+
+  test("415 with a JSON body for a Content-Type GraphQL does not read", async () => {
+    const reply = await api.post("/graphql", {
+      body: JSON.stringify({ query: "{ __typename }" }),
+      headers: { "content-type": "text/plain" },
+    });
+    expect(reply.status).toBe(415);
+    expect(reply.body).toEqual({
+      error: "Unsupported Media Type",
+      message: expect.stringMatching(/application\/json/),
+    });
+  });
+
+  test("406 with a JSON body when the client accepts nothing GraphQL can answer with", async () => {
+    const reply = await api.post("/graphql", {
+      body: [{ query: "{ __typename }" }],
+      headers: { accept: "text/html" },
+    });
+    expect(reply.status).toBe(406);
+    expect(reply.body).toEqual({ error: "Not Acceptable", message: expect.stringMatching(/application\/json/) });
+  });
+
+  test("no CORS headers for any origin, on /graphql and REST, preflight included", async () => {
+    const origin = { origin: "https://evil.example" };
+    const graphql = await api.post("/graphql", { body: { query: "{ __typename }" }, headers: origin });
+    const rest = await api.get("/verify/status", { headers: origin });
+    const preflight = await api.call("OPTIONS", "/graphql", {
+      headers: {
+        ...origin,
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization",
+      },
+    });
+    for (const reply of [graphql, rest, preflight]) {
+      expect(reply.headers.get("access-control-allow-origin")).toBeNull();
+      expect(reply.headers.get("access-control-allow-credentials")).toBeNull();
+    }
+  });
+});
+
 describe("a server failure", () => {
   test("answers 500 without stack, SQL or internals, over REST and GraphQL, and is logged", async () => {
     await withService({ SOCIAL_OEMBED_URL: x.url }, async (broken) => {
       const brokenApi = new Api(broken.url);
       const agent = await createAgent(brokenApi);
-      for (const table of ["Email", "Delivery", "SentEmail", "SendCounter", "Agent"])
+      for (const table of [
+        "Email",
+        "Delivery",
+        "SentEmail",
+        "SendCounter",
+        "Event",
+        "WebhookAttempt",
+        "WebhookDelivery",
+        "Webhook",
+        "Agent",
+      ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);
       const rest = await brokenApi.get("/verify/status", { key: agent.apiKey });
       expect(rest.status).toBe(500);
@@ -200,7 +280,10 @@ describe("a server failure", () => {
         }),
       ]);
       for (const text of [rest.text, graphql.text]) expect(text).not.toMatch(/SELECT|Agent"|prisma|\bat \/|\.ts:/i);
-      expect(broken.logs.filter((line) => line.event === "request_failed")).toHaveLength(2);
+      const failures = broken.logs.filter((line) => line.event === "request_failed");
+      expect(failures).toHaveLength(2);
+      // The log says what failed, without a stack, a source path or a statement.
+      expect(JSON.stringify(failures)).not.toMatch(/SELECT|\.ts:\d|\n\s*at |\/src\//);
     });
   });
 });

@@ -100,7 +100,7 @@ test("the service killed mid-batch: the next one finishes, each message once", a
     second = await spawnService(processEnv);
     const api = new Api(second.url);
     expect(await total(api, agent)).toBeLessThan(600);
-    // The killed instance never released its lease: the next takes over when it expires.
+    // The killed instance never released its lease: the next sees it gone and takes over at once.
     await inboxOf(api, agent, 600, 80_000);
     const stored = await storedIds(api, agent);
     expect(stored).toHaveLength(600);
@@ -113,6 +113,29 @@ test("the service killed mid-batch: the next one finishes, each message once", a
     await database.drop();
   }
 }, 120_000);
+
+test("a killed service's successor polls at once, not once the 30-second lease runs out", async () => {
+  await createMailbox("Successor");
+  const database = freshDatabase();
+  const processEnv = { ...env("Successor"), DATABASE_URL: database.url, IMAP_POLL_INTERVAL_MS: "60000" };
+  const first = await spawnService(processEnv);
+  let second: Awaited<ReturnType<typeof spawnService>> | null = null;
+  try {
+    const agent = await createVerifiedAgent(new Api(first.url), x);
+    await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "before" }), "Successor");
+    await inboxOf(new Api(first.url), agent, 1);
+    await first.kill();
+    second = await spawnService(processEnv);
+    const started = Date.now();
+    await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "after" }), "Successor");
+    await inboxOf(new Api(second.url), agent, 2, 25_000);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  } finally {
+    await first.kill();
+    await second?.kill();
+    await database.drop();
+  }
+}, 60_000);
 
 /** How often the poller met a message it had filed before. */
 function duplicates(logs: { event: string; fields: Record<string, unknown> }[]): number {
@@ -179,6 +202,35 @@ describe("IMAP_PROCESSED", () => {
         await client.logout();
       }
     } finally {
+      await svc.stop();
+    }
+  });
+});
+
+describe("IMAP_PROCESSED refused by the server", () => {
+  test("is logged and tried again on the next pass", async () => {
+    await createMailbox("MoveLater");
+    const svc = await startTestService({ ...env("MoveLater"), IMAP_PROCESSED: "move:NotYet" });
+    const client = await dovecot.client();
+    try {
+      const api = new Api(svc.url);
+      const agent = await createVerifiedAgent(api, x);
+      const id = messageId();
+      await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, id }), "MoveLater");
+      await inboxOf(api, agent, 1);
+      await waitFor(() => svc.logs.find((l) => l.event === "imap_mark_failed"), 5_000, "the failed move");
+      const waiting = async () => {
+        const status = await client.status("MoveLater", { messages: true });
+        return status ? status.messages : null;
+      };
+      expect(await waiting()).toBe(1);
+      await client.mailboxCreate("NotYet");
+      await waitFor(async () => (await waiting()) === 0, 10_000, "the retried move");
+      await client.mailboxOpen("NotYet");
+      expect(await client.search({ header: { "message-id": id } })).toHaveLength(1);
+      expect(await total(api, agent)).toBe(1);
+    } finally {
+      await client.logout();
       await svc.stop();
     }
   });

@@ -231,6 +231,31 @@ describe("the poller", () => {
     expect((await inboxOf(api, cc, 1)).body.data[0].subject).toBe("cc'd");
   });
 
+  test("without envelope headers, Bcc names recipients too", async () => {
+    const hidden = await createVerifiedAgent(api, x);
+    await dovecot.append(
+      rawMessage({ to: "someone@elsewhere.example", headers: [`Bcc: ${address(hidden)}`], subject: "blind" }),
+    );
+    expect((await inboxOf(api, hidden, 1)).body.data[0].subject).toBe("blind");
+  });
+
+  test("NUL characters in a message are stored as U+FFFD, and the poller carries on", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    await dovecot.append([
+      rawMessage({
+        to: address(agent),
+        subject: "=?utf-8?Q?nul=00here?=",
+        contentType: "text/plain; charset=utf-8\r\nContent-Transfer-Encoding: quoted-printable",
+        body: "before=00after",
+      }),
+      rawMessage({ to: address(agent), subject: "next" }),
+    ]);
+    const emails = (await inboxOf(api, agent, 2)).body.data;
+    const nul = emails.find((email: { subject: string }) => email.subject.startsWith("nul"));
+    expect(nul.subject).toBe("nul\uFFFDhere");
+    expect(nul.bodyText).toBe("before\uFFFDafter\n");
+  });
+
   test("mail for an unknown or unverified agent is dropped, logged and counted", async () => {
     const unverified = await createAgent(api);
     const witness = await createVerifiedAgent(api, x);

@@ -142,7 +142,7 @@ describe("POST /agents/{agentId}/send", () => {
     const agent = await createAgent(api);
     await api.call("DELETE", `/agents/${agent.id}`, { key: agent.apiKey });
     const created = await api.post("/agents", {
-      body: { id: agent.id, name: "Evil\r\nBcc: victim@example.com\r\nX-Injected: yes" },
+      body: { id: agent.id, name: "Evil\r\nBcc: victim\r\nX-Injected: yes" },
     });
     const evil = { id: agent.id, apiKey: created.body.apiKey };
     await verifyAgent(api, x, evil);
@@ -228,7 +228,8 @@ describe("the daily send limit", () => {
 });
 
 describe("failed delivery", () => {
-  test.each(["refuse", "stall"] as const)(
+  // Stalls and late answers: send-outcome.test.ts.
+  test.each(["refuse"] as const)(
     "a provider that %ss: 500, no record, nothing counted",
     async (behaviour) => {
       const agent = await createVerifiedAgent(api, x);

@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 // The service as its own process, for what an in-process instance cannot
@@ -10,9 +11,20 @@ export interface ServiceProcess {
   kill(): Promise<void>;
 }
 
+/**
+ * The command `npm start` runs, read from package.json so the two never
+ * differ, with the project's files as absolute paths: it runs from any
+ * directory, as one process, so that a signal reaches the service itself.
+ */
+export function startCommand(): { command: string; args: string[] } {
+  const { scripts } = JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { scripts: { start: string } };
+  const [, ...args] = scripts.start.split(/\s+/);
+  return { command: process.execPath, args: args.map((arg) => (arg.startsWith("-") ? arg : resolve(arg))) };
+}
+
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
-  // One process, as npm start runs it, so that a kill reaches the service itself.
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", resolve("src/main.ts")], {
+  const { command, args } = startCommand();
+  const child: ChildProcess = spawn(command, args, {
     env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

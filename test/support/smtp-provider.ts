@@ -3,8 +3,9 @@ import { type ParsedMail, simpleParser } from "mailparser";
 import { SMTPServer } from "smtp-server";
 
 // A real SMTP server playing the operator's email provider. It records what
-// arrives and can be told to refuse, to stall, or to be down; with a relay it
-// passes each message on, as a provider would towards the recipient's server.
+// arrives and can be told to refuse, to stall before or after the content, to
+// answer late, to drop the connection, or to be down; with a relay it passes
+// each message on, as a provider would towards the recipient's server.
 
 export interface Delivery {
   from: string;
@@ -13,11 +14,26 @@ export interface Delivery {
   parsed: ParsedMail;
 }
 
-export type Behaviour = "accept" | "refuse" | "stall";
+/**
+ * accept or refuse the message (after `delayMs`); stall: take the content and
+ * never answer; stall-envelope: never answer RCPT TO, so no content is sent;
+ * drop: take the content and close the connection without a reply.
+ */
+export type Behaviour = "accept" | "refuse" | "stall" | "stall-envelope" | "drop";
+
+/** smtp-server's own connection object, reached only to drop it. */
+interface ServerConnection {
+  session: { id: string };
+  _socket: { destroy(): void };
+}
 
 export class FakeProvider {
   behaviour: Behaviour = "accept";
+  /** How long the final reply to a message waits. */
+  delayMs = 0;
   readonly deliveries: Delivery[] = [];
+  /** Messages whose content arrived, whatever the answer. */
+  contentReceived = 0;
   relay: ((delivery: Delivery) => Promise<void>) | null = null;
   /** The text of the 250 reply to a message, given its number. */
   answer: (n: number) => string = (n) => `Message queued as Q${n}`;
@@ -40,6 +56,10 @@ export class FakeProvider {
       // Pooled client connections stay open; on close, end them soon.
       closeTimeout: 200,
       onAuth: (auth, _session, callback) => callback(null, { user: auth.username }),
+      onRcptTo: (_address, _session, callback) => {
+        if (provider?.behaviour === "stall-envelope") provider.#stalled.push(() => callback(new Error("stalled")));
+        else callback();
+      },
       onData: (stream, session, callback) => provider?.receive(stream, session, callback),
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -53,15 +73,23 @@ export class FakeProvider {
 
   private async receive(
     stream: NodeJS.ReadableStream,
-    session: { envelope: { mailFrom: false | { address: string }; rcptTo: { address: string }[] } },
+    session: { id: string; envelope: { mailFrom: false | { address: string }; rcptTo: { address: string }[] } },
     callback: (error?: Error | null, message?: string) => void,
   ): Promise<void> {
     const chunks: Buffer[] = [];
     for await (const chunk of stream) chunks.push(chunk as Buffer);
+    this.contentReceived++;
     if (this.behaviour === "stall") {
       this.#stalled.push(() => callback(new Error("stalled")));
       return;
     }
+    if (this.behaviour === "drop") {
+      for (const connection of (this.server as unknown as { connections: Set<ServerConnection> }).connections) {
+        if (connection.session.id === session.id) connection._socket.destroy();
+      }
+      return;
+    }
+    if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
     if (this.behaviour === "refuse") {
       const error = Object.assign(new Error("Message rejected by policy"), { responseCode: 554 });
       return callback(error);
@@ -78,9 +106,14 @@ export class FakeProvider {
     callback(null, this.answer(++this.#queued));
   }
 
+  /** Answers everything stalled so far with a temporary failure. */
+  release(): void {
+    for (const answer of this.#stalled.splice(0)) answer();
+  }
+
   /** Stops listening: new connections are refused. */
   async down(): Promise<void> {
-    for (const release of this.#stalled.splice(0)) release();
+    this.release();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
 }

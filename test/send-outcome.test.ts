@@ -1,0 +1,187 @@
+import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
+import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+import { FakeProvider } from "./support/smtp-provider.ts";
+import { waitFor } from "./support/wait.ts";
+
+// A send's answer matches what happened at the provider. Before the content
+// went out a failure means "not delivered": no record, nothing counted, and
+// the provider never gets the message. After it, a late or missing reply
+// means "unknown": the record and its count stay, and the provider's late
+// answer settles them.
+
+const DEADLINE_MS = 1500;
+
+let x: FakeX;
+let provider: FakeProvider;
+let svc: TestService;
+let api: Api;
+
+beforeAll(async () => {
+  x = await startFakeX();
+  provider = await FakeProvider.start();
+  svc = await startTestService({
+    SOCIAL_OEMBED_URL: x.url,
+    MAIL_DOMAIN: "mail.example",
+    SMTP_URL: provider.url,
+    SMTP_TIMEOUT_MS: String(DEADLINE_MS),
+    DAILY_SEND_LIMIT: "3",
+  });
+  api = new Api(svc.url);
+});
+afterEach(() => {
+  provider.release();
+  provider.behaviour = "accept";
+  provider.delayMs = 0;
+});
+afterAll(async () => {
+  await svc.stop();
+  await provider.down();
+  await x.close();
+});
+
+const send = (agent: TestAgent, subject = "s") =>
+  api.post(`/agents/${agent.id}/send`, { key: agent.apiKey, body: { to: "bob@example.com", subject, text: "t" } });
+const sentList = async (agent: TestAgent) =>
+  (await api.get(`/agents/${agent.id}/sent`, { key: agent.apiKey })).body.data as {
+    id: string;
+    subject: string;
+    providerId: string | null;
+  }[];
+const used = async (agent: TestAgent) =>
+  (await api.graphql(`query($id: ID!) { agent(id: $id) { sendQuota { used } } }`, { id: agent.id }, agent.apiKey)).body
+    .data.agent.sendQuota.used as number;
+const deliveredWith = (subject: string) => provider.deliveries.filter((d) => d.parsed.subject === subject);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe("before the content went out: not delivered", () => {
+  test("a provider stalling before the content: 500, no record, nothing counted, never delivered later", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.behaviour = "stall-envelope";
+    const before = provider.contentReceived;
+    const replies = await Promise.all(Array.from({ length: 12 }, (_, i) => send(agent, `stalled ${i}`)));
+    // Three take the day's three sends and fail; the rest meet the limit while those are in flight.
+    const failed = replies.filter((reply) => reply.status === 500);
+    expect(failed).toHaveLength(3);
+    expect(replies.filter((reply) => reply.status === 429)).toHaveLength(9);
+    for (const reply of failed) {
+      expect(reply.body).toEqual({
+        error: "Internal Server Error",
+        message: expect.stringContaining("Delivery failed"),
+      });
+    }
+    expect(await sentList(agent)).toEqual([]);
+    expect(await used(agent)).toBe(0);
+    // The provider recovers: the closed connections can never complete their transactions.
+    provider.release();
+    provider.behaviour = "accept";
+    await pause(500);
+    expect(provider.contentReceived).toBe(before);
+    const after = await send(agent, "after recovery");
+    expect(after.status).toBe(201);
+    expect(await used(agent)).toBe(1);
+  });
+
+  test("a provider refusing the message at once: 500, no record, nothing counted", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.behaviour = "refuse";
+    const reply = await send(agent, "refused");
+    expect(reply.status).toBe(500);
+    expect(reply.body.message).toContain("Delivery failed");
+    expect(await sentList(agent)).toEqual([]);
+    expect(await used(agent)).toBe(0);
+  });
+});
+
+describe("after the content went out: unknown until the provider answers", () => {
+  const unconfirmed = (id: string) => ({
+    error: "Internal Server Error",
+    message: expect.stringMatching(new RegExp(`may still be delivered.*sent email ${id}`)),
+  });
+
+  test("a provider accepting after the deadline: the record stays and gets its providerId; the limit holds", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.delayMs = DEADLINE_MS + 1500;
+    const replies = await Promise.all(Array.from({ length: 6 }, (_, i) => send(agent, `late ${agent.id} ${i}`)));
+    const late = replies.filter((reply) => reply.status === 500);
+    expect(late).toHaveLength(3);
+    expect(replies.filter((reply) => reply.status === 429)).toHaveLength(3);
+    const records = await sentList(agent);
+    expect(records).toHaveLength(3);
+    expect(records.every((record) => record.providerId === null)).toBe(true);
+    for (const reply of late) {
+      const id = /sent email (\S+?),/.exec(reply.body.message)?.[1];
+      expect(records.map((record) => record.id)).toContain(id);
+      expect(reply.body).toEqual(unconfirmed(id ?? ""));
+    }
+    expect(await used(agent)).toBe(3);
+    const settled = await waitFor(
+      async () => {
+        const now = await sentList(agent);
+        return now.every((record) => record.providerId !== null) ? now : null;
+      },
+      10_000,
+      "the late answers",
+    );
+    for (const record of settled) {
+      expect(record.providerId).toMatch(/^Q\d+$/);
+      expect(deliveredWith(record.subject)).toHaveLength(1);
+    }
+    expect(await used(agent)).toBe(3);
+  });
+
+  test("a provider refusing after the deadline: the record and its count go once it answers", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.behaviour = "refuse";
+    provider.delayMs = DEADLINE_MS + 1000;
+    const reply = await send(agent, "refused late");
+    expect(reply.status).toBe(500);
+    const [record] = await sentList(agent);
+    expect(reply.body).toEqual(unconfirmed(record?.id ?? "?"));
+    expect(await used(agent)).toBe(1);
+    await waitFor(async () => (await sentList(agent)).length === 0, 10_000, "the late refusal");
+    expect(await used(agent)).toBe(0);
+    expect(deliveredWith("refused late")).toEqual([]);
+  });
+
+  test("a provider stalling after the content, then failing: undone when it answers", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.behaviour = "stall";
+    const reply = await send(agent, "stalled after content");
+    expect(reply.status).toBe(500);
+    expect(reply.body.message).toMatch(/may still be delivered/);
+    expect(await sentList(agent)).toHaveLength(1);
+    expect(await used(agent)).toBe(1);
+    provider.release();
+    await waitFor(async () => (await sentList(agent)).length === 0, 10_000, "the stalled answer");
+    expect(await used(agent)).toBe(0);
+  });
+
+  test("a connection dropped after the content: the record stays, unknown, and keeps its count", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.behaviour = "drop";
+    const reply = await send(agent, "dropped");
+    expect(reply.status).toBe(500);
+    expect(reply.body.message).toMatch(/may still be delivered/);
+    await pause(500);
+    const records = await sentList(agent);
+    expect(records).toHaveLength(1);
+    expect(records[0]?.providerId).toBeNull();
+    expect(await used(agent)).toBe(1);
+    provider.behaviour = "accept";
+    expect((await send(agent, "next")).status).toBe(201);
+  });
+});
+
+test("an agent deleted while its send is in flight: 404, not 500", async () => {
+  const agent = await createVerifiedAgent(api, x);
+  provider.delayMs = 500;
+  const sending = send(agent, "deleted meanwhile");
+  await pause(200);
+  expect((await api.delete(`/agents/${agent.id}`, { key: agent.apiKey })).status).toBe(200);
+  const reply = await sending;
+  expect(reply.status).toBe(404);
+  expect(reply.body).toEqual({ error: "Not Found", message: expect.stringContaining("deleted meanwhile") });
+  expect(svc.logs.filter((line) => line.event === "request_failed")).toEqual([]);
+});

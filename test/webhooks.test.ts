@@ -1,0 +1,550 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { Dovecot } from "./support/dovecot.ts";
+import { rawMessage } from "./support/mail.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { spawnService } from "./support/process.ts";
+import { freshDatabase, startTestService, type TestService } from "./support/service.ts";
+import { waitFor } from "./support/wait.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
+
+// Webhooks: managed over REST and GraphQL, delivered at least once from the
+// event log to a real receiver that checks the Standard Webhooks signature
+// itself, retried with backoff, given up after a day, and never sent to a
+// private address unless the operator allows it.
+
+let dovecot: Dovecot;
+let x: FakeX;
+let svc: TestService;
+let api: Api;
+
+const env = () => ({
+  SOCIAL_OEMBED_URL: x.url,
+  MAIL_DOMAIN: "mail.example",
+  IMAP_URL: dovecot.url(),
+  IMAP_POLL_INTERVAL_MS: "60000",
+  WEBHOOK_ALLOW_PRIVATE: "true",
+});
+
+beforeAll(async () => {
+  dovecot = await Dovecot.start();
+  x = await startFakeX();
+  svc = await startTestService(env());
+  api = new Api(svc.url);
+});
+afterAll(async () => {
+  await svc.stop();
+  await x.close();
+  await dovecot.stop();
+});
+
+const hooks = (agent: TestAgent) => `/agents/${agent.id}/webhooks`;
+
+/** A webhook of the agent to the receiver; the receiver learns its secret. */
+async function subscribe(agent: TestAgent, receiver: WebhookReceiver, body: object = {}, on = api) {
+  const reply = await on.post(hooks(agent), { key: agent.apiKey, body: { url: receiver.url, ...body } });
+  expect(reply.status).toBe(201);
+  receiver.secrets.push(reply.body.secret);
+  return reply.body;
+}
+
+/** One email filed for the agent, through Dovecot and the poller. */
+async function emailFor(agent: TestAgent, subject = "hello", on = api) {
+  await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject }));
+  return waitFor(
+    async () => {
+      const { data } = (await on.get(`/agents/${agent.id}/emails?limit=100`, { key: agent.apiKey })).body;
+      return data.find((e: { subject: string }) => e.subject === subject);
+    },
+    15_000,
+    `the email "${subject}"`,
+  );
+}
+
+/** email.updated events, as fast as they can be made: the read flag set and cleared. */
+async function flips(agent: TestAgent, emailId: string, count: number, on = api) {
+  for (let i = 0; i < count; i++) {
+    const reply = await on.call("PATCH", `/agents/${agent.id}/emails/${emailId}`, {
+      key: agent.apiKey,
+      body: { isRead: i % 2 === 0 },
+    });
+    expect(reply.status).toBe(200);
+  }
+}
+
+const deliveries = (agent: TestAgent, hookId: string, on = api) =>
+  on.get(`${hooks(agent)}/${hookId}/deliveries?limit=100`, { key: agent.apiKey });
+
+/** Moves the service's clock and waits for the worker, which looks at least every second, to act on it. */
+async function advance(ms: number, until: () => Promise<boolean>, what: string) {
+  svc.clock.advance(ms);
+  await waitFor(until, 10_000, what);
+}
+
+describe("managing webhooks", () => {
+  test("create answers the secret once; list, get, update and delete", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const receiver = await WebhookReceiver.start();
+    const created = await subscribe(agent, receiver, { events: ["email.received"], description: "inbox watcher" });
+    expect(created).toEqual({
+      id: expect.any(String),
+      url: receiver.url,
+      events: ["email.received"],
+      description: "inbox watcher",
+      enabled: true,
+      disabledReason: null,
+      createdAt: expect.any(Number),
+      secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
+    });
+    const { secret, ...webhook } = created;
+    expect((await api.get(hooks(agent), { key: agent.apiKey })).body).toEqual({ data: [webhook] });
+    const one = await api.get(`${hooks(agent)}/${webhook.id}`, { key: agent.apiKey });
+    expect(one.body).toEqual(webhook);
+    expect(one.text).not.toContain(secret);
+    const updated = await api.call("PATCH", `${hooks(agent)}/${webhook.id}`, {
+      key: agent.apiKey,
+      body: { events: [], description: null, enabled: false },
+    });
+    expect(updated.body).toEqual({ ...webhook, events: [], description: null, enabled: false });
+    const deleted = await api.delete(`${hooks(agent)}/${webhook.id}`, { key: agent.apiKey });
+    expect(deleted.body).toMatchObject({ success: true });
+    const gone = await api.get(`${hooks(agent)}/${webhook.id}`, { key: agent.apiKey });
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ error: "Not Found", message: "Webhook not found" });
+    await receiver.down();
+  });
+
+  test.each([
+    [{}, /url is required/],
+    [{ url: "not a url" }, /url must be an absolute URL/],
+    [{ url: "ftp://hooks.example/x" }, /url must be http:\/\/ or https:\/\//],
+    [{ url: "https://user:pw@hooks.example/x" }, /user name or password/],
+    [{ url: `https://hooks.example/${"x".repeat(2100)}` }, /at most 2048/],
+    [{ url: "https://hooks.example/x", events: ["email.exploded"] }, /not one of email.received/],
+    [{ url: "https://hooks.example/x", description: "d".repeat(257) }, /description must be at most 256/],
+  ])("%j is a 400", async (body, message) => {
+    const agent = await createVerifiedAgent(api, x);
+    const reply = await api.post(hooks(agent), { key: agent.apiKey, body });
+    expect(reply.status).toBe(400);
+    expect(reply.body.error).toBe("Bad Request");
+    expect(reply.body.message).toMatch(message);
+    expect((await api.get(hooks(agent), { key: agent.apiKey })).body.data).toEqual([]);
+  });
+
+  test("at most 10 per agent, also when 14 are created at once", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const replies = await Promise.all(
+      Array.from({ length: 14 }, (_, i) =>
+        api.post(hooks(agent), { key: agent.apiKey, body: { url: `https://hooks.example/${i}` } }),
+      ),
+    );
+    expect(replies.filter((r) => r.status === 201)).toHaveLength(10);
+    const refused = replies.filter((r) => r.status === 400);
+    expect(refused).toHaveLength(4);
+    expect(refused[0]?.body).toMatchObject({ code: "TOO_MANY_WEBHOOKS", limit: 10, current: 10 });
+    expect((await api.get(hooks(agent), { key: agent.apiKey })).body.data).toHaveLength(10);
+  });
+
+  test("only the agent's own key, on a verified agent, reaches its webhooks", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const other = await createVerifiedAgent(api, x);
+    const webhook = await api.post(hooks(agent), { key: agent.apiKey, body: { url: "https://hooks.example/a" } });
+    const foreign = await api.get(`${hooks(agent)}/${webhook.body.id}`, { key: other.apiKey });
+    expect(foreign.status).toBe(403);
+    const elsewhere = await api.get(`${hooks(other)}/${webhook.body.id}`, { key: other.apiKey });
+    expect(elsewhere.status).toBe(404);
+    const retry = await api.post(`${hooks(other)}/${webhook.body.id}/deliveries/x/retry`, { key: other.apiKey });
+    expect(retry.status).toBe(404);
+    const unverified = await api.post("/agents", { body: { id: `u${Date.now()}`, name: "U" } });
+    const refused = await api.post(`/agents/${unverified.body.agent.id}/webhooks`, {
+      key: unverified.body.apiKey,
+      body: { url: "https://hooks.example/u" },
+    });
+    expect(refused.status).toBe(403);
+    expect(refused.body.code).toBe("NOT_VERIFIED");
+  });
+
+  test("GraphQL: the same webhooks, with their deliveries", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const created = await api.graphql(
+      `mutation($id: ID!) {
+        createWebhook(agentId: $id, input: { url: "https://hooks.example/g", events: ["email.sent"] }) {
+          webhook { id url events enabled } secret
+        }
+      }`,
+      { id: agent.id },
+      agent.apiKey,
+    );
+    const { webhook, secret } = created.body.data.createWebhook;
+    expect(webhook).toEqual({
+      id: expect.any(String),
+      url: "https://hooks.example/g",
+      events: ["email.sent"],
+      enabled: true,
+    });
+    expect(secret).toMatch(/^whsec_/);
+    const read = await api.graphql(
+      `query($id: ID!) { agent(id: $id) { webhooks { id deliveries { total data { id } } } } }`,
+      { id: agent.id },
+      agent.apiKey,
+    );
+    expect(read.body.data.agent.webhooks).toEqual([{ id: webhook.id, deliveries: { total: 0, data: [] } }]);
+    const rotated = await api.graphql(
+      `mutation($id: ID!, $w: ID!) { rotateWebhookSecret(agentId: $id, webhookId: $w) { secret } }`,
+      { id: agent.id, w: webhook.id },
+      agent.apiKey,
+    );
+    expect(rotated.body.data.rotateWebhookSecret.secret).toMatch(/^whsec_/);
+    expect(rotated.body.data.rotateWebhookSecret.secret).not.toBe(secret);
+  });
+});
+
+describe("deliveries", () => {
+  test("signed the Standard Webhooks way, with the event's id, type, time and data", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const receiver = await WebhookReceiver.start();
+    const webhook = await subscribe(agent, receiver);
+    const email = await emailFor(agent, "signed");
+    const [request] = await receiver.count(1);
+    const events = (await api.get(`/agents/${agent.id}/events?types=email.received`, { key: agent.apiKey })).body;
+    const [event] = events.data;
+    expect(request?.verifiedWith).toBe(webhook.secret);
+    expect(request?.id).toBe(event.id);
+    expect(request?.headers["webhook-signature"]).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    expect(request?.headers["content-type"]).toBe("application/json");
+    expect(request?.body).toEqual({
+      type: "email.received",
+      timestamp: new Date(event.createdAt).toISOString(),
+      data: { ...event.data, eventId: event.id, agentId: agent.id },
+    });
+    expect(request?.body.data.emailId).toBe(email.id);
+    await waitFor(async () => (await deliveries(agent, webhook.id)).body.data[0]?.status === "delivered");
+    const [delivery] = (await deliveries(agent, webhook.id)).body.data;
+    expect(delivery).toEqual({
+      id: expect.any(String),
+      eventId: event.id,
+      type: "email.received",
+      status: "delivered",
+      attempts: 1,
+      nextAttemptAt: null,
+      createdAt: event.createdAt,
+      attemptLog: [{ at: expect.any(Number), statusCode: 204, error: null, durationMs: expect.any(Number) }],
+    });
+    await receiver.down();
+  });
+
+  test("a webhook gets only the types it asked for, and a disabled one nothing", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const updates = await WebhookReceiver.start();
+    const off = await WebhookReceiver.start();
+    await subscribe(agent, updates, { events: ["email.updated"] });
+    const disabled = await subscribe(agent, off);
+    await api.call("PATCH", `${hooks(agent)}/${disabled.id}`, { key: agent.apiKey, body: { enabled: false } });
+    const email = await emailFor(agent, "typed");
+    await flips(agent, email.id, 3);
+    const received = await updates.count(3);
+    expect(received.map((r) => r.body.type)).toEqual(["email.updated", "email.updated", "email.updated"]);
+    await new Promise((r) => setTimeout(r, 1500));
+    expect(updates.received).toHaveLength(3);
+    expect(off.received).toEqual([]);
+    await updates.down();
+    await off.down();
+  });
+
+  test("rotating the secret: the next delivery is signed with the new one only", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const receiver = await WebhookReceiver.start();
+    const webhook = await subscribe(agent, receiver);
+    const email = await emailFor(agent, "rotation");
+    await receiver.count(1);
+    const rotated = await api.post(`${hooks(agent)}/${webhook.id}/rotate-secret`, { key: agent.apiKey });
+    expect(rotated.status).toBe(200);
+    expect(rotated.body).toMatchObject({ id: webhook.id, secret: expect.stringMatching(/^whsec_/) });
+    receiver.secrets.push(rotated.body.secret);
+    await flips(agent, email.id, 1);
+    const [first, second] = await receiver.count(2);
+    expect(first?.verifiedWith).toBe(webhook.secret);
+    expect(second?.verifiedWith).toBe(rotated.body.secret);
+    await receiver.down();
+  });
+
+  test("the receiver down for a while: retried with backoff, every event arrives, the attempts listed", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const receiver = await WebhookReceiver.start();
+    const webhook = await subscribe(agent, receiver, { events: ["email.updated"] });
+    const email = await emailFor(agent, "down");
+    await receiver.down();
+    await flips(agent, email.id, 5);
+    const attempted = (n: number) => async () => {
+      const { data } = (await deliveries(agent, webhook.id)).body;
+      return data.length === 5 && data.every((d: { attempts: number }) => d.attempts >= n);
+    };
+    await waitFor(attempted(1), 10_000, "first attempts");
+    const afterFirst = (await deliveries(agent, webhook.id)).body.data;
+    for (const delivery of afterFirst) {
+      expect(delivery.status).toBe("pending");
+      expect(delivery.attemptLog[0]).toMatchObject({ statusCode: null, error: expect.stringMatching(/ECONNREFUSED/) });
+      // About 5 s later, give or take a fifth.
+      const pause = delivery.nextAttemptAt - delivery.attemptLog[0].at;
+      expect(pause).toBeGreaterThanOrEqual(3_900);
+      expect(pause).toBeLessThanOrEqual(6_100);
+    }
+    await advance(6_100, attempted(2), "second attempts");
+    const afterSecond = (await deliveries(agent, webhook.id)).body.data;
+    for (const delivery of afterSecond) {
+      const pause = delivery.nextAttemptAt - delivery.attemptLog[1].at;
+      expect(pause).toBeGreaterThanOrEqual(23_900);
+      expect(pause).toBeLessThanOrEqual(36_100);
+    }
+    await receiver.up();
+    const delivered = async () =>
+      (await deliveries(agent, webhook.id)).body.data.every((d: { status: string }) => d.status === "delivered");
+    await advance(36_100, delivered, "deliveries once the receiver is back");
+    const events = (await api.get(`/agents/${agent.id}/events?types=email.updated`, { key: agent.apiKey })).body.data;
+    expect(new Set(receiver.received.map((r) => r.id))).toEqual(new Set(events.map((e: { id: string }) => e.id)));
+    expect(receiver.received.every((r) => r.verifiedWith === webhook.secret)).toBe(true);
+    for (const delivery of (await deliveries(agent, webhook.id)).body.data) {
+      expect(delivery.attemptLog.map((a: { statusCode: number | null }) => a.statusCode)).toEqual([null, null, 204]);
+      expect(delivery.nextAttemptAt).toBeNull();
+    }
+    await receiver.down();
+  }, 30_000);
+
+  test("5xx and 3xx are failures, and a redirect is not followed", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const failing = await WebhookReceiver.start();
+    const moved = await WebhookReceiver.start();
+    failing.answer = 500;
+    moved.answer = 301;
+    const a = await subscribe(agent, failing);
+    const b = await subscribe(agent, moved);
+    await emailFor(agent, "failures");
+    const firstAttempt = (hook: { id: string }) => async () =>
+      (await deliveries(agent, hook.id)).body.data[0]?.attemptLog[0];
+    expect(await waitFor(firstAttempt(a))).toMatchObject({ statusCode: 500, error: "HTTP 500" });
+    expect(await waitFor(firstAttempt(b))).toMatchObject({
+      statusCode: 301,
+      error: "HTTP 301: redirects are not followed",
+    });
+    expect(moved.received).toHaveLength(1);
+    await failing.down();
+    await moved.down();
+  });
+
+  test("a receiver that does not answer is cut off after 10 seconds", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const receiver = await WebhookReceiver.start();
+    receiver.answer = "hang";
+    const webhook = await subscribe(agent, receiver);
+    await emailFor(agent, "silence");
+    const attempt = await waitFor(
+      async () => (await deliveries(agent, webhook.id)).body.data[0]?.attemptLog[0],
+      20_000,
+      "the attempt to time out",
+    );
+    expect(attempt).toMatchObject({ statusCode: null, error: "no answer within 10 s" });
+    expect(attempt.durationMs).toBeGreaterThanOrEqual(9_900);
+    expect(attempt.durationMs).toBeLessThan(12_000);
+    await receiver.down();
+  }, 30_000);
+
+  test("a deleted webhook's pending deliveries are not attempted", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const receiver = await WebhookReceiver.start();
+    const webhook = await subscribe(agent, receiver, { events: ["email.updated"] });
+    const email = await emailFor(agent, "deleted hook");
+    await receiver.down();
+    await flips(agent, email.id, 1);
+    await waitFor(async () => (await deliveries(agent, webhook.id)).body.data[0]?.attempts === 1);
+    await api.delete(`${hooks(agent)}/${webhook.id}`, { key: agent.apiKey });
+    await receiver.up();
+    svc.clock.advance(6_100);
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect(receiver.received).toEqual([]);
+    await receiver.down();
+  });
+});
+
+describe("a day of failures", () => {
+  test("each delivery given up after 24 hours; 5 given up in a row disable the webhook; a retry sends one again", async () => {
+    // A service of its own: its clock moves by days.
+    const own = await startTestService(env());
+    const on = new Api(own.url);
+    try {
+      const agent = await createVerifiedAgent(on, x);
+      const receiver = await WebhookReceiver.start();
+      receiver.answer = 503;
+      const webhook = await subscribe(agent, receiver, { events: ["email.updated"] }, on);
+      const email = await emailFor(agent, "a day", on);
+      await flips(agent, email.id, 5, on);
+      const list = async () =>
+        (await deliveries(agent, webhook.id, on)).body.data as { status: string; attempts: number }[];
+      await waitFor(async () => (await list()).every((d) => d.attempts === 1), 10_000, "first attempts");
+      for (let attempts = 2; (await list()).some((d) => d.status === "pending"); attempts++) {
+        expect(attempts).toBeLessThanOrEqual(12);
+        // Longer than the longest pause (6 hours and a fifth).
+        own.clock.advance(7.5 * 3_600_000);
+        await waitFor(async () => (await list()).every((d) => d.status !== "pending" || d.attempts >= attempts));
+      }
+      // Given up at the first attempt after which the next would fall past 24 hours: not before the
+      // 24 hours less the longest pause (6 h and a fifth), and not after the 24 hours and one step.
+      const given = (await deliveries(agent, webhook.id, on)).body.data;
+      expect(given.map((d: { status: string }) => d.status)).toEqual(Array(5).fill("given_up"));
+      for (const delivery of given) {
+        const tried = delivery.attemptLog.at(-1).at - delivery.createdAt;
+        expect(tried).toBeGreaterThanOrEqual(16.8 * 3_600_000);
+        expect(tried).toBeLessThanOrEqual(31.5 * 3_600_000);
+        expect(delivery.attemptLog).toHaveLength(delivery.attempts);
+        expect(delivery.nextAttemptAt).toBeNull();
+      }
+      const state = (await on.get(`${hooks(agent)}/${webhook.id}`, { key: agent.apiKey })).body;
+      expect(state).toMatchObject({ enabled: false, disabledReason: expect.stringMatching(/5 deliveries in a row/) });
+
+      // A disabled webhook queues nothing; turned on again, it does, and a given-up delivery can be retried.
+      await flips(agent, email.id, 1, on);
+      expect(await list()).toHaveLength(5);
+      const enabled = await on.call("PATCH", `${hooks(agent)}/${webhook.id}`, {
+        key: agent.apiKey,
+        body: { enabled: true },
+      });
+      expect(enabled.body).toMatchObject({ enabled: true, disabledReason: null });
+      receiver.answer = 200;
+      const before = receiver.received.length;
+      const [oldest] = (await deliveries(agent, webhook.id, on)).body.data.slice(-1);
+      const retry = await on.post(`${hooks(agent)}/${webhook.id}/deliveries/${oldest.id}/retry`, { key: agent.apiKey });
+      expect(retry.status).toBe(200);
+      await waitFor(async () => (await list()).at(-1)?.status === "delivered", 10_000, "the retried delivery");
+      expect(receiver.received.length).toBe(before + 1);
+      await receiver.down();
+    } finally {
+      await own.stop();
+    }
+  }, 60_000);
+});
+
+describe("addresses", () => {
+  test("without WEBHOOK_ALLOW_PRIVATE: https only, and no private address, named or resolved", async () => {
+    const client = await dovecot.client();
+    await client.mailboxCreate("Strict");
+    await client.logout();
+    const strict = await startTestService({
+      SOCIAL_OEMBED_URL: x.url,
+      MAIL_DOMAIN: "mail.example",
+      IMAP_URL: dovecot.url("Strict"),
+      IMAP_POLL_INTERVAL_MS: "60000",
+    });
+    const on = new Api(strict.url);
+    try {
+      const agent = await createVerifiedAgent(on, x);
+      const create = (url: string) => on.post(hooks(agent), { key: agent.apiKey, body: { url } });
+      expect((await create("http://hooks.example/x")).body.message).toMatch(/url must be https:\/\//);
+      for (const host of [
+        "127.0.0.1",
+        "10.1.2.3",
+        "172.16.0.1",
+        "192.168.1.1",
+        "169.254.169.254",
+        "100.64.0.1",
+        "0.0.0.0",
+        "224.0.0.1",
+        "[::1]",
+        "[fe80::1]",
+        "[fd00::1]",
+        "[::ffff:127.0.0.1]",
+      ]) {
+        const reply = await create(`https://${host}/hook`);
+        expect(reply.status, host).toBe(400);
+        expect(reply.body.message).toMatch(/must not name a private address/);
+      }
+      // A name is checked when the delivery is made, after it is resolved.
+      const named = await create("https://localhost:1/hook");
+      expect(named.status).toBe(201);
+      const patched = await on.call("PATCH", `${hooks(agent)}/${named.body.id}`, {
+        key: agent.apiKey,
+        body: { url: "http://localhost/hook" },
+      });
+      expect(patched.status).toBe(400);
+      await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "to localhost" }), "Strict");
+      const attempt = await waitFor(
+        async () => (await deliveries(agent, named.body.id, on)).body.data[0]?.attemptLog[0],
+        15_000,
+        "the refused attempt",
+      );
+      expect(attempt).toMatchObject({
+        statusCode: null,
+        error: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/),
+      });
+    } finally {
+      await strict.stop();
+    }
+  });
+});
+
+describe("restarts and instances", () => {
+  test("the service killed with deliveries pending: they are delivered after it restarts", async () => {
+    const client = await dovecot.client();
+    await client.mailboxCreate("Killed");
+    await client.logout();
+    const database = freshDatabase();
+    const processEnv = { ...env(), IMAP_URL: dovecot.url("Killed"), DATABASE_URL: database.url };
+    const receiver = await WebhookReceiver.start();
+    receiver.answer = 503;
+    const first = await spawnService(processEnv);
+    let second: Awaited<ReturnType<typeof spawnService>> | null = null;
+    try {
+      const agent = await createVerifiedAgent(new Api(first.url), x);
+      const webhook = await subscribe(agent, receiver, { events: ["email.received"] }, new Api(first.url));
+      const raws = ["one", "two", "three"].map((subject) => rawMessage({ to: `${agent.id}@mail.example`, subject }));
+      await dovecot.append(raws, "Killed");
+      const list = async (on: Api) =>
+        (await deliveries(agent, webhook.id, on)).body.data as { status: string; attempts: number }[];
+      await waitFor(
+        async () => {
+          const pending = await list(new Api(first.url));
+          return pending.length === 3 && pending.every((d) => d.status === "pending" && d.attempts === 1);
+        },
+        15_000,
+        "the first, failed attempts",
+      );
+      await first.kill();
+      receiver.answer = 204;
+      second = await spawnService(processEnv);
+      const after = new Api(second.url);
+      await waitFor(async () => (await list(after)).every((d) => d.status === "delivered"), 15_000, "the deliveries");
+      const ids = new Set(receiver.received.map((r) => r.id));
+      expect(ids.size).toBe(3);
+      for (const id of ids) expect(receiver.of(id).map((r) => r.verifiedWith)).toContain(webhook.secret);
+    } finally {
+      await first.kill();
+      await second?.kill();
+      await receiver.down();
+      await database.drop();
+    }
+  }, 60_000);
+
+  test.runIf(process.env.TEST_DATABASE === "postgresql")(
+    "two instances on one PostgreSQL: each delivery attempted by one of them, once",
+    async () => {
+      const agent = await createVerifiedAgent(api, x);
+      const receiver = await WebhookReceiver.start();
+      const webhook = await subscribe(agent, receiver, { events: ["email.updated"] });
+      const first = await emailFor(agent, "two workers, one");
+      const second = await emailFor(agent, "two workers, two");
+      const other = new Api((await svc.startAnother()).url);
+      try {
+        // Events written on both instances wake both workers at once, each reaching for the same rows.
+        await Promise.all([flips(agent, first.id, 20), flips(agent, second.id, 20, other)]);
+        await receiver.count(40);
+        await waitFor(async () =>
+          (await deliveries(agent, webhook.id)).body.data.every((d: { status: string }) => d.status === "delivered"),
+        );
+        expect(receiver.received).toHaveLength(40);
+        expect(new Set(receiver.received.map((r) => r.id)).size).toBe(40);
+      } finally {
+        await svc.stopInstance(svc.instances.length - 1);
+        await receiver.down();
+      }
+    },
+    30_000,
+  );
+});
