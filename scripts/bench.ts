@@ -1,128 +1,477 @@
-// Prints speed and memory figures for the running service; asserts nothing.
-//   npm run bench                 SQLite in a temporary directory
-//   DATABASE_URL=postgresql://…   the same against PostgreSQL
-// Starts the real service in this process on a free port, with a local
-// oEmbed stand-in for verification and a local SMTP sink for sending.
+// Speed and memory of the service against this machine's floor, in one run.
+//   npm run bench                        SQLite in a temporary directory
+//   npm run bench -- --db postgres       PostgreSQL at 127.0.0.1:5432, database test, a schema of its own
+//   npm run bench -- --only "GET agent"  one scenario (and its setup)
+// Each HTTP scenario is measured against a floor server written for it alone
+// (node:http and the database driver over the same database, answering the
+// same bytes), with autocannon in a process of its own, service and floor
+// alternating twice. Prints a table and writes bench/results.json. Asserts nothing.
 
-import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:http";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
-import { tmpdir } from "node:os";
+import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
-import { systemClock } from "../src/clock.ts";
-import { loadConfig } from "../src/config.ts";
-import { startService } from "../src/server/service.ts";
+import { openDatabase } from "../src/db/client.ts";
+import { bareIdler, bareIngest, benchMessage, Dovecot } from "./bench/mail.ts";
+import {
+  type Load,
+  type LoadResult,
+  rssMiB,
+  runLoad,
+  type Started,
+  startFloor,
+  startService,
+} from "./bench/processes.ts";
+import { type Seeded, seed } from "./bench/seed.ts";
+import { subscribe } from "./bench/streams.ts";
 
-async function listen(server: { listen: (port: number, host: string, cb: () => void) => void }): Promise<void> {
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-}
+const args = process.argv.slice(2);
+const postgres = args.includes("--db") && args[args.indexOf("--db") + 1]?.startsWith("postgres");
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const SECONDS = 5;
+const CONNECTIONS = 16;
+const DOMAIN = "bench.example";
+const STORAGE_LIMIT = 2_147_483_647;
+const EMAIL_FIELDS = "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder";
 
-async function fakeX(): Promise<{ url: string; close: () => void; text: { value: string } }> {
-  const text = { value: "" };
-  const server = createServer((_req, res) => {
-    res.setHeader("content-type", "application/json");
-    res.end(JSON.stringify({ author_url: "https://twitter.com/bencher", html: `<p>${text.value}</p>` }));
+const dir = mkdtempSync(join(tmpdir(), "pigeonhole-bench-"));
+const cleanups: (() => Promise<unknown>)[] = [];
+const results: Record<string, unknown> = {};
+const wanted = (name: string) => only === undefined || name === only;
+
+/** A database of its own for each part of the run. */
+function databaseUrl(name: string): string {
+  if (!postgres) return `file:${join(dir, `${name}.db`)}`;
+  const schema = `bench_${name}_${process.pid}`;
+  cleanups.push(async () => {
+    const { prisma } = await openDatabase("postgresql://postgres@127.0.0.1:5432/test");
+    await prisma.$executeRawUnsafe(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+    await prisma.$disconnect();
   });
-  await listen(server);
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/oembed`,
-    close: () => server.close(),
-    text,
-  };
+  return `postgresql://postgres@127.0.0.1:5432/test?schema=${schema}`;
 }
 
-async function smtpSink(): Promise<{ url: string; close: () => void }> {
+async function smtpSink(): Promise<string> {
   const server = new SMTPServer({
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
     onData: (stream, _session, callback) => {
       stream.resume();
-      stream.on("end", () => callback(null, "queued as BENCH"));
+      stream.on("end", () => callback(null, "Message queued as BENCH"));
     },
   });
-  await listen(server);
-  return { url: `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`, close: () => server.close() };
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
+function line(label: string, ...cells: string[]): void {
+  console.log(`${label.padEnd(28)} ${cells.map((c) => c.padStart(12)).join(" ")}`);
 }
 
-/** `total` requests, `concurrency` at a time; prints throughput and latency. */
-async function measure(label: string, total: number, concurrency: number, request: (i: number) => Promise<Response>) {
-  const latencies: number[] = [];
-  let next = 0;
+const fixed = (n: number, digits = 0) => n.toFixed(digits);
+
+function httpScenarios(seeded: Seeded): { name: string; load: Load; sameBytes: boolean }[] {
+  const { agent, emailId } = seeded;
+  const auth = { authorization: `Bearer ${agent.apiKey}` };
+  const json = { ...auth, "content-type": "application/json" };
+  const graphql = (query: string) => JSON.stringify({ query });
+  return [
+    { name: "GET agent", sameBytes: true, load: { method: "GET", path: `/agents/${agent.id}`, headers: auth } },
+    {
+      name: "GraphQL agent",
+      sameBytes: true,
+      load: {
+        method: "POST",
+        path: "/graphql",
+        headers: json,
+        body: graphql(
+          `{ agent(id: "${agent.id}") { id email name createdAt verified verifiedAt storageUsed storageLimit } }`,
+        ),
+      },
+    },
+    {
+      name: "list of 50",
+      sameBytes: true,
+      load: { method: "GET", path: `/agents/${agent.id}/emails?limit=50`, headers: auth },
+    },
+    {
+      name: "GraphQL list of 50",
+      sameBytes: true,
+      load: {
+        method: "POST",
+        path: "/graphql",
+        headers: json,
+        body: graphql(
+          `{ agent(id: "${agent.id}") { emails(limit: 50) { data { ${EMAIL_FIELDS} } total limit offset } } }`,
+        ),
+      },
+    },
+    {
+      name: "one email",
+      sameBytes: true,
+      load: { method: "GET", path: `/agents/${agent.id}/emails/${emailId}`, headers: auth },
+    },
+    {
+      name: "PATCH email",
+      sameBytes: true,
+      load: {
+        method: "PATCH",
+        path: `/agents/${agent.id}/emails/${emailId}`,
+        headers: json,
+        body: JSON.stringify({ isRead: true }),
+      },
+    },
+    {
+      name: "POST /send",
+      sameBytes: false,
+      load: {
+        method: "POST",
+        path: `/agents/${agent.id}/send`,
+        headers: json,
+        body: JSON.stringify({ to: "sink@example.com", subject: "Benchmark", text: "A short note." }),
+      },
+    },
+  ];
+}
+
+async function answer(base: string, load: Load): Promise<{ status: number; text: string }> {
+  const response = await fetch(base + load.path, { method: load.method, headers: load.headers, body: load.body });
+  return { status: response.status, text: await response.text() };
+}
+
+/** The service must answer what the floor answers before either is measured. */
+async function checkSameAnswer(name: string, service: Started, floor: Started, load: Load, sameBytes: boolean) {
+  const [ours, theirs] = [await answer(service.url, load), await answer(floor.url, load)];
+  const shape = (text: string) => Object.keys(JSON.parse(text)).join(",");
+  const same = sameBytes ? ours.text === theirs.text : shape(ours.text) === shape(theirs.text);
+  if (ours.status !== theirs.status || !same) {
+    throw new Error(
+      `${name}: service and floor answer differently:\n${ours.text.slice(0, 400)}\n${theirs.text.slice(0, 400)}`,
+    );
+  }
+}
+
+const pct = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.floor((values.length - 1) * p)] ?? 0;
+
+const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+async function measureHttp(seeded: Seeded, service: Started, floor: Started, peakRss: { value: number }) {
+  console.log(`\nHTTP, ${CONNECTIONS} connections, ${SECONDS} s per run, service and floor alternating twice`);
+  line("scenario", "service/s", "floor/s", "ratio", "p50 ms", "p99 ms", "floor p99");
+  for (const { name, load, sameBytes } of httpScenarios(seeded)) {
+    if (!wanted(name)) continue;
+    await checkSameAnswer(name, service, floor, load, sameBytes);
+    const runs: { service: LoadResult[]; floor: LoadResult[] } = { service: [], floor: [] };
+    const sampler = setInterval(() => {
+      peakRss.value = Math.max(peakRss.value, rssMiB(service.child.pid));
+    }, 200);
+    for (let round = 0; round < 2; round++) {
+      runs.service.push(await runLoad(service.url, load, CONNECTIONS, SECONDS));
+      runs.floor.push(await runLoad(floor.url, load, CONNECTIONS, SECONDS));
+    }
+    clearInterval(sampler);
+    const ours = mean(runs.service.map((r) => r.requestsPerSecond));
+    const theirs = mean(runs.floor.map((r) => r.requestsPerSecond));
+    const p50 = mean(runs.service.map((r) => r.p50));
+    const p99 = mean(runs.service.map((r) => r.p99));
+    const floorP99 = mean(runs.floor.map((r) => r.p99));
+    const errors = runs.service.reduce((sum, r) => sum + r.errors, 0);
+    line(name, fixed(ours), fixed(theirs), fixed(ours / theirs, 2), fixed(p50, 1), fixed(p99, 1), fixed(floorP99, 1));
+    if (errors > 0) console.log(`  (${errors} service answers were errors)`);
+    results[name] = { service: ours, floor: theirs, ratio: ours / theirs, p50, p99, floorP99, errors };
+  }
+}
+
+async function measureStart(env: Record<string, string>) {
+  const times: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const started = await startService(env);
+    times.push(started.readyMs);
+    await started.stop();
+  }
+  times.sort((a, b) => a - b);
+  results["start to first /healthz 200"] = { ms: times[1] };
+  line("start to /healthz 200", `${fixed(times[1] ?? 0)} ms`, "(median of 3)");
+}
+
+async function httpPart(): Promise<void> {
+  const url = databaseUrl("main");
+  const seeded = await seed(url, { agents: 200, mailboxes: 1, emailsPerMailbox: 10_000, domain: DOMAIN });
+  const smtp = await smtpSink();
+  const env = {
+    DATABASE_URL: url,
+    MAIL_DOMAIN: DOMAIN,
+    STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
+    DAILY_SEND_LIMIT: "1000000",
+    SMTP_URL: smtp,
+  };
+  if (wanted("start")) await measureStart(env);
+  const service = await startService(env);
+  const floor = await startFloor("floor.ts", [url, DOMAIN, String(STORAGE_LIMIT), smtp]);
+  try {
+    const idle = rssMiB(service.child.pid);
+    const peak = { value: idle };
+    await measureHttp(seeded, service, floor, peak);
+    results.rss = { idleMiB: idle, underLoadMiB: peak.value };
+    console.log(`\nservice RSS: ${fixed(idle)} MiB idle, ${fixed(peak.value)} MiB at most under load`);
+  } finally {
+    await service.stop();
+    await floor.stop();
+  }
+}
+
+/** Polls the list until it holds `count` emails; milliseconds it took. */
+async function untilListed(service: Started, seeded: Seeded, count: number, started: number): Promise<number> {
+  const { agent } = seeded;
+  for (;;) {
+    const response = await fetch(`${service.url}/agents/${agent.id}/emails?limit=1`, {
+      headers: { authorization: `Bearer ${agent.apiKey}` },
+    });
+    const { total } = (await response.json()) as { total: number };
+    if (total >= count) return performance.now() - started;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+async function mailPart(): Promise<void> {
+  const dovecot = await Dovecot.start();
+  cleanups.push(() => dovecot.stop());
+  const url = databaseUrl("mail");
+  const seeded = await seed(url, { agents: 2, mailboxes: 0, emailsPerMailbox: 0, domain: DOMAIN });
+  const to = `${seeded.agent.id}@${DOMAIN}`;
+  const client = await dovecot.client();
+  for (const box of ["Floor", "Ingest", "Live"]) await client.mailboxCreate(box);
+  await client.logout();
+  const imap = (box: string) => dovecot.url(box);
+  const env = { DATABASE_URL: url, MAIL_DOMAIN: DOMAIN, STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT) };
+  console.log("\nInbound through Dovecot");
+  line("scenario", "service", "floor", "ratio");
+
+  if (wanted("ingestion")) {
+    const messages = Array.from({ length: 2000 }, (_, n) => benchMessage(to, n));
+    await dovecot.append(messages, "Floor");
+    await dovecot.append(messages, "Ingest");
+    const floor = await bareIngest(dovecot, "Floor");
+    const service = await startService({ ...env, IMAP_URL: imap("Ingest"), IMAP_POLL_INTERVAL_MS: "600000" });
+    // From the moment the service answers: its poller connects and reads from there.
+    const ms = await untilListed(service, seeded, 2000, performance.now());
+    await service.stop();
+    const ours = (2000 / ms) * 1000;
+    const theirs = (floor.messages / floor.ms) * 1000;
+    line("ingestion msg/s", fixed(ours), fixed(theirs), fixed(ours / theirs, 2));
+    results.ingestion = { service: ours, floor: theirs, ratio: ours / theirs };
+  }
+
+  if (wanted("APPEND to listed")) {
+    const service = await startService({ ...env, IMAP_URL: imap("Live"), IMAP_POLL_INTERVAL_MS: "600000" });
+    const idler = await bareIdler(dovecot, "Live");
+    const base = (await (
+      await fetch(`${service.url}/agents/${seeded.agent.id}/emails?limit=1`, {
+        headers: { authorization: `Bearer ${seeded.agent.apiKey}` },
+      })
+    ).json()) as { total: number };
+    const ours: number[] = [];
+    const theirs: number[] = [];
+    for (let n = 0; n < 30; n++) {
+      const announced = idler.nextExists();
+      const started = performance.now();
+      await dovecot.append(benchMessage(to, 10_000 + n), "Live");
+      const [listed] = await Promise.all([
+        untilListed(service, seeded, base.total + n + 1, started),
+        announced.then(() => theirs.push(performance.now() - started)),
+      ]);
+      ours.push(listed);
+      // Past the 0.5 s Dovecot waits after a change (the poller marking the last message) before it tells IDLE clients.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+    }
+    await idler.close();
+    await service.stop();
+    line("APPEND to listed p50 ms", fixed(pct(ours, 0.5)), fixed(pct(theirs, 0.5)));
+    line("APPEND to listed p99 ms", fixed(pct(ours, 0.99)), fixed(pct(theirs, 0.99)));
+    results["APPEND to listed"] = {
+      p50: pct(ours, 0.5),
+      p99: pct(ours, 0.99),
+      floorP50: pct(theirs, 0.5),
+      floorP99: pct(theirs, 0.99),
+    };
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Subscriptions over Server-Sent Events, the poller on IDLE: APPEND to the
+ * event at one subscriber against a bare IDLE client, then 1,000 subscribers
+ * (20, the most one agent may open, for each of 50 agents, all named in one
+ * message) against a bare SSE server writing one event to as many streams.
+ */
+async function streamsPart(): Promise<void> {
+  const dovecot = await Dovecot.start();
+  cleanups.push(() => dovecot.stop());
+  const url = databaseUrl("streams");
+  const seeded = await seed(url, { agents: 50, mailboxes: 50, emailsPerMailbox: 0, domain: DOMAIN });
+  const client = await dovecot.client();
+  await client.mailboxCreate("Streams");
+  await client.logout();
+  const service = await startService({
+    DATABASE_URL: url,
+    MAIL_DOMAIN: DOMAIN,
+    STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
+    IMAP_URL: dovecot.url("Streams"),
+    IMAP_POLL_INTERVAL_MS: "600000",
+  });
+  const floor = await startFloor("sse-floor.ts");
+  cleanups.push(
+    () => service.stop(),
+    () => floor.stop(),
+  );
+  console.log("\nSubscriptions over Server-Sent Events, poller on IDLE");
+  line("scenario", "service", "floor", "ratio");
+
+  const idler = await bareIdler(dovecot, "Streams");
+  const one = await subscribe(service.url, [seeded.agent], 1);
+  const ours: number[] = [];
+  const theirs: number[] = [];
+  for (let n = 0; n < 30; n++) {
+    const [heard, announced] = [one.nextEvent(), idler.nextExists()];
+    const started = performance.now();
+    await dovecot.append(benchMessage(`${seeded.agent.id}@${DOMAIN}`, n), "Streams");
+    await Promise.all([
+      heard.then(([at = 0]) => ours.push(at - started)),
+      announced.then(() => theirs.push(performance.now() - started)),
+    ]);
+    await pause(1200);
+  }
+  one.close();
+  line(
+    "APPEND to event p50 ms",
+    fixed(pct(ours, 0.5)),
+    fixed(pct(theirs, 0.5)),
+    fixed(pct(ours, 0.5) / pct(theirs, 0.5), 2),
+  );
+  line(
+    "APPEND to event p99 ms",
+    fixed(pct(ours, 0.99)),
+    fixed(pct(theirs, 0.99)),
+    fixed(pct(ours, 0.99) / pct(theirs, 0.99), 2),
+  );
+
+  await pause(1000);
+  const [serviceIdle, floorIdle] = [rssMiB(service.child.pid), rssMiB(floor.child.pid)];
+  const many = await subscribe(service.url, seeded.owners, 20);
+  const bare = await subscribe(
+    floor.url,
+    Array.from({ length: 50 }, () => seeded.agent),
+    20,
+  );
+  const perStream = (idle: number, pid: number | undefined) => ((rssMiB(pid) - idle) * 1024) / 1000;
+  const [serviceKiB, floorKiB] = [perStream(serviceIdle, service.child.pid), perStream(floorIdle, floor.child.pid)];
+
+  const [heard, announced] = [many.nextEvent(), idler.nextExists()];
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next < total) {
-        const i = next++;
-        const t0 = performance.now();
-        const response = await request(i);
-        await response.arrayBuffer();
-        if (response.status >= 400) throw new Error(`${label}: HTTP ${response.status}`);
-        latencies.push(performance.now() - t0);
-      }
-    }),
+  await dovecot.append(benchMessage(seeded.owners.map((o) => `${o.id}@${DOMAIN}`).join(", "), 100), "Streams");
+  const [times, announcedAt] = await Promise.all([heard, announced.then(() => performance.now())]);
+  const serviceSpread = Math.max(...times) - Math.min(...times);
+  const fired = bare.nextEvent();
+  await fetch(`${floor.url}/fire`, { method: "POST" });
+  const floorTimes = await fired;
+  const floorSpread = Math.max(...floorTimes) - Math.min(...floorTimes);
+  many.close();
+  bare.close();
+  await idler.close();
+  line("1,000: APPEND to last ms", fixed(Math.max(...times) - started), fixed(announcedAt - started));
+  line(
+    "1,000: first to last ms",
+    fixed(serviceSpread, 1),
+    fixed(floorSpread, 1),
+    fixed(serviceSpread / floorSpread, 2),
   );
-  const seconds = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  console.log(
-    `${label.padEnd(34)} ${String(Math.round(total / seconds)).padStart(6)} req/s   p50 ${percentile(latencies, 0.5).toFixed(1)} ms   p99 ${percentile(latencies, 0.99).toFixed(1)} ms`,
-  );
+  line("memory per stream KiB", fixed(serviceKiB, 1), fixed(floorKiB, 1), fixed(serviceKiB / floorKiB, 2));
+  results.streams = {
+    appendToEvent: {
+      p50: pct(ours, 0.5),
+      p99: pct(ours, 0.99),
+      floorP50: pct(theirs, 0.5),
+      floorP99: pct(theirs, 0.99),
+    },
+    fanOut1000: {
+      appendToLastMs: Math.max(...times) - started,
+      idleAnnouncedMs: announcedAt - started,
+      firstToLastMs: serviceSpread,
+      floorFirstToLastMs: floorSpread,
+    },
+    memoryPerStreamKiB: { service: serviceKiB, floor: floorKiB },
+  };
 }
 
-const dir = mkdtempSync(join(tmpdir(), "pigeonhole-bench-"));
-const x = await fakeX();
-const smtp = await smtpSink();
-const config = loadConfig({
-  PORT: "0",
-  HOST: "127.0.0.1",
-  DATABASE_URL: process.env.DATABASE_URL ?? `file:${join(dir, "bench.db")}`,
-  SOCIAL_OEMBED_URL: x.url,
-  SMTP_URL: smtp.url,
-  DAILY_SEND_LIMIT: "1000000",
-});
-const quiet = () => {};
-const service = await startService(config, systemClock, quiet);
-const base = service.url;
-const json = (body: unknown, key?: string) => ({
-  method: "POST",
-  headers: { "content-type": "application/json", ...(key ? { authorization: `Bearer ${key}` } : {}) },
-  body: JSON.stringify(body),
-});
+/** Page latency one request at a time: offset pages and a cursor walk over one agent's 1,000 emails. */
+async function pageLatency(label: string, agents: number): Promise<void> {
+  const url = databaseUrl(`pages${agents}`);
+  const seeded = await seed(url, { agents, mailboxes: agents, emailsPerMailbox: 1000, domain: DOMAIN, small: true });
+  const service = await startService({
+    DATABASE_URL: url,
+    MAIL_DOMAIN: DOMAIN,
+    STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
+  });
+  const { agent } = seeded;
+  const headers = { authorization: `Bearer ${agent.apiKey}`, "content-type": "application/json" };
+  const timed = async (request: () => Promise<Response>) => {
+    const started = performance.now();
+    const response = await request();
+    const body = await response.json();
+    return { ms: performance.now() - started, body };
+  };
+  const offset: number[] = [];
+  const cursor: number[] = [];
+  for (let round = 0; round < 5; round++) {
+    for (let page = 0; page < 20; page++) {
+      const path = `/agents/${agent.id}/emails?limit=50&offset=${page * 50}`;
+      offset.push((await timed(() => fetch(service.url + path, { headers }))).ms);
+    }
+    let after: string | null = null;
+    for (let page = 0; page < 20; page++) {
+      const query = `query($id: ID!, $after: String) { agent(id: $id) { emailConnection(first: 50, after: $after) { edges { node { id subject receivedAt } } pageInfo { endCursor } } } }`;
+      const body = JSON.stringify({ query, variables: { id: agent.id, after } });
+      const { ms, body: result } = await timed(() =>
+        fetch(`${service.url}/graphql`, { method: "POST", headers, body }),
+      );
+      after = result.data.agent.emailConnection.pageInfo.endCursor;
+      cursor.push(ms);
+    }
+  }
+  await service.stop();
+  line(`${label} offset p50/p99`, fixed(pct(offset, 0.5), 1), fixed(pct(offset, 0.99), 1));
+  line(`${label} cursor p50/p99`, fixed(pct(cursor, 0.5), 1), fixed(pct(cursor, 0.99), 1));
+  results[`pages, ${label}`] = {
+    offsetP50: pct(offset, 0.5),
+    offsetP99: pct(offset, 0.99),
+    cursorP50: pct(cursor, 0.5),
+    cursorP99: pct(cursor, 0.99),
+  };
+}
 
-const id = `bench-${Date.now()}`;
-const created = await (await fetch(`${base}/agents`, json({ id, name: "Bench" }))).json();
-const key = created.apiKey as string;
-const start = await (
-  await fetch(`${base}/verify/start`, { method: "POST", headers: { authorization: `Bearer ${key}` } })
-).json();
-x.text.value = start.tweetText;
-await fetch(`${base}/verify/complete`, json({ tweetUrl: "https://x.com/bencher/status/1" }, key));
-const auth = { headers: { authorization: `Bearer ${key}` } };
-
-console.log(`database: ${config.databaseUrl.startsWith("file:") ? "sqlite" : "postgresql"}`);
-await measure("POST /agents (register)", 300, 10, (i) =>
-  fetch(`${base}/agents`, json({ id: `${id}-${i}`, name: "n" })),
-);
-await measure("GET /agents/{id} (1 at a time)", 500, 1, () => fetch(`${base}/agents/${id}`, auth));
-await measure("GET /agents/{id} (16 at a time)", 2000, 16, () => fetch(`${base}/agents/${id}`, auth));
-await measure("GET /verify/status (16 at a time)", 2000, 16, () => fetch(`${base}/verify/status`, auth));
-await measure("GraphQL agent query (16 at a time)", 2000, 16, () =>
-  fetch(`${base}/graphql`, json({ query: `{ agent(id: "${id}") { id email storageUsed } }` }, key)),
-);
-await measure("POST /send (8 at a time)", 300, 8, (i) =>
-  fetch(`${base}/agents/${id}/send`, json({ to: "sink@example.com", subject: `b${i}`, text: "benchmark" }, key)),
-);
-await measure("GET /sent?limit=100 (8 at a time)", 500, 8, () => fetch(`${base}/agents/${id}/sent?limit=100`, auth));
-const memory = process.memoryUsage();
 console.log(
-  `memory: rss ${(memory.rss / 2 ** 20).toFixed(0)} MiB, heap used ${(memory.heapUsed / 2 ** 20).toFixed(0)} MiB`,
+  `database: ${postgres ? "postgresql" : "sqlite"}; ${cpus().length} cores (${cpus()[0]?.model}), ${fixed(totalmem() / 2 ** 30)} GiB; node ${process.version}`,
 );
-
-await service.stop();
-x.close();
-smtp.close();
-rmSync(dir, { recursive: true, force: true });
+try {
+  await httpPart();
+  if (wanted("ingestion") || wanted("APPEND to listed")) await mailPart();
+  if (wanted("streams")) await streamsPart();
+  if (wanted("pages")) {
+    console.log("\nPage latency, one request at a time, 1,000 emails of one agent");
+    line("stored emails", "p50 ms", "p99 ms");
+    await pageLatency("1,000 stored", 1);
+    await pageLatency("1,000,000 stored", 1000);
+  }
+  mkdirSync("bench", { recursive: true });
+  writeFileSync(
+    "bench/results.json",
+    `${JSON.stringify({ database: postgres ? "postgresql" : "sqlite", results }, null, 2)}\n`,
+  );
+} finally {
+  for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -13,10 +13,9 @@ const providers = [
   { name: "postgresql", schema: POSTGRES_SCHEMA },
 ] as const;
 
-/** The PostgreSQL twin: same models, another provider, no second Pothos type file. */
+/** The PostgreSQL twin: same models, another provider. */
 function postgresTwin(schema: string): string {
   return schema
-    .replace(/generator pothos \{[^}]*\}\n\n/, "")
     .replace('provider = "sqlite"', 'provider = "postgresql"')
     .replace('url      = "file:./unused.db"', 'url      = "postgresql://unused"')
     .replace('output     = "../src/generated/prisma/sqlite"', 'output     = "./prisma/postgresql"');

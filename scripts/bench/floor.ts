@@ -1,0 +1,226 @@
+// The floor: what this machine does for each scenario with nothing but
+// node:http and the database driver, over the same database, answering the
+// same bytes as the service. Run as its own process:
+//   node --import tsx scripts/bench/floor.ts <database url> <mail domain> <storage limit> [smtp url]
+import { createHash, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Statement } from "better-sqlite3";
+import nodemailer from "nodemailer";
+
+const [url = "", domain = "", storageLimitText = "0", smtpUrl] = process.argv.slice(2);
+const storageLimit = Number(storageLimitText);
+
+interface AgentRow {
+  id: string;
+  name: string;
+  createdAt: number;
+  verifiedAt: number | null;
+  storageUsed: number;
+}
+
+interface EmailRow {
+  id: string;
+  agentId: string;
+  messageId: string | null;
+  fromAddress: string;
+  fromName: string | null;
+  to: string;
+  subject: string | null;
+  bodyText: string | null;
+  bodyHtml: string | null;
+  receivedAt: number;
+  isRead: boolean;
+  folder: string;
+}
+
+interface Store {
+  agentByKeyHash(hash: string): Promise<AgentRow | undefined>;
+  emailPage(agentId: string, limit: number, offset: number): Promise<{ rows: EmailRow[]; total: number }>;
+  email(agentId: string, id: string): Promise<EmailRow | undefined>;
+  markRead(agentId: string, id: string): Promise<EmailRow | undefined>;
+}
+
+const AGENT = `SELECT "id","name","createdAt","verifiedAt","storageUsed" FROM "Agent" WHERE "apiKeyHash" = ?`;
+const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder"`;
+const PAGE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "agentId" = ? ORDER BY "receivedAt" DESC, "id" DESC LIMIT ? OFFSET ?`;
+const COUNT = `SELECT COUNT(*) AS "n" FROM "Email" WHERE "agentId" = ?`;
+const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
+const READ = `UPDATE "Email" SET "isRead" = true WHERE "id" = ? AND "agentId" = ?`;
+
+type Raw = Record<string, unknown>;
+
+/** A row as each driver hands it back; time as ms whatever the column type. */
+function agentOf(row: Raw, time: (value: unknown) => number): AgentRow {
+  return {
+    id: row.id as string,
+    name: row.name as string,
+    createdAt: time(row.createdAt),
+    verifiedAt: row.verifiedAt === null ? null : time(row.verifiedAt),
+    storageUsed: row.storageUsed as number,
+  };
+}
+
+function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
+  return {
+    id: row.id as string,
+    agentId: row.agentId as string,
+    messageId: row.messageId as string | null,
+    fromAddress: row.fromAddress as string,
+    fromName: row.fromName as string | null,
+    to: row.to as string,
+    subject: row.subject as string | null,
+    bodyText: row.bodyText as string | null,
+    bodyHtml: row.bodyHtml as string | null,
+    receivedAt: time(row.receivedAt),
+    isRead: Boolean(row.isRead),
+    folder: row.folder as string,
+  };
+}
+
+async function sqliteStore(file: string): Promise<Store> {
+  const { default: Sqlite } = await import("better-sqlite3");
+  const db = new Sqlite(file);
+  db.pragma("journal_mode = WAL");
+  db.pragma("synchronous = NORMAL");
+  const [agent, page, count, one, read] = [AGENT, PAGE, COUNT, ONE, READ].map((sql) => db.prepare(sql)) as [
+    Statement,
+    Statement,
+    Statement,
+    Statement,
+    Statement,
+  ];
+  const time = (value: unknown) => Date.parse(value as string);
+  const email = (row: unknown) => (row ? emailOf(row as Raw, time) : undefined);
+  return {
+    agentByKeyHash: async (hash) => {
+      const row = agent.get(hash) as Raw | undefined;
+      return row && agentOf(row, time);
+    },
+    emailPage: async (agentId, limit, offset) => ({
+      rows: (page.all(agentId, limit, offset) as Raw[]).map((row) => emailOf(row, time)),
+      total: (count.get(agentId) as { n: number }).n,
+    }),
+    email: async (agentId, id) => email(one.get(id, agentId)),
+    markRead: async (agentId, id) => {
+      read.run(id, agentId);
+      return email(one.get(id, agentId));
+    },
+  };
+}
+
+async function postgresStore(connection: string): Promise<Store> {
+  const { default: pg } = await import("pg");
+  const parsed = new URL(connection);
+  const schema = parsed.searchParams.get("schema") ?? "public";
+  parsed.searchParams.delete("schema");
+  const pool = new pg.Pool({ connectionString: parsed.toString(), options: `-c search_path="${schema}"`, max: 10 });
+  const numbered = (sql: string) => {
+    let n = 0;
+    return sql.replace(/\?/g, () => `$${++n}`);
+  };
+  const query = async (name: string, sql: string, values: unknown[]) =>
+    (await pool.query<Raw>({ name, text: numbered(sql), values })).rows;
+  const time = (value: unknown) => (value as Date).getTime();
+  const email = (rows: Raw[]) => (rows[0] ? emailOf(rows[0], time) : undefined);
+  return {
+    agentByKeyHash: async (hash) => {
+      const [row] = await query("agent", AGENT, [hash]);
+      return row && agentOf(row, time);
+    },
+    emailPage: async (agentId, limit, offset) => {
+      const [rows, [count]] = await Promise.all([
+        query("page", PAGE, [agentId, limit, offset]),
+        query("count", COUNT, [agentId]),
+      ]);
+      return { rows: rows.map((row) => emailOf(row, time)), total: Number(count?.n) };
+    },
+    email: async (agentId, id) => email(await query("one", ONE, [id, agentId])),
+    markRead: async (agentId, id) => {
+      await query("read", READ, [id, agentId]);
+      return email(await query("one", ONE, [id, agentId]));
+    },
+  };
+}
+
+const agentJson = (agent: AgentRow, withNulls: boolean) => ({
+  id: agent.id,
+  email: `${agent.id}@${domain}`,
+  name: agent.name,
+  createdAt: agent.createdAt,
+  verified: agent.verifiedAt !== null,
+  ...(withNulls || agent.verifiedAt !== null ? { verifiedAt: agent.verifiedAt } : {}),
+  storageUsed: agent.storageUsed,
+  storageLimit,
+});
+
+const emailJson = (email: EmailRow) => ({
+  id: email.id,
+  agentId: email.agentId,
+  messageId: email.messageId,
+  from: { address: email.fromAddress, name: email.fromName },
+  to: email.to,
+  subject: email.subject,
+  bodyText: email.bodyText,
+  bodyHtml: email.bodyHtml,
+  receivedAt: email.receivedAt,
+  isRead: email.isRead,
+  folder: email.folder,
+});
+
+function send(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
+  res.end(text);
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString();
+}
+
+const store = url.startsWith("file:") ? await sqliteStore(url.slice(5)) : await postgresStore(url);
+const mailer = smtpUrl ? nodemailer.createTransport(`${smtpUrl}?pool=true`) : null;
+
+async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
+  const agent = key ? await store.agentByKeyHash(createHash("sha256").update(key).digest("hex")) : undefined;
+  if (!agent || agent.verifiedAt === null) return send(res, 401, { error: "Unauthorized" });
+  const path = new URL(req.url ?? "/", "http://floor").pathname.split("/");
+  if (req.method === "POST" && req.url === "/graphql") {
+    const { query } = JSON.parse(await readBody(req)) as { query: string };
+    if (!query.includes("emails(")) return send(res, 200, { data: { agent: agentJson(agent, true) } });
+    const { rows, total } = await store.emailPage(agent.id, 50, 0);
+    return send(res, 200, { data: { agent: { emails: { data: rows.map(emailJson), total, limit: 50, offset: 0 } } } });
+  }
+  if (path[2] !== agent.id) return send(res, 403, { error: "Forbidden" });
+  if (req.method === "GET" && path.length === 3) return send(res, 200, agentJson(agent, false));
+  if (req.method === "GET" && path.length === 4) {
+    const { rows, total } = await store.emailPage(agent.id, 50, 0);
+    return send(res, 200, { data: rows.map(emailJson), total, limit: 50, offset: 0 });
+  }
+  const emailId = path[4] ?? "";
+  if (req.method === "GET") {
+    const email = await store.email(agent.id, emailId);
+    return email ? send(res, 200, emailJson(email)) : send(res, 404, { error: "Not Found" });
+  }
+  if (req.method === "PATCH") {
+    await readBody(req);
+    const email = await store.markRead(agent.id, emailId);
+    return email ? send(res, 200, emailJson(email)) : send(res, 404, { error: "Not Found" });
+  }
+  if (req.method === "POST" && mailer) {
+    const { to, subject, text } = JSON.parse(await readBody(req)) as { to: string; subject: string; text: string };
+    await mailer.sendMail({ from: `${agent.id}@${domain}`, to, subject, text });
+    return send(res, 201, { id: randomUUID(), to, subject, sentAt: Date.now() });
+  }
+  send(res, 404, { error: "Not Found" });
+}
+
+const server = createServer((req, res) => {
+  handle(req, res).catch((error: unknown) => send(res, 500, { error: String(error) }));
+});
+server.listen(0, "127.0.0.1", () => {
+  process.stdout.write(`${JSON.stringify({ port: (server.address() as AddressInfo).port })}\n`);
+});

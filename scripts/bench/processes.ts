@@ -1,0 +1,116 @@
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { promisify } from "node:util";
+import { startCommand } from "../../test/support/process.ts";
+
+// The processes a benchmark run starts: the service exactly as `npm start`
+// runs it, the floor server, and autocannon, each a process of its own.
+
+export interface Started {
+  child: ChildProcess;
+  url: string;
+  /** Milliseconds from spawn until the first answer that said it was ready. */
+  readyMs: number;
+  stop(): Promise<void>;
+}
+
+async function waitForLine(child: ChildProcess, match: (line: string) => unknown): Promise<unknown> {
+  let output = "";
+  return new Promise((resolve, reject) => {
+    const read = (chunk: Buffer) => {
+      output += chunk;
+      for (const line of output.split("\n")) {
+        const found = line.startsWith("{") ? match(line) : undefined;
+        if (found !== undefined) return resolve(found);
+      }
+    };
+    child.stdout?.on("data", read);
+    child.stderr?.on("data", (chunk) => {
+      output += chunk;
+    });
+    child.once("exit", (code) => reject(new Error(`exited with ${code}: ${output.slice(-2000)}`)));
+  });
+}
+
+function stopper(child: ChildProcess) {
+  return async () => {
+    if (child.exitCode !== null) return;
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGTERM");
+    await exited;
+  };
+}
+
+export async function startService(env: Record<string, string>): Promise<Started> {
+  const { command, args } = startCommand();
+  const started = performance.now();
+  const child = spawn(command, args, {
+    env: { PATH: process.env.PATH ?? "", HOST: "127.0.0.1", PORT: "0", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const port = (await waitForLine(child, (line) => {
+    const entry = JSON.parse(line) as { event?: string; port?: number };
+    return entry.event === "listening" ? entry.port : undefined;
+  })) as number;
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    const ok = await fetch(`${url}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) break;
+  }
+  return { child, url, readyMs: performance.now() - started, stop: stopper(child) };
+}
+
+/** A floor server from scripts/bench/, by file name. */
+export async function startFloor(script: string, args: string[] = []): Promise<Started> {
+  const started = performance.now();
+  const child = spawn(process.execPath, ["--import", "tsx", `scripts/bench/${script}`, ...args], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const port = (await waitForLine(child, (line) => (JSON.parse(line) as { port?: number }).port)) as number;
+  return { child, url: `http://127.0.0.1:${port}`, readyMs: performance.now() - started, stop: stopper(child) };
+}
+
+/** Resident memory of a process, from /proc. */
+export function rssMiB(pid: number | undefined): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) / 1024;
+}
+
+export interface Load {
+  method: "GET" | "POST" | "PATCH";
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+/** autocannon in its own process, at the given concurrency, for the given seconds. */
+export async function runLoad(url: string, load: Load, connections: number, seconds: number): Promise<LoadResult> {
+  const args = ["node_modules/autocannon/autocannon.js", "--json", "-c", String(connections), "-d", String(seconds)];
+  args.push("-m", load.method);
+  for (const [name, value] of Object.entries(load.headers)) args.push("-H", `${name}=${value}`);
+  if (load.body !== undefined) args.push("-b", load.body);
+  args.push(url + load.path);
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  const report = JSON.parse(stdout) as {
+    requests: { average: number };
+    latency: { p50: number; p99: number };
+    errors: number;
+    non2xx: number;
+  };
+  return {
+    requestsPerSecond: report.requests.average,
+    p50: report.latency.p50,
+    p99: report.latency.p99,
+    errors: report.errors + report.non2xx,
+  };
+}

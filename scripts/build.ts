@@ -1,0 +1,19 @@
+// Compiles the service to dist/ (run by npm install and npm test): one ES
+// module bundle of our own code, with source maps, dependencies left to
+// node_modules. npm start runs it, so start-up compiles no TypeScript.
+import { rmSync } from "node:fs";
+import { build } from "esbuild";
+
+rmSync("dist", { recursive: true, force: true });
+await build({
+  entryPoints: ["src/main.ts"],
+  outdir: "dist",
+  bundle: true,
+  splitting: true,
+  format: "esm",
+  platform: "node",
+  target: "node20",
+  packages: "external",
+  sourcemap: true,
+  logLevel: "warning",
+});
