@@ -11,6 +11,7 @@ const KINDS = {
   NOT_ACCEPTABLE: { status: 406, error: "Not Acceptable" },
   CONFLICT: { status: 409, error: "Conflict" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Payload Too Large" },
+  UNPROCESSABLE_CONTENT: { status: 422, error: "Unprocessable Content" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: "Unsupported Media Type" },
   RATE_LIMITED: { status: 429, error: "Rate limit exceeded" },
   INTERNAL_SERVER_ERROR: { status: 500, error: "Internal Server Error" },
@@ -28,7 +29,9 @@ export type ErrorCode =
   | "INVALID_TWEET"
   | "SOCIAL_ALREADY_USED"
   | "TOO_MANY_STREAMS"
-  | "TOO_MANY_WEBHOOKS";
+  | "TOO_MANY_WEBHOOKS"
+  | "IDEMPOTENCY_KEY_REUSED"
+  | "IDEMPOTENCY_KEY_IN_USE";
 
 export interface ErrorDetails {
   code?: ErrorCode;

@@ -18,7 +18,7 @@ function migrationsDirectory(): string {
 const MIGRATIONS = migrationsDirectory();
 const LOCK_ID = 0x70696765; // "pige"
 
-function migrationsOf(provider: string): { name: string; statements: string[] }[] {
+export function migrationsOf(provider: string): { name: string; statements: string[] }[] {
   const dir = join(MIGRATIONS, provider);
   return readdirSync(dir)
     .sort()

@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { type AddressObject, simpleParser } from "mailparser";
-import type { IncomingMessage } from "../mailbox/filing.ts";
+import type { AddressObject, Attachment } from "mailparser";
+import * as mimeFuncs from "nodemailer/lib/mime-funcs";
+import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
+import { parseMime } from "../mailbox/mime.ts";
 
-// What the service keeps of a raw message. mailparser copes with encoded
-// words, foreign charsets and broken MIME; it must neither invent a text body
-// from the HTML nor the reverse, since a missing part is reported as null.
+// What the service keeps of a raw message: a missing body is reported as
+// null, and each attachment by where it is and what it holds.
 
 export interface ParsedMessage extends IncomingMessage {
   /** Addresses the delivering server recorded (X-Original-To, Envelope-To, …). */
@@ -12,6 +13,9 @@ export interface ParsedMessage extends IncomingMessage {
   /** Addresses in To, Cc and Bcc. */
   headerTo: string[];
 }
+
+// nodemailer exports it; its type declarations have not caught up.
+const { detectExtension } = mimeFuncs as unknown as { detectExtension(contentType: string): string };
 
 const ENVELOPE_HEADERS = new Set(["x-original-to", "envelope-to", "x-envelope-to", "delivered-to"]);
 const ADDRESS = /[^\s<>,;:"()[\]]+@[^\s<>,;:"()[\]]+/g;
@@ -45,10 +49,38 @@ function headerValue(line: string): string {
     .trim();
 }
 
+/** The <…> Message-IDs in a header, in order. */
+export function messageIdsIn(value: string | string[] | undefined): string[] {
+  return [value ?? []].flat().flatMap((part) => part.match(/<[^<>\s]+>/g) ?? []);
+}
+
+/** A part's name as given, else one made from its position and type. */
+function filenameOf(attachment: Attachment, position: number): string {
+  const given =
+    attachment.filename &&
+    storable(attachment.filename)
+      .replace(/\p{Cc}/gu, "")
+      .trim();
+  return given || `attachment-${position + 1}.${detectExtension(attachment.contentType)}`;
+}
+
+function attachmentInfo(attachment: Attachment, position: number): AttachmentInfo {
+  return {
+    position,
+    filename: filenameOf(attachment, position),
+    contentType: attachment.contentType.toLowerCase(),
+    size: attachment.size,
+    contentId: storableOrNull(attachment.contentId),
+    inline: attachment.contentDisposition === "inline" || attachment.related === true,
+    sha256: attachment.checksum,
+  };
+}
+
 export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
-  const mail = await simpleParser(raw, { skipHtmlToText: true, skipTextToHtml: true, skipImageLinks: true });
+  const mail = await parseMime(raw);
   const messageIdLine = mail.headerLines.find((line) => line.key === "message-id");
   const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
+  const storables = (addresses: string[]) => addresses.map(storable);
   const from = mail.from?.value[0];
   return {
     messageId,
@@ -58,6 +90,12 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     // mailparser reports a missing text part as an empty string.
     bodyText: storableOrNull(mail.text),
     bodyHtml: typeof mail.html === "string" ? storable(mail.html) : null,
+    toList: storables(addressesOf(mail.to)),
+    ccList: storables(addressesOf(mail.cc)),
+    replyToList: storables(addressesOf(mail.replyTo)),
+    inReplyTo: messageIdsIn(mail.inReplyTo).map(storable)[0] ?? null,
+    references: messageIdsIn(mail.references).map(storable),
+    attachments: mail.attachments.map(attachmentInfo),
     envelopeTo: mail.headerLines
       .filter((line) => ENVELOPE_HEADERS.has(line.key))
       .flatMap((line) => headerValue(line.line).match(ADDRESS) ?? []),

@@ -1,18 +1,20 @@
 import { utcDay } from "../db/quota.ts";
 import type { Param, Sql } from "../db/sql.ts";
+import { KEY_LIFETIME_MS } from "./idempotency.ts";
 import { expiredAgents } from "./lifetimes.ts";
 import type { Services } from "./services.ts";
 
 // Unverified agents are deleted 24 hours after creation, yesterday's send
 // counters go too, and so do events and finished webhook deliveries past
-// EVENT_RETENTION_HOURS. Each delete is a conditional statement, so any
-// number of instances may run the job at once.
+// EVENT_RETENTION_HOURS, and idempotency keys after 24 hours. Each delete is
+// a conditional statement, so any number of instances may run the job at once.
 
 /** What the cleanup job does each minute. */
 export async function cleanUp(services: Services): Promise<void> {
   await deleteExpiredAgents(services);
   await deletePastSendCounters(services);
   await trimEvents(services);
+  await forgetIdempotencyKeys(services);
 }
 
 /** Deletes matching rows a thousand at a time, so that no statement holds the table for long. */
@@ -34,6 +36,12 @@ export async function trimEvents({ sql, clock, config }: Services): Promise<numb
   const events = await deleteInBatches(sql, "Event", `"createdAt" < ?`, before);
   await deleteInBatches(sql, "WebhookDelivery", `"status" <> 'pending' AND "createdAt" < ?`, before);
   return events;
+}
+
+/** Idempotency keys answer retries for 24 hours, then go. */
+export async function forgetIdempotencyKeys({ sql, clock }: Services): Promise<number> {
+  const before = new Date(clock.now().getTime() - KEY_LIFETIME_MS);
+  return sql.run(`DELETE FROM "IdempotencyKey" WHERE "createdAt" < ?`, [sql.at(before)]);
 }
 
 export async function deleteExpiredAgents({ prisma, clock, log }: Services): Promise<number> {

@@ -60,31 +60,78 @@ export async function getEmail({ sql }: Services, agent: { id: string }, emailId
   return emailFromRow(sql, row);
 }
 
+export interface EmailChange {
+  folder?: string | null;
+  isRead?: boolean | null;
+}
+
+const MAX_BATCH = 100;
+
+/** The change as it will be applied: a folder by its stored name. */
+function checkedChange(change: EmailChange): { folder: string | null; isRead: boolean | null } {
+  if (change.folder == null && change.isRead == null) {
+    throw new ServiceError("BAD_REQUEST", "Give folder, isRead, or both");
+  }
+  return { folder: change.folder == null ? null : folderName(change.folder), isRead: change.isRead ?? null };
+}
+
+/** Applies the change to the agent's emails, all of them or, when one is not the agent's, none; how many changed. */
+async function applyChange(
+  services: Services,
+  agentId: string,
+  emailIds: string[],
+  change: { folder: string | null; isRead: boolean | null },
+): Promise<number> {
+  const { sql } = services;
+  return withEvents(services, async (tx, emit) => {
+    const rows = await tx.all(
+      `SELECT "id", "folder", "isRead" FROM "Email" WHERE "agentId" = ? AND "id" IN (${emailIds.map(() => "?").join(", ")})${sql.forUpdate}`,
+      [agentId, ...emailIds],
+    );
+    if (rows.length !== emailIds.length) throw notFound();
+    let changed = 0;
+    for (const before of rows) {
+      const after = {
+        folder: change.folder ?? (before.folder as string),
+        isRead: change.isRead ?? sql.flag(before.isRead),
+      };
+      if (after.folder === before.folder && after.isRead === sql.flag(before.isRead)) continue;
+      await tx.run(`UPDATE "Email" SET "folder" = ?, "isRead" = ? WHERE "id" = ? AND "agentId" = ?`, [
+        after.folder,
+        after.isRead,
+        before.id as string,
+        agentId,
+      ]);
+      await emit({ type: "email.updated", agentId, data: { emailId: before.id as string, ...after } });
+      changed++;
+    }
+    return changed;
+  });
+}
+
 /** Moves an email to a folder and/or sets its read flag. */
 export async function updateEmail(
   services: Services,
   agent: { id: string },
   emailId: string,
-  change: { folder?: string | null; isRead?: boolean | null },
+  change: EmailChange,
 ): Promise<EmailRecord> {
-  if (change.folder == null && change.isRead == null)
-    throw new ServiceError("BAD_REQUEST", "Give folder, isRead, or both");
-  const folder = change.folder == null ? null : folderName(change.folder);
-  const { sql } = services;
-  await withEvents(services, async (tx, emit) => {
-    const mine = [emailId, agent.id];
-    const before = await tx.one(`SELECT "folder", "isRead" FROM "Email" WHERE "id" = ? AND "agentId" = ?`, mine);
-    if (!before) throw notFound();
-    const after = { folder: folder ?? (before.folder as string), isRead: change.isRead ?? sql.flag(before.isRead) };
-    if (after.folder === before.folder && after.isRead === sql.flag(before.isRead)) return;
-    await tx.run(`UPDATE "Email" SET "folder" = ?, "isRead" = ? WHERE "id" = ? AND "agentId" = ?`, [
-      after.folder,
-      after.isRead,
-      ...mine,
-    ]);
-    await emit({ type: "email.updated", agentId: agent.id, data: { emailId, ...after } });
-  });
+  await applyChange(services, agent.id, [emailId], checkedChange(change));
   return getEmail(services, agent, emailId);
+}
+
+/** One change to up to 100 emails at once: all of them, or none when one is not the agent's. */
+export async function updateEmails(
+  services: Services,
+  agent: { id: string },
+  emailIds: string[],
+  change: EmailChange,
+): Promise<{ updated: number }> {
+  const ids = [...new Set(emailIds)];
+  if (ids.length < 1 || ids.length > MAX_BATCH) {
+    throw new ServiceError("BAD_REQUEST", `emailIds must name 1-${MAX_BATCH} emails`);
+  }
+  return { updated: await applyChange(services, agent.id, ids, checkedChange(change)) };
 }
 
 /** To trash; from trash, or with permanent, for good, freeing its bytes. */

@@ -5,6 +5,7 @@ import type { Statements } from "../db/sql.ts";
 import { addressOf } from "./agents.ts";
 import { type NewEvent, withEvents } from "./events.ts";
 import type { Services } from "./services.ts";
+import { threadFor } from "./threads.ts";
 
 // Filing inbound mail: one batch of messages, and the mailbox cursor moved
 // past them, in the same transaction, so a crash anywhere leaves either both
@@ -20,6 +21,26 @@ export interface IncomingMessage {
   subject: string | null;
   bodyText: string | null;
   bodyHtml: string | null;
+  /** Addresses as the headers name them. */
+  toList: string[];
+  ccList: string[];
+  replyToList: string[];
+  /** The Message-ID it answers, and the thread's before it, oldest first. */
+  inReplyTo: string | null;
+  references: string[];
+  attachments: AttachmentInfo[];
+}
+
+/** A part that is not the message's text, as the parser found it. */
+export interface AttachmentInfo {
+  /** Its place among the message's attachments: where it is found again. */
+  position: number;
+  filename: string;
+  contentType: string;
+  size: number;
+  contentId: string | null;
+  inline: boolean;
+  sha256: string;
 }
 
 export interface Arrival {
@@ -52,7 +73,10 @@ const AGENT = `SELECT "id", "verifiedAt" FROM "Agent" WHERE "idKey" = ?`;
 /** Remembered whatever becomes of the message: one dropped or deleted is not filed again. */
 const REMEMBER = `INSERT INTO "Delivery" ("agentId", "dedupeKey") VALUES (?, ?) ON CONFLICT DO NOTHING`;
 const FILE = `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "fromName", "to", "subject", "bodyText",
-  "bodyHtml", "raw", "size", "receivedAt", "isRead", "folder") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  "bodyHtml", "raw", "size", "receivedAt", "isRead", "folder", "toList", "ccList", "replyToList", "inReplyTo",
+  "references", "threadId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const ATTACHMENT = `INSERT INTO "Attachment" ("id", "emailId", "position", "filename", "contentType", "size", "contentId",
+  "inline", "sha256") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const CURSOR = `SELECT "uidValidity", "lastUid" FROM "ImapCursor" WHERE "mailbox" = ?`;
 const MOVE_CURSOR = `INSERT INTO "ImapCursor" ("mailbox", "uidValidity", "lastUid") VALUES (?, ?, ?)
   ON CONFLICT ("mailbox") DO UPDATE SET "uidValidity" = excluded."uidValidity", "lastUid" = excluded."lastUid"`;
@@ -73,6 +97,8 @@ async function fileOne(
   if (!(await takeStorage(tx, agentId, raw.length, services.config.storageLimitBytes))) return "over_quota";
   const { sql, config, clock } = services;
   const emailId = randomUUID();
+  const now = clock.now();
+  const threadId = await threadFor(tx, sql, { agentId, ...message, at: now });
   await tx.run(FILE, [
     emailId,
     agentId,
@@ -85,10 +111,20 @@ async function fileOne(
     message.bodyHtml,
     raw,
     raw.length,
-    sql.at(clock.now()),
+    sql.at(now),
     false,
     "inbox",
+    JSON.stringify(message.toList),
+    JSON.stringify(message.ccList),
+    JSON.stringify(message.replyToList),
+    message.inReplyTo,
+    message.references.join(" ") || null,
+    threadId,
   ]);
+  for (const a of message.attachments) {
+    const row = [randomUUID(), emailId, a.position, a.filename, a.contentType, a.size, a.contentId, a.inline, a.sha256];
+    await tx.run(ATTACHMENT, row);
+  }
   const { subject, from } = message;
   await emit({ type: "email.received", agentId, data: { emailId, folder: "inbox", subject, from, size: raw.length } });
   return "stored";

@@ -9,8 +9,8 @@ export type EmailRecord = Omit<Email, "raw">;
 export type SentRecord = SentEmail;
 
 export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed"`;
-export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder"`;
-export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt"`;
+export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId"`;
+export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt","cc","bcc","inReplyTo","references","threadId"`;
 
 const nullableDate = (sql: Sql, value: unknown) => (value === null ? null : sql.date(value));
 
@@ -48,4 +48,10 @@ export const EMAIL_SELECT = {
   receivedAt: true,
   isRead: true,
   folder: true,
+  toList: true,
+  ccList: true,
+  replyToList: true,
+  inReplyTo: true,
+  references: true,
+  threadId: true,
 } as const;

@@ -10,41 +10,32 @@ import {
   utcDay,
 } from "../db/quota.ts";
 import type { Sql, Statements } from "../db/sql.ts";
-import { excerpt, ServiceError } from "../errors.ts";
+import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
-import { isEmailAddress } from "../outbound/address.ts";
 import { composeMessage } from "../outbound/compose.ts";
 import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/smtp.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { withEvents } from "./events.ts";
+import { type AnswerCodec, once } from "./idempotency.ts";
+import {
+  checkedBody,
+  checkedMessageId,
+  checkedRecipients,
+  checkedReplyTo,
+  checkedSubject,
+  type Outgoing,
+  type OutgoingInput,
+} from "./outgoing.ts";
 import { keysetSlice, offsetPage, type Page, type PageRequest, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, SENT_COLUMNS, type SentRecord, sentFromRow } from "./records.ts";
 import type { Services } from "./services.ts";
+import { referencesFor, threadFor } from "./threads.ts";
 
 // Sending: one send is one against the daily limit, whatever the number of
 // recipients, and the sent message's bytes count against storage. Both are
 // taken with the record before the provider is asked. What happens next
 // depends on how far the message got (see outbound/smtp.ts): not delivered
 // gives everything back, unconfirmed keeps it until the provider answers.
-
-const MAX_RECIPIENTS = 50;
-const SUBJECT_MAX = 998;
-
-export interface OutgoingInput {
-  to: string[];
-  subject: string;
-  text?: string | null;
-  html?: string | null;
-  replyTo?: string | null;
-}
-
-interface Outgoing {
-  to: string[];
-  subject: string;
-  text: string | null;
-  html: string | null;
-  replyTo: string | null;
-}
 
 export interface SendQuota {
   limit: number;
@@ -62,21 +53,14 @@ interface Taken {
   subject: string;
 }
 
-function validated(input: OutgoingInput): Outgoing {
-  const bad = (message: string) => new ServiceError("BAD_REQUEST", message);
-  if (input.to.length < 1 || input.to.length > MAX_RECIPIENTS) throw bad(`to must name 1-${MAX_RECIPIENTS} recipients`);
-  const invalid = input.to.find((address) => !isEmailAddress(address));
-  if (invalid !== undefined) throw bad(`to: ${JSON.stringify(excerpt(invalid))} is not a valid email address`);
-  const { subject } = input;
-  if (subject === "" || [...subject].length > SUBJECT_MAX || /[\r\n]/.test(subject)) {
-    throw bad(`subject must be 1-${SUBJECT_MAX} characters on one line`);
-  }
-  if (!input.text && !input.html) throw bad("Give text, html, or both");
-  if (input.replyTo != null && !isEmailAddress(input.replyTo)) {
-    throw bad(`replyTo: ${JSON.stringify(excerpt(input.replyTo))} is not a valid email address`);
-  }
-  return { to: input.to, subject, text: input.text || null, html: input.html || null, replyTo: input.replyTo ?? null };
-}
+/** A sent record as an idempotent answer is kept. */
+const SENT_ANSWER: AnswerCodec<SentRecord> = {
+  encode: (sent) => ({ ...sent, sentAt: sent.sentAt.getTime() }),
+  decode: (stored) => {
+    const sent = stored as SentRecord & { sentAt: number };
+    return { ...sent, sentAt: new Date(sent.sentAt) };
+  },
+};
 
 async function dailyLimitReached(
   { config }: Services,
@@ -139,8 +123,8 @@ async function settleLate(services: Services, taken: Taken, messageId: string, f
   }
 }
 
-const RECORD = `INSERT INTO "SentEmail" ("id", "agentId", "to", "subject", "bodyText", "bodyHtml", "replyTo", "messageId",
-  "size", "sentAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const RECORD = `INSERT INTO "SentEmail" ("id", "agentId", "to", "cc", "bcc", "subject", "bodyText", "bodyHtml", "replyTo",
+  "messageId", "size", "sentAt", "inReplyTo", "references", "threadId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** Takes the day's send, the storage and the record in one transaction: storage always matches the records kept. */
 async function take(services: Services, agent: AgentRecord, out: Outgoing, messageId: string, raw: Buffer, now: Date) {
@@ -160,10 +144,14 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     if (!(await takeStorage(tx, agent.id, raw.length, config.storageLimitBytes))) {
       throw await storageFull(services, tx, agent.id);
     }
+    const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
+    const threadId = await threadFor(tx, sql, { ...threading, ...out });
     await tx.run(RECORD, [
       taken.id,
       agent.id,
       out.to.join(", "),
+      out.cc.join(", ") || null,
+      out.bcc.join(", ") || null,
       out.subject,
       out.text,
       out.html,
@@ -171,16 +159,18 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
       messageId,
       raw.length,
       sql.at(now),
+      out.inReplyTo,
+      out.references.join(" ") || null,
+      threadId,
     ]);
   });
   return taken;
 }
 
-/** Sends an email from the agent's address through the configured provider. */
-export async function sendEmail(services: Services, agent: AgentRecord, input: OutgoingInput): Promise<SentRecord> {
+/** Sends a checked message from the agent's address through the configured provider. */
+export async function deliver(services: Services, agent: AgentRecord, out: Outgoing): Promise<SentRecord> {
   const { mailer, config, sql, clock, log } = services;
   if (!mailer) throw new ServiceError("SERVICE_UNAVAILABLE", "Sending is not configured on this server");
-  const out = validated(input);
   const now = clock.now();
   const from = addressOf(agent, config);
   const messageId = `<${randomUUID()}@${config.mailDomain}>`;
@@ -188,7 +178,7 @@ export async function sendEmail(services: Services, agent: AgentRecord, input: O
   const taken = await take(services, agent, out, messageId, raw, now);
   let delivery: Delivery;
   try {
-    delivery = await mailer.send({ from, to: out.to }, raw);
+    delivery = await mailer.send({ from, to: [...out.to, ...out.cc, ...out.bcc] }, raw);
   } catch (error) {
     if (!(error instanceof NotDelivered)) throw error;
     await undoSend(sql, taken);
@@ -208,6 +198,38 @@ export async function sendEmail(services: Services, agent: AgentRecord, input: O
   // The agent was deleted while its message went out.
   if (!row) throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
   return sentFromRow(sql, row);
+}
+
+/** Runs a send once per Idempotency-Key (see idempotency.ts). */
+export function sendOnce(
+  services: Services,
+  agent: AgentRecord,
+  key: string | null | undefined,
+  request: { operation: string; input: unknown },
+  outgoing: () => Promise<Outgoing>,
+): Promise<SentRecord> {
+  return once(services, agent.id, key, request, SENT_ANSWER, async () => deliver(services, agent, await outgoing()));
+}
+
+/** Sends an email from the agent's address; with inReplyTo, in the thread of the message it names. */
+export function sendEmail(
+  services: Services,
+  agent: AgentRecord,
+  input: OutgoingInput,
+  idempotencyKey?: string | null,
+): Promise<SentRecord> {
+  return sendOnce(services, agent, idempotencyKey, { operation: "send", input }, async () => {
+    const inReplyTo = input.inReplyTo == null ? null : checkedMessageId(input.inReplyTo, "inReplyTo");
+    return {
+      ...checkedRecipients(input),
+      subject: checkedSubject(input.subject),
+      ...checkedBody(input),
+      replyTo: checkedReplyTo(input.replyTo),
+      inReplyTo,
+      references: inReplyTo === null ? [] : await referencesFor(services, agent.id, inReplyTo),
+      threadId: null,
+    };
+  });
 }
 
 /** Sent mail, newest first; total counts every send, not only today's. */

@@ -1,0 +1,124 @@
+import { createHash } from "node:crypto";
+import { type ErrorDetails, type ErrorKind, ServiceError } from "../errors.ts";
+import type { Services } from "./services.ts";
+
+// Safe retries: the first request with an Idempotency-Key does the work and
+// its answer is kept; the same key from the same agent within 24 hours gets
+// that answer again, the work not done twice. Kept in the database, so it
+// holds across instances and restarts.
+
+export const KEY_LIFETIME_MS = 24 * 3_600_000;
+/** A request in flight this long belonged to an instance that died: a retry may take it over. */
+const ABANDONED_MS = 15 * 60_000;
+
+/** How an answer is kept and brought back. */
+export interface AnswerCodec<T> {
+  encode(value: T): unknown;
+  decode(stored: unknown): T;
+}
+
+interface Kept {
+  value?: unknown;
+  error?: { kind: ErrorKind; message: string; details: ErrorDetails };
+}
+
+/** The same JSON for the same request, whatever order its fields came in. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
+    entries.sort(([a], [b]) => (a < b ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function checkedKey(key: string): string {
+  if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
+    throw new ServiceError("BAD_REQUEST", "Idempotency-Key must be 1-255 printable ASCII characters");
+  }
+  return key;
+}
+
+/** Claims the key for this request: true when the work is ours to do, else the kept answer (or a refusal). */
+async function claim(services: Services, agentId: string, key: string, fingerprint: string): Promise<true | Kept> {
+  const { sql, clock } = services;
+  const now = clock.now();
+  const inserted = await sql.run(
+    `INSERT INTO "IdempotencyKey" ("agentId", "key", "fingerprint", "createdAt") VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    [agentId, key, fingerprint, sql.at(now)],
+  );
+  if (inserted === 1) return true;
+  const row = await sql.one(
+    `SELECT "fingerprint", "status", "answer", "createdAt" FROM "IdempotencyKey" WHERE "agentId" = ? AND "key" = ?`,
+    [agentId, key],
+  );
+  if (!row) return claim(services, agentId, key, fingerprint);
+  const age = now.getTime() - sql.date(row.createdAt).getTime();
+  const stale = age >= KEY_LIFETIME_MS || (row.status === null && age >= ABANDONED_MS);
+  if (stale) {
+    // Conditional on what was read: of two retries only one takes it over.
+    const taken = await sql.run(
+      `UPDATE "IdempotencyKey" SET "fingerprint" = ?, "status" = NULL, "answer" = NULL, "createdAt" = ?
+       WHERE "agentId" = ? AND "key" = ? AND "createdAt" = ?`,
+      [fingerprint, sql.at(now), agentId, key, sql.at(sql.date(row.createdAt))],
+    );
+    if (taken === 1) return true;
+    return claim(services, agentId, key, fingerprint);
+  }
+  if (row.fingerprint !== fingerprint) {
+    throw new ServiceError("UNPROCESSABLE_CONTENT", "This Idempotency-Key was used with a different request", {
+      code: "IDEMPOTENCY_KEY_REUSED",
+    });
+  }
+  if (row.status === null) {
+    throw new ServiceError("CONFLICT", "A request with this Idempotency-Key is still in progress; retry shortly", {
+      code: "IDEMPOTENCY_KEY_IN_USE",
+    });
+  }
+  return JSON.parse(row.answer as string) as Kept;
+}
+
+async function keep(services: Services, agentId: string, key: string, status: number, kept: Kept): Promise<void> {
+  await services.sql.run(`UPDATE "IdempotencyKey" SET "status" = ?, "answer" = ? WHERE "agentId" = ? AND "key" = ?`, [
+    status,
+    JSON.stringify(kept),
+    agentId,
+    key,
+  ]);
+}
+
+/**
+ * Runs the work once per key: without a key, simply runs it. The first
+ * answer, a value or an error of ours, is what every retry gets. A fault of
+ * ours is not kept: the key is let go, and a retry does the work.
+ */
+export async function once<T>(
+  services: Services,
+  agentId: string,
+  key: string | null | undefined,
+  request: { operation: string; input: unknown },
+  codec: AnswerCodec<T>,
+  work: () => Promise<T>,
+): Promise<T> {
+  if (key == null) return work();
+  const fingerprint = createHash("sha256").update(canonical(request)).digest("hex");
+  const claimed = await claim(services, agentId, checkedKey(key), fingerprint);
+  if (claimed !== true) {
+    if (claimed.error) throw new ServiceError(claimed.error.kind, claimed.error.message, claimed.error.details);
+    return codec.decode(claimed.value);
+  }
+  try {
+    const value = await work();
+    await keep(services, agentId, key, 201, { value: codec.encode(value) });
+    return value;
+  } catch (error) {
+    if (error instanceof ServiceError) {
+      const { kind, message, details } = error;
+      await keep(services, agentId, key, error.status, { error: { kind, message, details } });
+    } else {
+      await services.sql.run(`DELETE FROM "IdempotencyKey" WHERE "agentId" = ? AND "key" = ?`, [agentId, key]);
+    }
+    throw error;
+  }
+}

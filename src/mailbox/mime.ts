@@ -1,0 +1,15 @@
+import { simpleParser } from "mailparser";
+
+// One way to read a MIME message, for filing and for finding an attachment
+// again later: the same options both times, so its parts come out the same.
+// mailparser copes with encoded words, foreign charsets and broken MIME; it
+// must neither invent a text body from the HTML nor the reverse.
+
+export function parseMime(raw: Buffer) {
+  return simpleParser(raw, {
+    skipHtmlToText: true,
+    skipTextToHtml: true,
+    skipImageLinks: true,
+    checksumAlgo: "sha256",
+  });
+}

@@ -1,0 +1,129 @@
+import { excerpt, ServiceError } from "../errors.ts";
+import { isEmailAddress } from "../outbound/address.ts";
+import type { MessageAttachment } from "../outbound/compose.ts";
+
+// What a client may ask to send, checked before anything is taken: the
+// recipients, the subject, the bodies and the attachments. Nothing here
+// fetches anything: an attachment's bytes come in the request.
+
+const MAX_RECIPIENTS = 50;
+const SUBJECT_MAX = 998;
+const FILENAME_MAX = 255;
+
+export interface AttachmentInput {
+  filename?: string | null;
+  contentType?: string | null;
+  /** Base64. */
+  content?: string | null;
+  inline?: boolean | null;
+  contentId?: string | null;
+}
+
+export interface BodyInput {
+  text?: string | null;
+  html?: string | null;
+  attachments?: AttachmentInput[] | null;
+}
+
+export interface OutgoingInput extends BodyInput {
+  to: string[];
+  cc?: string[] | null;
+  bcc?: string[] | null;
+  subject: string;
+  replyTo?: string | null;
+  /** A Message-ID this message answers, to thread it by hand. */
+  inReplyTo?: string | null;
+}
+
+/** A message ready to compose: checked, and threaded when it answers one. */
+export interface Outgoing {
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  text: string | null;
+  html: string | null;
+  replyTo: string | null;
+  inReplyTo: string | null;
+  references: string[];
+  attachments: MessageAttachment[];
+  /** The thread it belongs in whatever its ids say: a reply's or a forward's original's. */
+  threadId: string | null;
+}
+
+const bad = (message: string) => new ServiceError("BAD_REQUEST", message);
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
+const MESSAGE_ID = /^<[^<>\s]+@[^<>\s]+>$/;
+
+function addresses(list: string[] | null | undefined, field: string): string[] {
+  const given = list ?? [];
+  if (given.length > MAX_RECIPIENTS) throw bad(`${field} may name at most ${MAX_RECIPIENTS} recipients`);
+  const invalid = given.find((address) => !isEmailAddress(address));
+  if (invalid !== undefined) throw bad(`${field}: ${JSON.stringify(excerpt(invalid))} is not a valid email address`);
+  return given;
+}
+
+export function checkedSubject(subject: string): string {
+  if (subject === "" || [...subject].length > SUBJECT_MAX || /[\r\n]/.test(subject)) {
+    throw bad(`subject must be 1-${SUBJECT_MAX} characters on one line`);
+  }
+  return subject;
+}
+
+function attachment(input: AttachmentInput, index: number): MessageAttachment {
+  const at = `attachments[${index}]`;
+  const { filename, content, contentType, contentId } = input;
+  if (typeof filename !== "string" || filename.trim() === "") throw bad(`${at}.filename is required`);
+  if ([...filename].length > FILENAME_MAX || /[/\\\p{Cc}]/u.test(filename)) {
+    throw bad(`${at}.filename must be at most ${FILENAME_MAX} characters, without / \\ or control characters`);
+  }
+  if (typeof content !== "string" || !BASE64.test(content)) throw bad(`${at}.content must be base64`);
+  if (contentType != null && !CONTENT_TYPE.test(contentType)) throw bad(`${at}.contentType is not a media type`);
+  if (contentId != null && !/^[^<>\s]{1,250}$/.test(contentId.replace(/^<(.*)>$/, "$1"))) {
+    throw bad(`${at}.contentId must be one word of at most 250 characters`);
+  }
+  return {
+    filename,
+    contentType: contentType ?? null,
+    content: Buffer.from(content, "base64"),
+    inline: input.inline === true,
+    contentId: contentId == null ? null : contentId.replace(/^<(.*)>$/, "$1"),
+  };
+}
+
+export function checkedAttachments(attachments: AttachmentInput[] | null | undefined): MessageAttachment[] {
+  return (attachments ?? []).map(attachment);
+}
+
+/** The bodies and attachments: at least one body. */
+export function checkedBody(input: BodyInput): Pick<Outgoing, "text" | "html" | "attachments"> {
+  if (!input.text && !input.html) throw bad("Give text, html, or both");
+  return { text: input.text || null, html: input.html || null, attachments: checkedAttachments(input.attachments) };
+}
+
+/** A Message-ID as a header carries it: in angle brackets, which a client may leave out. */
+export function checkedMessageId(value: string, field: string): string {
+  const id = value.startsWith("<") ? value : `<${value}>`;
+  if (!MESSAGE_ID.test(id)) throw bad(`${field} must be a Message-ID such as <id@example.com>`);
+  return id;
+}
+
+/** Recipients of one message: each list at most 50, and all together at most 50. */
+export function checkedRecipients(input: { to: string[]; cc?: string[] | null; bcc?: string[] | null }) {
+  if (input.to.length < 1 || input.to.length > MAX_RECIPIENTS) throw bad(`to must name 1-${MAX_RECIPIENTS} recipients`);
+  const to = addresses(input.to, "to");
+  const cc = addresses(input.cc, "cc");
+  const bcc = addresses(input.bcc, "bcc");
+  if (to.length + cc.length + bcc.length > MAX_RECIPIENTS) {
+    throw bad(`to, cc and bcc together may name at most ${MAX_RECIPIENTS} recipients`);
+  }
+  return { to, cc, bcc };
+}
+
+export function checkedReplyTo(replyTo: string | null | undefined): string | null {
+  if (replyTo != null && !isEmailAddress(replyTo)) {
+    throw bad(`replyTo: ${JSON.stringify(excerpt(replyTo))} is not a valid email address`);
+  }
+  return replyTo ?? null;
+}

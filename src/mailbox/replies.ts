@@ -1,0 +1,139 @@
+import { addressOf } from "./agents.ts";
+import { attachmentsToForward } from "./attachments.ts";
+import { getEmail } from "./emails.ts";
+import { type BodyInput, checkedAttachments, checkedBody, checkedRecipients, type Outgoing } from "./outgoing.ts";
+import type { AgentRecord, EmailRecord, SentRecord } from "./records.ts";
+import { sendOnce } from "./sending.ts";
+import type { Services } from "./services.ts";
+import { trimReferences } from "./threads.ts";
+
+// Answering received mail: reply and reply-all in the original's thread,
+// and forward with the original quoted and its attachments carried along.
+// Each is a send like any other: the same limits, errors and outcomes.
+
+/** Reply prefixes of the common languages and clients: Re:, RE:, Aw:, Sv:, Antw:, Vs:. */
+const REPLY_PREFIXES = /^\s*(?:(?:re|aw|sv|antw|vs|odp)\s*(?:\[\d+\])?\s*:\s*)+/i;
+const FORWARD_PREFIX = /^\s*(?:fwd?|wg|tr|rv)\s*:/i;
+
+export function replySubject(subject: string | null): string {
+  return `Re: ${(subject ?? "").replace(REPLY_PREFIXES, "")}`.trim();
+}
+
+export function forwardSubject(subject: string | null): string {
+  const original = (subject ?? "").trim();
+  return FORWARD_PREFIX.test(original) ? original : `Fwd: ${original}`.trim();
+}
+
+const listOf = (json: string) => JSON.parse(json) as string[];
+
+/** The original's Reply-To, else its sender; with reply-all, its To and Cc too, without the agent and without repeats. */
+export function replyRecipients(original: EmailRecord, own: string, replyAll: boolean): { to: string[]; cc: string[] } {
+  const replyTo = listOf(original.replyToList);
+  const to = replyTo.length > 0 ? replyTo : [original.fromAddress];
+  const seen = new Set([own.toLowerCase(), ...to.map((a) => a.toLowerCase())]);
+  const cc: string[] = [];
+  if (replyAll) {
+    for (const address of [...listOf(original.toList), ...listOf(original.ccList)]) {
+      if (seen.has(address.toLowerCase())) continue;
+      seen.add(address.toLowerCase());
+      cc.push(address);
+    }
+  }
+  return { to, cc };
+}
+
+/** In-Reply-To and References of an answer to the original. */
+function answering(original: EmailRecord): Pick<Outgoing, "inReplyTo" | "references" | "threadId"> {
+  const parent = original.messageId?.match(/<[^<>\s]+>/)?.[0] ?? null;
+  const before = original.references?.split(" ") ?? [];
+  return {
+    inReplyTo: parent,
+    references: parent === null ? before : trimReferences([...before, parent]),
+    threadId: original.threadId,
+  };
+}
+
+export interface ReplyInput extends BodyInput {
+  replyAll?: boolean | null;
+}
+
+export function replyToEmail(
+  services: Services,
+  agent: AgentRecord,
+  emailId: string,
+  input: ReplyInput,
+  idempotencyKey?: string | null,
+): Promise<SentRecord> {
+  const request = { operation: "reply", input: { emailId, ...input } };
+  return sendOnce(services, agent, idempotencyKey, request, async () => {
+    const original = await getEmail(services, agent, emailId);
+    const own = addressOf(agent, services.config);
+    return {
+      ...replyRecipients(original, own, input.replyAll === true),
+      bcc: [],
+      subject: replySubject(original.subject),
+      ...checkedBody(input),
+      replyTo: null,
+      ...answering(original),
+    };
+  });
+}
+
+const escapeHtml = (text: string) =>
+  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
+
+/** The original's headers, as mail clients quote them above a forwarded message. */
+function forwardedHeaders(original: EmailRecord): [string, string][] {
+  const from = original.fromName ? `${original.fromName} <${original.fromAddress}>` : original.fromAddress;
+  const to = listOf(original.toList);
+  return [
+    ["From", from],
+    ["Date", original.receivedAt.toUTCString()],
+    ["Subject", original.subject ?? ""],
+    ["To", to.length > 0 ? to.join(", ") : original.to],
+  ];
+}
+
+/** The new text above the original, in text and (when either has HTML) in HTML. */
+export function forwardBodies(original: EmailRecord, text: string | null, html: string | null) {
+  const headers = forwardedHeaders(original);
+  const block = ["---------- Forwarded message ---------", ...headers.map(([k, v]) => `${k}: ${v}`)].join("\n");
+  const forwardedText = [text ?? "", block, "", original.bodyText ?? ""].join("\n").trimStart();
+  if (html === null && original.bodyHtml === null) return { text: forwardedText, html: null };
+  const newHtml = html ?? (text === null ? "" : `<p>${escapeHtml(text).replace(/\n/g, "<br>")}</p>`);
+  const headerHtml = headers.map(([k, v]) => `${k}: ${escapeHtml(v)}`).join("<br>");
+  const originalHtml = original.bodyHtml ?? `<pre>${escapeHtml(original.bodyText ?? "")}</pre>`;
+  return {
+    text: forwardedText,
+    html: `${newHtml}<div>---------- Forwarded message ---------<br>${headerHtml}</div><br>${originalHtml}`,
+  };
+}
+
+export interface ForwardInput extends BodyInput {
+  to: string[];
+}
+
+export function forwardEmail(
+  services: Services,
+  agent: AgentRecord,
+  emailId: string,
+  input: ForwardInput,
+  idempotencyKey?: string | null,
+): Promise<SentRecord> {
+  const request = { operation: "forward", input: { emailId, ...input } };
+  return sendOnce(services, agent, idempotencyKey, request, async () => {
+    const recipients = checkedRecipients({ to: input.to });
+    const added = checkedAttachments(input.attachments);
+    const original = await getEmail(services, agent, emailId);
+    return {
+      ...recipients,
+      subject: forwardSubject(original.subject),
+      ...forwardBodies(original, input.text || null, input.html || null),
+      attachments: [...(await attachmentsToForward(services, agent, emailId)), ...added],
+      replyTo: null,
+      inReplyTo: null,
+      references: [],
+      threadId: original.threadId,
+    };
+  });
+}
