@@ -14,9 +14,12 @@ import {
 import type { Hono, Context as HonoContext, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { internalError, ServiceError } from "../errors.ts";
+import { attachmentContent } from "../mailbox/attachments.ts";
+import type { Services } from "../mailbox/services.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
 import { type Graphql, runOperation } from "../server/graphql.ts";
+import { answerFile } from "./download.ts";
 import { DEFAULT_BODY_LIMIT, type RestRequest, routes } from "./routes.ts";
 
 // Runs each route's operation through the GraphQL pipeline (the same envelop
@@ -116,7 +119,7 @@ function assertCleanRequest(request: RestRequest): void {
   }
 }
 
-export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql): void {
+export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql, services: Services): void {
   for (const route of routes) {
     const [invalid] = validate(schema, route.operation);
     if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
@@ -125,7 +128,7 @@ export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql):
     if (route.body) app.on(route.method, route.path, limitBody(route.maxBodyBytes ?? DEFAULT_BODY_LIMIT));
     app.on(route.method, route.path, async (c) => {
       const body = route.body ? await readJsonObject(c) : {};
-      const request = { params: c.req.param(), query: c.req.query(), body };
+      const request = { params: c.req.param(), query: c.req.query(), body, headers: c.req.header() };
       assertCleanRequest(request);
       const variables = route.variables?.(request) ?? {};
       const problem = inputProblem(route.operation, variables, schema);
@@ -138,6 +141,17 @@ export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql):
         return c.json(error.toBody(), error.status as 400);
       }
       const data = result.data ?? {};
+      if (route.file) {
+        const file = route.file(data, request);
+        if (!file) throw new ServiceError("NOT_FOUND", "Attachment not found");
+        const { record, content } = await attachmentContent(
+          services,
+          { id: file.agentId },
+          file.emailId,
+          file.attachmentId,
+        );
+        return answerFile(c, record, content);
+      }
       const answer = route.respond ? route.respond(data, request) : Object.values(data)[0];
       if (answer === null && route.noContentWhenNull) return c.body(null, 204);
       return c.json(answer, route.status ?? 200);

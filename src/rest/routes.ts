@@ -10,6 +10,15 @@ export interface RestRequest {
   params: Record<string, string>;
   query: Record<string, string>;
   body: Record<string, unknown>;
+  /** Request headers, by lower-case name. */
+  headers: Record<string, string>;
+}
+
+/** An attachment whose bytes a route answers with. */
+export interface FileRef {
+  agentId: string;
+  emailId: string;
+  attachmentId: string;
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any operation of the schema
@@ -30,6 +39,8 @@ export interface Route<D extends Operation = Operation> {
   noContentWhenNull?: true;
   /** The spec's body from the operation's data; the one root field's value unless given. */
   respond?: (data: ResultOf<D>, request: RestRequest) => unknown;
+  /** Answers with an attachment's bytes rather than JSON: the one the operation found. */
+  file?: (data: ResultOf<D>, request: RestRequest) => FileRef | null;
 }
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -53,6 +64,32 @@ function booleanParam(value: string | undefined): boolean | string | undefined {
   return value === "true" ? true : value === "false" ? false : value;
 }
 
+/** The Idempotency-Key header, when the client sent one. */
+const idempotencyKey = (request: RestRequest) => request.headers["idempotency-key"];
+
+/** What a send, a reply or a forward answers: the spec's send body, and the thread. */
+const sentAnswer = (sent: {
+  id: string;
+  recipients: string[];
+  subject: string;
+  sentAt: unknown;
+  threadId: string;
+}) => ({
+  id: sent.id,
+  to: sent.recipients,
+  subject: sent.subject,
+  sentAt: sent.sentAt,
+  threadId: sent.threadId,
+});
+
+/** A page of the agent's mail, in one folder when the query names it. */
+const folderPage = ({ params, query }: RestRequest) => ({
+  agentId: params.agentId,
+  folder: query.folder,
+  limit: intParam(query.limit),
+  offset: intParam(query.offset),
+});
+
 /** One address or a list of them, as the spec's send body has it; GraphQL takes a list. */
 function addressList(value: unknown): unknown {
   return value === undefined || value === null || Array.isArray(value) ? value : [value];
@@ -64,12 +101,17 @@ const AgentFields = graphql(`
 
 const EmailFields = graphql(`
   fragment EmailFields on Email {
-    id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder
+    id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId
+    attachments { id filename contentType size inline contentId }
   }
 `);
 
 const SentFields = graphql(`
-  fragment SentFields on SentEmail { id agentId to subject bodyText bodyHtml sentAt providerId }
+  fragment SentFields on SentEmail { id agentId to subject bodyText bodyHtml sentAt providerId threadId }
+`);
+
+const ThreadFields = graphql(`
+  fragment ThreadFields on Thread { id subject participants messageCount unreadCount lastMessageAt }
 `);
 
 const WebhookFields = graphql(`
@@ -148,12 +190,7 @@ export const routes: Route[] = [
       }`,
       [EmailFields],
     ),
-    variables: ({ params, query }) => ({
-      agentId: params.agentId,
-      folder: query.folder,
-      limit: intParam(query.limit),
-      offset: intParam(query.offset),
-    }),
+    variables: folderPage,
     respond: ({ agent }) => agent?.emails,
   }),
   route({
@@ -190,6 +227,69 @@ export const routes: Route[] = [
       filter: { folder: query.folder, from: query.from, subject: query.subject, after: intParam(query.after) },
       timeoutSeconds: intParam(query.timeout),
     }),
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/emails/batch",
+    body: true,
+    operation: graphql(`
+      mutation UpdateEmails($agentId: ID!, $emailIds: [ID!]!, $folder: String, $isRead: Boolean) {
+        updateEmails(agentId: $agentId, emailIds: $emailIds, folder: $folder, isRead: $isRead) { updated }
+      }
+    `),
+    variables: ({ params, body }) => ({
+      agentId: params.agentId,
+      emailIds: body.emailIds,
+      folder: body.folder,
+      isRead: body.isRead,
+    }),
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/emails/:emailId/attachments/:attachmentId",
+    operation: graphql(`
+      query GetAttachment($agentId: ID!, $emailId: ID!) {
+        email(agentId: $agentId, emailId: $emailId) { id agentId attachments { id } }
+      }
+    `),
+    variables: ({ params }) => ({ agentId: params.agentId, emailId: params.emailId }),
+    file: ({ email }, { params }) => {
+      const attachment = email?.attachments.find((a) => a.id === params.attachmentId);
+      return email && attachment ? { agentId: email.agentId, emailId: email.id, attachmentId: attachment.id } : null;
+    },
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/threads",
+    operation: graphql(
+      `query ListThreads($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
+        agent(id: $agentId) {
+          threads(folder: $folder, limit: $limit, offset: $offset) { data { ...ThreadFields } total limit offset }
+        }
+      }`,
+      [ThreadFields],
+    ),
+    variables: folderPage,
+    respond: ({ agent }) => agent?.threads,
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/threads/:threadId",
+    operation: graphql(
+      `query GetThread($agentId: ID!, $threadId: ID!) {
+        thread(agentId: $agentId, threadId: $threadId) {
+          ...ThreadFields
+          messages { direction email { ...EmailFields } sent { ...SentFields } }
+        }
+      }`,
+      [ThreadFields, EmailFields, SentFields],
+    ),
+    variables: ({ params }) => ({ agentId: params.agentId, threadId: params.threadId }),
+    respond: ({ thread }) =>
+      thread && {
+        ...thread,
+        messages: thread.messages.map(({ direction, email, sent }) => ({ ...(email ?? sent), direction })),
+      },
   }),
   route({
     method: "GET",
@@ -238,19 +338,24 @@ export const routes: Route[] = [
     maxBodyBytes: SEND_BODY_LIMIT,
     status: 201,
     operation: graphql(`
-      mutation SendEmail($agentId: ID!, $input: SendEmailInput!) {
-        sendEmail(agentId: $agentId, input: $input) { id subject sentAt }
+      mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
+        sendEmail(agentId: $agentId, input: $input, idempotencyKey: $idempotencyKey) { id subject sentAt }
       }
     `),
-    variables: ({ params, body }) => ({
-      agentId: params.agentId,
+    variables: (request) => ({
+      agentId: request.params.agentId,
       input: {
-        to: addressList(body.to),
-        subject: body.subject,
-        text: body.text,
-        html: body.html,
-        replyTo: body.replyTo,
+        to: addressList(request.body.to),
+        cc: addressList(request.body.cc),
+        bcc: addressList(request.body.bcc),
+        subject: request.body.subject,
+        text: request.body.text,
+        html: request.body.html,
+        replyTo: request.body.replyTo,
+        inReplyTo: request.body.inReplyTo,
+        attachments: request.body.attachments,
       },
+      idempotencyKey: idempotencyKey(request),
     }),
     // The spec answers `to` as the client gave it: one address or a list.
     respond: ({ sendEmail }, { body }) => ({
@@ -259,6 +364,58 @@ export const routes: Route[] = [
       subject: sendEmail.subject,
       sentAt: sendEmail.sentAt,
     }),
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/emails/:emailId/reply",
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    operation: graphql(`
+      mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
+        replyToEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
+          id recipients subject sentAt threadId
+        }
+      }
+    `),
+    variables: (request) => ({
+      agentId: request.params.agentId,
+      emailId: request.params.emailId,
+      input: {
+        text: request.body.text,
+        html: request.body.html,
+        replyAll: request.body.replyAll,
+        attachments: request.body.attachments,
+      },
+      idempotencyKey: idempotencyKey(request),
+    }),
+    respond: ({ replyToEmail }) => sentAnswer(replyToEmail),
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/emails/:emailId/forward",
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    operation: graphql(`
+      mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
+        forwardEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
+          id recipients subject sentAt threadId
+        }
+      }
+    `),
+    variables: (request) => ({
+      agentId: request.params.agentId,
+      emailId: request.params.emailId,
+      input: {
+        to: addressList(request.body.to),
+        text: request.body.text,
+        html: request.body.html,
+        attachments: request.body.attachments,
+      },
+      idempotencyKey: idempotencyKey(request),
+    }),
+    respond: ({ forwardEmail }) => sentAnswer(forwardEmail),
   }),
   route({
     method: "GET",

@@ -1,7 +1,9 @@
 import { keyInvalid, keyRequired } from "../mailbox/access.ts";
+import { type AttachmentRecord, attachmentsOf } from "../mailbox/attachments.ts";
 import { agentByKey } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
+import { batched } from "./batch.ts";
 import { AnswerBudget } from "./limits.ts";
 import type { Streams } from "./streams.ts";
 
@@ -16,6 +18,8 @@ export interface Context extends Services {
   /** Aborts when the client goes away, where the transport tells. */
   signal(): AbortSignal | undefined;
   streams: Streams;
+  /** An email's attachments, loaded together with those of the other emails of the answer. */
+  attachments(emailId: string): Promise<AttachmentRecord[]>;
 }
 
 /** What the transport knows of the request. */
@@ -38,6 +42,7 @@ export function createContext(services: Services, request: RequestFacts, streams
     answer: new AnswerBudget(),
     streams,
     signal: () => request.signal?.(),
+    attachments: batched((emailIds) => attachmentsOf(services, emailIds), []),
     async stillCaller() {
       const [agent, now] = await Promise.all([this.caller(), apiKey ? agentByKey(services, apiKey) : null]);
       return now?.id === agent.id;

@@ -1,4 +1,14 @@
-import { deleteEmail, emailSlice, folderSummary, getEmail, listEmails, updateEmail } from "../mailbox/emails.ts";
+import { ServiceError } from "../errors.ts";
+import { type AttachmentRecord, attachmentContent } from "../mailbox/attachments.ts";
+import {
+  deleteEmail,
+  emailSlice,
+  folderSummary,
+  getEmail,
+  listEmails,
+  updateEmail,
+  updateEmails,
+} from "../mailbox/emails.ts";
 import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -11,6 +21,42 @@ const EmailAddress = builder.objectRef<{ address: string; name: string | null }>
   fields: (t) => ({
     address: t.exposeString("address"),
     name: t.exposeString("name", { nullable: true }),
+  }),
+});
+
+/** Attachment.content carries no more than this; larger ones are downloaded. */
+const MAX_INLINE_CONTENT = 10 * 1024 * 1024;
+
+const AttachmentType = builder.objectRef<AttachmentRecord & { agentId: string }>("Attachment").implement({
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    filename: t.exposeString("filename"),
+    contentType: t.exposeString("contentType"),
+    size: t.exposeInt("size", { description: "Bytes, decoded" }),
+    inline: t.exposeBoolean("inline", { description: "Shown in the body (by its contentId) rather than attached" }),
+    contentId: t.exposeString("contentId", { nullable: true }),
+    sha256: t.exposeString("sha256", { description: "Of the decoded bytes, in hex" }),
+    downloadPath: t.string({
+      description: "Where its bytes are served, with the same API key",
+      resolve: (a) => `/agents/${a.agentId}/emails/${a.emailId}/attachments/${a.id}`,
+    }),
+    content: t.string({
+      description: `The bytes in base64; refused above ${MAX_INLINE_CONTENT / 2 ** 20} MiB (use downloadPath)`,
+      complexity: BODY_COST,
+      resolve: async (a, _, ctx) => {
+        if (a.size > MAX_INLINE_CONTENT) {
+          throw new ServiceError(
+            "PAYLOAD_TOO_LARGE",
+            `The attachment is over ${MAX_INLINE_CONTENT / 2 ** 20} MiB: download it from downloadPath`,
+          );
+        }
+        const agent = await ctx.caller();
+        return ctx.answer.load(
+          async () => (await attachmentContent(ctx, agent, a.emailId, a.id)).content.toString("base64"),
+          (base64) => base64.length,
+        );
+      },
+    }),
   }),
 });
 
@@ -30,6 +76,13 @@ export const EmailType = builder.objectRef<EmailRecord>("Email").implement({
     receivedAt: t.expose("receivedAt", { type: "Timestamp" }),
     isRead: t.exposeBoolean("isRead"),
     folder: t.exposeString("folder"),
+    threadId: t.exposeID("threadId"),
+    attachments: t.field({
+      type: [AttachmentType],
+      description: "Its attachments and inline parts, in the order the message has them",
+      resolve: async (email, _, ctx) =>
+        (await ctx.attachments(email.id)).map((a) => ({ ...a, agentId: email.agentId })),
+    }),
   }),
 });
 
@@ -41,6 +94,10 @@ const FolderType = builder.objectRef<{ name: string; total: number; unread: numb
     total: t.exposeInt("total"),
     unread: t.exposeInt("unread"),
   }),
+});
+
+const UpdateEmailsResult = builder.objectRef<{ updated: number }>("UpdateEmailsResult").implement({
+  fields: (t) => ({ updated: t.exposeInt("updated", { description: "Emails whose folder or read flag changed" }) }),
 });
 
 const positionOf = (email: EmailRecord) => ({ at: email.receivedAt, id: email.id });
@@ -106,6 +163,18 @@ builder.mutationFields((t) => ({
       const agent = await ctx.caller();
       return ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args), bodyBytes);
     },
+  }),
+  updateEmails: t.field({
+    type: UpdateEmailsResult,
+    description: "One change to up to 100 emails: all of them, or none when one is not the agent's (404).",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      emailIds: t.arg.idList({ required: true }),
+      folder: t.arg.string({ description: "inbox, archive, trash or a custom name" }),
+      isRead: t.arg.boolean(),
+    },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) => updateEmails(ctx, await ctx.caller(), args.emailIds.map(String), args),
   }),
   deleteEmail: t.field({
     type: OutcomeType,

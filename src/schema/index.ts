@@ -4,6 +4,7 @@ import "./agents.ts";
 import "./verification.ts";
 import "./emails.ts";
 import "./sending.ts";
+import "./threads.ts";
 import "./events.ts";
 import "./webhooks.ts";
 

@@ -26,8 +26,8 @@ test("the Agent type carries a scope of its own, and mail is reached only throug
     const type = schema.getType(name);
     expect((type?.extensions.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes, name).toBeDefined();
   }
-  // Every field that returns mail (Email, SentEmail, their pages and connections) is scoped itself.
-  const mail = /^(Email|SentEmail)(Page|Connection)?$/;
+  // Every field that returns mail (emails, sent emails, threads, attachments, their pages and connections) is scoped itself.
+  const mail = /^(Email|SentEmail|Thread|ThreadMessage|Attachment)(Page|Connection)?$/;
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith("__")) continue;
     for (const field of Object.values(type.getFields())) {

@@ -1,4 +1,5 @@
 import type { SentRecord } from "../mailbox/records.ts";
+import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { deleteSent, listSent, sendEmail, sendQuota, sentSlice } from "../mailbox/sending.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -18,6 +19,11 @@ export const SentEmailType = builder.objectRef<SentRecord>("SentEmail").implemen
     bodyHtml: t.exposeString("bodyHtml", { nullable: true, complexity: BODY_COST }),
     sentAt: t.expose("sentAt", { type: "Timestamp" }),
     providerId: t.exposeString("providerId", { nullable: true, description: "The provider's tracking id" }),
+    cc: t.stringList({ resolve: (sent) => (sent.cc ? sent.cc.split(", ") : []) }),
+    bcc: t.stringList({ resolve: (sent) => (sent.bcc ? sent.bcc.split(", ") : []) }),
+    messageId: t.exposeString("messageId", { description: "The Message-ID it went out with" }),
+    inReplyTo: t.exposeString("inReplyTo", { nullable: true, description: "The Message-ID it answers" }),
+    threadId: t.exposeID("threadId"),
   }),
 });
 
@@ -31,15 +37,49 @@ const SendQuotaType = builder.objectRef<{ limit: number; used: number; resetAt: 
   }),
 });
 
+const AttachmentInput = builder.inputType("AttachmentInput", {
+  fields: (t) => ({
+    filename: t.string({ required: true, description: "Without / \\ or control characters" }),
+    contentType: t.string({ description: "Taken from the filename when left out" }),
+    content: t.string({ required: true, description: "The bytes, in base64" }),
+    inline: t.boolean({ description: "Shown in the HTML body by its contentId rather than attached" }),
+    contentId: t.string({ description: 'For <img src="cid:…"> in the HTML body' }),
+  }),
+});
+
 const SendEmailInput = builder.inputType("SendEmailInput", {
   fields: (t) => ({
     to: t.stringList({ required: true, description: "1-50 recipient addresses" }),
+    cc: t.stringList({ description: "At most 50; to, cc and bcc together at most 50" }),
+    bcc: t.stringList({ description: "At most 50; not shown to the other recipients" }),
     subject: t.string({ required: true }),
     text: t.string({ description: "Plain body; at least one of text and html" }),
     html: t.string({ description: "HTML body" }),
     replyTo: t.string(),
+    inReplyTo: t.string({ description: "The Message-ID this message answers: it joins that message's thread" }),
+    attachments: t.field({ type: [AttachmentInput] }),
   }),
 });
+
+const ReplyInput = builder.inputType("ReplyInput", {
+  fields: (t) => ({
+    text: t.string({ description: "Plain body; at least one of text and html" }),
+    html: t.string({ description: "HTML body" }),
+    replyAll: t.boolean({ description: "Also to the original's To and Cc, without your own address" }),
+    attachments: t.field({ type: [AttachmentInput] }),
+  }),
+});
+
+const ForwardInput = builder.inputType("ForwardInput", {
+  fields: (t) => ({
+    to: t.stringList({ required: true, description: "1-50 recipient addresses" }),
+    text: t.string({ description: "Written above the forwarded message" }),
+    html: t.string({ description: "Written above the forwarded message, in HTML" }),
+    attachments: t.field({ type: [AttachmentInput], description: "Besides the original's, which go along" }),
+  }),
+});
+
+const IDEMPOTENCY = "Retries with the same key within 24 hours get the first answer, and nothing is sent twice";
 
 const positionOf = (sent: SentRecord) => ({ at: sent.sentAt, id: sent.id });
 
@@ -76,9 +116,39 @@ builder.mutationFields((t) => ({
   sendEmail: t.field({
     type: SentEmailType,
     description: "Sends an email from the agent's address through the configured provider.",
-    args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: SendEmailInput, required: true }) },
+    args: {
+      agentId: t.arg.id({ required: true }),
+      input: t.arg({ type: SendEmailInput, required: true }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
+    },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => sendEmail(ctx, await ctx.caller(), args.input),
+    resolve: async (_, args, ctx) => sendEmail(ctx, await ctx.caller(), args.input, args.idempotencyKey),
+  }),
+  replyToEmail: t.field({
+    type: SentEmailType,
+    description: "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      emailId: t.arg.id({ required: true }),
+      input: t.arg({ type: ReplyInput, required: true }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
+    },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) =>
+      replyToEmail(ctx, await ctx.caller(), args.emailId, args.input, args.idempotencyKey),
+  }),
+  forwardEmail: t.field({
+    type: SentEmailType,
+    description: "Forwards a received email with its attachments, quoted below your text.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      emailId: t.arg.id({ required: true }),
+      input: t.arg({ type: ForwardInput, required: true }),
+      idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
+    },
+    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    resolve: async (_, args, ctx) =>
+      forwardEmail(ctx, await ctx.caller(), args.emailId, args.input, args.idempotencyKey),
   }),
   deleteSentEmail: t.field({
     type: OutcomeType,

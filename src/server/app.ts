@@ -48,7 +48,7 @@ export function createApp(services: Services, graphql: Graphql): Hono {
     }
     return response;
   });
-  mountRoutes(app, schema, graphql);
+  mountRoutes(app, schema, graphql, services);
 
   app.notFound((c) => {
     const allowed = OWN_PATHS[c.req.path] ?? methodsFor(c.req.path);
