@@ -258,6 +258,7 @@ describe("a server failure", () => {
       const brokenApi = new Api(broken.url);
       const agent = await createAgent(brokenApi);
       for (const table of [
+        "Attachment",
         "Email",
         "Delivery",
         "SentEmail",
@@ -266,6 +267,9 @@ describe("a server failure", () => {
         "WebhookAttempt",
         "WebhookDelivery",
         "Webhook",
+        "ThreadMessageId",
+        "Thread",
+        "IdempotencyKey",
         "Agent",
       ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);

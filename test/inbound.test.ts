@@ -62,6 +62,9 @@ describe("the poller", () => {
       receivedAt: expect.any(Number),
       isRead: false,
       folder: "inbox",
+      // Additions to the specification's fields.
+      threadId: expect.any(String),
+      attachments: [],
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id messageId subject folder from { address name } } }`,

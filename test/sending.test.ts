@@ -65,6 +65,8 @@ describe("POST /agents/{agentId}/send", () => {
           bodyHtml: null,
           sentAt: reply.body.sentAt,
           providerId: expect.stringMatching(/^Q\d+$/),
+          // An addition to the specification's fields.
+          threadId: expect.any(String),
         },
       ],
       total: 1,

@@ -1,0 +1,83 @@
+import { createHash } from "node:crypto";
+import { afterAll, expect, test } from "vitest";
+import { openDatabase } from "../src/db/client.ts";
+import { migrationsOf } from "../src/db/migrate.ts";
+import { Api } from "./support/api.ts";
+import { freshDatabase, startTestService } from "./support/service.ts";
+
+// A database from before threads and attachments, with mail in it, upgraded
+// by the service at start-up: every message is kept and gets a thread.
+
+const database = freshDatabase();
+afterAll(() => database.drop());
+
+test("mail kept before threads: each message becomes a thread of its own, known by its Message-ID", async () => {
+  const old = await openDatabase(database.url);
+  const provider = old.provider;
+  if (provider === "postgresql") await old.prisma.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS "${old.schema}"`);
+  await old.prisma.$executeRawUnsafe(
+    `CREATE TABLE "_pigeonhole_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TEXT NOT NULL)`,
+  );
+  for (const migration of migrationsOf(provider).filter((m) => m.name < "20261123084809")) {
+    for (const statement of migration.statements) await old.prisma.$executeRawUnsafe(statement);
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES ('${migration.name}', '2026-11-01')`,
+    );
+  }
+  const p = (n: number) => (provider === "postgresql" ? `$${n}` : "?");
+  const at = (date: Date) => (provider === "postgresql" ? date : date.toISOString().replace("Z", "+00:00"));
+  const now = new Date();
+  const key = "ph_upgrade-test-key";
+  await old.prisma.agent.create({
+    data: {
+      id: "old-timer",
+      idKey: "old-timer",
+      name: "Old Timer",
+      apiKeyHash: createHash("sha256").update(key).digest("hex"),
+      createdAt: now,
+      verifiedAt: now,
+      socialUsername: "oldtimer",
+      storageUsed: 20,
+    },
+  });
+  await old.prisma.$executeRawUnsafe(
+    `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "to", "subject", "bodyText", "raw", "size", "receivedAt", "isRead", "folder")
+     VALUES ('e-old', 'old-timer', '<old@sender.example>', 'jordan@sender.example', 'old-timer@localhost', 'Before', 'kept', ${p(1)}, 10, ${p(2)}, ${provider === "sqlite" ? 0 : "false"}, 'inbox')`,
+    Buffer.from("raw bytes!"),
+    at(now),
+  );
+  await old.prisma.$executeRawUnsafe(
+    `INSERT INTO "SentEmail" ("id", "agentId", "to", "subject", "bodyText", "messageId", "size", "sentAt")
+     VALUES ('s-old', 'old-timer', 'pat@example.com', 'Sent before', 'x', '<sent-old@localhost>', 10, ${p(1)})`,
+    at(now),
+  );
+  await old.prisma.$disconnect();
+
+  const svc = await startTestService({}, { url: database.url, drop: async () => {} });
+  try {
+    const api = new Api(svc.url);
+    const emails = (await api.get("/agents/old-timer/emails", { key })).body;
+    expect(emails.data).toEqual([
+      expect.objectContaining({ id: "e-old", subject: "Before", bodyText: "kept", threadId: "e-old", attachments: [] }),
+    ]);
+    const threads = (await api.get("/agents/old-timer/threads", { key })).body;
+    expect(threads.total).toBe(2);
+    expect(threads.data.map((t: { id: string; messageCount: number }) => [t.id, t.messageCount]).sort()).toEqual([
+      ["e-old", 1],
+      ["s-old", 1],
+    ]);
+    const sent = (await api.get("/agents/old-timer/sent", { key })).body.data;
+    expect(sent).toEqual([expect.objectContaining({ id: "s-old", threadId: "s-old" })]);
+    // So that a reply to either, arriving later, joins its thread.
+    const known = await svc.service.services.sql.all(
+      `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? ORDER BY "threadId"`,
+      ["old-timer"],
+    );
+    expect(known).toEqual([
+      { messageId: "<old@sender.example>", threadId: "e-old" },
+      { messageId: "<sent-old@localhost>", threadId: "s-old" },
+    ]);
+  } finally {
+    await svc.stop();
+  }
+});
