@@ -32,6 +32,17 @@ interface EmailRow {
   receivedAt: number;
   isRead: boolean;
   folder: string;
+  threadId: string;
+}
+
+interface AttachmentRow {
+  id: string;
+  emailId: string;
+  filename: string;
+  contentType: string;
+  size: number;
+  inline: boolean;
+  contentId: string | null;
 }
 
 interface Store {
@@ -39,13 +50,16 @@ interface Store {
   emailPage(agentId: string, limit: number, offset: number): Promise<{ rows: EmailRow[]; total: number }>;
   email(agentId: string, id: string): Promise<EmailRow | undefined>;
   markRead(agentId: string, id: string): Promise<EmailRow | undefined>;
+  attachments(emailIds: string[]): Promise<AttachmentRow[]>;
 }
 
 const AGENT = `SELECT "id","name","createdAt","verifiedAt","storageUsed" FROM "Agent" WHERE "apiKeyHash" = ?`;
-const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder"`;
+const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId"`;
 const PAGE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "agentId" = ? ORDER BY "receivedAt" DESC, "id" DESC LIMIT ? OFFSET ?`;
 const COUNT = `SELECT COUNT(*) AS "n" FROM "Email" WHERE "agentId" = ?`;
 const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
+const ATTACHMENTS = (where: string) =>
+  `SELECT "id","emailId","filename","contentType","size","inline","contentId" FROM "Attachment" WHERE "emailId" ${where} ORDER BY "position"`;
 const READ = `UPDATE "Email" SET "isRead" = true WHERE "id" = ? AND "agentId" = ?`;
 
 type Raw = Record<string, unknown>;
@@ -75,7 +89,12 @@ function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
     receivedAt: time(row.receivedAt),
     isRead: Boolean(row.isRead),
     folder: row.folder as string,
+    threadId: row.threadId as string,
   };
+}
+
+function attachmentOf(row: Raw): AttachmentRow {
+  return { ...(row as unknown as AttachmentRow), inline: Boolean(row.inline) };
 }
 
 async function sqliteStore(file: string): Promise<Store> {
@@ -92,7 +111,17 @@ async function sqliteStore(file: string): Promise<Store> {
   ];
   const time = (value: unknown) => Date.parse(value as string);
   const email = (row: unknown) => (row ? emailOf(row as Raw, time) : undefined);
+  const byCount = new Map<number, Statement>();
+  const attachments = (count: number) => {
+    let statement = byCount.get(count);
+    if (!statement) {
+      statement = db.prepare(ATTACHMENTS(`IN (${Array.from({ length: count }, () => "?").join(",")})`));
+      byCount.set(count, statement);
+    }
+    return statement;
+  };
   return {
+    attachments: async (ids) => (ids.length ? (attachments(ids.length).all(...ids) as Raw[]).map(attachmentOf) : []),
     agentByKeyHash: async (hash) => {
       const row = agent.get(hash) as Raw | undefined;
       return row && agentOf(row, time);
@@ -124,6 +153,7 @@ async function postgresStore(connection: string): Promise<Store> {
   const time = (value: unknown) => (value as Date).getTime();
   const email = (rows: Raw[]) => (rows[0] ? emailOf(rows[0], time) : undefined);
   return {
+    attachments: async (ids) => (await query("attachments", ATTACHMENTS("= ANY(?)"), [ids])).map(attachmentOf),
     agentByKeyHash: async (hash) => {
       const [row] = await query("agent", AGENT, [hash]);
       return row && agentOf(row, time);
@@ -154,7 +184,7 @@ const agentJson = (agent: AgentRow, withNulls: boolean) => ({
   storageLimit,
 });
 
-const emailJson = (email: EmailRow) => ({
+const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
   id: email.id,
   agentId: email.agentId,
   messageId: email.messageId,
@@ -166,7 +196,24 @@ const emailJson = (email: EmailRow) => ({
   receivedAt: email.receivedAt,
   isRead: email.isRead,
   folder: email.folder,
+  threadId: email.threadId,
+  attachments: attachments
+    .filter((a) => a.emailId === email.id)
+    .map(({ id, filename, contentType, size, inline, contentId }) => ({
+      id,
+      filename,
+      contentType,
+      size,
+      inline,
+      contentId,
+    })),
 });
+
+/** Emails as JSON, with their attachments read in one query. */
+async function emailsJson(rows: EmailRow[]) {
+  const attachments = await store.attachments(rows.map((row) => row.id));
+  return rows.map((row) => emailJson(row, attachments));
+}
 
 function send(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
@@ -192,23 +239,24 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
     const { query } = JSON.parse(await readBody(req)) as { query: string };
     if (!query.includes("emails(")) return send(res, 200, { data: { agent: agentJson(agent, true) } });
     const { rows, total } = await store.emailPage(agent.id, 50, 0);
-    return send(res, 200, { data: { agent: { emails: { data: rows.map(emailJson), total, limit: 50, offset: 0 } } } });
+    const data = await emailsJson(rows);
+    return send(res, 200, { data: { agent: { emails: { data, total, limit: 50, offset: 0 } } } });
   }
   if (path[2] !== agent.id) return send(res, 403, { error: "Forbidden" });
   if (req.method === "GET" && path.length === 3) return send(res, 200, agentJson(agent, false));
   if (req.method === "GET" && path.length === 4) {
     const { rows, total } = await store.emailPage(agent.id, 50, 0);
-    return send(res, 200, { data: rows.map(emailJson), total, limit: 50, offset: 0 });
+    return send(res, 200, { data: await emailsJson(rows), total, limit: 50, offset: 0 });
   }
   const emailId = path[4] ?? "";
   if (req.method === "GET") {
     const email = await store.email(agent.id, emailId);
-    return email ? send(res, 200, emailJson(email)) : send(res, 404, { error: "Not Found" });
+    return email ? send(res, 200, (await emailsJson([email]))[0]) : send(res, 404, { error: "Not Found" });
   }
   if (req.method === "PATCH") {
     await readBody(req);
     const email = await store.markRead(agent.id, emailId);
-    return email ? send(res, 200, emailJson(email)) : send(res, 404, { error: "Not Found" });
+    return email ? send(res, 200, (await emailsJson([email]))[0]) : send(res, 404, { error: "Not Found" });
   }
   if (req.method === "POST" && mailer) {
     const { to, subject, text } = JSON.parse(await readBody(req)) as { to: string; subject: string; text: string };

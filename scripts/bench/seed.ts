@@ -85,7 +85,8 @@ async function writerFor(database: Database): Promise<Writer> {
 }
 
 const AGENT_SQL = `INSERT INTO "Agent" ("id","idKey","name","apiKeyHash","createdAt","verifiedAt","storageUsed") VALUES (?,?,?,?,?,?,?)`;
-const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","raw","size","receivedAt","isRead","folder") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const THREAD_SQL = `INSERT INTO "Thread" ("id","agentId","subject","startedAt","lastMessageAt") VALUES (?,?,?,?,?)`;
+const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","raw","size","receivedAt","isRead","folder","threadId") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
 
 /** A timestamp as the service writes it on this database. */
 function stamp(database: Database, ms: number): unknown {
@@ -119,6 +120,7 @@ export async function seed(
   let emailId = "";
   for (const owner of owners) {
     const rows: unknown[][] = [];
+    const threads: unknown[][] = [];
     for (let n = 0; n < options.emailsPerMailbox; n++) {
       const { text, html, raw } = n === 0 ? body : realisticEmail(n, small);
       const id = `e${owner.id.slice(6)}x${n.toString().padStart(7, "0")}`;
@@ -139,8 +141,12 @@ export async function seed(
         received,
         n % 3 === 0 ? 1 : 0,
         n % 10 === 0 ? "archive" : "inbox",
+        // Each message a conversation of its own.
+        id,
       ]);
+      threads.push([id, owner.id, `Quarterly numbers ${n}`, received, received]);
     }
+    await writer.run(THREAD_SQL, threads);
     await writer.run(EMAIL_SQL, database.provider === "postgresql" ? rows.map(asPostgresRow) : rows);
   }
   await writer.close();
