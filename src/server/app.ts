@@ -7,6 +7,7 @@ import type { Services } from "../mailbox/services.ts";
 import { limitBody, methodsFor, mountRoutes } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
 import { schema } from "../schema/index.ts";
+import { graphiqlPage } from "./graphiql.ts";
 import type { Graphql } from "./graphql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
 
@@ -33,6 +34,14 @@ export function createApp(services: Services, graphql: Graphql): Hono {
   });
   // GraphQL carries sendEmail too, so it takes the send route's limit.
   app.on(["GET", "POST"], "/graphql", limitBody(SEND_BODY_LIMIT), async (c) => {
+    if (
+      services.config.graphqlIntrospection &&
+      c.req.method === "GET" &&
+      c.req.header("accept")?.includes("text/html")
+    ) {
+      const page = await graphiqlPage();
+      return c.body(page.html, 200, page.headers);
+    }
     const plain = plainJsonAnswer(c);
     if (plain) return answerPlainJson(c, graphql, plain);
     const response = await graphql.fetch(c.req.raw);

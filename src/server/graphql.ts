@@ -88,7 +88,8 @@ export function createGraphql(schema: GraphQLSchema, services: Services): Graphq
     schema,
     graphqlEndpoint: "/graphql",
     landingPage: false,
-    graphiql: introspection,
+    // Served by the app itself, from installed assets (graphiql.ts).
+    graphiql: false,
     cors: false,
     // Node's own Request and Response, which the HTTP adapter answers with directly.
     fetchAPI: { Request, Response, Headers, ReadableStream, TextEncoder, TextDecoder, URL, URLSearchParams },

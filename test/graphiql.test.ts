@@ -1,0 +1,89 @@
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Api, createVerifiedAgent } from "./support/api.ts";
+import { launchBrowser, visit } from "./support/browser.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { startTestService, type TestService, withService } from "./support/service.ts";
+
+// GraphiQL on a self-hosted instance: served whole by the service, opened in
+// a real Chromium that may reach nothing but the service itself.
+
+let x: FakeX;
+let svc: TestService;
+let api: Api;
+let browser: Browser;
+
+beforeAll(async () => {
+  x = await startFakeX();
+  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url });
+  api = new Api(svc.url);
+  browser = await launchBrowser();
+});
+afterAll(async () => {
+  await browser?.close();
+  await svc.stop();
+  await x.close();
+});
+
+const html = { accept: "text/html,application/xhtml+xml" };
+/** What an editor shows, with Monaco's non-breaking spaces as spaces. */
+const shown = async (locator: { innerText(): Promise<string> }) => (await locator.innerText()).replace(/\u00a0/g, " ");
+
+test("the page comes from the service, titled, with a policy that allows its own origin only", async () => {
+  const reply = await api.get("/graphql", { headers: html });
+  expect(reply.status).toBe(200);
+  expect(reply.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  expect(reply.text).toContain("<title>Pigeonhole GraphiQL</title>");
+  expect(reply.text).not.toContain("__TITLE__");
+  expect(reply.text).not.toMatch(/<(?:script|link)[^>]+(?:src|href)="https?:/);
+  const policy = reply.headers.get("content-security-policy") ?? "";
+  const nonce = /script-src 'nonce-([^']+)'/.exec(policy)?.[1];
+  expect(nonce).toBeDefined();
+  expect(reply.text).toContain(`<script nonce="${nonce}">`);
+  expect(policy).toContain("default-src 'none'");
+  expect(policy).toContain("connect-src 'self'");
+  expect(policy).not.toMatch(/https?:|\*/);
+  const again = await api.get("/graphql", { headers: html });
+  expect(again.headers.get("content-security-policy")).not.toBe(policy);
+});
+
+test("in Chromium with every other origin blocked: the editor opens, runs a query with a key, and shows the agent", {
+  timeout: 60_000,
+}, async () => {
+  const agent = await createVerifiedAgent(api, x);
+  const page = await visit(browser, `${svc.url}/graphql`);
+  try {
+    const queryEditor = page.page.locator(".graphiql-query-editor .monaco-editor").first();
+    await queryEditor.waitFor({ timeout: 20_000 });
+    await expect.poll(() => shown(queryEditor)).toContain('agent(id: "your-agent-id")');
+    await expect.poll(() => shown(page.page.locator(".graphiql-editor-tool"))).toContain("Bearer <your API key>");
+
+    await queryEditor.click();
+    await page.replaceText(`{ agent(id: "${agent.id}") { id email verified storageUsed } }`);
+    const headersEditor = page.page.locator(".graphiql-editor-tool .graphiql-editor:not(.hidden) .monaco-editor");
+    await headersEditor.click();
+    await page.replaceText(JSON.stringify({ Authorization: `Bearer ${agent.apiKey}` }));
+    await page.page.locator(".graphiql-execute-button").click();
+
+    const result = page.page.locator(".graphiql-response");
+    await expect.poll(() => shown(result), { timeout: 15_000 }).toContain(`"email": "${agent.id}@localhost"`);
+    expect(await shown(result)).toContain('"verified": true');
+    await page.screenshot("graphiql");
+    expect(page.blocked).toEqual([]);
+    expect(page.errors).toEqual([]);
+  } finally {
+    await page.close();
+  }
+});
+
+describe("with GRAPHQL_INTROSPECTION=false", () => {
+  test("no page: GET /graphql for a browser answers as a plain GraphQL endpoint", async () => {
+    await withService({ GRAPHQL_INTROSPECTION: "false" }, async (off) => {
+      const reply = await new Api(off.url).get("/graphql", { headers: html });
+      // What /graphql says to any client that accepts none of its answers.
+      expect(reply.status).toBe(406);
+      expect(reply.headers.get("content-type")).toContain("application/json");
+      expect(reply.body).toEqual({ error: "Not Acceptable", message: expect.stringContaining("application/json") });
+    });
+  });
+});
