@@ -1,0 +1,10 @@
+-- AlterTable
+ALTER TABLE "Email" ADD COLUMN     "codes" TEXT NOT NULL DEFAULT '[]',
+ADD COLUMN     "links" TEXT NOT NULL DEFAULT '[]',
+ADD COLUMN     "preview" TEXT NOT NULL DEFAULT '',
+ADD COLUMN     "replyText" TEXT,
+ADD COLUMN     "text" TEXT;
+
+
+-- Mail filed before: its text part is its text; the other fields are worked out for mail filed from now on.
+UPDATE "Email" SET "text" = "bodyText" WHERE "bodyText" IS NOT NULL AND "bodyText" <> '';
