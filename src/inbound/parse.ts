@@ -3,6 +3,7 @@ import type { AddressObject, Attachment } from "mailparser";
 import * as mimeFuncs from "nodemailer/lib/mime-funcs";
 import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
 import { parseMime } from "../mailbox/mime.ts";
+import { readingOf } from "../mailbox/reading/index.ts";
 
 // What the service keeps of a raw message: a missing body is reported as
 // null, and each attachment by where it is and what it holds.
@@ -82,14 +83,18 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
   const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
   const storables = (addresses: string[]) => addresses.map(storable);
   const from = mail.from?.value[0];
+  const subject = mail.subject === undefined ? null : storable(mail.subject);
+  // mailparser reports a missing text part as an empty string.
+  const bodyText = storableOrNull(mail.text);
+  const bodyHtml = typeof mail.html === "string" ? storable(mail.html) : null;
   return {
     messageId,
     dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${sha256(raw)}`,
     from: { address: storable(from?.address ?? ""), name: storableOrNull(from?.name) },
-    subject: mail.subject === undefined ? null : storable(mail.subject),
-    // mailparser reports a missing text part as an empty string.
-    bodyText: storableOrNull(mail.text),
-    bodyHtml: typeof mail.html === "string" ? storable(mail.html) : null,
+    subject,
+    bodyText,
+    bodyHtml,
+    reading: readingOf({ subject, bodyText, bodyHtml }),
     toList: storables(addressesOf(mail.to)),
     ccList: storables(addressesOf(mail.cc)),
     replyToList: storables(addressesOf(mail.replyTo)),

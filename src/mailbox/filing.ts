@@ -4,6 +4,7 @@ import { takeStorage } from "../db/quota.ts";
 import type { Statements } from "../db/sql.ts";
 import { addressOf } from "./agents.ts";
 import { type NewEvent, withEvents } from "./events.ts";
+import type { Reading } from "./reading/index.ts";
 import type { Services } from "./services.ts";
 import { threadFor } from "./threads.ts";
 
@@ -29,6 +30,8 @@ export interface IncomingMessage {
   inReplyTo: string | null;
   references: string[];
   attachments: AttachmentInfo[];
+  /** What an agent reads of it besides its bodies. */
+  reading: Reading;
 }
 
 /** A part that is not the message's text, as the parser found it. */
@@ -74,7 +77,8 @@ const AGENT = `SELECT "id", "verifiedAt" FROM "Agent" WHERE "idKey" = ?`;
 const REMEMBER = `INSERT INTO "Delivery" ("agentId", "dedupeKey") VALUES (?, ?) ON CONFLICT DO NOTHING`;
 const FILE = `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "fromName", "to", "subject", "bodyText",
   "bodyHtml", "raw", "size", "receivedAt", "isRead", "folder", "toList", "ccList", "replyToList", "inReplyTo",
-  "references", "threadId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  "references", "threadId", "text", "preview", "replyText", "links", "codes")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const ATTACHMENT = `INSERT INTO "Attachment" ("id", "emailId", "position", "filename", "contentType", "size", "contentId",
   "inline", "sha256") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const CURSOR = `SELECT "uidValidity", "lastUid" FROM "ImapCursor" WHERE "mailbox" = ?`;
@@ -120,6 +124,11 @@ async function fileOne(
     message.inReplyTo,
     message.references.join(" ") || null,
     threadId,
+    message.reading.text,
+    message.reading.preview,
+    message.reading.replyText,
+    JSON.stringify(message.reading.links),
+    JSON.stringify(message.reading.codes),
   ]);
   for (const a of message.attachments) {
     const row = [randomUUID(), emailId, a.position, a.filename, a.contentType, a.size, a.contentId, a.inline, a.sha256];

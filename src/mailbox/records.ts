@@ -9,7 +9,7 @@ export type EmailRecord = Omit<Email, "raw">;
 export type SentRecord = SentEmail;
 
 export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed"`;
-export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId"`;
+export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes"`;
 export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt","cc","bcc","inReplyTo","references","threadId"`;
 
 const nullableDate = (sql: Sql, value: unknown) => (value === null ? null : sql.date(value));
@@ -54,4 +54,9 @@ export const EMAIL_SELECT = {
   inReplyTo: true,
   references: true,
   threadId: true,
+  text: true,
+  preview: true,
+  replyText: true,
+  links: true,
+  codes: true,
 } as const;

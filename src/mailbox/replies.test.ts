@@ -23,6 +23,11 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   inReplyTo: null,
   references: null,
   threadId: "t1",
+  text: "Please pay.",
+  preview: "Please pay.",
+  replyText: "Please pay.",
+  links: "[]",
+  codes: "[]",
   ...fields,
 });
 
