@@ -65,6 +65,11 @@ describe("the poller", () => {
       // Additions to the specification's fields.
       threadId: expect.any(String),
       attachments: [],
+      text: "Hello agent.\n",
+      preview: "Hello agent.",
+      replyText: "Hello agent.",
+      links: [],
+      codes: [],
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id messageId subject folder from { address name } } }`,

@@ -33,6 +33,11 @@ interface EmailRow {
   isRead: boolean;
   folder: string;
   threadId: string;
+  text: string | null;
+  preview: string;
+  replyText: string | null;
+  links: string;
+  codes: string;
 }
 
 interface AttachmentRow {
@@ -54,7 +59,7 @@ interface Store {
 }
 
 const AGENT = `SELECT "id","name","createdAt","verifiedAt","storageUsed" FROM "Agent" WHERE "apiKeyHash" = ?`;
-const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId"`;
+const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes"`;
 const PAGE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "agentId" = ? ORDER BY "receivedAt" DESC, "id" DESC LIMIT ? OFFSET ?`;
 const COUNT = `SELECT COUNT(*) AS "n" FROM "Email" WHERE "agentId" = ?`;
 const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
@@ -90,6 +95,11 @@ function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
     isRead: Boolean(row.isRead),
     folder: row.folder as string,
     threadId: row.threadId as string,
+    text: row.text as string | null,
+    preview: row.preview as string,
+    replyText: row.replyText as string | null,
+    links: row.links as string,
+    codes: row.codes as string,
   };
 }
 
@@ -207,6 +217,11 @@ const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
       inline,
       contentId,
     })),
+  text: email.text,
+  preview: email.preview,
+  replyText: email.replyText,
+  links: JSON.parse(email.links),
+  codes: JSON.parse(email.codes),
 });
 
 /** Emails as JSON, with their attachments read in one query. */

@@ -86,7 +86,7 @@ async function writerFor(database: Database): Promise<Writer> {
 
 const AGENT_SQL = `INSERT INTO "Agent" ("id","idKey","name","apiKeyHash","createdAt","verifiedAt","storageUsed") VALUES (?,?,?,?,?,?,?)`;
 const THREAD_SQL = `INSERT INTO "Thread" ("id","agentId","subject","startedAt","lastMessageAt") VALUES (?,?,?,?,?)`;
-const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","raw","size","receivedAt","isRead","folder","threadId") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","raw","size","receivedAt","isRead","folder","threadId","text","preview") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
 
 /** A timestamp as the service writes it on this database. */
 function stamp(database: Database, ms: number): unknown {
@@ -143,6 +143,8 @@ export async function seed(
         n % 10 === 0 ? "archive" : "inbox",
         // Each message a conversation of its own.
         id,
+        text,
+        text.replace(/\s+/g, " ").trim().slice(0, 200),
       ]);
       threads.push([id, owner.id, `Quarterly numbers ${n}`, received, received]);
     }

@@ -103,6 +103,7 @@ const EmailFields = graphql(`
   fragment EmailFields on Email {
     id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId
     attachments { id filename contentType size inline contentId }
+    text preview replyText links { url text } codes
   }
 `);
 

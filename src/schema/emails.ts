@@ -9,6 +9,7 @@ import {
   updateEmail,
   updateEmails,
 } from "../mailbox/emails.ts";
+import type { Link } from "../mailbox/reading/index.ts";
 import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -60,6 +61,10 @@ const AttachmentType = builder.objectRef<AttachmentRecord & { agentId: string }>
   }),
 });
 
+const LinkType = builder.objectRef<Link>("Link").implement({
+  fields: (t) => ({ url: t.exposeString("url"), text: t.exposeString("text") }),
+});
+
 export const EmailType = builder.objectRef<EmailRecord>("Email").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -77,6 +82,26 @@ export const EmailType = builder.objectRef<EmailRecord>("Email").implement({
     isRead: t.exposeBoolean("isRead"),
     folder: t.exposeString("folder"),
     threadId: t.exposeID("threadId"),
+    text: t.exposeString("text", {
+      nullable: true,
+      complexity: BODY_COST,
+      description: "The plain text for reading: the text body, else the HTML as text (links as text (url))",
+    }),
+    preview: t.exposeString("preview", { description: "The first 200 characters of text, whitespace collapsed" }),
+    replyText: t.exposeString("replyText", {
+      nullable: true,
+      complexity: BODY_COST,
+      description: "What the sender wrote in this message, without quoted history, forwarded blocks or signature",
+    }),
+    links: t.field({
+      type: [LinkType],
+      description: "http and https links in document order, each once, at most 100",
+      resolve: (email) => JSON.parse(email.links) as Link[],
+    }),
+    codes: t.stringList({
+      description: "Likely one-time codes and verification tokens, best first",
+      resolve: (email) => JSON.parse(email.codes) as string[],
+    }),
     attachments: t.field({
       type: [AttachmentType],
       description: "Its attachments and inline parts, in the order the message has them",

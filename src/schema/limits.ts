@@ -125,12 +125,16 @@ export class AnswerBudget {
   }
 }
 
+/** The long text fields of a mail row: its bodies and what is derived from them for reading. */
+type Bodies = { bodyText?: string | null; bodyHtml?: string | null; text?: string | null; replyText?: string | null };
+
 /** Characters of the bodies in loaded mail rows. */
-export function bodyBytes(rows: { bodyText?: string | null; bodyHtml?: string | null } | null | readonly object[]) {
+export function bodyBytes(rows: Bodies | null | readonly object[]) {
   const list = rows === null ? [] : Array.isArray(rows) ? rows : [rows];
   let bytes = 0;
-  for (const row of list as { bodyText?: string | null; bodyHtml?: string | null }[]) {
+  for (const row of list as Bodies[]) {
     bytes += (row.bodyText?.length ?? 0) + (row.bodyHtml?.length ?? 0);
+    bytes += (row.text?.length ?? 0) + (row.replyText?.length ?? 0);
   }
   return bytes;
 }

@@ -161,7 +161,7 @@ export class Dovecot {
   }
 
   /** Delivers raw messages to a mailbox of the catch-all (or of another login). */
-  async append(messages: string | string[], mailbox = "INBOX", user = CATCH_ALL): Promise<void> {
+  async append(messages: string | Buffer | (string | Buffer)[], mailbox = "INBOX", user = CATCH_ALL): Promise<void> {
     const client = await this.client(user);
     try {
       for (const raw of Array.isArray(messages) ? messages : [messages]) await client.append(mailbox, raw);
