@@ -18,17 +18,36 @@ function migrationsDirectory(): string {
 const MIGRATIONS = migrationsDirectory();
 const LOCK_ID = 0x70696765; // "pige"
 
+/**
+ * The statements of a migration: each ends with a semicolon at the end of a
+ * line, except inside a trigger's BEGIN … END or a function's $$ … $$ body.
+ */
+export function statementsOf(sql: string): string[] {
+  const statements: string[] = [];
+  let current: string[] = [];
+  let dollarQuoted = false;
+  let triggerBody = false;
+  for (const line of sql.replace(/^--.*$/gm, "").split("\n")) {
+    current.push(line);
+    if ((line.match(/\$\$/g)?.length ?? 0) % 2 === 1) dollarQuoted = !dollarQuoted;
+    else if (!dollarQuoted && /\bBEGIN\s*$/.test(line)) triggerBody = true;
+    else if (triggerBody && /^END;\s*$/.test(line)) triggerBody = false;
+    if (!dollarQuoted && !triggerBody && /;\s*$/.test(line)) {
+      statements.push(current.join("\n").trim().replace(/;\s*$/, ""));
+      current = [];
+    }
+  }
+  const rest = current.join("\n").trim();
+  return rest ? [...statements, rest] : statements;
+}
+
 export function migrationsOf(provider: string): { name: string; statements: string[] }[] {
   const dir = join(MIGRATIONS, provider);
   return readdirSync(dir)
     .sort()
     .map((name) => ({
       name,
-      // Prisma writes one statement per paragraph, each ending in a semicolon.
-      statements: readFileSync(`${dir}/${name}/migration.sql`, "utf8")
-        .split(/;\s*\n/)
-        .map((s) => s.replace(/^--.*$/gm, "").trim())
-        .filter(Boolean),
+      statements: statementsOf(readFileSync(`${dir}/${name}/migration.sql`, "utf8")),
     }));
 }
 

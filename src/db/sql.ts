@@ -1,5 +1,6 @@
 import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
 import type pg from "pg";
+import { postgresSearch, type SearchClause, type SearchTerms, sqliteSearch } from "./search.ts";
 import type { Lock } from "./sqlite-adapter.ts";
 
 // Plain statements beside Prisma, for the reads every request makes (the
@@ -39,6 +40,8 @@ export interface Sql extends Statements {
   skipLocked(table: string): string;
   /** Appended to a SELECT in a transaction: locks its rows until commit, so that checks made under it hold. */
   forUpdate: string;
+  /** Full-text search over "Email", as this database does it. */
+  search(terms: SearchTerms): SearchClause;
   close(): Promise<void>;
 }
 
@@ -92,6 +95,7 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
     orderEvents: async () => {},
     skipLocked: () => "",
     forUpdate: "",
+    search: sqliteSearch,
     // Prisma stores DateTime as ISO 8601 text, in UTC written +00:00.
     date: (value) => new Date(value as string),
     at: (date) => date.toISOString().replace("Z", "+00:00"),
@@ -157,6 +161,7 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: s
     },
     skipLocked: (table) => ` FOR UPDATE OF ${table} SKIP LOCKED`,
     forUpdate: " FOR UPDATE",
+    search: postgresSearch,
     date: (value) => value as Date,
     // timestamp without time zone takes the UTC digits and ignores the Z.
     at: (date) => date.toISOString(),

@@ -7,6 +7,7 @@ import { MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, SYSTEM_FOLDERS } from "./folders.ts";
 import { keysetSlice, offsetPage, type Page, type PageRequest, type SliceRequest } from "./pages.ts";
 import { EMAIL_COLUMNS, type EmailRecord, emailFromRow } from "./records.ts";
+import { likeLiteral, type MailFilter, mailSelection, senderCondition } from "./search.ts";
 import type { Services } from "./services.ts";
 
 // Received mail in the agent's folders, and the folder state table: any
@@ -22,32 +23,34 @@ export interface Folder {
 
 const notFound = () => new ServiceError("NOT_FOUND", "Email not found");
 
-/** The agent's mail, in one folder when it is named. */
-function mailOf(agentId: string, folder: string | null | undefined): { where: string; params: Param[] } {
-  if (folder == null) return { where: `"agentId" = ?`, params: [agentId] };
-  return { where: `"agentId" = ? AND "folder" = ?`, params: [agentId, folderName(folder)] };
-}
+/** The columns of an email, named with their table: a search joins another. */
+const COLUMNS = EMAIL_COLUMNS.split(",")
+  .map((column) => `"Email".${column}`)
+  .join(",");
 
+/** The agent's mail the filter selects: best match first when it searches, else newest first. */
 export async function listEmails(
   { sql }: Services,
   agent: { id: string },
-  request: PageRequest & { folder?: string | null },
+  request: PageRequest & MailFilter,
 ): Promise<Page<EmailRecord>> {
-  const mail = mailOf(agent.id, request.folder);
-  const order = `"receivedAt" DESC, "id" DESC`;
-  const page = await offsetPage(sql, { table: "Email", columns: EMAIL_COLUMNS, order, ...mail }, request);
+  const { join, where, params, relevance } = mailSelection(sql, agent.id, request);
+  const newest = `"receivedAt" DESC, "id" DESC`;
+  const order = relevance ? `${relevance.order}, ${newest}` : newest;
+  const query = { table: "Email", join, columns: COLUMNS, where, params, order, orderParams: relevance?.params };
+  const page = await offsetPage(sql, query, request);
   return { ...page, data: page.data.map((row) => emailFromRow(sql, row)) };
 }
 
-/** Mail after or before a position, for cursor paging. */
+/** Mail the filter selects after or before a position, newest first, for cursor paging. */
 export async function emailSlice(
   { sql }: Services,
   agent: { id: string },
-  folder: string | null | undefined,
+  filter: MailFilter,
   request: SliceRequest,
 ): Promise<EmailRecord[]> {
-  const { where, params } = mailOf(agent.id, folder);
-  const select = `SELECT ${EMAIL_COLUMNS} FROM "Email"`;
+  const { join, where, params } = mailSelection(sql, agent.id, filter);
+  const select = `SELECT ${COLUMNS} FROM "Email" ${join}`;
   const rows = await keysetSlice(sql, { select, time: "receivedAt", where, params }, request);
   return rows.map((row) => emailFromRow(sql, row));
 }
@@ -192,9 +195,6 @@ export interface EmailWait {
   timeoutSeconds?: number | null;
 }
 
-/** LIKE text for a literal piece, with its wildcards escaped. */
-const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** The first email received after the time that matches, oldest first. */
 async function firstMatch({ sql }: Services, agentId: string, wait: EmailWait, after: Date) {
   const conditions = [`"agentId" = ?`, `"receivedAt" > ?`];
@@ -203,12 +203,10 @@ async function firstMatch({ sql }: Services, agentId: string, wait: EmailWait, a
     conditions.push(`"folder" = ?`);
     params.push(folderName(wait.folder));
   }
-  if (wait.from?.startsWith("@")) {
-    conditions.push(`LOWER("fromAddress") LIKE ? ESCAPE '\\'`);
-    params.push(`%${likeLiteral(wait.from)}`);
-  } else if (wait.from != null) {
-    conditions.push(`LOWER("fromAddress") = ?`);
-    params.push(wait.from.toLowerCase());
+  if (wait.from != null) {
+    const sender = senderCondition(wait.from);
+    conditions.push(sender.where);
+    params.push(...sender.params);
   }
   if (wait.subject != null) {
     conditions.push(`LOWER("subject") LIKE ? ESCAPE '\\'`);

@@ -40,26 +40,25 @@ export interface SliceRequest {
   inverted: boolean;
 }
 
+/** Which rows a page reads: a table (and what it joins), the rows' condition, and their order. */
+export interface PageQuery {
+  table: string;
+  join?: string;
+  columns: string;
+  where: string;
+  params: Param[];
+  order: string;
+  orderParams?: Param[];
+}
+
 /** One offset page: the rows in the window and the count of all, read side by side. */
-export async function offsetPage(
-  sql: Sql,
-  {
-    table,
-    columns,
-    order,
-    where,
-    params,
-  }: { table: string; columns: string; order: string; where: string; params: Param[] },
-  request: PageRequest,
-): Promise<Page<Row>> {
+export async function offsetPage(sql: Sql, query: PageQuery, request: PageRequest): Promise<Page<Row>> {
   const { limit, offset } = pageWindow(request);
+  const { table, join = "", columns, where, params, order, orderParams = [] } = query;
+  const from = `FROM "${table}" ${join} WHERE ${where}`;
   const [rows, count] = await Promise.all([
-    sql.all(`SELECT ${columns} FROM "${table}" WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-      ...params,
-      limit,
-      offset,
-    ]),
-    sql.one(`SELECT COUNT(*) AS "n" FROM "${table}" WHERE ${where}`, params),
+    sql.all(`SELECT ${columns} ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, ...orderParams, limit, offset]),
+    sql.one(`SELECT COUNT(*) AS "n" ${from}`, params),
   ]);
   return { data: rows, total: Number(count?.n), limit, offset };
 }

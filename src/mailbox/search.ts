@@ -1,0 +1,104 @@
+import type { SearchTerms } from "../db/search.ts";
+import type { Param, Sql } from "../db/sql.ts";
+import { ServiceError } from "../errors.ts";
+import { folderName } from "./folders.ts";
+
+// Which of an agent's received mail a list shows: a folder, a full-text
+// search, and filters on sender, recipient, time, read flag and attachments.
+// A search is plain words (all must match, each as a prefix), "exact
+// phrases", and -excluded words; any other character is text, never syntax.
+
+export interface MailFilter {
+  folder?: string | null;
+  search?: string | null;
+  /** An address, or `@domain` for any sender there. */
+  from?: string | null;
+  /** An address in To or Cc. */
+  to?: string | null;
+  /** Received after / before these times (ms). */
+  after?: number | null;
+  before?: number | null;
+  isRead?: boolean | null;
+  hasAttachments?: boolean | null;
+}
+
+/** The rows a filter selects: what to join, the condition, and the order by relevance when it searches. */
+export interface MailSelection {
+  join: string;
+  where: string;
+  params: Param[];
+  relevance: { order: string; params: Param[] } | null;
+}
+
+const MAX_QUERY = 500;
+
+/** Letters and digits in lower case without accents: é matches e. */
+function wordsOf(text: string): string[] {
+  return (
+    text
+      .normalize("NFKD")
+      .replace(/\p{M}/gu, "")
+      .toLowerCase()
+      .match(/[\p{L}\p{N}]+/gu) ?? []
+  );
+}
+
+export function parseSearch(query: string): SearchTerms {
+  if ([...query].length > MAX_QUERY) throw new ServiceError("BAD_REQUEST", `q must be at most ${MAX_QUERY} characters`);
+  const terms: SearchTerms = { words: [], phrases: [], excluded: [] };
+  for (const [, minus, phrase, word] of query.matchAll(/(-?)(?:"([^"]*)"?|([^\s"]+))/g)) {
+    const parts = wordsOf(phrase ?? word ?? "");
+    if (parts.length === 0) continue;
+    if (minus) terms.excluded.push(parts);
+    else if (phrase !== undefined && parts.length > 1) terms.phrases.push(parts);
+    else terms.words.push(...parts);
+  }
+  return terms;
+}
+
+/** LIKE text for a literal piece, with its wildcards escaped. */
+export const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The condition on the sender: one address, or `@domain` for any address there. */
+export function senderCondition(from: string): { where: string; params: Param[] } {
+  if (from.startsWith("@"))
+    return { where: `LOWER("fromAddress") LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(from)}`] };
+  return { where: `LOWER("fromAddress") = ?`, params: [from.toLowerCase()] };
+}
+
+export function mailSelection(sql: Sql, agentId: string, filter: MailFilter): MailSelection {
+  const conditions = [`"Email"."agentId" = ?`];
+  const params: Param[] = [agentId];
+  const add = (where: string, ...values: Param[]) => {
+    conditions.push(where);
+    params.push(...values);
+  };
+  if (filter.folder != null) add(`"folder" = ?`, folderName(filter.folder));
+  if (filter.from != null) {
+    const sender = senderCondition(filter.from);
+    add(sender.where, ...sender.params);
+  }
+  if (filter.to != null) {
+    const quoted = `%${likeLiteral(JSON.stringify(filter.to.toLowerCase()))}%`;
+    add(`(LOWER("toList") LIKE ? ESCAPE '\\' OR LOWER("ccList") LIKE ? ESCAPE '\\')`, quoted, quoted);
+  }
+  if (filter.after != null) add(`"receivedAt" > ?`, sql.at(new Date(filter.after)));
+  if (filter.before != null) add(`"receivedAt" < ?`, sql.at(new Date(filter.before)));
+  if (filter.isRead != null) add(`"isRead" = ?`, filter.isRead);
+  if (filter.hasAttachments != null) {
+    const exists = `EXISTS (SELECT 1 FROM "Attachment" a WHERE a."emailId" = "Email"."id")`;
+    add(filter.hasAttachments ? exists : `NOT ${exists}`);
+  }
+  const terms = filter.search == null ? null : parseSearch(filter.search);
+  if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {
+    return { join: "", where: conditions.join(" AND "), params, relevance: null };
+  }
+  const clause = sql.search(terms);
+  add(clause.where, ...clause.params);
+  return {
+    join: clause.join,
+    where: conditions.join(" AND "),
+    params,
+    relevance: clause.relevance === null ? null : { order: clause.relevance, params: clause.relevanceParams },
+  };
+}

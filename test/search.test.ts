@@ -1,0 +1,209 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { Dovecot } from "./support/dovecot.ts";
+import { inboxOf } from "./support/inbox.ts";
+import { rawMessage } from "./support/mail.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+
+// Search over received mail, in the database (FTS5 on SQLite, tsvector on
+// PostgreSQL), for mail filed by the poller from Dovecot.
+
+let dovecot: Dovecot;
+let x: FakeX;
+let svc: TestService;
+let api: Api;
+let agent: TestAgent;
+let other: TestAgent;
+const subjects: Record<string, string> = {};
+
+const MAIL = [
+  {
+    key: "invoice",
+    from: "Billing <billing@acme.example>",
+    subject: "Invoice 4471 for November",
+    body: "Please find the amount due below.",
+  },
+  {
+    key: "mention",
+    from: "Pat <pat@friends.example>",
+    subject: "Lunch",
+    body: "Did you get the invoice from Acme? It looked wrong.",
+  },
+  {
+    key: "resume",
+    from: "Renée Dupont <renee@jobs.example>",
+    subject: "Résumé attached",
+    body: "Voilà mon résumé pour le poste.",
+  },
+  {
+    key: "phrase",
+    from: "Ops <ops@acme.example>",
+    subject: "Server report",
+    body: "The backup job finished. Disk space is low on the primary server.",
+  },
+  {
+    key: "reversed",
+    from: "Ops <ops@acme.example>",
+    subject: "Other report",
+    body: "Primary disk ok. The server space on backup is low.",
+  },
+  {
+    key: "spam",
+    from: "Deals <deals@spam.example>",
+    subject: "Cheap invoice software",
+    body: "Buy now, limited offer, spam spam.",
+  },
+];
+
+beforeAll(async () => {
+  dovecot = await Dovecot.start();
+  x = await startFakeX();
+  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", IMAP_URL: dovecot.url() });
+  api = new Api(svc.url);
+  agent = await createVerifiedAgent(api, x);
+  other = await createVerifiedAgent(api, x);
+  for (const mail of MAIL) {
+    subjects[mail.key] = mail.subject;
+    await dovecot.append(
+      `X-Original-To: ${agent.id}@mail.example\r\n${rawMessage({ to: `${agent.id}@mail.example`, ...mail })}`,
+    );
+  }
+  // Another agent's mail says the same words: it must never show.
+  await dovecot.append(
+    `X-Original-To: ${other.id}@mail.example\r\n${rawMessage({ to: `${other.id}@mail.example`, subject: "Invoice for the other agent", body: "invoice invoice résumé" })}`,
+  );
+  await inboxOf(api, agent, MAIL.length);
+  await inboxOf(api, other, 1);
+});
+afterAll(async () => {
+  await svc.stop();
+  await x.close();
+  await dovecot.stop();
+});
+
+async function search(query: string, owner = agent) {
+  const reply = await api.get(`/agents/${owner.id}/emails?${query}`, { key: owner.apiKey });
+  expect(reply.status, query).toBe(200);
+  return reply.body;
+}
+const found = async (query: string) => (await search(query)).data.map((e: { subject: string }) => e.subject);
+
+test("words match by prefix, without case or accents, in subject, sender and text; best match first", async () => {
+  // In the subject first (the shorter subject a little better), then in the text.
+  expect(await found("q=invoice")).toEqual([subjects.spam, subjects.invoice, subjects.mention]);
+  expect(await found("q=INVO")).toEqual(await found("q=invoice"));
+  expect(await found("q=resume")).toEqual([subjects.resume]);
+  expect(await found(`q=${encodeURIComponent("RÉSUMÉ")}`)).toEqual([subjects.resume]);
+  expect(await found("q=renee")).toEqual([subjects.resume]);
+  expect(await found("q=acme")).toEqual(expect.arrayContaining([subjects.invoice, subjects.mention, subjects.phrase]));
+  expect((await search("q=invoice")).total).toBe(3);
+});
+
+test("all words must match; a phrase in its order; -word excludes", async () => {
+  expect(await found("q=disk+server+backup")).toEqual(expect.arrayContaining([subjects.phrase, subjects.reversed]));
+  expect(await found(`q=${encodeURIComponent('"backup job"')}`)).toEqual([subjects.phrase]);
+  expect(await found(`q=${encodeURIComponent('"server space"')}`)).toEqual([subjects.reversed]);
+  expect(await found(`q=${encodeURIComponent("invoice -spam")}`)).toEqual([subjects.invoice, subjects.mention]);
+  expect(await found(`q=${encodeURIComponent("-spam -report -invoice")}`)).toEqual([subjects.resume]);
+});
+
+test("another agent's mail never matches", async () => {
+  const theirs = await search("q=invoice", other);
+  expect(theirs.data.map((e: { agentId: string }) => e.agentId)).toEqual([other.id]);
+  expect(await found("q=other+agent")).toEqual([]);
+});
+
+test("filters: sender, recipient, time, read flag and attachments, with and without a search", async () => {
+  expect(await found("from=%40acme.example&q=report")).toEqual(
+    expect.arrayContaining([subjects.phrase, subjects.reversed]),
+  );
+  expect(await found("from=billing%40ACME.example")).toEqual([subjects.invoice]);
+  expect((await found(`to=${agent.id}%40mail.example`)).length).toBe(MAIL.length);
+  expect(await found("to=nobody%40mail.example")).toEqual([]);
+  const all = (await search("limit=100")).data;
+  const times = all.map((e: { receivedAt: number }) => e.receivedAt);
+  expect((await search(`after=${Math.max(...times)}`)).total).toBe(0);
+  expect((await search(`before=${Math.max(...times) + 1}&q=invoice`)).total).toBe(3);
+  const invoice = all.find((e: { subject: string }) => e.subject === subjects.invoice);
+  await api.call("PATCH", `/agents/${agent.id}/emails/${invoice.id}`, { key: agent.apiKey, body: { isRead: true } });
+  expect(await found("isRead=true")).toEqual([subjects.invoice]);
+  expect(await found("isRead=false&q=invoice")).toEqual([subjects.spam, subjects.mention]);
+  expect(await found("hasAttachments=true")).toEqual([]);
+  expect((await search("hasAttachments=false")).total).toBe(MAIL.length);
+  for (const bad of ["after=soon", "isRead=maybe", "hasAttachments=1"]) {
+    const reply = await api.get(`/agents/${agent.id}/emails?${bad}`, { key: agent.apiKey });
+    expect(reply.status, bad).toBe(400);
+  }
+});
+
+test("moves and deletes are reflected at once", async () => {
+  const [spam] = (await search("q=spam")).data;
+  await api.call("PATCH", `/agents/${agent.id}/emails/${spam.id}`, { key: agent.apiKey, body: { folder: "archive" } });
+  expect(await found("q=spam&folder=archive")).toEqual([subjects.spam]);
+  expect(await found("q=spam&folder=inbox")).toEqual([]);
+  await api.delete(`/agents/${agent.id}/emails/${spam.id}?permanent=true`, { key: agent.apiKey });
+  expect(await found("q=spam")).toEqual([]);
+  expect(await found("q=cheap")).toEqual([]);
+});
+
+test("GraphQL emails(search:) and emailConnection(search:) answer as REST does", async () => {
+  const rest = await found("q=report");
+  const reply = await api.graphql(
+    `query($a: ID!) { agent(id: $a) {
+      emails(search: "report") { data { subject } total }
+      emailConnection(search: "report", first: 10) { edges { node { subject } } }
+    } }`,
+    { a: agent.id },
+    agent.apiKey,
+  );
+  expect(reply.body.data.agent.emails.data.map((e: { subject: string }) => e.subject)).toEqual(rest);
+  const connection = reply.body.data.agent.emailConnection.edges.map(
+    (e: { node: { subject: string } }) => e.node.subject,
+  );
+  expect(connection.sort()).toEqual([...rest].sort());
+});
+
+test("no query can cause a server error: syntax of either database is plain text here", async () => {
+  const queries = [
+    '"',
+    '"unbalanced',
+    "-",
+    "--",
+    "*",
+    "invoice*",
+    "NEAR(invoice report)",
+    "subject:invoice",
+    "a OR b",
+    "a AND NOT b",
+    "^invoice",
+    "invoice)",
+    "(",
+    '\'; DROP TABLE "Email"; --',
+    "!invoice",
+    "invoice & report",
+    "invoice | report",
+    "<->",
+    "a:*",
+    "\\",
+    "%",
+    "_",
+    "💌 invoice",
+    "\u0000",
+    "a".repeat(500),
+    "é".repeat(200),
+    '-""',
+    '""',
+    "- -",
+  ];
+  const random = Array.from({ length: 200 }, (_, n) =>
+    Array.from({ length: 1 + (n % 12) }, (_, i) => String.fromCharCode(32 + ((n * 31 + i * 17) % 95))).join(""),
+  );
+  for (const query of [...queries, ...random]) {
+    const reply = await api.get(`/agents/${agent.id}/emails?q=${encodeURIComponent(query)}`, { key: agent.apiKey });
+    expect(reply.status, JSON.stringify(query)).toBe(query === "\u0000" ? 400 : 200);
+  }
+  const tooLong = await api.get(`/agents/${agent.id}/emails?q=${"a".repeat(501)}`, { key: agent.apiKey });
+  expect(tooLong.status).toBe(400);
+  expect(svc.logs.filter((line) => line.level === "error")).toEqual([]);
+});
