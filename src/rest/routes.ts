@@ -184,14 +184,29 @@ export const routes: Route[] = [
     method: "GET",
     path: "/agents/:agentId/emails",
     operation: graphql(
-      `query ListEmails($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
+      `query ListEmails(
+        $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $search: String, $from: String, $to: String,
+        $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean
+      ) {
         agent(id: $agentId) {
-          emails(folder: $folder, limit: $limit, offset: $offset) { data { ...EmailFields } total limit offset }
+          emails(
+            folder: $folder, limit: $limit, offset: $offset, search: $search, from: $from, to: $to,
+            after: $after, before: $before, isRead: $isRead, hasAttachments: $hasAttachments
+          ) { data { ...EmailFields } total limit offset }
         }
       }`,
       [EmailFields],
     ),
-    variables: folderPage,
+    variables: (request) => ({
+      ...folderPage(request),
+      search: request.query.q,
+      from: request.query.from,
+      to: request.query.to,
+      after: intParam(request.query.after),
+      before: intParam(request.query.before),
+      isRead: booleanParam(request.query.isRead),
+      hasAttachments: booleanParam(request.query.hasAttachments),
+    }),
     respond: ({ agent }) => agent?.emails,
   }),
   route({

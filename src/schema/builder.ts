@@ -2,6 +2,7 @@ import SchemaBuilder from "@pothos/core";
 import ComplexityPlugin from "@pothos/plugin-complexity";
 import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
+import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
 import { JSONObjectResolver, TimestampResolver } from "graphql-scalars";
 import type { Context } from "./context.ts";
 import { costOverLimit, FIELD_COST, LIMITS } from "./limits.ts";
@@ -44,7 +45,22 @@ export const builder = new SchemaBuilder<{
   },
 });
 
-builder.addScalarType("Timestamp", TimestampResolver);
+/** Milliseconds since the epoch, out and in; in, nothing else (graphql-scalars would take "soon" as an invalid Date). */
+function timestampOf(value: unknown): Date {
+  if (typeof value !== "number" || !Number.isSafeInteger(value) || value < 0) {
+    throw new GraphQLError("A time is a whole number of milliseconds since 1970");
+  }
+  return new Date(value);
+}
+
+builder.addScalarType(
+  "Timestamp",
+  new GraphQLScalarType({
+    ...TimestampResolver.toConfig(),
+    parseValue: timestampOf,
+    parseLiteral: (ast) => timestampOf(ast.kind === Kind.INT ? Number(ast.value) : undefined),
+  }),
+);
 builder.addScalarType("JSONObject", JSONObjectResolver);
 
 builder.queryType({});

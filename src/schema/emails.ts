@@ -11,6 +11,7 @@ import {
 } from "../mailbox/emails.ts";
 import type { Link } from "../mailbox/reading/index.ts";
 import type { EmailRecord } from "../mailbox/records.ts";
+import type { MailFilter } from "../mailbox/search.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
@@ -127,28 +128,52 @@ const UpdateEmailsResult = builder.objectRef<{ updated: number }>("UpdateEmailsR
 
 const positionOf = (email: EmailRecord) => ({ at: email.receivedAt, id: email.id });
 
+/** Which of the agent's mail a list shows. */
+const mailArgs = builder.args((t) => ({
+  folder: t.string(),
+  search: t.string({
+    description: 'Words (each a prefix, all must match), "exact phrases" and -excluded words; best match first',
+  }),
+  from: t.string({ description: "A sender's address, or @domain" }),
+  to: t.string({ description: "An address in To or Cc" }),
+  after: t.field({ type: "Timestamp", description: "Received after this time" }),
+  before: t.field({ type: "Timestamp", description: "Received before this time" }),
+  isRead: t.boolean(),
+  hasAttachments: t.boolean(),
+}));
+
+type MailArgs = {
+  [K in "folder" | "search" | "from" | "to"]?: string | null;
+} & { after?: Date | null; before?: Date | null; isRead?: boolean | null; hasAttachments?: boolean | null };
+
+const filterOf = (args: MailArgs): MailFilter => ({
+  ...args,
+  after: args.after?.getTime() ?? null,
+  before: args.before?.getTime() ?? null,
+});
+
 builder.objectFields(AgentType, (t) => ({
   emails: t.field({
     type: EmailPage,
-    description: "Received mail, newest first; all folders unless one is named.",
-    args: { folder: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    description: "Received mail, newest first (best match first with search); all folders unless one is named.",
+    args: { ...mailArgs, limit: t.arg.int(), offset: t.arg.int() },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
     resolve: (agent, args, ctx) =>
       ctx.answer.load(
-        () => listEmails(ctx, agent, args),
+        () => listEmails(ctx, agent, { ...filterOf(args), limit: args.limit, offset: args.offset }),
         (page) => bodyBytes(page.data),
       ),
   }),
   emailConnection: t.connection({
     type: EmailType,
-    description: "Received mail as a cursor connection, newest first, for paging deep.",
-    args: { folder: t.arg.string() },
+    description: "Received mail as a cursor connection, newest first (with search too), for paging deep.",
+    args: mailArgs,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: connectionCost,
     resolve: (agent, args, ctx) =>
       connectionOf(args, positionOf, (slice) =>
-        ctx.answer.load(() => emailSlice(ctx, agent, args.folder, slice), bodyBytes),
+        ctx.answer.load(() => emailSlice(ctx, agent, filterOf(args), slice), bodyBytes),
       ),
   }),
   folders: t.field({
