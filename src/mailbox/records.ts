@@ -8,7 +8,7 @@ export type AgentRecord = Agent;
 export type EmailRecord = Omit<Email, "raw">;
 export type SentRecord = SentEmail;
 
-export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed"`;
+export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed","senderAllow","senderBlock"`;
 export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes"`;
 export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt","cc","bcc","inReplyTo","references","threadId"`;
 

@@ -25,7 +25,7 @@ export interface FileRef {
 type Operation = TadaDocumentNode<any, any>;
 
 export interface Route<D extends Operation = Operation> {
-  method: "GET" | "POST" | "PATCH" | "DELETE";
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   path: string;
   operation: D;
   /** Reads a JSON object body. */
@@ -243,6 +243,24 @@ export const routes: Route[] = [
       filter: { folder: query.folder, from: query.from, subject: query.subject, after: intParam(query.after) },
       timeoutSeconds: intParam(query.timeout),
     }),
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/senders",
+    operation: graphql(`query Senders($agentId: ID!) { agent(id: $agentId) { senders { allow block } } }`),
+    variables: ({ params }) => ({ agentId: params.agentId }),
+    respond: ({ agent }) => agent?.senders,
+  }),
+  route({
+    method: "PUT",
+    path: "/agents/:agentId/senders",
+    body: true,
+    operation: graphql(`
+      mutation SetSenders($agentId: ID!, $allow: [String!], $block: [String!]) {
+        setSenders(agentId: $agentId, allow: $allow, block: $block) { allow block }
+      }
+    `),
+    variables: ({ params, body }) => ({ agentId: params.agentId, allow: body.allow, block: body.block }),
   }),
   route({
     method: "POST",

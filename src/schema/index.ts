@@ -5,6 +5,7 @@ import "./verification.ts";
 import "./emails.ts";
 import "./sending.ts";
 import "./threads.ts";
+import "./senders.ts";
 import "./events.ts";
 import "./webhooks.ts";
 
