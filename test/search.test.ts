@@ -162,6 +162,32 @@ test("GraphQL emails(search:) and emailConnection(search:) answer as REST does",
     (e: { node: { subject: string } }) => e.node.subject,
   );
   expect(connection.sort()).toEqual([...rest].sort());
+  // Walked one at a time by cursor, with a time filter beside the search.
+  const walked: string[] = [];
+  let after: string | null = null;
+  do {
+    const page: {
+      body: {
+        data: {
+          agent: {
+            emailConnection: {
+              edges: { node: { subject: string } }[];
+              pageInfo: { hasNextPage: boolean; endCursor: string };
+            };
+          };
+        };
+      };
+    } = await api.graphql(
+      `query($a: ID!, $after: String) { agent(id: $a) { emailConnection(search: "report", receivedAfter: 0, first: 1, after: $after) {
+        edges { node { subject } } pageInfo { hasNextPage endCursor } } } }`,
+      { a: agent.id, after },
+      agent.apiKey,
+    );
+    const { edges, pageInfo } = page.body.data.agent.emailConnection;
+    walked.push(...edges.map((edge) => edge.node.subject));
+    after = pageInfo.hasNextPage ? pageInfo.endCursor : null;
+  } while (after);
+  expect(walked.sort()).toEqual([...rest].sort());
 });
 
 test("no query can cause a server error: syntax of either database is plain text here", async () => {

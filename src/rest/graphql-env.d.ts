@@ -165,6 +165,30 @@ export type introspection = {
                 "deprecationReason": null
               },
               {
+                "name": "receivedAfter",
+                "description": "Received after this time",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Timestamp",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "receivedBefore",
+                "description": "Received before this time",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Timestamp",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
                 "name": "search",
                 "description": "Words (each a prefix, all must match), \"exact phrases\" and -excluded words; best match first",
                 "type": {
@@ -205,30 +229,6 @@ export type introspection = {
             "name": "emails",
             "description": "Received mail, newest first (best match first with search); all folders unless one is named.",
             "args": [
-              {
-                "name": "after",
-                "description": "Received after this time",
-                "type": {
-                  "kind": "SCALAR",
-                  "name": "Timestamp",
-                  "ofType": null
-                },
-                "defaultValue": null,
-                "isDeprecated": false,
-                "deprecationReason": null
-              },
-              {
-                "name": "before",
-                "description": "Received before this time",
-                "type": {
-                  "kind": "SCALAR",
-                  "name": "Timestamp",
-                  "ofType": null
-                },
-                "defaultValue": null,
-                "isDeprecated": false,
-                "deprecationReason": null
-              },
               {
                 "name": "folder",
                 "description": null,
@@ -295,6 +295,30 @@ export type introspection = {
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "receivedAfter",
+                "description": "Received after this time",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Timestamp",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "receivedBefore",
+                "description": "Received before this time",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Timestamp",
                   "ofType": null
                 },
                 "defaultValue": null,

@@ -186,12 +186,13 @@ export const routes: Route[] = [
     operation: graphql(
       `query ListEmails(
         $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $search: String, $from: String, $to: String,
-        $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean
+        $receivedAfter: Timestamp, $receivedBefore: Timestamp, $isRead: Boolean, $hasAttachments: Boolean
       ) {
         agent(id: $agentId) {
           emails(
             folder: $folder, limit: $limit, offset: $offset, search: $search, from: $from, to: $to,
-            after: $after, before: $before, isRead: $isRead, hasAttachments: $hasAttachments
+            receivedAfter: $receivedAfter, receivedBefore: $receivedBefore, isRead: $isRead,
+            hasAttachments: $hasAttachments
           ) { data { ...EmailFields } total limit offset }
         }
       }`,
@@ -202,8 +203,8 @@ export const routes: Route[] = [
       search: request.query.q,
       from: request.query.from,
       to: request.query.to,
-      after: intParam(request.query.after),
-      before: intParam(request.query.before),
+      receivedAfter: intParam(request.query.after),
+      receivedBefore: intParam(request.query.before),
       isRead: booleanParam(request.query.isRead),
       hasAttachments: booleanParam(request.query.hasAttachments),
     }),

@@ -136,20 +136,31 @@ const mailArgs = builder.args((t) => ({
   }),
   from: t.string({ description: "A sender's address, or @domain" }),
   to: t.string({ description: "An address in To or Cc" }),
-  after: t.field({ type: "Timestamp", description: "Received after this time" }),
-  before: t.field({ type: "Timestamp", description: "Received before this time" }),
+  // Not after/before: a connection's cursors go by those names.
+  receivedAfter: t.field({ type: "Timestamp", description: "Received after this time" }),
+  receivedBefore: t.field({ type: "Timestamp", description: "Received before this time" }),
   isRead: t.boolean(),
   hasAttachments: t.boolean(),
 }));
 
 type MailArgs = {
   [K in "folder" | "search" | "from" | "to"]?: string | null;
-} & { after?: Date | null; before?: Date | null; isRead?: boolean | null; hasAttachments?: boolean | null };
+} & {
+  receivedAfter?: Date | null;
+  receivedBefore?: Date | null;
+  isRead?: boolean | null;
+  hasAttachments?: boolean | null;
+};
 
 const filterOf = (args: MailArgs): MailFilter => ({
-  ...args,
-  after: args.after?.getTime() ?? null,
-  before: args.before?.getTime() ?? null,
+  folder: args.folder,
+  search: args.search,
+  from: args.from,
+  to: args.to,
+  after: args.receivedAfter?.getTime() ?? null,
+  before: args.receivedBefore?.getTime() ?? null,
+  isRead: args.isRead,
+  hasAttachments: args.hasAttachments,
 });
 
 builder.objectFields(AgentType, (t) => ({
