@@ -28,18 +28,14 @@ test("mail kept before threads: each message becomes a thread of its own, known 
   const at = (date: Date) => (provider === "postgresql" ? date : date.toISOString().replace("Z", "+00:00"));
   const now = new Date();
   const key = "ph_upgrade-test-key";
-  await old.prisma.agent.create({
-    data: {
-      id: "old-timer",
-      idKey: "old-timer",
-      name: "Old Timer",
-      apiKeyHash: createHash("sha256").update(key).digest("hex"),
-      createdAt: now,
-      verifiedAt: now,
-      socialUsername: "oldtimer",
-      storageUsed: 20,
-    },
-  });
+  // In SQL: the client knows today's columns, the old database does not.
+  await old.prisma.$executeRawUnsafe(
+    `INSERT INTO "Agent" ("id", "idKey", "name", "apiKeyHash", "createdAt", "verifiedAt", "socialUsername", "storageUsed")
+     VALUES ('old-timer', 'old-timer', 'Old Timer', ${p(1)}, ${p(2)}, ${p(3)}, 'oldtimer', 20)`,
+    createHash("sha256").update(key).digest("hex"),
+    at(now),
+    at(now),
+  );
   await old.prisma.$executeRawUnsafe(
     `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "to", "subject", "bodyText", "raw", "size", "receivedAt", "isRead", "folder")
      VALUES ('e-old', 'old-timer', '<old@sender.example>', 'jordan@sender.example', 'old-timer@localhost', 'Before', 'kept', ${p(1)}, 10, ${p(2)}, ${provider === "sqlite" ? 0 : "false"}, 'inbox')`,

@@ -51,7 +51,23 @@ export function migrationsOf(provider: string): { name: string; statements: stri
     }));
 }
 
-export async function migrate({ prisma, provider, schema }: Database): Promise<string[]> {
+/**
+ * Prisma writes SQLite migrations for foreign keys off: a table it redefines
+ * is dropped and copied, and with them on the drop would cascade into every
+ * table that refers to it. The pragma does nothing inside a transaction, so
+ * it is set around it, and the keys are checked before the commit.
+ */
+export async function migrate(database: Database): Promise<string[]> {
+  const sqlite = database.provider === "sqlite";
+  if (sqlite) await database.prisma.$executeRawUnsafe("PRAGMA foreign_keys=OFF");
+  try {
+    return await applyMigrations(database);
+  } finally {
+    if (sqlite) await database.prisma.$executeRawUnsafe("PRAGMA foreign_keys=ON");
+  }
+}
+
+async function applyMigrations({ prisma, provider, schema }: Database): Promise<string[]> {
   return prisma.$transaction(
     async (tx) => {
       if (provider === "postgresql") {
@@ -69,6 +85,9 @@ export async function migrate({ prisma, provider, schema }: Database): Promise<s
         for (const statement of migration.statements) await tx.$executeRawUnsafe(statement);
         await tx.$executeRaw`INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES (${migration.name}, ${new Date().toISOString()})`;
         applied.push(migration.name);
+      }
+      if (provider === "sqlite" && (await tx.$queryRawUnsafe<unknown[]>("PRAGMA foreign_key_check")).length > 0) {
+        throw new Error("a migration left rows whose foreign keys point nowhere");
       }
       return applied;
     },
