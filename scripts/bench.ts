@@ -13,6 +13,7 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { openDatabase } from "../src/db/client.ts";
+import { emptyZone, startDnsServer } from "../test/support/dns-server.ts";
 import { bareIdler, bareIngest, benchMessage, Dovecot } from "./bench/mail.ts";
 import {
   type Load,
@@ -23,6 +24,7 @@ import {
   startFloor,
   startService,
 } from "./bench/processes.ts";
+import { seedSearch } from "./bench/search-seed.ts";
 import { type Seeded, seed } from "./bench/seed.ts";
 import { subscribe } from "./bench/streams.ts";
 
@@ -34,7 +36,7 @@ const CONNECTIONS = 16;
 const DOMAIN = "bench.example";
 const STORAGE_LIMIT = 2_147_483_647;
 const EMAIL_FIELDS =
-  "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId attachments { id filename contentType size inline contentId } text preview replyText links { url text } codes";
+  "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId attachments { id filename contentType size inline contentId } text preview replyText links { url text } codes authentication { spf dkim dmarc arc verdict }";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-bench-"));
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -247,7 +249,15 @@ async function mailPart(): Promise<void> {
   for (const box of ["Floor", "Ingest", "Live"]) await client.mailboxCreate(box);
   await client.logout();
   const imap = (box: string) => dovecot.url(box);
-  const env = { DATABASE_URL: url, MAIL_DOMAIN: DOMAIN, STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT) };
+  // Sender authentication asks a DNS server on this machine, as the floor does.
+  const dns = await startDnsServer();
+  cleanups.push(() => dns.close());
+  const env = {
+    DATABASE_URL: url,
+    MAIL_DOMAIN: DOMAIN,
+    STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
+    DNS_SERVERS: dns.address,
+  };
   console.log("\nInbound through Dovecot");
   line("scenario", "service", "floor", "ratio");
 
@@ -255,7 +265,7 @@ async function mailPart(): Promise<void> {
     const messages = Array.from({ length: 2000 }, (_, n) => benchMessage(to, n));
     await dovecot.append(messages, "Floor");
     await dovecot.append(messages, "Ingest");
-    const floor = await bareIngest(dovecot, "Floor");
+    const floor = await bareIngest(dovecot, "Floor", dns.address);
     const service = await startService({ ...env, IMAP_URL: imap("Ingest"), IMAP_POLL_INTERVAL_MS: "600000" });
     // From the moment the service answers: its poller connects and reads from there.
     const ms = await untilListed(service, seeded, 2000, performance.now());
@@ -323,6 +333,7 @@ async function streamsPart(): Promise<void> {
     STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
     IMAP_URL: dovecot.url("Streams"),
     IMAP_POLL_INTERVAL_MS: "600000",
+    DNS_SERVERS: await emptyZone(),
   });
   const floor = await startFloor("sse-floor.ts");
   cleanups.push(
@@ -408,6 +419,46 @@ async function streamsPart(): Promise<void> {
   };
 }
 
+const SEARCHES = ["refund", "invoice", "quarterly", "meeting", "invoice meeting", "inv", "meeting -quarterly", "kalo"];
+
+/** Search latency, one request at a time, service and floor in turn: every query 20 times each, after a warm-up. */
+async function searchLatency(label: string, perAgent: number[]): Promise<void> {
+  const url = databaseUrl(`search${perAgent.length}`);
+  const agent = await seedSearch(url, perAgent, DOMAIN);
+  const service = await startService({ DATABASE_URL: url, MAIL_DOMAIN: DOMAIN });
+  const floor = await startFloor("floor.ts", [url, DOMAIN, String(STORAGE_LIMIT)]);
+  const headers = { authorization: `Bearer ${agent.apiKey}` };
+  const timed = async (base: string, q: string) => {
+    const started = performance.now();
+    const response = await fetch(`${base}/agents/${agent.id}/emails?limit=50&q=${encodeURIComponent(q)}`, { headers });
+    const body = (await response.json()) as { total: number };
+    return { ms: performance.now() - started, total: body.total };
+  };
+  const times = { service: [] as number[], floor: [] as number[] };
+  try {
+    for (const q of SEARCHES) {
+      const [mine, bare] = [await timed(service.url, q), await timed(floor.url, q)];
+      if (mine.total !== bare.total)
+        throw new Error(`"${q}": the service found ${mine.total}, the floor ${bare.total}`);
+      for (let round = 0; round < 20; round++) {
+        times.service.push((await timed(service.url, q)).ms);
+        times.floor.push((await timed(floor.url, q)).ms);
+      }
+    }
+  } finally {
+    await service.stop();
+    await floor.stop();
+  }
+  const [s50, f50] = [pct(times.service, 0.5), pct(times.floor, 0.5)];
+  line(label, fixed(s50, 1), fixed(pct(times.service, 0.99), 1), fixed(f50, 1), fixed(pct(times.floor, 0.99), 1));
+  results[`search, ${label}`] = {
+    p50: s50,
+    p99: pct(times.service, 0.99),
+    floorP50: f50,
+    floorP99: pct(times.floor, 0.99),
+  };
+}
+
 /** Page latency one request at a time: offset pages and a cursor walk over one agent's 1,000 emails. */
 async function pageLatency(label: string, agents: number): Promise<void> {
   const url = databaseUrl(`pages${agents}`);
@@ -461,6 +512,12 @@ try {
   await httpPart();
   if (wanted("ingestion") || wanted("APPEND to listed")) await mailPart();
   if (wanted("streams")) await streamsPart();
+  if (wanted("search")) {
+    console.log(`\nSearch, one request at a time: ${SEARCHES.length} queries from rare to common, page of 50`);
+    line("mail stored", "p50 ms", "p99 ms", "floor p50", "floor p99");
+    await searchLatency("100,000 of one agent", [100_000]);
+    await searchLatency("+ 1,000,000 of 10 others", [100_000, ...Array.from({ length: 10 }, () => 100_000)]);
+  }
   if (wanted("pages")) {
     console.log("\nPage latency, one request at a time, 1,000 emails of one agent");
     line("stored emails", "p50 ms", "p99 ms");

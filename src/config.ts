@@ -1,3 +1,5 @@
+import { isIP } from "node:net";
+
 // Configuration comes from environment variables only. Every variable is
 // optional; a bad value stops start-up with a message naming the variable.
 
@@ -29,6 +31,14 @@ export interface Config {
   eventRetentionHours: number;
   /** Webhooks may use http:// and private addresses (tests, private networks). */
   webhookAllowPrivate: boolean;
+  /** Where sender authentication asks DNS, as `ip` or `ip:port`; null: the system's resolvers. */
+  dnsServers: string[] | null;
+  /** Whose Authentication-Results header to believe instead of checking mail ourselves; null: check it. */
+  trustedAuthservId: string | null;
+  /** Browser origins allowed to call the API (`*` for any); empty: no CORS headers at all. */
+  corsOrigins: string[];
+  /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
+  wireNames: "spec" | "clawmail";
 }
 
 export interface SmtpConfig {
@@ -119,6 +129,37 @@ function parseSmtpUrl(value: string | undefined): SmtpConfig | null {
   };
 }
 
+/** `ip[:port]` or `[ipv6]:port`, comma-separated, as Node's resolver takes them. */
+function parseDnsServers(value: string | undefined): string[] | null {
+  if (value === undefined || value.trim() === "") return null;
+  const servers = value.split(",").map((server) => server.trim());
+  const valid = (server: string) => {
+    const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
+    const [, host, port] = bracketed ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(server) ?? [server, server];
+    return isIP(host ?? "") !== 0 && (port === undefined || +port <= 65535);
+  };
+  if (!servers.every(valid)) {
+    throw new ConfigError(
+      `DNS_SERVERS must be IP addresses with optional ports, comma-separated, got ${JSON.stringify(value)}`,
+    );
+  }
+  return servers;
+}
+
+/** `*`, or origins (`https://app.example`, `http://localhost:5173`) comma-separated. */
+function parseCorsOrigins(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  const origins = value.split(",").map((origin) => origin.trim());
+  const isOrigin = (origin: string) => isHttpUrl(origin) && new URL(origin).origin === origin;
+  if (origins.length === 1 && origins[0] === "*") return origins;
+  if (!origins.every(isOrigin)) {
+    throw new ConfigError(
+      `CORS_ORIGINS must be * or origins such as https://app.example, comma-separated, got ${JSON.stringify(value)}`,
+    );
+  }
+  return origins;
+}
+
 function parseProcessed(value: string): ProcessedAction {
   if (value === "seen" || value === "delete") return { kind: value };
   const move = /^move:(.+)$/.exec(value);
@@ -175,5 +216,12 @@ export function loadConfig(env: Env): Config {
     graphqlIntrospection: readBoolean(env, "GRAPHQL_INTROSPECTION", true),
     eventRetentionHours: readInt(env, "EVENT_RETENTION_HOURS", 72, 1, 24 * 365),
     webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
+    dnsServers: parseDnsServers(env.DNS_SERVERS),
+    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    wireNames: read(env, "WIRE_NAMES", "spec", (v) => v === "spec" || v === "clawmail", "spec or clawmail") as
+      | "spec"
+      | "clawmail",
+    trustedAuthservId:
+      read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
   };
 }

@@ -43,6 +43,8 @@ export interface ErrorDetails {
 export interface ErrorBody extends ErrorDetails {
   error: string;
   message: string;
+  /** The HTTP status as a number, as ClawMail's client types read it. */
+  statusCode: number;
 }
 
 export class ServiceError extends Error {
@@ -66,9 +68,9 @@ export class ServiceError extends Error {
     return { code: code ?? this.kind, status: this.status, ...numbers };
   }
 
-  /** The spec's error body. */
+  /** The spec's error body, with the status beside it. */
   toBody(): ErrorBody {
-    return { error: KINDS[this.kind].error, message: this.message, ...this.details };
+    return { error: KINDS[this.kind].error, message: this.message, statusCode: this.status, ...this.details };
   }
 }
 

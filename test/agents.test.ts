@@ -27,7 +27,7 @@ describe("POST /agents", () => {
     const before = Date.now();
     const reply = await api.post("/agents", { body: { id, name: "  Mail Bot  ", metadata: { team: "ops", n: 1 } } });
     expect(reply.status).toBe(201);
-    expect(Object.keys(reply.body)).toEqual(["agent", "apiKey", "instruction"]);
+    expect(Object.keys(reply.body)).toEqual(["agent", "apiKey", "verifyUrl", "instruction"]);
     expect(reply.body.agent).toEqual({
       id,
       email: `${id}@mail.example`,
@@ -38,6 +38,10 @@ describe("POST /agents", () => {
     });
     expect(reply.body.agent.createdAt).toBeGreaterThanOrEqual(before - 1000);
     expect(reply.body.apiKey).toMatch(/^ph_[A-Za-z0-9_-]{43}$/);
+    // The link a person opens: a claim token of its own, never the key.
+    expect(reply.body.verifyUrl).toMatch(/^http:\/\/localhost:\d+\/verify\/pv_[A-Za-z0-9_-]{43}$/);
+    expect(reply.body.verifyUrl).not.toContain(reply.body.apiKey.slice(3));
+    expect(reply.body.instruction).toContain(reply.body.verifyUrl);
     expect(reply.body.instruction).toContain("/verify/start");
     expect(reply.body.instruction).toContain("@pigeonhole");
     expect(reply.body.instruction).toContain("/verify/complete");
@@ -74,7 +78,7 @@ describe("POST /agents", () => {
     expect(reply.status).toBe(400);
     expect(reply.body.error).toBe("Bad Request");
     expect(reply.body.message).toContain(message);
-    expect(Object.keys(reply.body)).toEqual(["error", "message"]);
+    expect(Object.keys(reply.body)).toEqual(["error", "message", "statusCode"]);
   });
 
   test("accepts the longest id and name", async () => {
@@ -88,7 +92,11 @@ describe("POST /agents", () => {
     expect((await api.post("/agents", { body: { id, name: "a" } })).status).toBe(201);
     const again = await api.post("/agents", { body: { id: id.toLowerCase(), name: "b" } });
     expect(again.status).toBe(409);
-    expect(again.body).toEqual({ error: "Conflict", message: expect.stringContaining("already taken") });
+    expect(again.body).toEqual({
+      error: "Conflict",
+      statusCode: 409,
+      message: expect.stringContaining("already taken"),
+    });
   });
 
   test("of 20 parallel registrations of one id exactly one wins", async () => {
@@ -108,17 +116,22 @@ describe("GET /agents/{agentId}", () => {
     const agent = await createAgent(api);
     const missing = await api.get(`/agents/${agent.id}`);
     expect(missing.status).toBe(401);
-    expect(missing.body).toEqual({ error: "Unauthorized", message: "API key is required" });
+    expect(missing.body).toEqual({ error: "Unauthorized", statusCode: 401, message: "API key is required" });
     const wrong = await api.get(`/agents/${agent.id}`, { key: "ph_not-a-real-key" });
     expect(wrong.status).toBe(401);
-    expect(wrong.body).toEqual({ error: "Unauthorized", message: "API key is invalid" });
+    expect(wrong.body).toEqual({ error: "Unauthorized", statusCode: 401, message: "API key is invalid" });
   });
 
   test("403 NOT_VERIFIED for an unverified agent", async () => {
     const agent = await createAgent(api);
     const reply = await api.get(`/agents/${agent.id}`, { key: agent.apiKey });
     expect(reply.status).toBe(403);
-    expect(reply.body).toEqual({ error: "Forbidden", message: expect.any(String), code: "NOT_VERIFIED" });
+    expect(reply.body).toEqual({
+      error: "Forbidden",
+      statusCode: 403,
+      message: expect.any(String),
+      code: "NOT_VERIFIED",
+    });
   });
 
   test("returns the whole agent once verified, the path read without case", async () => {

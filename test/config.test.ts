@@ -29,9 +29,24 @@ describe("configuration", () => {
       graphqlIntrospection: true,
       eventRetentionHours: 72,
       webhookAllowPrivate: false,
+      dnsServers: null,
+      trustedAuthservId: null,
+      corsOrigins: [],
+      wireNames: "spec",
     });
     expect(loadConfig({ PORT: "8080" }).publicUrl).toBe("http://localhost:8080");
     expect(loadConfig({ MAIL_DOMAIN: "Mail.Example.COM" }).mailDomain).toBe("mail.example.com");
+    expect(loadConfig({ DNS_SERVERS: "127.0.0.1:5353, ::1,[::1]:53" }).dnsServers).toEqual([
+      "127.0.0.1:5353",
+      "::1",
+      "[::1]:53",
+    ]);
+    expect(loadConfig({ TRUSTED_AUTHSERV_ID: "MX.Example.com" }).trustedAuthservId).toBe("mx.example.com");
+    expect(loadConfig({ CORS_ORIGINS: "https://app.example, http://localhost:5173" }).corsOrigins).toEqual([
+      "https://app.example",
+      "http://localhost:5173",
+    ]);
+    expect(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
   });
 
   test.each([
@@ -53,6 +68,14 @@ describe("configuration", () => {
     ["SMTP_TIMEOUT_MS", "30000"],
     ["EVENT_RETENTION_HOURS", "0"],
     ["WEBHOOK_ALLOW_PRIVATE", "1"],
+    ["DNS_SERVERS", "dns.example.com"],
+    ["DNS_SERVERS", "127.0.0.1:70000"],
+    ["DNS_SERVERS", "127.0.0.1,"],
+    ["TRUSTED_AUTHSERV_ID", "mx example"],
+    ["CORS_ORIGINS", "https://app.example/path"],
+    ["CORS_ORIGINS", "app.example"],
+    ["CORS_ORIGINS", "*, https://app.example"],
+    ["WIRE_NAMES", "resend"],
   ])("%s=%j is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be`));

@@ -92,7 +92,7 @@ describe("GET /agents/{agentId}/emails", () => {
     const agent = await createVerifiedAgent(api, x);
     const reply = await api.get(path(agent, `?${query}`), { key: agent.apiKey });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ error: "Bad Request", message: expect.stringContaining(field) });
+    expect(reply.body).toEqual({ error: "Bad Request", statusCode: 400, message: expect.stringContaining(field) });
   });
 
   test("401 without a key, 403 NOT_VERIFIED unverified, 403 for another agent, 404 for none", async () => {
@@ -120,7 +120,7 @@ describe("one email", () => {
     const other = await createVerifiedAgent(api, x);
     const foreign = await api.get(path(other, `/${email.id}`), { key: other.apiKey });
     expect(foreign.status).toBe(404);
-    expect(foreign.body).toEqual({ error: "Not Found", message: "Email not found" });
+    expect(foreign.body).toEqual({ error: "Not Found", statusCode: 404, message: "Email not found" });
     expect((await api.get(path(agent, "/no-such-email"), { key: agent.apiKey })).status).toBe(404);
     const patch = await api.call("PATCH", path(other, `/${email.id}`), { key: other.apiKey, body: { isRead: true } });
     expect(patch.status).toBe(404);

@@ -195,7 +195,10 @@ function problemWith(reply: Reply, request: { method: string; path: string }): s
   if (reply.status >= 500) return `${reply.status} ${reply.text.slice(0, 200)}`;
   if (reply.status < 400 || request.method === "HEAD") return null;
   if (typeof reply.body !== "object" || reply.body === null) return `${reply.status} without a JSON body`;
-  const restShape = typeof reply.body.error === "string" && typeof reply.body.message === "string";
+  const restShape =
+    typeof reply.body.error === "string" &&
+    typeof reply.body.message === "string" &&
+    reply.body.statusCode === reply.status;
   const graphqlShape = Array.isArray(reply.body.errors);
   return restShape || graphqlShape ? null : `${reply.status} body of another shape: ${reply.text.slice(0, 200)}`;
 }

@@ -83,7 +83,11 @@ describe("with GRAPHQL_INTROSPECTION=false", () => {
       // What /graphql says to any client that accepts none of its answers.
       expect(reply.status).toBe(406);
       expect(reply.headers.get("content-type")).toContain("application/json");
-      expect(reply.body).toEqual({ error: "Not Acceptable", message: expect.stringContaining("application/json") });
+      expect(reply.body).toEqual({
+        error: "Not Acceptable",
+        statusCode: 406,
+        message: expect.stringContaining("application/json"),
+      });
     });
   });
 });

@@ -29,7 +29,7 @@ describe("request bodies", () => {
   ])("400 for %s", async (_, body, type, message) => {
     const reply = await api.post("/agents", { body, headers: { "content-type": type } });
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ error: "Bad Request", message: expect.stringContaining(message) });
+    expect(reply.body).toEqual({ error: "Bad Request", statusCode: 400, message: expect.stringContaining(message) });
   });
 
   test("a JSON Content-Type with a charset is fine, and unknown fields are ignored", async () => {
@@ -56,7 +56,7 @@ describe("request bodies", () => {
   test("413 in the spec's shape for a body over 1 MiB", async () => {
     const reply = await api.post("/agents", { body: { id: "big", name: "x".repeat(1024 * 1024) } });
     expect(reply.status).toBe(413);
-    expect(reply.body).toEqual({ error: "Payload Too Large", message: expect.any(String) });
+    expect(reply.body).toEqual({ error: "Payload Too Large", statusCode: 413, message: expect.any(String) });
   });
 });
 
@@ -64,7 +64,7 @@ describe("routes", () => {
   test.each(["/no/such/thing", "/verify/status/", "/agents/"])("404 JSON for the unknown path %s", async (path) => {
     const reply = await api.get(path);
     expect(reply.status).toBe(404);
-    expect(reply.body).toEqual({ error: "Not Found", message: expect.any(String) });
+    expect(reply.body).toEqual({ error: "Not Found", statusCode: 404, message: expect.any(String) });
   });
 
   test.each(["Token abc", "Bearer", "Bearer a b", "Basic dXNlcjpwYXNz"])(
@@ -72,7 +72,7 @@ describe("routes", () => {
     async (authorization) => {
       const reply = await api.get("/verify/status", { headers: { authorization } });
       expect(reply.status).toBe(401);
-      expect(reply.body).toEqual({ error: "Unauthorized", message: "API key is invalid" });
+      expect(reply.body).toEqual({ error: "Unauthorized", statusCode: 401, message: "API key is invalid" });
     },
   );
 
@@ -88,7 +88,7 @@ describe("routes", () => {
     const reply = await api.call(method, path);
     expect(reply.status).toBe(405);
     expect(reply.headers.get("allow")).toBe(allow);
-    expect(reply.body).toEqual({ error: "Method Not Allowed", message: expect.any(String) });
+    expect(reply.body).toEqual({ error: "Method Not Allowed", statusCode: 405, message: expect.any(String) });
   });
 
   test("GET /healthz reports the database reachable", async () => {
@@ -221,6 +221,7 @@ describe("/graphql over HTTP", () => {
     expect(reply.status).toBe(415);
     expect(reply.body).toEqual({
       error: "Unsupported Media Type",
+      statusCode: 415,
       message: expect.stringMatching(/application\/json/),
     });
   });
@@ -231,7 +232,11 @@ describe("/graphql over HTTP", () => {
       headers: { accept: "text/html" },
     });
     expect(reply.status).toBe(406);
-    expect(reply.body).toEqual({ error: "Not Acceptable", message: expect.stringMatching(/application\/json/) });
+    expect(reply.body).toEqual({
+      error: "Not Acceptable",
+      statusCode: 406,
+      message: expect.stringMatching(/application\/json/),
+    });
   });
 
   test("no CORS headers for any origin, on /graphql and REST, preflight included", async () => {
@@ -275,7 +280,7 @@ describe("a server failure", () => {
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);
       const rest = await brokenApi.get("/verify/status", { key: agent.apiKey });
       expect(rest.status).toBe(500);
-      expect(rest.body).toEqual({ error: "Internal Server Error", message: "Internal server error" });
+      expect(rest.body).toEqual({ error: "Internal Server Error", statusCode: 500, message: "Internal server error" });
       const graphql = await brokenApi.graphql("{ verificationStatus { verified } }", {}, agent.apiKey);
       expect(graphql.body.errors).toEqual([
         expect.objectContaining({

@@ -70,6 +70,8 @@ describe("the poller", () => {
       replyText: "Hello agent.",
       links: [],
       codes: [],
+      // Unsigned, no Received hop, and sender.example publishes no DMARC policy.
+      authentication: { spf: null, dkim: "none", dmarc: "none", arc: "none", verdict: "none" },
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id messageId subject folder from { address name } } }`,

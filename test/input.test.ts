@@ -26,7 +26,7 @@ afterAll(async () => {
   await x.close();
 });
 
-const badRequest = { error: "Bad Request", message: expect.any(String) };
+const badRequest = { error: "Bad Request", statusCode: 400, message: expect.any(String) };
 
 function expectNoFault() {
   expect(svc.logs.filter((line) => line.event === "request_failed")).toEqual([]);

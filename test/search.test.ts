@@ -108,6 +108,16 @@ test("all words must match; a phrase in its order; -word excludes", async () => 
   expect(await found(`q=${encodeURIComponent("-spam -report -invoice")}`)).toEqual([subjects.resume]);
 });
 
+test("a search alone (read from the index) and a search with a filter order and count alike", async () => {
+  const alone = await search("q=invoice");
+  const filtered = await search("q=invoice&isRead=false");
+  expect(filtered.data.map((e: { id: string }) => e.id)).toEqual(alone.data.map((e: { id: string }) => e.id));
+  expect(filtered.total).toBe(alone.total);
+  const second = await search("q=invoice&limit=1&offset=1");
+  expect(second).toMatchObject({ total: 3, limit: 1, offset: 1, data: [{ id: alone.data[1].id }] });
+  expect((await search("q=invoice&limit=5&offset=3")).data).toEqual([]);
+});
+
 test("another agent's mail never matches", async () => {
   const theirs = await search("q=invoice", other);
   expect(theirs.data.map((e: { agentId: string }) => e.agentId)).toEqual([other.id]);

@@ -68,6 +68,7 @@ describe("before the content went out: not delivered", () => {
     for (const reply of failed) {
       expect(reply.body).toEqual({
         error: "Internal Server Error",
+        statusCode: 500,
         message: expect.stringContaining("Delivery failed"),
       });
     }
@@ -97,6 +98,7 @@ describe("before the content went out: not delivered", () => {
 describe("after the content went out: unknown until the provider answers", () => {
   const unconfirmed = (id: string) => ({
     error: "Internal Server Error",
+    statusCode: 500,
     message: expect.stringMatching(new RegExp(`may still be delivered.*sent email ${id}`)),
   });
 
@@ -182,6 +184,10 @@ test("an agent deleted while its send is in flight: 404, not 500", async () => {
   expect((await api.delete(`/agents/${agent.id}`, { key: agent.apiKey })).status).toBe(200);
   const reply = await sending;
   expect(reply.status).toBe(404);
-  expect(reply.body).toEqual({ error: "Not Found", message: expect.stringContaining("deleted meanwhile") });
+  expect(reply.body).toEqual({
+    error: "Not Found",
+    statusCode: 404,
+    message: expect.stringContaining("deleted meanwhile"),
+  });
   expect(svc.logs.filter((line) => line.event === "request_failed")).toEqual([]);
 });

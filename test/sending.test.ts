@@ -129,7 +129,7 @@ describe("POST /agents/{agentId}/send", () => {
     const before = provider.deliveries.length;
     const reply = await send(agent, body);
     expect(reply.status).toBe(400);
-    expect(reply.body).toEqual({ error: "Bad Request", message: expect.stringContaining(message) });
+    expect(reply.body).toEqual({ error: "Bad Request", statusCode: 400, message: expect.stringContaining(message) });
     expect(provider.deliveries.length).toBe(before);
     expect((await quota(agent)).sendQuota.used).toBe(0);
   });
@@ -187,6 +187,7 @@ describe("the daily send limit", () => {
     for (const reply of limited) {
       expect(reply.body).toEqual({
         error: "Rate limit exceeded",
+        statusCode: 429,
         message: expect.any(String),
         code: "DAILY_SEND_LIMIT_EXCEEDED",
         limit: 25,
@@ -243,6 +244,7 @@ describe("failed delivery", () => {
         expect(reply.status).toBe(500);
         expect(reply.body).toEqual({
           error: "Internal Server Error",
+          statusCode: 500,
           message: expect.stringContaining("Delivery failed"),
         });
         expect(reply.text).not.toMatch(/554|policy|stalled|timeout/i);
@@ -281,6 +283,7 @@ describe("failed delivery", () => {
       );
       expect(notConfigured.body).toEqual({
         error: "Service Unavailable",
+        statusCode: 503,
         message: "Sending is not configured on this server",
       });
     } finally {
@@ -309,6 +312,7 @@ describe("storage", () => {
       expect(refused?.status).toBe(429);
       expect(refused?.body).toEqual({
         error: "Rate limit exceeded",
+        statusCode: 429,
         message: expect.any(String),
         code: "STORAGE_LIMIT_EXCEEDED",
         limit: 3000,

@@ -56,6 +56,9 @@ test("mail kept before threads: each message becomes a thread of its own, known 
     expect(emails.data).toEqual([
       expect.objectContaining({ id: "e-old", subject: "Before", bodyText: "kept", threadId: "e-old", attachments: [] }),
     ]);
+    // The search index was rebuilt with the mail it held.
+    const found = (await api.get("/agents/old-timer/emails?q=befo", { key })).body;
+    expect(found).toMatchObject({ total: 1, data: [{ id: "e-old" }] });
     const threads = (await api.get("/agents/old-timer/threads", { key })).body;
     expect(threads.total).toBe(2);
     expect(threads.data.map((t: { id: string; messageCount: number }) => [t.id, t.messageCount]).sort()).toEqual([

@@ -32,7 +32,7 @@ function complete(agent: TestAgent, tweetUrl: unknown) {
 
 function expectError(reply: { status: number; body: unknown }, status: number, error: string, code?: string) {
   expect(reply.status).toBe(status);
-  expect(reply.body).toEqual({ error, message: expect.any(String), ...(code ? { code } : {}) });
+  expect(reply.body).toEqual({ error, statusCode: status, message: expect.any(String), ...(code ? { code } : {}) });
 }
 
 describe("POST /verify/start", () => {
@@ -121,7 +121,7 @@ describe("POST /verify/complete", () => {
   test("400 for a missing or non-string tweetUrl and for a body that is no JSON object", async () => {
     const { agent } = await started();
     const missing = await api.post("/verify/complete", { key: agent.apiKey, body: {} });
-    expect(missing.body).toEqual({ error: "Bad Request", message: "tweetUrl is required" });
+    expect(missing.body).toEqual({ error: "Bad Request", statusCode: 400, message: "tweetUrl is required" });
     expectError(await complete(agent, 42), 400, "Bad Request");
     expectError(await api.post("/verify/complete", { key: agent.apiKey, body: "[1]" }), 400, "Bad Request");
   });

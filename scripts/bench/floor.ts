@@ -38,6 +38,11 @@ interface EmailRow {
   replyText: string | null;
   links: string;
   codes: string;
+  authSpf: string | null;
+  authDkim: string | null;
+  authDmarc: string | null;
+  authArc: string | null;
+  authVerdict: string;
 }
 
 interface AttachmentRow {
@@ -52,6 +57,8 @@ interface AttachmentRow {
 
 interface Store {
   agentByKeyHash(hash: string): Promise<AgentRow | undefined>;
+  /** Plain words, each a prefix, and -excluded ones; best match first, then newest. */
+  search(agentId: string, words: string[], excluded: string[]): Promise<{ rows: EmailRow[]; total: number }>;
   emailPage(agentId: string, limit: number, offset: number): Promise<{ rows: EmailRow[]; total: number }>;
   email(agentId: string, id: string): Promise<EmailRow | undefined>;
   markRead(agentId: string, id: string): Promise<EmailRow | undefined>;
@@ -59,12 +66,23 @@ interface Store {
 }
 
 const AGENT = `SELECT "id","name","createdAt","verifiedAt","storageUsed" FROM "Agent" WHERE "apiKeyHash" = ?`;
-const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes"`;
+const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict"`;
 const PAGE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "agentId" = ? ORDER BY "receivedAt" DESC, "id" DESC LIMIT ? OFFSET ?`;
 const COUNT = `SELECT COUNT(*) AS "n" FROM "Email" WHERE "agentId" = ?`;
 const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
 const ATTACHMENTS = (where: string) =>
   `SELECT "id","emailId","filename","contentType","size","inline","contentId" FROM "Attachment" WHERE "emailId" ${where} ORDER BY "position"`;
+const QUALIFIED = EMAIL_COLUMNS.split(",")
+  .map((column) => `"Email".${column}`)
+  .join(",");
+const SQLITE_FOUND = `SELECT "rowid" AS "hit", bm25("EmailSearch", 10.0, 5.0, 1.0, 0.0) AS "score"
+  FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`;
+const SQLITE_HITS = `SELECT ${QUALIFIED} FROM (${SQLITE_FOUND} ORDER BY "score", "rowid" DESC LIMIT 50) AS "found"
+  JOIN "Email" ON "Email"."rowid" = "found"."hit" ORDER BY "found"."score", "found"."hit" DESC`;
+const SQLITE_COUNT = `SELECT COUNT(*) AS "n" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`;
+const POSTGRES_SEARCH = `FROM "Email" WHERE "agentId" = ? AND "search" @@ to_tsquery('simple', ?)`;
+const POSTGRES_HITS = `SELECT ${EMAIL_COLUMNS} ${POSTGRES_SEARCH}
+  ORDER BY ts_rank("search", to_tsquery('simple', ?)) DESC, "receivedAt" DESC, "id" DESC LIMIT 50`;
 const READ = `UPDATE "Email" SET "isRead" = true WHERE "id" = ? AND "agentId" = ?`;
 
 type Raw = Record<string, unknown>;
@@ -100,6 +118,11 @@ function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
     replyText: row.replyText as string | null,
     links: row.links as string,
     codes: row.codes as string,
+    authSpf: row.authSpf as string | null,
+    authDkim: row.authDkim as string | null,
+    authDmarc: row.authDmarc as string | null,
+    authArc: row.authArc as string | null,
+    authVerdict: row.authVerdict as string,
   };
 }
 
@@ -130,7 +153,20 @@ async function sqliteStore(file: string): Promise<Store> {
     }
     return statement;
   };
+  const [hits, hitCount] = [SQLITE_HITS, SQLITE_COUNT].map((sql) => db.prepare(sql)) as [Statement, Statement];
   return {
+    search: async (agentId, words, excluded) => {
+      // The agent is a word of the index: its id in hex.
+      const own = `{agent} : a${Buffer.from(agentId).toString("hex")}`;
+      const wanted = `(${own} AND {subject sender body} : (${words.map((w) => `"${w}"*`).join(" AND ")}))`;
+      const match = excluded.length
+        ? `${wanted} NOT {subject sender body} : (${excluded.map((w) => `"${w}"`).join(" OR ")})`
+        : wanted;
+      return {
+        rows: (hits.all(match) as Raw[]).map((row) => emailOf(row, time)),
+        total: (hitCount.get(match) as { n: number }).n,
+      };
+    },
     attachments: async (ids) => (ids.length ? (attachments(ids.length).all(...ids) as Raw[]).map(attachmentOf) : []),
     agentByKeyHash: async (hash) => {
       const row = agent.get(hash) as Raw | undefined;
@@ -163,6 +199,15 @@ async function postgresStore(connection: string): Promise<Store> {
   const time = (value: unknown) => (value as Date).getTime();
   const email = (rows: Raw[]) => (rows[0] ? emailOf(rows[0], time) : undefined);
   return {
+    search: async (agentId, words, excluded) => {
+      const wanted = words.map((w) => `${w}:*`).join(" & ");
+      const tsquery = [wanted, ...excluded.map((w) => `!${w}`)].join(" & ");
+      const [rows, [count]] = await Promise.all([
+        query("hits", POSTGRES_HITS, [agentId, tsquery, wanted]),
+        query("hitCount", `SELECT COUNT(*) AS "n" ${POSTGRES_SEARCH}`, [agentId, tsquery]),
+      ]);
+      return { rows: rows.map((row) => emailOf(row, time)), total: Number(count?.n) };
+    },
     attachments: async (ids) => (await query("attachments", ATTACHMENTS("= ANY(?)"), [ids])).map(attachmentOf),
     agentByKeyHash: async (hash) => {
       const [row] = await query("agent", AGENT, [hash]);
@@ -222,6 +267,13 @@ const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
   replyText: email.replyText,
   links: JSON.parse(email.links),
   codes: JSON.parse(email.codes),
+  authentication: {
+    spf: email.authSpf,
+    dkim: email.authDkim,
+    dmarc: email.authDmarc,
+    arc: email.authArc,
+    verdict: email.authVerdict,
+  },
 });
 
 /** Emails as JSON, with their attachments read in one query. */
@@ -249,7 +301,8 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   const key = /^Bearer (\S+)$/.exec(req.headers.authorization ?? "")?.[1];
   const agent = key ? await store.agentByKeyHash(createHash("sha256").update(key).digest("hex")) : undefined;
   if (!agent || agent.verifiedAt === null) return send(res, 401, { error: "Unauthorized" });
-  const path = new URL(req.url ?? "/", "http://floor").pathname.split("/");
+  const requested = new URL(req.url ?? "/", "http://floor");
+  const path = requested.pathname.split("/");
   if (req.method === "POST" && req.url === "/graphql") {
     const { query } = JSON.parse(await readBody(req)) as { query: string };
     if (!query.includes("emails(")) return send(res, 200, { data: { agent: agentJson(agent, true) } });
@@ -259,6 +312,17 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   }
   if (path[2] !== agent.id) return send(res, 403, { error: "Forbidden" });
   if (req.method === "GET" && path.length === 3) return send(res, 200, agentJson(agent, false));
+  const q = requested.searchParams.get("q");
+  if (req.method === "GET" && path.length === 4 && q) {
+    const terms = q.toLowerCase().split(/\s+/);
+    const words = terms.filter((t) => !t.startsWith("-"));
+    const { rows, total } = await store.search(
+      agent.id,
+      words,
+      terms.filter((t) => t.startsWith("-")).map((t) => t.slice(1)),
+    );
+    return send(res, 200, { data: await emailsJson(rows), total, limit: 50, offset: 0 });
+  }
   if (req.method === "GET" && path.length === 4) {
     const { rows, total } = await store.emailPage(agent.id, 50, 0);
     return send(res, 200, { data: await emailsJson(rows), total, limit: 50, offset: 0 });

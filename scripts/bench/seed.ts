@@ -36,15 +36,15 @@ function realisticEmail(n: number, small: boolean) {
   return { text, html, raw };
 }
 
-const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
+export const hashKey = (key: string) => createHash("sha256").update(key).digest("hex");
 
-interface Writer {
+export interface Writer {
   run(sql: string, rows: unknown[][]): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Inserts rows in chunks, each chunk one multi-row statement inside one transaction. */
-async function writerFor(database: Database): Promise<Writer> {
+export async function writerFor(database: Database): Promise<Writer> {
   if (database.provider === "sqlite") {
     const { default: Sqlite } = await import("better-sqlite3");
     const file = (process.env.BENCH_DATABASE_URL ?? "").replace(/^file:/, "");
@@ -89,7 +89,7 @@ const THREAD_SQL = `INSERT INTO "Thread" ("id","agentId","subject","startedAt","
 const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","raw","size","receivedAt","isRead","folder","threadId","text","preview") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
 
 /** A timestamp as the service writes it on this database. */
-function stamp(database: Database, ms: number): unknown {
+export function stamp(database: Database, ms: number): unknown {
   return database.provider === "sqlite" ? new Date(ms).toISOString().replace("Z", "+00:00") : new Date(ms);
 }
 

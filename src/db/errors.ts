@@ -6,10 +6,10 @@ export function isUniqueViolation(error: unknown): boolean {
 
 /**
  * A write that needed a row deleted meanwhile (P2025: no record to update;
- * P2003: the row it points at is gone), as when an agent is deleted while
- * one of its requests runs.
+ * P2003 and the drivers' foreign-key codes: the row it points at is gone),
+ * as when an agent is deleted while one of its requests runs.
  */
 export function isVanishedRow(error: unknown): boolean {
   const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === "P2025" || code === "P2003";
+  return code === "P2025" || code === "P2003" || code === "SQLITE_CONSTRAINT_FOREIGNKEY" || code === "23503";
 }

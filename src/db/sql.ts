@@ -40,8 +40,8 @@ export interface Sql extends Statements {
   skipLocked(table: string): string;
   /** Appended to a SELECT in a transaction: locks its rows until commit, so that checks made under it hold. */
   forUpdate: string;
-  /** Full-text search over "Email", as this database does it. */
-  search(terms: SearchTerms): SearchClause;
+  /** Full-text search over one agent's "Email" rows, as this database does it. */
+  search(terms: SearchTerms, agentId: string): SearchClause;
   close(): Promise<void>;
 }
 

@@ -6,6 +6,7 @@ import type { Takeover } from "../db/takeover.ts";
 import type { Logger } from "../log.ts";
 import { type Arrival, type Filed, fileBatch } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
+import { authenticator } from "./authentication.ts";
 import { parseMessage, recipientsOf } from "./parse.ts";
 
 // Pulls mail from the catch-all mailbox: one instance at a time (a lease),
@@ -84,6 +85,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
   const catchAll = imap.user.includes("@") ? imap.user : `${imap.user}@${config.mailDomain}`;
   /** Filed messages the server has not yet marked as IMAP_PROCESSED asks, by UID in one mailbox. */
   const unmarked = { uidValidity: 0n, uids: [] as number[] };
+  const authenticate = authenticator(config, log);
   const held = lease(sql, clock, `imap:${mailbox}`, takeover, LEASE_TTL_MS);
   const stopping = new AbortController();
   let stopped = false;
@@ -183,23 +185,27 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
       return false;
     });
     if (wanted.length === 0) return [];
-    const arrivals: Arrival[] = [];
-    for (const m of await client.fetchAll(
+    const fetched = await client.fetchAll(
       wanted.map((w) => w.uid),
       { uid: true, source: true },
       { uid: true },
-    )) {
-      if (!m.source) continue;
-      try {
-        const message = await parseMessage(m.source);
-        const recipients = recipientsOf(message, config.mailDomain, catchAll);
-        if (recipients.length === 0) log("warn", "inbound_dropped", { reason: "no_recipient", uid: m.uid });
-        arrivals.push({ uid: BigInt(m.uid), raw: m.source, message, recipients });
-      } catch (error) {
-        log("warn", "inbound_dropped", { reason: "unparseable", uid: m.uid, error: (error as Error).message });
-      }
+    );
+    // Read and authenticated side by side: authentication waits on DNS.
+    const arrivals = await Promise.all(fetched.map((m) => (m.source ? arrival(BigInt(m.uid), m.source) : null)));
+    return arrivals.filter((a): a is Arrival => a !== null).sort((a, b) => (a.uid < b.uid ? -1 : 1));
+  }
+
+  /** One message as it is filed, or null (logged) when it cannot be read. */
+  async function arrival(uid: bigint, raw: Buffer): Promise<Arrival | null> {
+    try {
+      const message = await parseMessage(raw);
+      const recipients = recipientsOf(message, config.mailDomain, catchAll);
+      if (recipients.length === 0) log("warn", "inbound_dropped", { reason: "no_recipient", uid: Number(uid) });
+      return { uid, raw, message, recipients, authentication: await authenticate(raw, message.from.address) };
+    } catch (error) {
+      log("warn", "inbound_dropped", { reason: "unparseable", uid: Number(uid), error: (error as Error).message });
+      return null;
     }
-    return arrivals.sort((a, b) => (a.uid < b.uid ? -1 : 1));
   }
 
   /**

@@ -10,6 +10,9 @@ import type { Services } from "./services.ts";
 
 export const keyRequired = () => new ServiceError("UNAUTHORIZED", "API key is required");
 export const keyInvalid = () => new ServiceError("UNAUTHORIZED", "API key is invalid");
+/** A verification link dies with its agent: deleted, or never issued. */
+export const claimInvalid = () =>
+  new ServiceError("NOT_FOUND", "This verification link is not valid: its agent does not exist (any more)");
 
 export async function assertOwns(services: Services, caller: AgentRecord, agentId: string): Promise<void> {
   if (caller.idKey === agentId.toLowerCase()) return;

@@ -2,7 +2,7 @@ import type { Config } from "../config.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
-import { newApiKey } from "./keys.ts";
+import { newApiKey, newClaimToken } from "./keys.ts";
 import { expiredAgents } from "./lifetimes.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
@@ -29,6 +29,8 @@ export interface Registration {
   agent: AgentRecord;
   /** Shown only now. */
   apiKey: string;
+  /** The page where a person verifies the agent: PUBLIC_URL/verify/<claim token>. */
+  verifyUrl: string;
   instruction: string;
 }
 
@@ -66,10 +68,12 @@ function validated(input: NewAgent): { id: string; name: string; metadata?: Pris
   return { id: input.id, name, metadata };
 }
 
-function instructionFor(address: string, config: Config): string {
+function instructionFor(address: string, verifyUrl: string, config: Config): string {
   return [
     `Welcome! Your agent's mailbox is ${address}. Before it can receive or send mail, a human must verify it within 24 hours;`,
     "unverified agents are deleted after that.",
+    `Give your human this link: ${verifyUrl} . It opens a page that walks them through posting on X and checks the post;`,
+    "it can verify only this agent, so it is safe to share with them (never share your API key). Or do it over the API:",
     `1. Call POST ${config.publicUrl}/verify/start with your API key to get a verification code and a ready-made post.`,
     `2. Publish that post on X from a public account: it must mention @${config.socialHandle} and contain the code.`,
     `3. Call POST ${config.publicUrl}/verify/complete with {"tweetUrl": "<the post's URL>"}.`,
@@ -80,27 +84,29 @@ function instructionFor(address: string, config: Config): string {
 export async function createAgent({ prisma, clock, config }: Services, input: NewAgent): Promise<Registration> {
   const { id, name, metadata } = validated(input);
   const now = clock.now();
-  const { apiKey, apiKeyHash } = newApiKey();
+  const { apiKey, apiKeyHash } = newApiKey(config);
+  const { claimToken, claimTokenHash } = newClaimToken();
   const idKey = id.toLowerCase();
   const [, agent] = await prisma
     .$transaction([
       // An expired agent the cleanup job has not reached yet no longer holds its id.
       prisma.agent.deleteMany({ where: { idKey, ...expiredAgents(now) } }),
-      prisma.agent.create({ data: { id, idKey, name, metadata, apiKeyHash, createdAt: now } }),
+      prisma.agent.create({ data: { id, idKey, name, metadata, apiKeyHash, claimTokenHash, createdAt: now } }),
     ])
     .catch((error: unknown) => {
       if (isUniqueViolation(error)) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
       throw error;
     });
-  return { agent, apiKey, instruction: instructionFor(addressOf(agent, config), config) };
+  const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
+  return { agent, apiKey, verifyUrl, instruction: instructionFor(addressOf(agent, config), verifyUrl, config) };
 }
 
 /** A new key; the current one stops working at once. Of two rotations with one key, only the first wins. */
 export async function rotateKey(
-  { prisma }: Services,
+  { prisma, config }: Services,
   agent: AgentRecord,
 ): Promise<{ apiKey: string; message: string }> {
-  const { apiKey, apiKeyHash } = newApiKey();
+  const { apiKey, apiKeyHash } = newApiKey(config);
   const { count } = await prisma.agent.updateMany({
     where: { id: agent.id, apiKeyHash: agent.apiKeyHash },
     data: { apiKeyHash },

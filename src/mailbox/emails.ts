@@ -5,7 +5,7 @@ import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
 import { MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, SYSTEM_FOLDERS } from "./folders.ts";
-import { keysetSlice, offsetPage, type Page, type PageRequest, type SliceRequest } from "./pages.ts";
+import { keysetSlice, offsetPage, type Page, type PageRequest, rankedPage, type SliceRequest } from "./pages.ts";
 import { EMAIL_COLUMNS, type EmailRecord, emailFromRow } from "./records.ts";
 import { likeLiteral, type MailFilter, mailSelection, senderCondition } from "./search.ts";
 import type { Services } from "./services.ts";
@@ -34,11 +34,11 @@ export async function listEmails(
   agent: { id: string },
   request: PageRequest & MailFilter,
 ): Promise<Page<EmailRecord>> {
-  const { join, where, params, relevance } = mailSelection(sql, agent.id, request);
+  const { join, where, params, relevance, ranked } = mailSelection(sql, agent.id, request);
   const newest = `"receivedAt" DESC, "id" DESC`;
   const order = relevance ? `${relevance.order}, ${newest}` : newest;
   const query = { table: "Email", join, columns: COLUMNS, where, params, order, orderParams: relevance?.params };
-  const page = await offsetPage(sql, query, request);
+  const page = ranked ? await rankedPage(sql, ranked, COLUMNS, request) : await offsetPage(sql, query, request);
   return { ...page, data: page.data.map((row) => emailFromRow(sql, row)) };
 }
 

@@ -3,6 +3,7 @@ import type { Lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Statements } from "../db/sql.ts";
 import { addressOf } from "./agents.ts";
+import type { Authentication } from "./authentication.ts";
 import { type NewEvent, withEvents } from "./events.ts";
 import type { Reading } from "./reading/index.ts";
 import { senderAllowed, senderListsOf } from "./senders.ts";
@@ -51,6 +52,8 @@ export interface Arrival {
   uid: bigint;
   raw: Buffer;
   message: IncomingMessage;
+  /** Who sent it, as far as the sender's domain tells. */
+  authentication: Authentication;
   /** Local parts at the mail domain. */
   recipients: string[];
 }
@@ -78,8 +81,9 @@ const AGENT = `SELECT "id", "verifiedAt", "senderAllow", "senderBlock" FROM "Age
 const REMEMBER = `INSERT INTO "Delivery" ("agentId", "dedupeKey") VALUES (?, ?) ON CONFLICT DO NOTHING`;
 const FILE = `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "fromName", "to", "subject", "bodyText",
   "bodyHtml", "raw", "size", "receivedAt", "isRead", "folder", "toList", "ccList", "replyToList", "inReplyTo",
-  "references", "threadId", "text", "preview", "replyText", "links", "codes")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  "references", "threadId", "text", "preview", "replyText", "links", "codes", "authSpf", "authDkim", "authDmarc",
+  "authArc", "authVerdict")
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const ATTACHMENT = `INSERT INTO "Attachment" ("id", "emailId", "position", "filename", "contentType", "size", "contentId",
   "inline", "sha256") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const CURSOR = `SELECT "uidValidity", "lastUid" FROM "ImapCursor" WHERE "mailbox" = ?`;
@@ -96,7 +100,7 @@ async function fileOne(
   const agent = await tx.one(AGENT, [localPart]);
   if (!agent) return "unknown_recipient";
   const agentId = agent.id as string;
-  const { message, raw } = arrival;
+  const { message, raw, authentication: auth } = arrival;
   if ((await tx.run(REMEMBER, [agentId, message.dedupeKey])) === 0) return "duplicate";
   if (agent.verifiedAt === null) return "unverified";
   if (!senderAllowed(senderListsOf(agent), message.from.address)) return "sender_refused";
@@ -131,6 +135,11 @@ async function fileOne(
     message.reading.replyText,
     JSON.stringify(message.reading.links),
     JSON.stringify(message.reading.codes),
+    auth.spf,
+    auth.dkim,
+    auth.dmarc,
+    auth.arc,
+    auth.verdict,
   ]);
   for (const a of message.attachments) {
     const row = [randomUUID(), emailId, a.position, a.filename, a.contentType, a.size, a.contentId, a.inline, a.sha256];

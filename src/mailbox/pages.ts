@@ -1,3 +1,4 @@
+import type { RankedSearch } from "../db/search.ts";
 import type { Param, Row, Sql } from "../db/sql.ts";
 import { ServiceError } from "../errors.ts";
 
@@ -59,6 +60,16 @@ export async function offsetPage(sql: Sql, query: PageQuery, request: PageReques
   const [rows, count] = await Promise.all([
     sql.all(`SELECT ${columns} ${from} ORDER BY ${order} LIMIT ? OFFSET ?`, [...params, ...orderParams, limit, offset]),
     sql.one(`SELECT COUNT(*) AS "n" ${from}`, params),
+  ]);
+  return { data: rows, total: Number(count?.n), limit, offset };
+}
+
+/** One offset page found through a search index: its rows best first, and the count of every match. */
+export async function rankedPage(sql: Sql, ranked: RankedSearch, columns: string, request: PageRequest) {
+  const { limit, offset } = pageWindow(request);
+  const [rows, count] = await Promise.all([
+    sql.all(ranked.page(columns), [...ranked.params, limit, offset]),
+    sql.one(ranked.count, ranked.params),
   ]);
   return { data: rows, total: Number(count?.n), limit, offset };
 }

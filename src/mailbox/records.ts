@@ -1,5 +1,6 @@
 import type { Row, Sql } from "../db/sql.ts";
 import type { Agent, Email, SentEmail } from "../generated/prisma/sqlite/client.ts";
+import { type Authentication, resultWord, type Verdict } from "./authentication.ts";
 
 // The domain's values: the rows of the data model, as every door sees them.
 // Mail is read without its raw source, which no answer carries.
@@ -8,8 +9,8 @@ export type AgentRecord = Agent;
 export type EmailRecord = Omit<Email, "raw">;
 export type SentRecord = SentEmail;
 
-export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed","senderAllow","senderBlock"`;
-export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes"`;
+export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","claimTokenHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed","senderAllow","senderBlock"`;
+export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict"`;
 export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt","cc","bcc","inReplyTo","references","threadId"`;
 
 const nullableDate = (sql: Sql, value: unknown) => (value === null ? null : sql.date(value));
@@ -31,6 +32,17 @@ export function emailFromRow(sql: Sql, row: Row): EmailRecord {
 
 export function sentFromRow(sql: Sql, row: Row): SentRecord {
   return { ...(row as SentRecord), sentAt: sql.date(row.sentAt) };
+}
+
+/** The sender authentication kept with an email. */
+export function authenticationOf(email: EmailRecord): Authentication {
+  return {
+    spf: resultWord(email.authSpf ?? undefined),
+    dkim: resultWord(email.authDkim ?? undefined),
+    dmarc: resultWord(email.authDmarc ?? undefined),
+    arc: resultWord(email.authArc ?? undefined),
+    verdict: email.authVerdict as Verdict,
+  };
 }
 
 /** Prisma's select for an email without its raw source. */
@@ -59,4 +71,9 @@ export const EMAIL_SELECT = {
   replyText: true,
   links: true,
   codes: true,
+  authSpf: true,
+  authDkim: true,
+  authDmarc: true,
+  authArc: true,
+  authVerdict: true,
 } as const;

@@ -28,6 +28,11 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   replyText: "Please pay.",
   links: "[]",
   codes: "[]",
+  authSpf: null,
+  authDkim: null,
+  authDmarc: null,
+  authArc: null,
+  authVerdict: "none",
   ...fields,
 });
 

@@ -1,10 +1,11 @@
-import type { SearchTerms } from "../db/search.ts";
+import type { RankedSearch, SearchTerms } from "../db/search.ts";
 import type { Param, Sql } from "../db/sql.ts";
 import { ServiceError } from "../errors.ts";
 import { folderName } from "./folders.ts";
 
 // Which of an agent's received mail a list shows: a folder, a full-text
-// search, and filters on sender, recipient, time, read flag and attachments.
+// search, and filters on sender, recipient, time, read flag, attachments and
+// sender authentication.
 // A search is plain words (all must match, each as a prefix), "exact
 // phrases", and -excluded words; any other character is text, never syntax.
 
@@ -20,6 +21,8 @@ export interface MailFilter {
   before?: number | null;
   isRead?: boolean | null;
   hasAttachments?: boolean | null;
+  /** The sender's domain vouched for it (verdict pass), or not. */
+  authenticated?: boolean | null;
 }
 
 /** The rows a filter selects: what to join, the condition, and the order by relevance when it searches. */
@@ -28,6 +31,8 @@ export interface MailSelection {
   where: string;
   params: Param[];
   relevance: { order: string; params: Param[] } | null;
+  /** The page read from the search index alone, when the database can and nothing but the search narrows. */
+  ranked: RankedSearch | null;
 }
 
 const MAX_QUERY = 500;
@@ -89,16 +94,19 @@ export function mailSelection(sql: Sql, agentId: string, filter: MailFilter): Ma
     const exists = `EXISTS (SELECT 1 FROM "Attachment" a WHERE a."emailId" = "Email"."id")`;
     add(filter.hasAttachments ? exists : `NOT ${exists}`);
   }
+  if (filter.authenticated != null) add(filter.authenticated ? `"authVerdict" = 'pass'` : `"authVerdict" <> 'pass'`);
   const terms = filter.search == null ? null : parseSearch(filter.search);
   if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {
-    return { join: "", where: conditions.join(" AND "), params, relevance: null };
+    return { join: "", where: conditions.join(" AND "), params, relevance: null, ranked: null };
   }
-  const clause = sql.search(terms);
+  const searchAlone = conditions.length === 1;
+  const clause = sql.search(terms, agentId);
   add(clause.where, ...clause.params);
   return {
     join: clause.join,
     where: conditions.join(" AND "),
     params,
     relevance: clause.relevance === null ? null : { order: clause.relevance, params: clause.relevanceParams },
+    ranked: searchAlone ? clause.ranked : null,
   };
 }

@@ -4,6 +4,7 @@ import { ServiceError } from "../errors.ts";
 import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
 import { addressOf } from "./agents.ts";
 import { withEvents } from "./events.ts";
+import { agentByClaimToken } from "./keys.ts";
 import { isExpired, UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
@@ -33,6 +34,21 @@ export interface Verified {
   success: true;
   verifiedAt: Date;
   socialUsername: string;
+}
+
+/** Where a verification link stands: its agent waits for a person, is verified, expired, or was never there. */
+export type Claim =
+  | { state: "open"; agent: AgentRecord; address: string }
+  | { state: "verified"; agent: AgentRecord; address: string }
+  | { state: "expired" }
+  | { state: "unknown" };
+
+export async function claimOf(services: Services, claimToken: string): Promise<Claim> {
+  const agent = await agentByClaimToken(services, claimToken);
+  if (!agent) return { state: "unknown" };
+  if (isExpired(agent, services.clock.now())) return { state: "expired" };
+  const address = addressOf(agent, services.config);
+  return { state: agent.verifiedAt === null ? "open" : "verified", agent, address };
 }
 
 function newCode(prefix: string): string {

@@ -81,6 +81,18 @@ export type introspection = {
                 "deprecationReason": null
               },
               {
+                "name": "authenticated",
+                "description": "Only mail whose authentication verdict is pass (true), or is not (false)",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Boolean",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
                 "name": "before",
                 "description": null,
                 "type": {
@@ -229,6 +241,18 @@ export type introspection = {
             "name": "emails",
             "description": "Received mail, newest first (best match first with search); all folders unless one is named.",
             "args": [
+              {
+                "name": "authenticated",
+                "description": "Only mail whose authentication verdict is pass (true), or is not (false)",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Boolean",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
               {
                 "name": "folder",
                 "description": null,
@@ -1378,6 +1402,83 @@ export type introspection = {
         "possibleTypes": null
       },
       {
+        "kind": "OBJECT",
+        "name": "Authentication",
+        "description": "Who sent it, as the sender's domain tells; each check a result word, null when not evaluated",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "arc",
+            "description": null,
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "dkim",
+            "description": null,
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "dmarc",
+            "description": null,
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "spf",
+            "description": null,
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "verdict",
+            "description": "pass, fail or none: DMARC's when the domain has a policy, else pass for an aligned DKIM signature",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
         "kind": "SCALAR",
         "name": "Boolean",
         "description": "The `Boolean` scalar type represents `true` or `false`.",
@@ -1500,6 +1601,22 @@ export type introspection = {
             },
             "isDeprecated": false,
             "deprecationReason": null
+          },
+          {
+            "name": "verifyUrl",
+            "description": "A page where a person verifies this agent; it can do nothing else, so it is safe to hand over",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
           }
         ],
         "inputFields": null,
@@ -1610,6 +1727,22 @@ export type introspection = {
                     "ofType": null
                   }
                 }
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "authentication",
+            "description": null,
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Authentication",
+                "kind": "OBJECT",
+                "ofType": null
               }
             },
             "isDeprecated": false,
@@ -2465,6 +2598,18 @@ export type introspection = {
             "description": "Checks the public post on X and verifies the agent.",
             "args": [
               {
+                "name": "claimToken",
+                "description": "The token at the end of the agent's verifyUrl, for a person without the API key",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
                 "name": "tweetUrl",
                 "description": "URL of the public post",
                 "type": {
@@ -3205,7 +3350,20 @@ export type introspection = {
           {
             "name": "startVerification",
             "description": "Issues a code valid for 15 minutes, replacing any earlier one.",
-            "args": [],
+            "args": [
+              {
+                "name": "claimToken",
+                "description": "The token at the end of the agent's verifyUrl, for a person without the API key",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
             "type": {
               "kind": "NON_NULL",
               "name": null,
@@ -3778,8 +3936,21 @@ export type introspection = {
           },
           {
             "name": "verificationStatus",
-            "description": "Where the key's agent stands in verification.",
-            "args": [],
+            "description": "Where the agent stands in verification.",
+            "args": [
+              {
+                "name": "claimToken",
+                "description": "The token at the end of the agent's verifyUrl, for a person without the API key",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
             "type": {
               "kind": "NON_NULL",
               "name": null,

@@ -19,6 +19,7 @@ import type { Services } from "../mailbox/services.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
 import { type Graphql, runOperation } from "../server/graphql.ts";
+import { wireBody } from "../wire-names.ts";
 import { answerFile } from "./download.ts";
 import { DEFAULT_BODY_LIMIT, type RestRequest, routes } from "./routes.ts";
 
@@ -120,6 +121,7 @@ function assertCleanRequest(request: RestRequest): void {
 }
 
 export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql, services: Services): void {
+  const wire = wireBody(services.config);
   for (const route of routes) {
     const [invalid] = validate(schema, route.operation);
     if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
@@ -138,7 +140,7 @@ export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql, 
       const [failure] = result.errors ?? [];
       if (failure) {
         const error = serviceErrorOf(failure) ?? internalError();
-        return c.json(error.toBody(), error.status as 400);
+        return c.json(wire(error.toBody()), error.status as 400);
       }
       const data = result.data ?? {};
       if (route.file) {
@@ -154,7 +156,7 @@ export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql, 
       }
       const answer = route.respond ? route.respond(data, request) : Object.values(data)[0];
       if (answer === null && route.noContentWhenNull) return c.body(null, 204);
-      return c.json(answer, route.status ?? 200);
+      return c.json(wire(answer), route.status ?? 200);
     });
   }
 }

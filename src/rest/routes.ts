@@ -104,6 +104,7 @@ const EmailFields = graphql(`
     id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId
     attachments { id filename contentType size inline contentId }
     text preview replyText links { url text } codes
+    authentication { spf dkim dmarc arc verdict }
   }
 `);
 
@@ -129,7 +130,7 @@ export const routes: Route[] = [
     status: 201,
     operation: graphql(`
       mutation CreateAgent($input: CreateAgentInput!) {
-        createAgent(input: $input) { agent { id email name metadata createdAt verified } apiKey instruction }
+        createAgent(input: $input) { agent { id email name metadata createdAt verified } apiKey verifyUrl instruction }
       }
     `),
     variables: ({ body }) => ({ input: { id: body.id, name: body.name, metadata: body.metadata } }),
@@ -154,24 +155,32 @@ export const routes: Route[] = [
     operation: graphql(`mutation RotateApiKey($agentId: ID!) { rotateApiKey(agentId: $agentId) { apiKey message } }`),
     variables: ({ params }) => ({ agentId: params.agentId }),
   }),
-  route({
-    method: "POST",
-    path: "/verify/start",
-    operation: graphql(`
-      mutation StartVerification { startVerification { verificationCode expiresAt tweetText socialIntentUrl } }
-    `),
-  }),
-  route({
-    method: "POST",
-    path: "/verify/complete",
-    body: true,
-    operation: graphql(`
-      mutation CompleteVerification($tweetUrl: String!) {
-        completeVerification(tweetUrl: $tweetUrl) { success verifiedAt socialUsername }
-      }
-    `),
-    variables: ({ body }) => ({ tweetUrl: body.tweetUrl }),
-  }),
+  // With the API key, or with the claim token of the agent's verification link (the page's calls).
+  ...["/verify/start", "/verify/:claimToken/start"].map((path) =>
+    route({
+      method: "POST",
+      path,
+      operation: graphql(`
+        mutation StartVerification($claimToken: String) {
+          startVerification(claimToken: $claimToken) { verificationCode expiresAt tweetText socialIntentUrl }
+        }
+      `),
+      variables: ({ params }) => ({ claimToken: params.claimToken }),
+    }),
+  ),
+  ...["/verify/complete", "/verify/:claimToken/complete"].map((path) =>
+    route({
+      method: "POST",
+      path,
+      body: true,
+      operation: graphql(`
+        mutation CompleteVerification($tweetUrl: String!, $claimToken: String) {
+          completeVerification(tweetUrl: $tweetUrl, claimToken: $claimToken) { success verifiedAt socialUsername }
+        }
+      `),
+      variables: ({ body, params }) => ({ tweetUrl: body.tweetUrl, claimToken: params.claimToken }),
+    }),
+  ),
   route({
     method: "GET",
     path: "/verify/status",
@@ -186,13 +195,14 @@ export const routes: Route[] = [
     operation: graphql(
       `query ListEmails(
         $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $search: String, $from: String, $to: String,
-        $receivedAfter: Timestamp, $receivedBefore: Timestamp, $isRead: Boolean, $hasAttachments: Boolean
+        $receivedAfter: Timestamp, $receivedBefore: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
+        $authenticated: Boolean
       ) {
         agent(id: $agentId) {
           emails(
             folder: $folder, limit: $limit, offset: $offset, search: $search, from: $from, to: $to,
             receivedAfter: $receivedAfter, receivedBefore: $receivedBefore, isRead: $isRead,
-            hasAttachments: $hasAttachments
+            hasAttachments: $hasAttachments, authenticated: $authenticated
           ) { data { ...EmailFields } total limit offset }
         }
       }`,
@@ -207,6 +217,7 @@ export const routes: Route[] = [
       receivedBefore: intParam(request.query.before),
       isRead: booleanParam(request.query.isRead),
       hasAttachments: booleanParam(request.query.hasAttachments),
+      authenticated: booleanParam(request.query.authenticated),
     }),
     respond: ({ agent }) => agent?.emails,
   }),

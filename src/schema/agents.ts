@@ -44,6 +44,9 @@ const CreateAgentPayload = builder.objectRef<Registration>("CreateAgentPayload")
   fields: (t) => ({
     agent: t.field({ type: AgentType, grantScopes: [REGISTRATION], resolve: (payload) => payload.agent }),
     apiKey: t.exposeString("apiKey", { description: "Shown only now" }),
+    verifyUrl: t.exposeString("verifyUrl", {
+      description: "A page where a person verifies this agent; it can do nothing else, so it is safe to hand over",
+    }),
     instruction: t.exposeString("instruction", { description: "What a person does next to verify the agent" }),
   }),
 });

@@ -1,6 +1,6 @@
-import { keyInvalid, keyRequired } from "../mailbox/access.ts";
+import { claimInvalid, keyInvalid, keyRequired } from "../mailbox/access.ts";
 import { type AttachmentRecord, attachmentsOf } from "../mailbox/attachments.ts";
-import { agentByKey } from "../mailbox/keys.ts";
+import { agentByClaimToken, agentByKey } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import { batched } from "./batch.ts";
@@ -11,6 +11,8 @@ import type { Streams } from "./streams.ts";
 export interface Context extends Services {
   /** The agent the request's key belongs to: 401 without a key or with a wrong one. Looked up once. */
   caller(): Promise<AgentRecord>;
+  /** The agent a verification acts on: a verification link's (by its claim token) when given, else the key's. */
+  verifying(claimToken: string | null | undefined): Promise<AgentRecord>;
   /** Whether the key still belongs to the caller's agent (not rotated, the agent not deleted). */
   stillCaller(): Promise<boolean>;
   /** The mail bodies this request's answer carries so far. */
@@ -46,6 +48,12 @@ export function createContext(services: Services, request: RequestFacts, streams
     async stillCaller() {
       const [agent, now] = await Promise.all([this.caller(), apiKey ? agentByKey(services, apiKey) : null]);
       return now?.id === agent.id;
+    },
+    async verifying(claimToken) {
+      if (claimToken == null) return this.caller();
+      const agent = await agentByClaimToken(services, claimToken);
+      if (!agent) throw claimInvalid();
+      return agent;
     },
     caller() {
       caller ??= (async () => {

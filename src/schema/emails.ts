@@ -1,5 +1,6 @@
 import { ServiceError } from "../errors.ts";
 import { type AttachmentRecord, attachmentContent } from "../mailbox/attachments.ts";
+import type { Authentication } from "../mailbox/authentication.ts";
 import {
   deleteEmail,
   emailSlice,
@@ -10,7 +11,7 @@ import {
   updateEmails,
 } from "../mailbox/emails.ts";
 import type { Link } from "../mailbox/reading/index.ts";
-import type { EmailRecord } from "../mailbox/records.ts";
+import { authenticationOf, type EmailRecord } from "../mailbox/records.ts";
 import type { MailFilter } from "../mailbox/search.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -62,6 +63,21 @@ const AttachmentType = builder.objectRef<AttachmentRecord & { agentId: string }>
   }),
 });
 
+/** Read from the email's own row: no work beyond it, so no cost (REST lists of 100 stay within the limit). */
+const AuthenticationType = builder.objectRef<Authentication>("Authentication").implement({
+  description: "Who sent it, as the sender's domain tells; each check a result word, null when not evaluated",
+  fields: (t) => ({
+    spf: t.exposeString("spf", { nullable: true, complexity: 0 }),
+    dkim: t.exposeString("dkim", { nullable: true, complexity: 0 }),
+    dmarc: t.exposeString("dmarc", { nullable: true, complexity: 0 }),
+    arc: t.exposeString("arc", { nullable: true, complexity: 0 }),
+    verdict: t.exposeString("verdict", {
+      complexity: 0,
+      description: "pass, fail or none: DMARC's when the domain has a policy, else pass for an aligned DKIM signature",
+    }),
+  }),
+});
+
 const LinkType = builder.objectRef<Link>("Link").implement({
   fields: (t) => ({ url: t.exposeString("url"), text: t.exposeString("text") }),
 });
@@ -103,6 +119,11 @@ export const EmailType = builder.objectRef<EmailRecord>("Email").implement({
       description: "Likely one-time codes and verification tokens, best first",
       resolve: (email) => JSON.parse(email.codes) as string[],
     }),
+    authentication: t.field({
+      type: AuthenticationType,
+      complexity: 0,
+      resolve: (email) => authenticationOf(email),
+    }),
     attachments: t.field({
       type: [AttachmentType],
       description: "Its attachments and inline parts, in the order the message has them",
@@ -141,6 +162,7 @@ const mailArgs = builder.args((t) => ({
   receivedBefore: t.field({ type: "Timestamp", description: "Received before this time" }),
   isRead: t.boolean(),
   hasAttachments: t.boolean(),
+  authenticated: t.boolean({ description: "Only mail whose authentication verdict is pass (true), or is not (false)" }),
 }));
 
 type MailArgs = {
@@ -150,6 +172,7 @@ type MailArgs = {
   receivedBefore?: Date | null;
   isRead?: boolean | null;
   hasAttachments?: boolean | null;
+  authenticated?: boolean | null;
 };
 
 const filterOf = (args: MailArgs): MailFilter => ({
@@ -161,6 +184,7 @@ const filterOf = (args: MailArgs): MailFilter => ({
   before: args.receivedBefore?.getTime() ?? null,
   isRead: args.isRead,
   hasAttachments: args.hasAttachments,
+  authenticated: args.authenticated,
 });
 
 builder.objectFields(AgentType, (t) => ({

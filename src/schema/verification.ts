@@ -1,7 +1,8 @@
 import { completeVerification, startVerification, verificationStatus } from "../mailbox/verification.ts";
 import { builder } from "./builder.ts";
 
-// Verification by a public post on X: any valid key, verified or not.
+// Verification by a public post on X: any valid key, verified or not, or the
+// claim token of the agent's verification link, which can do nothing else.
 
 const VerificationChallenge = builder
   .objectRef<{ verificationCode: string; expiresAt: Date; tweetText: string; socialIntentUrl: string }>(
@@ -39,12 +40,16 @@ const VerificationStatus = builder
     }),
   });
 
+/** Who verifies: the API key's agent, or with a verification link's claim token, that link's agent. */
+const CLAIM_TOKEN_ARG = "The token at the end of the agent's verifyUrl, for a person without the API key";
+
 builder.queryField("verificationStatus", (t) =>
   t.field({
     type: VerificationStatus,
-    description: "Where the key's agent stands in verification.",
-    authScopes: { key: true },
-    resolve: async (_, __, ctx) => verificationStatus(ctx, await ctx.caller()),
+    description: "Where the agent stands in verification.",
+    args: { claimToken: t.arg.string({ description: CLAIM_TOKEN_ARG }) },
+    authScopes: (_, args) => ({ verifier: args.claimToken ?? null }),
+    resolve: async (_, args, ctx) => verificationStatus(ctx, await ctx.verifying(args.claimToken)),
   }),
 );
 
@@ -52,14 +57,18 @@ builder.mutationFields((t) => ({
   startVerification: t.field({
     type: VerificationChallenge,
     description: "Issues a code valid for 15 minutes, replacing any earlier one.",
-    authScopes: { key: true },
-    resolve: async (_, __, ctx) => startVerification(ctx, await ctx.caller()),
+    args: { claimToken: t.arg.string({ description: CLAIM_TOKEN_ARG }) },
+    authScopes: (_, args) => ({ verifier: args.claimToken ?? null }),
+    resolve: async (_, args, ctx) => startVerification(ctx, await ctx.verifying(args.claimToken)),
   }),
   completeVerification: t.field({
     type: VerificationResult,
     description: "Checks the public post on X and verifies the agent.",
-    args: { tweetUrl: t.arg.string({ required: true, description: "URL of the public post" }) },
-    authScopes: { key: true },
-    resolve: async (_, { tweetUrl }, ctx) => completeVerification(ctx, await ctx.caller(), tweetUrl),
+    args: {
+      tweetUrl: t.arg.string({ required: true, description: "URL of the public post" }),
+      claimToken: t.arg.string({ description: CLAIM_TOKEN_ARG }),
+    },
+    authScopes: (_, args) => ({ verifier: args.claimToken ?? null }),
+    resolve: async (_, args, ctx) => completeVerification(ctx, await ctx.verifying(args.claimToken), args.tweetUrl),
   }),
 }));

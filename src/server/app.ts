@@ -1,26 +1,40 @@
 import { Hono } from "hono";
+import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { timeout } from "hono/timeout";
+import type { Config } from "../config.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
+import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
 import { schema } from "../schema/index.ts";
 import { graphiqlPage } from "./graphiql.ts";
 import type { Graphql } from "./graphql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
+import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
+import { verifyPage } from "./verify-page.ts";
 
 const REQUEST_TIMEOUT_MS = 30_000;
 /** What /graphql can answer with. */
 const GRAPHQL_ANSWERS = "application/json, application/graphql-response+json, text/event-stream, multipart/mixed";
 /** Paths served here rather than by the route table, with their methods. */
-const OWN_PATHS: Record<string, string[]> = { "/graphql": ["GET", "POST"], "/healthz": ["GET"] };
+const OWN_PATHS: Record<string, string[]> = {
+  "/graphql": ["GET", "POST"],
+  "/healthz": ["GET"],
+  "/openapi.json": ["GET"],
+  "/skill.md": ["GET"],
+  "/skill.json": ["GET"],
+  "/llms.txt": ["GET"],
+};
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
 export function createApp(services: Services, graphql: Graphql): Hono {
   const app = new Hono();
 
+  const { corsOrigins } = services.config;
+  if (corsOrigins.length > 0) app.use(cors(corsPolicy(corsOrigins)));
   app.use(timeout(REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: "The request took too long" })));
 
   app.get("/healthz", async (c) => {
@@ -58,6 +72,14 @@ export function createApp(services: Services, graphql: Graphql): Hono {
     return response;
   });
   mountRoutes(app, schema, graphql, services);
+  serveDescriptions(app, services.config);
+  // After the routes: /verify/status, /start and /complete are theirs (a GET there
+  // is 405 like any wrong method); any other /verify/<token> is a person's page.
+  app.get("/verify/:claimToken", async (c, next) => {
+    if (methodsFor(c.req.path).length > 0) return next();
+    const page = await verifyPage(services, c.req.param("claimToken"));
+    return c.body(page.html, page.status, page.headers);
+  });
 
   app.notFound((c) => {
     const allowed = OWN_PATHS[c.req.path] ?? methodsFor(c.req.path);
@@ -72,6 +94,33 @@ export function createApp(services: Services, graphql: Graphql): Hono {
     return c.json(error.toBody(), error.status as 500);
   });
   return app;
+}
+
+/** What describes this instance to developers and agents, written once at start. */
+function serveDescriptions(app: Hono, config: Config): void {
+  const openApi = openApiDocument(schema, config);
+  const files: [string, string, string][] = [
+    ["/openapi.json", "application/json", JSON.stringify(openApi)],
+    ["/skill.md", "text/markdown; charset=utf-8", skillMarkdown(config, openApi)],
+    ["/skill.json", "application/json", skillJson(config, openApi)],
+    ["/llms.txt", "text/plain; charset=utf-8", llmsTxt(config)],
+  ];
+  for (const [path, type, text] of files) app.get(path, (c) => c.body(text, 200, { "Content-Type": type }));
+}
+
+/**
+ * Which browser pages may call the API: bearer keys, never cookies, so no
+ * credentials mode; `*` is allowed as it is. Preflights of every path are
+ * answered here, before any route.
+ */
+function corsPolicy(origins: string[]) {
+  return {
+    origin: origins[0] === "*" ? "*" : origins,
+    allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
+    allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+    exposeHeaders: ["Content-Disposition", "ETag", "Retry-After"],
+    maxAge: 600,
+  };
 }
 
 function httpErrorOf(err: Error, services: Services): ServiceError {

@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { newNonce, pageHeaders } from "./html.ts";
 
 // GraphiQL served whole by the service: @graphql-yoga/render-graphiql inlines
 // the editor, its styles and its Monaco workers into one page, so nothing is
@@ -41,9 +41,9 @@ async function template() {
 
 /** The GraphiQL page and the headers it must be served with, a fresh nonce each time. */
 export async function graphiqlPage(): Promise<{ html: string; headers: Record<string, string> }> {
-  const nonce = randomBytes(18).toString("base64");
+  const nonce = newNonce();
   const { before, after } = await template();
-  const policy = [
+  const headers = pageHeaders([
     "default-src 'none'",
     `script-src 'nonce-${nonce}'`,
     // Monaco sets styles on elements as it lays out the editor.
@@ -53,18 +53,6 @@ export async function graphiqlPage(): Promise<{ html: string; headers: Record<st
     // The editor's workers are made from blobs of the page's own script.
     "worker-src blob:",
     "connect-src 'self'",
-    "base-uri 'none'",
-    "form-action 'none'",
-    "frame-ancestors 'none'",
-  ].join("; ");
-  return {
-    html: `${before} nonce="${nonce}"${after}`,
-    headers: {
-      "Content-Type": "text/html; charset=utf-8",
-      "Content-Security-Policy": policy,
-      "X-Content-Type-Options": "nosniff",
-      "Referrer-Policy": "no-referrer",
-      "Cache-Control": "no-store",
-    },
-  };
+  ]);
+  return { html: `${before} nonce="${nonce}"${after}`, headers };
 }

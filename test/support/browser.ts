@@ -23,18 +23,18 @@ export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium", args: ["--no-sandbox"] });
 }
 
-/** Opens the URL in a fresh context that lets only its own origin through. */
-export async function visit(browser: Browser, url: string): Promise<Visit> {
+/** Opens the URL in a fresh context that lets only its own origin through, and any origins named. */
+export async function visit(browser: Browser, url: string, alsoAllowed: string[] = []): Promise<Visit> {
   const context = await browser.newContext({
     viewport: { width: 1280, height: 800 },
     permissions: ["clipboard-read", "clipboard-write"],
   });
-  const origin = new URL(url).origin;
+  const allowed = new Set([new URL(url).origin, ...alsoAllowed]);
   const blocked: string[] = [];
   const errors: string[] = [];
   await context.route("**/*", (route) => {
     const target = route.request().url();
-    if (new URL(target).origin === origin) return route.continue();
+    if (allowed.has(new URL(target).origin)) return route.continue();
     blocked.push(target);
     return route.abort("blockedbyclient");
   });
@@ -50,7 +50,7 @@ export async function visit(browser: Browser, url: string): Promise<Visit> {
     errors,
     async screenshot(name) {
       mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png` });
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
     },
     async replaceText(text) {
       await page.evaluate((value) => navigator.clipboard.writeText(value), text);

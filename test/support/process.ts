@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { emptyZone } from "./dns-server.ts";
 
 // The service as its own process, for what an in-process instance cannot
 // show: being killed outright.
@@ -25,7 +26,7 @@ export function startCommand(): { command: string; args: string[] } {
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
   const { command, args } = startCommand();
   const child: ChildProcess = spawn(command, args, {
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", ...env },
+    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DNS_SERVERS: await emptyZone(), ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -6,6 +6,7 @@ import { loadConfig } from "../../src/config.ts";
 import { openDatabase } from "../../src/db/client.ts";
 import type { Logger } from "../../src/log.ts";
 import { type RunningService, startService } from "../../src/server/service.ts";
+import { emptyZone } from "./dns-server.ts";
 
 // Starts the real service on a free port against a fresh database of the
 // project's kind (TEST_DATABASE: sqlite or postgresql), with a clock the test
@@ -71,7 +72,8 @@ export async function startTestService(
 ): Promise<TestService> {
   const clock = new ManualClock();
   const logs: LogLine[] = [];
-  const config = loadConfig({ PORT: "0", HOST: "127.0.0.1", DATABASE_URL: database.url, ...env });
+  const base = { PORT: "0", HOST: "127.0.0.1", DATABASE_URL: database.url, DNS_SERVERS: await emptyZone() };
+  const config = loadConfig({ ...base, ...env });
   const instances: RunningService[] = [];
   const stopped = new Set<number>();
   let started = 0;

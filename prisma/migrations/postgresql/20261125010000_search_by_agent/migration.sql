@@ -1,0 +1,1 @@
+-- SQLite's search index gained the agent as a word; PostgreSQL filters on "agentId" beside its GIN index already.

@@ -1,0 +1,46 @@
+import { getDomain } from "tldts";
+
+// Who really sent a received email, as far as SPF, DKIM, DMARC and ARC tell:
+// each a result word as Authentication-Results writes it, or null when it was
+// not evaluated, and one verdict an agent can act on.
+
+export const RESULT_WORDS = [
+  "pass",
+  "fail",
+  "softfail",
+  "neutral",
+  "none",
+  "temperror",
+  "permerror",
+  "policy",
+] as const;
+export type ResultWord = (typeof RESULT_WORDS)[number];
+export type Verdict = "pass" | "fail" | "none";
+
+export interface Authentication {
+  spf: ResultWord | null;
+  dkim: ResultWord | null;
+  dmarc: ResultWord | null;
+  arc: ResultWord | null;
+  verdict: Verdict;
+}
+
+export const NOT_EVALUATED: Authentication = { spf: null, dkim: null, dmarc: null, arc: null, verdict: "none" };
+
+/** A result word, or null for anything else (mailauth's `temperr` is temperror). */
+export function resultWord(word: string | undefined): ResultWord | null {
+  const lower = word?.toLowerCase() === "temperr" ? "temperror" : word?.toLowerCase();
+  return RESULT_WORDS.find((known) => known === lower) ?? null;
+}
+
+/** DMARC's word when the domain has a policy; else a pass when a DKIM signature of the sender's domain passed. */
+export function verdictOf(dmarc: ResultWord | null, alignedDkimPass: boolean): Verdict {
+  if (dmarc === "pass" || dmarc === "fail") return dmarc;
+  return alignedDkimPass ? "pass" : "none";
+}
+
+/** DMARC's relaxed alignment: the same organizational domain. */
+export function aligned(signingDomain: string, fromDomain: string): boolean {
+  const organization = (domain: string) => getDomain(domain.toLowerCase()) ?? domain.toLowerCase();
+  return signingDomain !== "" && organization(signingDomain) === organization(fromDomain);
+}

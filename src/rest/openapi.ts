@@ -1,0 +1,417 @@
+import {
+  type DocumentNode,
+  type FieldNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLOutputType,
+  type GraphQLSchema,
+  getNamedType,
+  isEnumType,
+  isInputObjectType,
+  isListType,
+  isNonNullType,
+  isObjectType,
+  Kind,
+  type OperationDefinitionNode,
+  type SelectionSetNode,
+  typeFromAST,
+} from "graphql";
+import type { Config } from "../config.ts";
+import { type Route, routes } from "./routes.ts";
+
+// The OpenAPI 3.1 description of the REST layer, generated from the route
+// table: each route's parameters and body are found by running its variables
+// function on a probe request and seeing where each part lands among the
+// operation's typed variables; its answer by running its respond function on
+// sample data shaped like the operation's result. Nothing is written twice.
+
+type Schema = Record<string, unknown>;
+
+const SCALARS: Record<string, Schema> = {
+  String: { type: "string" },
+  ID: { type: "string" },
+  Int: { type: "integer" },
+  Float: { type: "number" },
+  Boolean: { type: "boolean" },
+  Timestamp: { type: "integer", description: "Milliseconds since the Unix epoch" },
+  JSONObject: { type: "object" },
+};
+
+const orNull = (schema: Schema): Schema => ({ anyOf: [schema, { type: "null" }] });
+
+function namedSchema(type: GraphQLNamedType): Schema {
+  if (isEnumType(type)) return { type: "string", enum: type.getValues().map((v) => v.value) };
+  return SCALARS[type.name] ?? {};
+}
+
+function inputSchema(type: GraphQLInputType): Schema {
+  if (isNonNullType(type)) return inputSchema(type.ofType);
+  if (isListType(type)) return { type: "array", items: inputSchema(type.ofType) };
+  if (isInputObjectType(type)) {
+    const fields = Object.values(type.getFields());
+    return {
+      type: "object",
+      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(f.type)])),
+      required: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
+    };
+  }
+  return namedSchema(type);
+}
+
+// ---- Requests: where each part of a probe request lands among the variables.
+
+interface Landing {
+  schema: Schema;
+  required: boolean;
+}
+
+const MARK = "\u0000probe:";
+
+/** A request whose every query, body and header value is a marker naming itself. */
+function probeRequest() {
+  const part = (where: string) =>
+    new Proxy({} as Record<string, string>, {
+      get: (_, name) => (typeof name === "string" ? `${MARK}${where}:${name}` : undefined),
+    });
+  return { params: part("path"), query: part("query"), body: part("body"), headers: part("header") };
+}
+
+/** Every marker in a variable's value, with the schema of the place it landed. */
+function landings(
+  value: unknown,
+  type: GraphQLInputType,
+  found: Map<string, Landing>,
+  required = false,
+  inList = false,
+) {
+  if (isNonNullType(type)) {
+    landings(value, type.ofType, found, required || !inList, inList);
+  } else if (typeof value === "string" && value.startsWith(MARK)) {
+    // GraphQL takes one value where a list is asked for: a part wrapped in one may be either.
+    const schema = inList
+      ? { oneOf: [inputSchema(type), { type: "array", items: inputSchema(type) }] }
+      : inputSchema(type);
+    found.set(value.slice(MARK.length), { schema, required });
+  } else if (isListType(type) && Array.isArray(value)) {
+    for (const item of value) landings(item, type.ofType, found, required, true);
+  } else if (isInputObjectType(type) && typeof value === "object" && value !== null) {
+    const fields = type.getFields();
+    for (const [name, inner] of Object.entries(value)) {
+      const field = fields[name];
+      if (field) landings(inner, field.type, found);
+    }
+  }
+}
+
+function operationOf(route: Route): OperationDefinitionNode {
+  const operation = route.operation.definitions.find(
+    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
+  );
+  if (!operation) throw new Error(`${route.method} ${route.path} has no operation`);
+  return operation;
+}
+
+function requestParts(route: Route, schema: GraphQLSchema): Map<string, Landing> {
+  const found = new Map<string, Landing>();
+  const variables = (route.variables?.(probeRequest()) ?? {}) as Record<string, unknown>;
+  for (const definition of operationOf(route).variableDefinitions ?? []) {
+    const name = definition.variable.name.value;
+    landings(variables[name], typeFromAST(schema, definition.type) as GraphQLInputType, found);
+  }
+  return found;
+}
+
+// ---- Answers: sample data shaped like the result, each part known by its schema.
+
+class Sample {
+  readonly schemas = new Map<unknown, Schema>();
+  /** Parts that may be null, and so may be left out of an object made of them. */
+  readonly nullable = new Set<unknown>();
+  #next = 0;
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly fragments: Map<string, FragmentDefinitionNode>,
+    /** Of an object's nullable object fields, which one is there (the others null): answers may pick one. */
+    private readonly present: number,
+    /** What the probe request's parts are, for an answer that repeats one (send answers `to` as given). */
+    private readonly request: Map<string, Landing>,
+  ) {}
+
+  of(type: GraphQLOutputType, selection: SelectionSetNode | undefined): unknown {
+    const nullable = !isNonNullType(type);
+    const inner = isNonNullType(type) ? type.ofType : type;
+    let value: unknown;
+    let schema: Schema;
+    if (isListType(inner)) {
+      const item = this.of(inner.ofType, selection);
+      value = [item];
+      schema = { type: "array", items: this.schemaOf(item) };
+    } else if (isObjectType(inner)) {
+      const fields = this.oneOf(this.fields(inner, selection));
+      value = Object.fromEntries(fields.map(([name, v]) => [name, v]));
+      schema = objectSchema(fields.map(([name, v]) => [name, this.schemaOf(v), this.nullable.has(v)]));
+    } else {
+      value = `${MARK}out:${this.#next++}`;
+      schema = namedSchema(getNamedType(inner));
+    }
+    if (nullable) this.nullable.add(value);
+    this.schemas.set(value, nullable ? orNull(schema) : schema);
+    return value;
+  }
+
+  /** Of two or more nullable objects side by side (a message's email or sent record), the chosen one only. */
+  private oneOf(fields: [string, unknown][]): [string, unknown][] {
+    const optional = fields.filter(([, v]) => this.nullable.has(v) && typeof v === "object").map(([name]) => name);
+    if (optional.length < 2) return fields;
+    const chosen = optional[this.present % optional.length];
+    return fields.map(([name, v]) => [name, optional.includes(name) && name !== chosen ? null : v]);
+  }
+
+  private fields(type: GraphQLObjectType, selection: SelectionSetNode | undefined): [string, unknown][] {
+    return this.fieldNodes(selection).map((node) => {
+      if (node.name.value === "__typename") return [node.alias?.value ?? "__typename", `${MARK}typename`];
+      const field = type.getFields()[node.name.value];
+      if (!field) throw new Error(`${type.name} has no field ${node.name.value}`);
+      return [node.alias?.value ?? node.name.value, this.of(field.type, node.selectionSet)];
+    });
+  }
+
+  private fieldNodes(selection: SelectionSetNode | undefined): FieldNode[] {
+    return (selection?.selections ?? []).flatMap((s) => {
+      if (s.kind === Kind.FIELD) return [s];
+      if (s.kind === Kind.INLINE_FRAGMENT) return this.fieldNodes(s.selectionSet);
+      return this.fieldNodes(this.fragments.get(s.name.value)?.selectionSet);
+    });
+  }
+
+  /** The schema of what a respond function made of the sample. */
+  schemaOf(value: unknown): Schema {
+    const known = this.schemas.get(value);
+    if (known) return known;
+    const given = typeof value === "string" ? this.request.get(value.slice(MARK.length)) : undefined;
+    if (given) return given.schema;
+    if (value === null || value === undefined) return { type: "null" };
+    if (Array.isArray(value)) return { type: "array", items: value.length ? this.schemaOf(value[0]) : {} };
+    if (typeof value === "object") {
+      return objectSchema(Object.entries(value).map(([name, v]) => [name, this.schemaOf(v), this.nullable.has(v)]));
+    }
+    return { type: typeof value };
+  }
+
+  static for(route: Route, schema: GraphQLSchema, request: Map<string, Landing>, present: number): Sample {
+    const fragments = new Map(
+      (route.operation as DocumentNode).definitions
+        .filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION)
+        .map((d) => [d.name.value, d]),
+    );
+    return new Sample(schema, fragments, present, request);
+  }
+
+  root(route: Route): Record<string, unknown> {
+    const operation = operationOf(route);
+    const rootType = operation.operation === "mutation" ? this.schema.getMutationType() : this.schema.getQueryType();
+    if (!rootType) throw new Error("the schema has no root type for this operation");
+    return Object.fromEntries(this.fields(rootType, operation.selectionSet));
+  }
+}
+
+/** Nullable fields may also be left out: the spec's "present only if set". */
+function objectSchema(fields: [string, Schema, boolean][]): Schema {
+  return {
+    type: "object",
+    properties: Object.fromEntries(fields.map(([name, schema]) => [name, schema])),
+    required: fields.filter(([, , nullable]) => !nullable).map(([name]) => name),
+  };
+}
+
+/** What one sample's answer is; `present` picks which of a message's email or sent record is there. */
+function answerVariant(route: Route, schema: GraphQLSchema, request: Map<string, Landing>, present: number): Schema {
+  const sample = Sample.for(route, schema, request, present);
+  const data = sample.root(route);
+  const answer = route.respond ? route.respond(data as never, probeRequest() as never) : Object.values(data)[0];
+  // An answer that may be null is a 404 in REST: the 200 carries the rest.
+  const found = sample.schemaOf(answer);
+  return (found.anyOf as Schema[] | undefined)?.[0] ?? found;
+}
+
+/** Two descriptions of one answer as one: objects field by field (required where both require), else either. */
+function merged(a: Schema, b: Schema): Schema {
+  if (JSON.stringify(a) === JSON.stringify(b)) return a;
+  if (a.type === "array" && b.type === "array")
+    return { type: "array", items: merged(a.items as Schema, b.items as Schema) };
+  if (a.type === "object" && b.type === "object" && a.properties && b.properties) {
+    const [pa, pb] = [a.properties as Record<string, Schema>, b.properties as Record<string, Schema>];
+    const names = [...new Set([...Object.keys(pa), ...Object.keys(pb)])];
+    const required = (a.required as string[]).filter((name) => (b.required as string[]).includes(name));
+    const property = (name: string) => (pa[name] && pb[name] ? merged(pa[name], pb[name]) : (pa[name] ?? pb[name]));
+    return { type: "object", properties: Object.fromEntries(names.map((name) => [name, property(name)])), required };
+  }
+  return { anyOf: [a, b] };
+}
+
+function answerSchema(route: Route, schema: GraphQLSchema, request: Map<string, Landing>): Schema {
+  return merged(answerVariant(route, schema, request, 0), answerVariant(route, schema, request, 1));
+}
+
+// ---- The document.
+
+const ERROR_BODY: Schema = {
+  type: "object",
+  properties: {
+    error: { type: "string", description: "The status's reason phrase; 429 is written Rate limit exceeded" },
+    message: { type: "string" },
+    statusCode: { type: "integer" },
+    code: {
+      type: "string",
+      description:
+        "DAILY_SEND_LIMIT_EXCEEDED, STORAGE_LIMIT_EXCEEDED, NOT_VERIFIED, VERIFICATION_EXPIRED, INVALID_TWEET, SOCIAL_ALREADY_USED and this service's own (TOO_MANY_STREAMS, TOO_MANY_WEBHOOKS, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)",
+    },
+    limit: { type: "integer" },
+    current: { type: "integer" },
+    resetAt: { type: "integer" },
+  },
+  required: ["error", "message", "statusCode"],
+};
+
+const ERRORS: Record<string, string> = {
+  "400": "Invalid body or parameters, or a verification failure",
+  "401": "Missing or invalid API key",
+  "403": "Another agent's key, or the agent is not verified (code NOT_VERIFIED)",
+  "404": "The agent or item does not exist",
+  "409": "Taken already, or a request with the same Idempotency-Key is in flight",
+  "413": "Request body too large",
+  "422": "The Idempotency-Key was used with another body",
+  "429": "A daily send or storage limit",
+  "500": "Server failure, including failed delivery",
+  "503": "Temporarily unavailable",
+};
+
+/** The statuses a route may refuse with: all may fail on input, on the server or on time. */
+function errorStatuses(route: Route, open: boolean): string[] {
+  const statuses = ["400", "404", "500", "503"];
+  if (!open) statuses.push("401", "403");
+  if (route.body) statuses.push("413");
+  if (route.path === "/agents") statuses.push("409");
+  if (route.status === 201 && route.path !== "/agents") statuses.push("409", "422", "429");
+  return statuses.sort();
+}
+
+const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
+const isOpen = (route: Route) => route.path === "/agents" || route.path.includes(":claimToken");
+
+function operationFor(route: Route, schema: GraphQLSchema): Schema {
+  const parts = requestParts(route, schema);
+  const byPlace = (place: string) =>
+    [...parts]
+      .filter(([key]) => key.startsWith(`${place}:`))
+      .map(([key, landing]) => [key.slice(place.length + 1), landing] as const);
+  const pathNames = [...route.path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+  const parameters = [
+    ...pathNames.map((name) => ({ name, in: "path", required: true, schema: { type: "string" } })),
+    ...byPlace("query").map(([name, landing]) => ({
+      name,
+      in: "query",
+      required: landing.required,
+      schema: queryParamSchema(landing.schema),
+    })),
+    ...byPlace("header").map(([name, landing]) => ({
+      name: headerName(name),
+      in: "header",
+      required: false,
+      schema: landing.schema,
+    })),
+  ];
+  const body = byPlace("body");
+  const operation = operationOf(route);
+  const success = route.file
+    ? {
+        description: "The attachment's bytes",
+        content: {
+          "application/octet-stream": { schema: { type: "string", contentMediaType: "application/octet-stream" } },
+        },
+      }
+    : { description: "Succeeded", content: { "application/json": { schema: answerSchema(route, schema, parts) } } };
+  return {
+    operationId: operation.name?.value,
+    summary: summaryOf(route, schema),
+    ...(isOpen(route) ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(route.body
+      ? {
+          requestBody: {
+            required: true,
+            content: {
+              "application/json": {
+                schema: {
+                  type: "object",
+                  properties: Object.fromEntries(body.map(([name, landing]) => [name, landing.schema])),
+                  required: body.filter(([, landing]) => landing.required).map(([name]) => name),
+                },
+              },
+            },
+          },
+        }
+      : {}),
+    responses: {
+      [String(route.status ?? 200)]: success,
+      ...(route.noContentWhenNull ? { "204": { description: "Nothing came in time" } } : {}),
+      ...Object.fromEntries(
+        errorStatuses(route, isOpen(route)).map((status) => [
+          status,
+          {
+            description: ERRORS[status],
+            content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
+          },
+        ]),
+      ),
+    },
+  };
+}
+
+/** Query strings carry text: numbers and flags as text, lists comma-separated. */
+function queryParamSchema(schema: Schema): Schema {
+  const one = (schema.oneOf as Schema[] | undefined)?.[0] ?? schema;
+  return one.type === "array" ? { type: "string", description: "comma-separated" } : one;
+}
+
+const headerName = (name: string) => name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => dash + c.toUpperCase());
+
+/** The description of the operation's root field, which says what it does. */
+function summaryOf(route: Route, schema: GraphQLSchema): string | undefined {
+  const operation = operationOf(route);
+  const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  const first = operation.selectionSet.selections[0];
+  return first?.kind === Kind.FIELD ? (root?.getFields()[first.name.value]?.description ?? undefined) : undefined;
+}
+
+export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "publicUrl">): Schema {
+  const paths: Record<string, Schema> = {};
+  const ids = new Set<string>();
+  for (const route of routes) {
+    const path = openApiPath(route.path);
+    const operation = operationFor(route, schema);
+    // One operation behind two paths (with the key, or by a verification link): ids must differ.
+    if (ids.has(operation.operationId as string)) operation.operationId += "ByLink";
+    ids.add(operation.operationId as string);
+    paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Pigeonhole",
+      version: "1",
+      description:
+        "Mailboxes for AI agents: register, verify a human owner by a public post on X, receive mail into folders and send mail. GraphQL at /graphql carries the same operations.",
+    },
+    servers: [{ url: config.publicUrl }],
+    security: [{ apiKey: [] }],
+    paths,
+    components: {
+      securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "The agent's API key" } },
+      schemas: { Error: ERROR_BODY },
+    },
+  };
+}

@@ -1,0 +1,171 @@
+import type { Config } from "../config.ts";
+import { keyPrefixOf } from "../wire-names.ts";
+
+// What an agent framework loads to use this instance: /skill.md (the skill
+// file: register, verify, read, send, limits, errors, every endpoint),
+// /skill.json (the same facts for programs) and /llms.txt pointing at them.
+// Written from this instance's configuration and its OpenAPI document, which
+// comes from the route table, so they always describe what is running.
+
+interface Endpoint {
+  method: string;
+  path: string;
+  summary: string;
+}
+
+const ERRORS: [number, string, string][] = [
+  [
+    400,
+    "Bad Request",
+    "invalid body or parameters; verification failures carry code VERIFICATION_EXPIRED, INVALID_TWEET or SOCIAL_ALREADY_USED",
+  ],
+  [401, "Unauthorized", "missing or invalid API key"],
+  [403, "Forbidden", "code NOT_VERIFIED: verify the agent first; or another agent's key"],
+  [404, "Not Found", "no such agent, email or item"],
+  [409, "Conflict", "agent id taken, or the same Idempotency-Key still in flight"],
+  [
+    429,
+    "Rate limit exceeded",
+    "code DAILY_SEND_LIMIT_EXCEEDED (resetAt) or STORAGE_LIMIT_EXCEEDED (delete mail with permanent=true)",
+  ],
+  [500, "Internal Server Error", "server failure or failed delivery: check the sent list before sending again"],
+  [503, "Service Unavailable", "try again shortly"],
+];
+
+export function endpointsOf(openApi: Record<string, unknown>): Endpoint[] {
+  const paths = openApi.paths as Record<string, Record<string, { summary?: string }>>;
+  return Object.entries(paths).flatMap(([path, item]) =>
+    Object.entries(item).map(([method, operation]) => ({
+      method: method.toUpperCase(),
+      path,
+      summary: operation.summary ?? "",
+    })),
+  );
+}
+
+function facts(config: Config, openApi: Record<string, unknown>) {
+  return {
+    name: "pigeonhole-mail",
+    description: `An email address at ${config.mailDomain} for this agent: register, have a human verify it with a post on X, then receive, search, read and send mail over HTTP.`,
+    baseUrl: config.publicUrl,
+    openapi: `${config.publicUrl}/openapi.json`,
+    graphql: `${config.publicUrl}/graphql`,
+    mcp: `${config.publicUrl}/mcp`,
+    auth: { header: "Authorization", scheme: "Bearer", keyPrefix: keyPrefixOf(config) },
+    address: `<agent id>@${config.mailDomain}`,
+    verification: {
+      handle: `@${config.socialHandle}`,
+      codePrefix: config.verificationCodePrefix,
+      codeMinutes: 15,
+      agentHours: 24,
+    },
+    limits: {
+      dailySends: config.dailySendLimit,
+      storageBytes: config.storageLimitBytes,
+      pageSize: { default: 50, max: 100 },
+      requestTimeoutSeconds: 30,
+    },
+    errors: ERRORS.map(([status, error, when]) => ({ status, error, when })),
+    endpoints: endpointsOf(openApi),
+  };
+}
+
+export function skillJson(config: Config, openApi: Record<string, unknown>): string {
+  return `${JSON.stringify(facts(config, openApi), null, 2)}\n`;
+}
+
+export function skillMarkdown(config: Config, openApi: Record<string, unknown>): string {
+  const f = facts(config, openApi);
+  const base = f.baseUrl;
+  return `---
+name: ${f.name}
+description: ${f.description}
+homepage: ${base}
+---
+
+# Pigeonhole mailbox
+
+${f.description} Base URL: ${base}. JSON in and out; times are Unix milliseconds. Every call but registration takes \`Authorization: Bearer <API key>\`. The full description is ${f.openapi}; the same operations are at ${f.graphql} (GraphQL) and ${f.mcp} (MCP).
+
+## Register
+
+\`\`\`sh
+curl -s -X POST ${base}/agents -H 'Content-Type: application/json' -d '{"id": "my-agent", "name": "My Agent"}'
+\`\`\`
+
+The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-64 letters, digits, dashes and underscores.
+
+## Verify (a human, within ${f.verification.agentHours} hours)
+
+Give your human the \`verifyUrl\`: a page that walks them through it. It can only verify this agent; never share the API key. Or over the API:
+
+1. \`POST ${base}/verify/start\` with your key: a code (\`${f.verification.codePrefix}-XXXXXX\`, valid ${f.verification.codeMinutes} minutes), a ready-made post text and a link that opens X with it.
+2. The human posts it publicly; it must mention ${f.verification.handle} and contain the code.
+3. \`POST ${base}/verify/complete\` with \`{"tweetUrl": "<the post's URL>"}\`. \`GET ${base}/verify/status\` tells where it stands.
+
+Unverified agents are deleted ${f.verification.agentHours} hours after registering. Mail, send and agent endpoints answer 403 NOT_VERIFIED until then.
+
+## Read
+
+\`\`\`sh
+curl -s "${base}/agents/my-agent/emails?folder=inbox&limit=20" -H "Authorization: Bearer $KEY"
+curl -s "${base}/agents/my-agent/emails?q=invoice&isRead=false" -H "Authorization: Bearer $KEY"
+curl -s "${base}/agents/my-agent/emails/wait?timeout=25" -H "Authorization: Bearer $KEY"
+\`\`\`
+
+Lists are \`{data, total, limit, offset}\`, newest first (best match first with \`q\`). Each email has the spec's fields plus \`text\`, \`preview\`, \`replyText\` (only what the sender wrote), \`codes\` (one-time codes), \`links\`, \`attachments\`, \`threadId\` and \`authentication.verdict\` (\`pass\` when the sender's domain vouches for it). \`PATCH .../emails/{id}\` with \`{"isRead": true}\` or \`{"folder": "archive"}\`; \`DELETE\` moves to trash (\`?permanent=true\` frees storage).
+
+## Send
+
+\`\`\`sh
+curl -s -X POST ${base}/agents/my-agent/send -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \\
+  -H "Idempotency-Key: $(uuidgen)" -d '{"to": "someone@example.com", "subject": "Hello", "text": "Hi there."}'
+\`\`\`
+
+\`to\` is one address or a list; give \`text\`, \`html\` or both. Reply with \`POST .../emails/{id}/reply\` (\`{"text": "…", "replyAll": false}\`) and forward with \`.../forward\`. An \`Idempotency-Key\` makes a retry safe: the same key answers the first result again. \`GET .../sent\` lists what went out.
+
+## Limits
+
+| limit | value |
+|---|---|
+| sends per agent per UTC day | ${f.limits.dailySends} |
+| storage per agent | ${f.limits.storageBytes} bytes |
+| page size | default ${f.limits.pageSize.default}, at most ${f.limits.pageSize.max} |
+| request timeout | ${f.limits.requestTimeoutSeconds} s |
+| verification code | ${f.verification.codeMinutes} minutes |
+| unverified agent | deleted after ${f.verification.agentHours} hours |
+
+## Errors
+
+Bodies are \`{"error", "message", "statusCode"}\`, plus \`code\` (and \`limit\`, \`current\`, \`resetAt\`) where it applies.
+
+| status | error | when |
+|---|---|---|
+${f.errors.map((e) => `| ${e.status} | ${e.error} | ${e.when} |`).join("\n")}
+
+## Every endpoint
+
+| method | path | what it does |
+|---|---|---|
+${f.endpoints.map((e) => `| ${e.method} | \`${e.path}\` | ${e.summary.replace(/\|/g, "\\|")} |`).join("\n")}
+`;
+}
+
+export function llmsTxt(config: Config): string {
+  const base = config.publicUrl;
+  return `# Pigeonhole
+
+> Mailboxes for AI agents at ${config.mailDomain}: register, verify a human owner with a post on X, receive, search, read and send mail over HTTP.
+
+## Docs
+
+- [Skill file](${base}/skill.md): how an agent registers, verifies, reads and sends, with this instance's limits and errors
+- [Skill as JSON](${base}/skill.json): the same facts for programs
+- [OpenAPI](${base}/openapi.json): every REST operation, its parameters, bodies and answers
+- [GraphQL](${base}/graphql): the same operations as a typed schema
+
+## Optional
+
+- [MCP](${base}/mcp): Model Context Protocol server (Streamable HTTP, the same Bearer key)
+`;
+}

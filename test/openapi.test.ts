@@ -1,0 +1,176 @@
+import { validate } from "@readme/openapi-parser";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { routes } from "../src/rest/routes.ts";
+import {
+  Api,
+  createAgent,
+  createVerifiedAgent,
+  publishPost,
+  type TestAgent,
+  uniqueAuthor,
+  uniqueId,
+} from "./support/api.ts";
+import { Dovecot } from "./support/dovecot.ts";
+import { inboxOf } from "./support/inbox.ts";
+import { withAttachment } from "./support/mail.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+import { FakeProvider } from "./support/smtp-provider.ts";
+import { waitFor } from "./support/wait.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
+
+// /openapi.json is generated from the route table. It must be a valid
+// OpenAPI 3.1 document, and every operation it documents must answer as
+// documented: one real call each, its status among the documented ones and
+// its body valid against the documented schema.
+
+// biome-ignore lint/suspicious/noExplicitAny: JSON documents read from the wire, walked by path
+type Json = Record<string, any>;
+
+let dovecot: Dovecot;
+let x: FakeX;
+let provider: FakeProvider;
+let receiver: WebhookReceiver;
+let svc: TestService;
+let api: Api;
+let doc: Json;
+const checked = new Set<string>();
+const ajv = new Ajv2020({ strict: false });
+
+beforeAll(async () => {
+  dovecot = await Dovecot.start();
+  x = await startFakeX();
+  provider = await FakeProvider.start();
+  receiver = await WebhookReceiver.start();
+  svc = await startTestService({
+    SOCIAL_OEMBED_URL: x.url,
+    MAIL_DOMAIN: "mail.example",
+    IMAP_URL: dovecot.url(),
+    SMTP_URL: provider.url,
+    WEBHOOK_ALLOW_PRIVATE: "true",
+  });
+  api = new Api(svc.url);
+  doc = (await api.get("/openapi.json")).body;
+});
+afterAll(async () => {
+  await svc?.stop();
+  await receiver?.down();
+  await provider?.down();
+  await x?.close();
+  await dovecot?.stop();
+});
+
+/** The documented operation a concrete call is for. */
+function documented(method: string, path: string): { template: string; operation: Json } {
+  const bare = path.split("?")[0] as string;
+  for (const [template, item] of Object.entries(doc.paths as Json)) {
+    const pattern = new RegExp(`^${template.replace(/\{\w+\}/g, "[^/]+")}$`);
+    const operation = item[method.toLowerCase()];
+    if (pattern.test(bare) && operation) return { template, operation };
+  }
+  throw new Error(`${method} ${bare} is not documented`);
+}
+
+/** One call, checked against the document; its reply. */
+async function call(method: string, path: string, options: { key?: string; body?: unknown; headers?: Json } = {}) {
+  const reply = await api.call(method, path, options);
+  const { template, operation } = documented(method, path);
+  const response = operation.responses[String(reply.status)];
+  expect(response, `${method} ${path} answered ${reply.status}: ${reply.text.slice(0, 300)}`).toBeDefined();
+  const schema = response.content?.["application/json"]?.schema;
+  if (schema) {
+    const resolved = schema.$ref ? doc.components.schemas.Error : schema;
+    const valid = ajv.validate(resolved, reply.body);
+    expect(valid, `${method} ${template}: ${ajv.errorsText()} in ${reply.text.slice(0, 500)}`).toBe(true);
+  }
+  checked.add(`${method} ${template}`);
+  return reply;
+}
+
+test("the document is valid OpenAPI 3.1 and documents every route", async () => {
+  expect(doc.openapi).toBe("3.1.0");
+  const result = await validate(structuredClone(doc) as never);
+  expect("errors" in result ? result.errors : []).toEqual([]);
+  expect(result.valid).toBe(true);
+  const operations = Object.values(doc.paths as Json).flatMap((item) => Object.keys(item));
+  expect(operations).toHaveLength(routes.length);
+  expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: "http", scheme: "bearer" }));
+  expect(doc.paths["/agents"].post.security).toEqual([]);
+});
+
+test("every documented operation answers as documented", async () => {
+  // Agents and verification.
+  const created = await call("POST", "/agents", { body: { id: uniqueId(), name: "Documented" } });
+  const fresh = { id: created.body.agent.id, apiKey: created.body.apiKey } as TestAgent;
+  const claim = /\/verify\/(.+)$/.exec(created.body.verifyUrl)?.[1] as string;
+  await call("GET", "/verify/status", { key: fresh.apiKey });
+  const started = await call("POST", "/verify/start", { key: fresh.apiKey });
+  await call("POST", "/verify/complete", {
+    key: fresh.apiKey,
+    body: { tweetUrl: publishPost(x, uniqueAuthor(), started.body.tweetText) },
+  });
+  const other = await createAgent(api);
+  const otherClaim = (await api.post("/agents", { body: { id: uniqueId(), name: "By link" } })).body.verifyUrl;
+  const linkToken = /\/verify\/(.+)$/.exec(otherClaim)?.[1] as string;
+  const byLink = await call("POST", `/verify/${linkToken}/start`);
+  await call("POST", `/verify/${linkToken}/complete`, {
+    body: { tweetUrl: publishPost(x, uniqueAuthor(), byLink.body.tweetText) },
+  });
+  expect(claim).toMatch(/^pv_/);
+  const agent = await createVerifiedAgent(api, x);
+  const key = agent.apiKey;
+  const base = `/agents/${agent.id}`;
+  await call("GET", base, { key });
+
+  // Mail in, with an attachment, through Dovecot.
+  await dovecot.append(`X-Original-To: ${agent.id}@mail.example\r\n${withAttachment(`${agent.id}@mail.example`)}`);
+  const [email] = (await inboxOf(api, agent, 1)).body.data;
+  await call("GET", `${base}/emails?limit=10&q=report&isRead=false`, { key });
+  await call("GET", `${base}/emails/${email.id}`, { key });
+  await call("PATCH", `${base}/emails/${email.id}`, { key, body: { isRead: true } });
+  await call("POST", `${base}/emails/batch`, { key, body: { emailIds: [email.id], folder: "archive" } });
+  await call("GET", `${base}/emails/wait?after=0&timeout=1`, { key });
+  await call("GET", `${base}/emails/${email.id}/attachments/${email.attachments[0].id}`, { key });
+  await call("GET", `${base}/events?limit=5`, { key });
+  await call("GET", `${base}/senders`, { key });
+  await call("PUT", `${base}/senders`, { key, body: { block: ["@spam.example"] } });
+  await call("GET", `${base}/threads`, { key });
+
+  // Mail out.
+  const sent = await call("POST", `${base}/send`, {
+    key,
+    body: { to: ["pat@example.com", "sam@example.com"], subject: "Documented", text: "Hello." },
+  });
+  await call("POST", `${base}/emails/${email.id}/reply`, { key, body: { text: "Thanks." } });
+  await call("POST", `${base}/emails/${email.id}/forward`, { key, body: { to: "pat@example.com", text: "FYI" } });
+  await call("GET", `${base}/threads/${email.threadId}`, { key });
+  await call("GET", `${base}/sent?limit=5`, { key });
+  await call("DELETE", `${base}/sent/${sent.body.id}`, { key });
+
+  // Webhooks and their deliveries.
+  const hook = await call("POST", `${base}/webhooks`, { key, body: { url: receiver.url, events: ["email.updated"] } });
+  const hooks = `${base}/webhooks/${hook.body.id}`;
+  await call("GET", `${base}/webhooks`, { key });
+  await call("GET", hooks, { key });
+  await call("PATCH", hooks, { key, body: { description: "documented" } });
+  await call("POST", `${hooks}/rotate-secret`, { key });
+  await api.call("PATCH", `${base}/emails/${email.id}`, { key, body: { isRead: false } });
+  const deliveries = await waitFor(async () => {
+    const reply = await call("GET", `${hooks}/deliveries`, { key });
+    return reply.body.data[0] ? reply : null;
+  });
+  await call("POST", `${hooks}/deliveries/${deliveries.body.data[0].id}/retry`, { key });
+  await call("DELETE", hooks, { key });
+
+  // Endings.
+  await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });
+  await call("GET", `${base}/emails/missing-email`, { key });
+  await call("POST", `/agents/${other.id}/rotate-key`, { key: other.apiKey });
+  await call("DELETE", `/agents/${fresh.id}`, { key: fresh.apiKey });
+
+  const all = Object.entries(doc.paths as Json).flatMap(([template, item]) =>
+    Object.keys(item).map((method) => `${method.toUpperCase()} ${template}`),
+  );
+  expect([...all].filter((operation) => !checked.has(operation))).toEqual([]);
+});

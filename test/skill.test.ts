@@ -1,0 +1,77 @@
+import { afterAll, beforeAll, expect, test } from "vitest";
+import { routes } from "../src/rest/routes.ts";
+import { Api } from "./support/api.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+
+// The files agent frameworks load: written from this instance's settings and
+// its route table, so they tell the limits, handle and endpoints in force.
+
+let svc: TestService;
+let api: Api;
+
+beforeAll(async () => {
+  svc = await startTestService({
+    PUBLIC_URL: "https://mail.agents.example",
+    MAIL_DOMAIN: "agents.example",
+    SOCIAL_HANDLE: "agentmail",
+    VERIFICATION_CODE_PREFIX: "AGENT",
+    DAILY_SEND_LIMIT: "7",
+    STORAGE_LIMIT_BYTES: "1000000",
+  });
+  api = new Api(svc.url);
+});
+afterAll(async () => {
+  await svc.stop();
+});
+
+test("skill.md: frontmatter, the sections of a skill file, this instance's facts, every endpoint", async () => {
+  const reply = await api.get("/skill.md");
+  expect(reply.status).toBe(200);
+  expect(reply.headers.get("content-type")).toBe("text/markdown; charset=utf-8");
+  const text = reply.text;
+  expect(text).toMatch(
+    /^---\nname: pigeonhole-mail\ndescription: .+agents\.example.+\nhomepage: https:\/\/mail\.agents\.example\n---\n/,
+  );
+  for (const section of [
+    "## Register",
+    "## Verify",
+    "## Read",
+    "## Send",
+    "## Limits",
+    "## Errors",
+    "## Every endpoint",
+  ]) {
+    expect(text).toContain(section);
+  }
+  expect(text).toContain("curl -s -X POST https://mail.agents.example/agents");
+  expect(text).toContain("@agentmail");
+  expect(text).toContain("AGENT-XXXXXX");
+  expect(text).toContain("| sends per agent per UTC day | 7 |");
+  expect(text).toContain("| storage per agent | 1000000 bytes |");
+  for (const route of routes) {
+    expect(text).toContain(`| ${route.method} | \`${route.path.replace(/:(\w+)/g, "{$1}")}\` |`);
+  }
+});
+
+test("skill.json carries the same facts; llms.txt points at both and at the OpenAPI document", async () => {
+  const json = (await api.get("/skill.json")).body;
+  expect(json).toMatchObject({
+    baseUrl: "https://mail.agents.example",
+    openapi: "https://mail.agents.example/openapi.json",
+    auth: { header: "Authorization", scheme: "Bearer", keyPrefix: "ph_" },
+    limits: { dailySends: 7, storageBytes: 1000000 },
+    verification: { handle: "@agentmail", codePrefix: "AGENT" },
+  });
+  expect(json.endpoints).toHaveLength(routes.length);
+  expect(json.endpoints).toContainEqual({
+    method: "POST",
+    path: "/agents/{agentId}/send",
+    summary: expect.stringContaining("Sends"),
+  });
+  const llms = await api.get("/llms.txt");
+  expect(llms.headers.get("content-type")).toBe("text/plain; charset=utf-8");
+  expect(llms.text).toMatch(/^# Pigeonhole\n\n> /);
+  for (const file of ["skill.md", "skill.json", "openapi.json"]) {
+    expect(llms.text).toContain(`(https://mail.agents.example/${file})`);
+  }
+});
