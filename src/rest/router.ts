@@ -13,15 +13,17 @@ import {
 } from "graphql";
 import type { Hono, Context as HonoContext, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import type { Config } from "../config.ts";
 import { internalError, ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Services } from "../mailbox/services.ts";
+import type { RequestFacts } from "../schema/context.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
 import { type Graphql, runOperation } from "../server/graphql.ts";
 import { wireBody } from "../wire-names.ts";
 import { answerFile } from "./download.ts";
-import { DEFAULT_BODY_LIMIT, type RestRequest, routes } from "./routes.ts";
+import { DEFAULT_BODY_LIMIT, type RestRequest, type Route, routes } from "./routes.ts";
 
 // Runs each route's operation through the GraphQL pipeline (the same envelop
 // plugins as /graphql) and answers in the spec's shape: the operation's
@@ -120,43 +122,54 @@ function assertCleanRequest(request: RestRequest): void {
   }
 }
 
-export function mountRoutes(app: Hono, schema: GraphQLSchema, graphql: Graphql, services: Services): void {
-  const wire = wireBody(services.config);
+/** What a route answers: its status and JSON body, or an attachment's bytes. */
+export type RouteAnswer =
+  | { status: number; body: unknown }
+  | { status: 200; file: Awaited<ReturnType<typeof attachmentContent>> };
+
+/** Runs a route for a request already read; what it refuses is thrown as a ServiceError. */
+export type RunRoute = (route: Route, request: RestRequest, facts: RequestFacts) => Promise<RouteAnswer>;
+
+/** The one way a route runs, for REST and for the MCP tools: the table's operations checked once. */
+export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: Services): RunRoute {
+  const sources = new Map<Route, string>();
   for (const route of routes) {
     const [invalid] = validate(schema, route.operation);
     if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
-    const source = print(route.operation);
+    sources.set(route, print(route.operation));
+  }
+  return async (route, request, facts) => {
+    assertCleanRequest(request);
+    const variables = route.variables?.(request) ?? {};
+    const problem = inputProblem(route.operation, variables, schema);
+    if (problem) throw new ServiceError("BAD_REQUEST", problem);
+    const result = await runOperation(graphql, { query: sources.get(route) ?? "", variables }, facts);
+    const [failure] = result.errors ?? [];
+    if (failure) throw serviceErrorOf(failure) ?? internalError();
+    const data = result.data ?? {};
+    if (route.file) {
+      const file = route.file(data, request);
+      if (!file) throw new ServiceError("NOT_FOUND", "Attachment not found");
+      const agent = { id: file.agentId };
+      return { status: 200, file: await attachmentContent(services, agent, file.emailId, file.attachmentId) };
+    }
+    return { status: route.status ?? 200, body: route.respond ? route.respond(data, request) : Object.values(data)[0] };
+  };
+}
+
+export function mountRoutes(app: Hono, run: RunRoute, config: Config): void {
+  const wire = wireBody(config);
+  for (const route of routes) {
     // Only a route that reads a body checks its size: looking at the body makes Node build a whole Request.
     if (route.body) app.on(route.method, route.path, limitBody(route.maxBodyBytes ?? DEFAULT_BODY_LIMIT));
     app.on(route.method, route.path, async (c) => {
       const body = route.body ? await readJsonObject(c) : {};
       const request = { params: c.req.param(), query: c.req.query(), body, headers: c.req.header() };
-      assertCleanRequest(request);
-      const variables = route.variables?.(request) ?? {};
-      const problem = inputProblem(route.operation, variables, schema);
-      if (problem) throw new ServiceError("BAD_REQUEST", problem);
       const facts = { authorization: c.req.header("authorization") ?? null, signal: () => c.req.raw.signal };
-      const result = await runOperation(graphql, { query: source, variables }, facts);
-      const [failure] = result.errors ?? [];
-      if (failure) {
-        const error = serviceErrorOf(failure) ?? internalError();
-        return c.json(wire(error.toBody()), error.status as 400);
-      }
-      const data = result.data ?? {};
-      if (route.file) {
-        const file = route.file(data, request);
-        if (!file) throw new ServiceError("NOT_FOUND", "Attachment not found");
-        const { record, content } = await attachmentContent(
-          services,
-          { id: file.agentId },
-          file.emailId,
-          file.attachmentId,
-        );
-        return answerFile(c, record, content);
-      }
-      const answer = route.respond ? route.respond(data, request) : Object.values(data)[0];
-      if (answer === null && route.noContentWhenNull) return c.body(null, 204);
-      return c.json(wire(answer), route.status ?? 200);
+      const answer = await run(route, request, facts);
+      if ("file" in answer) return answerFile(c, answer.file.record, answer.file.content);
+      if (answer.body === null && route.noContentWhenNull) return c.body(null, 204);
+      return c.json(wire(answer.body), answer.status as 200);
     });
   }
 }

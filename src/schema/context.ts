@@ -36,6 +36,15 @@ function keyOf(authorization: string | null): string | null {
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? "";
 }
 
+/** The agent behind `Authorization: Bearer <key>`: 401 without a key or with a wrong one. The one place a key is checked. */
+export async function agentOfAuthorization(services: Services, authorization: string | null): Promise<AgentRecord> {
+  const apiKey = keyOf(authorization);
+  if (apiKey === null) throw keyRequired();
+  const agent = apiKey === "" ? null : await agentByKey(services, apiKey);
+  if (!agent) throw keyInvalid();
+  return agent;
+}
+
 export function createContext(services: Services, request: RequestFacts, streams: Streams): Context {
   const apiKey = keyOf(request.authorization);
   let caller: Promise<AgentRecord> | undefined;
@@ -56,12 +65,7 @@ export function createContext(services: Services, request: RequestFacts, streams
       return agent;
     },
     caller() {
-      caller ??= (async () => {
-        if (apiKey === null) throw keyRequired();
-        const agent = apiKey === "" ? null : await agentByKey(services, apiKey);
-        if (!agent) throw keyInvalid();
-        return agent;
-      })();
+      caller ??= agentOfAuthorization(services, request.authorization);
       return caller;
     },
   };

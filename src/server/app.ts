@@ -6,10 +6,13 @@ import type { Config } from "../config.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
+import { answerMcp } from "../mcp/server.ts";
 import { openApiDocument } from "../rest/openapi.ts";
-import { limitBody, methodsFor, mountRoutes } from "../rest/router.ts";
+import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
+import { agentOfAuthorization } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
+import { wireBody } from "../wire-names.ts";
 import { graphiqlPage } from "./graphiql.ts";
 import type { Graphql } from "./graphql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
@@ -27,6 +30,7 @@ const OWN_PATHS: Record<string, string[]> = {
   "/skill.md": ["GET"],
   "/skill.json": ["GET"],
   "/llms.txt": ["GET"],
+  "/mcp": ["POST"],
 };
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
@@ -71,7 +75,12 @@ export function createApp(services: Services, graphql: Graphql): Hono {
     }
     return response;
   });
-  mountRoutes(app, schema, graphql, services);
+  const run = routeRunner(schema, graphql, services);
+  mountRoutes(app, run, services.config);
+  app.post("/mcp", limitBody(SEND_BODY_LIMIT), async (c) => {
+    const agent = await agentOfAuthorization(services, c.req.header("authorization") ?? null);
+    return answerMcp(c.req.raw, agent, { services, run });
+  });
   serveDescriptions(app, services.config);
   // After the routes: /verify/status, /start and /complete are theirs (a GET there
   // is 405 like any wrong method); any other /verify/<token> is a person's page.
@@ -89,9 +98,10 @@ export function createApp(services: Services, graphql: Graphql): Hono {
         : new ServiceError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`);
     return c.json(error.toBody(), error.status as 404, allowed.length > 0 ? { Allow: allowed.join(", ") } : {});
   });
+  const wire = wireBody(services.config);
   app.onError((err, c) => {
     const error = httpErrorOf(err, services);
-    return c.json(error.toBody(), error.status as 500);
+    return c.json(wire(error.toBody()), error.status as 500);
   });
   return app;
 }
@@ -117,7 +127,7 @@ function corsPolicy(origins: string[]) {
   return {
     origin: origins[0] === "*" ? "*" : origins,
     allowMethods: ["GET", "POST", "PUT", "PATCH", "DELETE"],
-    allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID"],
+    allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "Mcp-Protocol-Version"],
     exposeHeaders: ["Content-Disposition", "ETag", "Retry-After"],
     maxAge: 600,
   };
