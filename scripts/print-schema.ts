@@ -1,13 +1,18 @@
-// Writes schema.graphql and the typed-operation introspection from the code;
+// Writes schema.graphql and the typed-operation introspections (ours, and the
+// example client's from schema.graphql);
 // with --check, fails when either is stale.
 import { readFileSync, writeFileSync } from "node:fs";
 import { outputIntrospectionFile } from "@gql.tada/internal";
-import { introspectionFromSchema } from "graphql";
+import { buildSchema, introspectionFromSchema } from "graphql";
 import { printedSchema, schema } from "../src/schema/index.ts";
 
+const printed = printedSchema();
+const typesOf = (from: typeof schema) => outputIntrospectionFile(introspectionFromSchema(from), { fileType: ".d.ts" });
 const files = {
-  "schema.graphql": printedSchema(),
-  "src/rest/graphql-env.d.ts": outputIntrospectionFile(introspectionFromSchema(schema), { fileType: ".d.ts" }),
+  "schema.graphql": printed,
+  "src/rest/graphql-env.d.ts": typesOf(schema),
+  // The example client types itself by the committed SDL, as any client would.
+  "examples/typed-client/graphql-env.d.ts": typesOf(buildSchema(printed)),
 };
 
 if (process.argv.includes("--check")) {
