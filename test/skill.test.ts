@@ -71,7 +71,7 @@ test("skill.json carries the same facts; llms.txt points at both and at the Open
   const llms = await api.get("/llms.txt");
   expect(llms.headers.get("content-type")).toBe("text/plain; charset=utf-8");
   expect(llms.text).toMatch(/^# Pigeonhole\n\n> /);
-  for (const file of ["skill.md", "skill.json", "openapi.json"]) {
+  for (const file of ["skill.md", "skill.json", "openapi.json", "docs", "mcp"]) {
     expect(llms.text).toContain(`(https://mail.agents.example/${file})`);
   }
 });

@@ -533,7 +533,7 @@ export type introspection = {
           },
           {
             "name": "senders",
-            "description": null,
+            "description": "Whose mail is filed for the agent: its allow and block lists.",
             "args": [],
             "type": {
               "kind": "NON_NULL",

@@ -2,6 +2,7 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
+  type GraphQLField,
   type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLObjectType,
@@ -336,7 +337,9 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
     : { description: "Succeeded", content: { "application/json": { schema: answerSchema(route, schema, parts) } } };
   return {
     operationId: operation.name?.value,
-    summary: summaryOf(route, schema),
+    summary: route.file
+      ? "Downloads an attachment of a received email: its bytes, type and filename."
+      : summaryOf(route, schema),
     ...(isOpen(route) ? { security: [] } : {}),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body
@@ -379,12 +382,25 @@ function queryParamSchema(schema: Schema): Schema {
 
 const headerName = (name: string) => name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 
-/** The description of the operation's root field, which says what it does. */
+/**
+ * The description of the field the operation is about: its root field, or
+ * the one field it reads of that (an agent's emails, a webhook's deliveries).
+ */
 function summaryOf(route: Route, schema: GraphQLSchema): string | undefined {
   const operation = operationOf(route);
-  const root = operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  const first = operation.selectionSet.selections[0];
-  return first?.kind === Kind.FIELD ? (root?.getFields()[first.name.value]?.description ?? undefined) : undefined;
+  let type: GraphQLNamedType | null | undefined =
+    operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
+  let selections = operation.selectionSet.selections;
+  let description: string | undefined;
+  // Down through fields that are the only one read, to the last that is an object.
+  while (selections.length === 1 && selections[0]?.kind === Kind.FIELD && selections[0].selectionSet) {
+    if (!isObjectType(type)) break;
+    const field: GraphQLField<unknown, unknown> | undefined = type.getFields()[selections[0].name.value];
+    description = field?.description ?? description;
+    type = field && getNamedType(field.type);
+    selections = selections[0].selectionSet?.selections ?? [];
+  }
+  return description;
 }
 
 export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "publicUrl">): Schema {
@@ -394,7 +410,10 @@ export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "pub
     const path = openApiPath(route.path);
     const operation = operationFor(route, schema);
     // One operation behind two paths (with the key, or by a verification link): ids must differ.
-    if (ids.has(operation.operationId as string)) operation.operationId += "ByLink";
+    if (ids.has(operation.operationId as string)) {
+      operation.operationId += "ByLink";
+      operation.summary += " By the verification link's token, without the key.";
+    }
     ids.add(operation.operationId as string);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }

@@ -15,6 +15,7 @@ const SenderListsType = builder.objectRef<SenderLists>("SenderLists").implement(
 builder.objectFields(AgentType, (t) => ({
   senders: t.field({
     type: SenderListsType,
+    description: "Whose mail is filed for the agent: its allow and block lists.",
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     resolve: (agent, _, ctx) => getSenders(ctx, agent),
   }),

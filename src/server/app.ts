@@ -13,6 +13,7 @@ import { SEND_BODY_LIMIT } from "../rest/routes.ts";
 import { agentOfAuthorization } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
 import { wireBody } from "../wire-names.ts";
+import { DOCS_SCRIPT, docsPage, redocBundle } from "./docs.ts";
 import { graphiqlPage } from "./graphiql.ts";
 import type { Graphql } from "./graphql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
@@ -31,6 +32,8 @@ const OWN_PATHS: Record<string, string[]> = {
   "/skill.json": ["GET"],
   "/llms.txt": ["GET"],
   "/mcp": ["POST"],
+  "/docs": ["GET"],
+  [DOCS_SCRIPT]: ["GET"],
 };
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
@@ -116,6 +119,16 @@ function serveDescriptions(app: Hono, config: Config): void {
     ["/llms.txt", "text/plain; charset=utf-8", llmsTxt(config)],
   ];
   for (const [path, type, text] of files) app.get(path, (c) => c.body(text, 200, { "Content-Type": type }));
+  app.get("/docs", (c) => {
+    const page = docsPage();
+    return c.body(page.html, 200, page.headers);
+  });
+  app.get(DOCS_SCRIPT, async (c) =>
+    c.body(new Uint8Array(await redocBundle()), 200, {
+      "Content-Type": "text/javascript; charset=utf-8",
+      "Cache-Control": "public, max-age=86400",
+    }),
+  );
 }
 
 /**

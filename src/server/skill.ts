@@ -162,6 +162,7 @@ export function llmsTxt(config: Config): string {
 - [Skill file](${base}/skill.md): how an agent registers, verifies, reads and sends, with this instance's limits and errors
 - [Skill as JSON](${base}/skill.json): the same facts for programs
 - [OpenAPI](${base}/openapi.json): every REST operation, its parameters, bodies and answers
+- [API reference](${base}/docs): the same, to read in a browser
 - [GraphQL](${base}/graphql): the same operations as a typed schema
 
 ## Optional

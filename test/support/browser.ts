@@ -13,7 +13,8 @@ export interface Visit {
   blocked: string[];
   /** Console errors and uncaught exceptions. */
   errors: string[];
-  screenshot(name: string): Promise<void>;
+  /** The whole page, or with `fullPage: false` what the window shows. */
+  screenshot(name: string, fullPage?: boolean): Promise<void>;
   /** Replaces what the focused editor holds, as a paste would: no auto-closing of brackets and quotes. */
   replaceText(text: string): Promise<void>;
   close(): Promise<void>;
@@ -48,9 +49,9 @@ export async function visit(browser: Browser, url: string, alsoAllowed: string[]
     page,
     blocked,
     errors,
-    async screenshot(name) {
+    async screenshot(name, fullPage = true) {
       mkdirSync(SCREENSHOTS, { recursive: true });
-      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage: true });
+      await page.screenshot({ path: `${SCREENSHOTS}/${name}.png`, fullPage });
     },
     async replaceText(text) {
       await page.evaluate((value) => navigator.clipboard.writeText(value), text);
