@@ -29,6 +29,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** How long events are kept. */
   eventRetentionHours: number;
+  /** Days mail stays in the trash before it is deleted for good; 0: kept until deleted. */
+  trashRetentionDays: number;
   /** Webhooks may use http:// and private addresses (tests, private networks). */
   webhookAllowPrivate: boolean;
   /** Where sender authentication asks DNS, as `ip` or `ip:port`; null: the system's resolvers. */
@@ -215,6 +217,7 @@ export function loadConfig(env: Env): Config {
     smtpTimeoutMs: readInt(env, "SMTP_TIMEOUT_MS", 20_000, 1_000, 25_000),
     graphqlIntrospection: readBoolean(env, "GRAPHQL_INTROSPECTION", true),
     eventRetentionHours: readInt(env, "EVENT_RETENTION_HOURS", 72, 1, 24 * 365),
+    trashRetentionDays: readInt(env, "TRASH_RETENTION_DAYS", 30, 0, 36_500),
     webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),

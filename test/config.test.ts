@@ -28,6 +28,7 @@ describe("configuration", () => {
       smtpTimeoutMs: 20000,
       graphqlIntrospection: true,
       eventRetentionHours: 72,
+      trashRetentionDays: 30,
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,

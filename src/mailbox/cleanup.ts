@@ -1,13 +1,15 @@
 import { utcDay } from "../db/quota.ts";
 import type { Param, Sql } from "../db/sql.ts";
+import { deleteFromTrash } from "./emails.ts";
 import { KEY_LIFETIME_MS } from "./idempotency.ts";
 import { expiredAgents } from "./lifetimes.ts";
 import type { Services } from "./services.ts";
 
 // Unverified agents are deleted 24 hours after creation, yesterday's send
 // counters go too, and so do events and finished webhook deliveries past
-// EVENT_RETENTION_HOURS, and idempotency keys after 24 hours. Each delete is
-// a conditional statement, so any number of instances may run the job at once.
+// EVENT_RETENTION_HOURS, idempotency keys after 24 hours, and mail in the
+// trash after TRASH_RETENTION_DAYS. Each delete is a conditional statement,
+// so any number of instances may run the job at once.
 
 /** What the cleanup job does each minute. */
 export async function cleanUp(services: Services): Promise<void> {
@@ -15,6 +17,37 @@ export async function cleanUp(services: Services): Promise<void> {
   await deletePastSendCounters(services);
   await trimEvents(services);
   await forgetIdempotencyKeys(services);
+  await emptyTrash(services);
+}
+
+const TRASH_BATCH = 200;
+/** Emails deleted per run at most: the rest wait for the next minute. */
+const TRASH_PER_RUN = 2000;
+
+/**
+ * Deletes mail that has been in the trash for TRASH_RETENTION_DAYS, as the
+ * agent's own permanent delete does (its bytes freed, an event for each); the
+ * record of delivery stays, so the message never comes back from the catch-all.
+ */
+export async function emptyTrash(services: Services): Promise<number> {
+  const { sql, clock, config } = services;
+  if (config.trashRetentionDays === 0) return 0;
+  const before = new Date(clock.now().getTime() - config.trashRetentionDays * 86_400_000);
+  let deleted = 0;
+  for (let run = 0; run < TRASH_PER_RUN; run += TRASH_BATCH) {
+    const due = await sql.all(
+      `SELECT "id", "agentId" FROM "Email" WHERE "trashedAt" < ? AND "folder" = 'trash' LIMIT ${TRASH_BATCH}`,
+      [sql.at(before)],
+    );
+    for (const email of due) {
+      if (await deleteFromTrash(services, { id: email.id as string, agentId: email.agentId as string }, before)) {
+        deleted++;
+      }
+    }
+    if (due.length < TRASH_BATCH) break;
+  }
+  if (deleted > 0) services.log("info", "trash_emptied", { count: deleted });
+  return deleted;
 }
 
 /** Deletes matching rows a thousand at a time, so that no statement holds the table for long. */

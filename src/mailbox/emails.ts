@@ -1,9 +1,9 @@
 import { giveStorageBack } from "../db/quota.ts";
-import type { Param } from "../db/sql.ts";
+import type { Param, Statements } from "../db/sql.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
-import { MAX_WAIT_SECONDS, withEvents } from "./events.ts";
+import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, SYSTEM_FOLDERS } from "./folders.ts";
 import { keysetSlice, offsetPage, type Page, type PageRequest, rankedPage, type SliceRequest } from "./pages.ts";
 import { EMAIL_COLUMNS, type EmailRecord, emailFromRow } from "./records.ts";
@@ -78,6 +78,9 @@ function checkedChange(change: EmailChange): { folder: string | null; isRead: bo
   return { folder: change.folder == null ? null : folderName(change.folder), isRead: change.isRead ?? null };
 }
 
+/** When mail went into the trash, kept while it stays there: its parameters are the new folder and now. */
+const TRASHED_AT = `"trashedAt" = CASE WHEN ? = 'trash' THEN COALESCE("trashedAt", ?) ELSE NULL END`;
+
 /** Applies the change to the agent's emails, all of them or, when one is not the agent's, none; how many changed. */
 async function applyChange(
   services: Services,
@@ -99,9 +102,11 @@ async function applyChange(
         isRead: change.isRead ?? sql.flag(before.isRead),
       };
       if (after.folder === before.folder && after.isRead === sql.flag(before.isRead)) continue;
-      await tx.run(`UPDATE "Email" SET "folder" = ?, "isRead" = ? WHERE "id" = ? AND "agentId" = ?`, [
+      await tx.run(`UPDATE "Email" SET "folder" = ?, "isRead" = ?, ${TRASHED_AT} WHERE "id" = ? AND "agentId" = ?`, [
         after.folder,
         after.isRead,
+        after.folder,
+        sql.at(services.clock.now()),
         before.id as string,
         agentId,
       ]);
@@ -149,17 +154,42 @@ export async function deleteEmail(
     const email = await tx.one(`SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?`, mine);
     if (!email) throw notFound();
     if (!permanent && email.folder !== "trash") {
-      if ((await tx.run(`UPDATE "Email" SET "folder" = 'trash' WHERE "id" = ? AND "agentId" = ?`, mine)) === 0) {
+      const trashed = `UPDATE "Email" SET "folder" = 'trash', "trashedAt" = ? WHERE "id" = ? AND "agentId" = ?`;
+      if ((await tx.run(trashed, [services.sql.at(services.clock.now()), ...mine])) === 0) {
         throw notFound();
       }
       await emit({ type: "email.deleted", agentId: agent.id, data: { emailId, permanent: false } });
       return { success: true, message: "Email moved to trash" };
     }
-    // Conditional, so that of two concurrent deletes only one frees the bytes.
-    if ((await tx.run(`DELETE FROM "Email" WHERE "id" = ? AND "agentId" = ?`, mine)) === 0) throw notFound();
-    await giveStorageBack(tx, agent.id, Number(email.size));
-    await emit({ type: "email.deleted", agentId: agent.id, data: { emailId, permanent: true } });
+    if (!(await deleteForGood(tx, emit, agent.id, emailId, Number(email.size)))) throw notFound();
     return { success: true, message: "Email permanently deleted" };
+  });
+}
+
+/**
+ * Deletes an email for good, freeing its bytes; false when it was gone
+ * already. Conditional, so that of two concurrent deletes only one frees them.
+ */
+async function deleteForGood(tx: Statements, emit: Emit, agentId: string, emailId: string, size: number) {
+  if ((await tx.run(`DELETE FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [emailId, agentId])) === 0) return false;
+  await giveStorageBack(tx, agentId, size);
+  await emit({ type: "email.deleted", agentId, data: { emailId, permanent: true } });
+  return true;
+}
+
+/** Deletes an email for good if the trash has held it since before `before`; false when it left the trash. */
+export async function deleteFromTrash(
+  services: Services,
+  email: { id: string; agentId: string },
+  before: Date,
+): Promise<boolean> {
+  const { sql } = services;
+  return withEvents(services, async (tx, emit) => {
+    const row = await tx.one(
+      `SELECT "size" FROM "Email" WHERE "id" = ? AND "agentId" = ? AND "folder" = 'trash' AND "trashedAt" < ?${sql.forUpdate}`,
+      [email.id, email.agentId, sql.at(before)],
+    );
+    return row !== undefined && row !== null && deleteForGood(tx, emit, email.agentId, email.id, Number(row.size));
   });
 }
 

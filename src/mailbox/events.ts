@@ -40,14 +40,14 @@ async function append(tx: Statements, services: Services, event: NewEvent): Prom
   await wakeups.announce(tx, id, event.agentId);
 }
 
+/** Appends an event to the transaction's work. */
+export type Emit = (event: NewEvent) => Promise<void>;
+
 /**
  * Runs the work in one transaction together with the events it emits; once
  * it commits, the agents' waiters in this process are woken.
  */
-export async function withEvents<T>(
-  services: Services,
-  work: (tx: Statements, emit: (event: NewEvent) => Promise<void>) => Promise<T>,
-): Promise<T> {
+export async function withEvents<T>(services: Services, work: (tx: Statements, emit: Emit) => Promise<T>): Promise<T> {
   const agents = new Set<string>();
   const { sql } = services;
   const result = await sql.transaction(async (tx) => {

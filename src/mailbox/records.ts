@@ -6,10 +6,10 @@ import { type Authentication, resultWord, type Verdict } from "./authentication.
 // Mail is read without its raw source, which no answer carries.
 
 export type AgentRecord = Agent;
-export type EmailRecord = Omit<Email, "raw">;
+export type EmailRecord = Omit<Email, "raw" | "trashedAt">;
 export type SentRecord = SentEmail;
 
-export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","claimTokenHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed","senderAllow","senderBlock"`;
+export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","claimTokenHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed","storageLimit","dailySendLimit","verifiedBy","senderAllow","senderBlock"`;
 export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict"`;
 export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt","cc","bcc","inReplyTo","references","threadId"`;
 
