@@ -41,6 +41,22 @@ export interface Config {
   corsOrigins: string[];
   /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
   wireNames: "spec" | "clawmail";
+  /** Who verifies agents: a person's post on X, the operator, or nobody (verified at registration). */
+  verificationMode: VerificationMode;
+}
+
+export const VERIFICATION_MODES = ["social", "admin", "none"] as const;
+export type VerificationMode = (typeof VERIFICATION_MODES)[number];
+
+/** One of the choices, named in the message when the value is another. */
+function readChoice<T extends string>(env: Env, name: string, choices: readonly T[]): T {
+  return read(
+    env,
+    name,
+    choices[0] as T,
+    (v) => choices.includes(v as T),
+    choices.join(", ").replace(/, ([^,]+)$/, " or $1"),
+  ) as T;
 }
 
 export interface SmtpConfig {
@@ -221,9 +237,8 @@ export function loadConfig(env: Env): Config {
     webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
-    wireNames: read(env, "WIRE_NAMES", "spec", (v) => v === "spec" || v === "clawmail", "spec or clawmail") as
-      | "spec"
-      | "clawmail",
+    wireNames: readChoice(env, "WIRE_NAMES", ["spec", "clawmail"] as const),
+    verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
   };

@@ -29,6 +29,7 @@ describe("configuration", () => {
       graphqlIntrospection: true,
       eventRetentionHours: 72,
       trashRetentionDays: 30,
+      verificationMode: "social",
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,
@@ -77,6 +78,8 @@ describe("configuration", () => {
     ["CORS_ORIGINS", "app.example"],
     ["CORS_ORIGINS", "*, https://app.example"],
     ["WIRE_NAMES", "resend"],
+    ["VERIFICATION_MODE", "manual"],
+    ["TRASH_RETENTION_DAYS", "-1"],
   ])("%s=%j is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be`));

@@ -147,6 +147,7 @@ describe("tools", () => {
     });
     const waiting = await connect((await createAgent(api)).apiKey);
     expect((await callTool(waiting, "get_verification_status")).body).toEqual({
+      mode: "social",
       verified: false,
       hasActiveCode: false,
     });

@@ -80,7 +80,12 @@ describe("POST /verify/complete", () => {
     expect(reply.status).toBe(200);
     expect(reply.body).toEqual({ success: true, verifiedAt: expect.any(Number), socialUsername: author });
     const status = await api.get("/verify/status", { key: agent.apiKey });
-    expect(status.body).toEqual({ verified: true, verifiedAt: reply.body.verifiedAt, hasActiveCode: false });
+    expect(status.body).toEqual({
+      mode: "social",
+      verified: true,
+      verifiedAt: reply.body.verifiedAt,
+      hasActiveCode: false,
+    });
     expectError(await complete(agent, publishPost(x, author, tweetText)), 400, "Bad Request");
   });
 
@@ -229,6 +234,7 @@ describe("POST /verify/complete", () => {
     const reply = await complete(agent, publishPost(x, uniqueAuthor(), tweetText));
     expectError(reply, 400, "Bad Request", "VERIFICATION_EXPIRED");
     expect((await api.get("/verify/status", { key: agent.apiKey })).body).toEqual({
+      mode: "social",
       verified: false,
       hasActiveCode: false,
     });
@@ -239,16 +245,22 @@ describe("GET /verify/status", () => {
   test("follows the agent from new to active code to verified", async () => {
     const agent = await createAgent(api);
     expect((await api.get("/verify/status", { key: agent.apiKey })).body).toEqual({
+      mode: "social",
       verified: false,
       hasActiveCode: false,
     });
     const { code, tweetText } = await started(agent);
     const active = await api.get("/verify/status", { key: agent.apiKey });
-    expect(active.body).toEqual({ verified: false, hasActiveCode: true, codeExpiresAt: expect.any(Number) });
+    expect(active.body).toEqual({
+      mode: "social",
+      verified: false,
+      hasActiveCode: true,
+      codeExpiresAt: expect.any(Number),
+    });
     expect(code).toMatch(/^PIGEON-/);
     await complete(agent, publishPost(x, uniqueAuthor(), tweetText));
     const done = await api.get("/verify/status", { key: agent.apiKey });
-    expect(done.body).toEqual({ verified: true, verifiedAt: expect.any(Number), hasActiveCode: false });
+    expect(done.body).toEqual({ mode: "social", verified: true, verifiedAt: expect.any(Number), hasActiveCode: false });
     expectError(await api.get("/verify/status"), 401, "Unauthorized");
     expectError(await api.get("/verify/status", { key: "ph_wrong" }), 401, "Unauthorized");
   });
@@ -263,6 +275,7 @@ describe("an agent older than 24 hours, before the cleanup job reaches it", () =
     expectError(laterCode, 400, "Bad Request", "VERIFICATION_EXPIRED");
     expectError(await api.post("/verify/start", { key: agent.apiKey }), 400, "Bad Request", "VERIFICATION_EXPIRED");
     expect((await api.get("/verify/status", { key: agent.apiKey })).body).toEqual({
+      mode: "social",
       verified: false,
       hasActiveCode: false,
     });

@@ -5400,6 +5400,37 @@ export type introspection = {
         "possibleTypes": null
       },
       {
+        "kind": "ENUM",
+        "name": "VerificationMode",
+        "description": "Who verifies agents: a person's post on X (social), the operator (admin), or nobody (none)",
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": null,
+        "inputFields": null,
+        "interfaces": null,
+        "enumValues": [
+          {
+            "name": "admin",
+            "description": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "none",
+            "description": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "social",
+            "description": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "possibleTypes": null
+      },
+      {
         "kind": "OBJECT",
         "name": "VerificationResult",
         "description": null,
@@ -5489,6 +5520,22 @@ export type introspection = {
               "ofType": {
                 "name": "Boolean",
                 "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "mode",
+            "description": "How agents are verified on this instance",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "VerificationMode",
+                "kind": "ENUM",
                 "ofType": null
               }
             },

@@ -68,17 +68,32 @@ function validated(input: NewAgent): { id: string; name: string; metadata?: Pris
   return { id: input.id, name, metadata };
 }
 
+const KEEP_KEY =
+  "Keep your API key safe: it is shown only once. If it is lost, POST /agents/{agentId}/rotate-key issues a new one.";
+
 function instructionFor(address: string, verifyUrl: string, config: Config): string {
-  return [
-    `Welcome! Your agent's mailbox is ${address}. Before it can receive or send mail, a human must verify it within 24 hours;`,
-    "unverified agents are deleted after that.",
-    `Give your human this link: ${verifyUrl} . It opens a page that walks them through posting on X and checks the post;`,
-    "it can verify only this agent, so it is safe to share with them (never share your API key). Or do it over the API:",
-    `1. Call POST ${config.publicUrl}/verify/start with your API key to get a verification code and a ready-made post.`,
-    `2. Publish that post on X from a public account: it must mention @${config.socialHandle} and contain the code.`,
-    `3. Call POST ${config.publicUrl}/verify/complete with {"tweetUrl": "<the post's URL>"}.`,
-    "Keep your API key safe: it is shown only once. If it is lost, POST /agents/{agentId}/rotate-key issues a new one.",
-  ].join(" ");
+  const before = `Welcome! Your agent's mailbox is ${address}.`;
+  const deadline = "within 24 hours; unverified agents are deleted after that.";
+  switch (config.verificationMode) {
+    case "none":
+      return `${before} This instance verifies every agent at registration (VERIFICATION_MODE=none): it can receive and send mail now. ${KEEP_KEY}`;
+    case "admin":
+      return [
+        `${before} Before it can receive or send mail, the operator of this instance must verify it ${deadline}`,
+        "Ask your human to have the operator verify it (VERIFICATION_MODE=admin); the social verification flow is off.",
+        `GET ${config.publicUrl}/verify/status tells when it is done. ${KEEP_KEY}`,
+      ].join(" ");
+    case "social":
+      return [
+        `${before} Before it can receive or send mail, a human must verify it ${deadline}`,
+        `Give your human this link: ${verifyUrl} . It opens a page that walks them through posting on X and checks the post;`,
+        "it can verify only this agent, so it is safe to share with them (never share your API key). Or do it over the API:",
+        `1. Call POST ${config.publicUrl}/verify/start with your API key to get a verification code and a ready-made post.`,
+        `2. Publish that post on X from a public account: it must mention @${config.socialHandle} and contain the code.`,
+        `3. Call POST ${config.publicUrl}/verify/complete with {"tweetUrl": "<the post's URL>"}.`,
+        KEEP_KEY,
+      ].join(" ");
+  }
 }
 
 export async function createAgent({ prisma, clock, config }: Services, input: NewAgent): Promise<Registration> {
@@ -87,11 +102,15 @@ export async function createAgent({ prisma, clock, config }: Services, input: Ne
   const { apiKey, apiKeyHash } = newApiKey(config);
   const { claimToken, claimTokenHash } = newClaimToken();
   const idKey = id.toLowerCase();
+  // With VERIFICATION_MODE=none nobody verifies: the agent is verified as it is made.
+  const verified = config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
   const [, agent] = await prisma
     .$transaction([
       // An expired agent the cleanup job has not reached yet no longer holds its id.
       prisma.agent.deleteMany({ where: { idKey, ...expiredAgents(now) } }),
-      prisma.agent.create({ data: { id, idKey, name, metadata, apiKeyHash, claimTokenHash, createdAt: now } }),
+      prisma.agent.create({
+        data: { id, idKey, name, metadata, apiKeyHash, claimTokenHash, createdAt: now, ...verified },
+      }),
     ])
     .catch((error: unknown) => {
       if (isUniqueViolation(error)) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);

@@ -21,5 +21,5 @@ export interface EventData {
   "email.sent": { sentId: string; to: string[]; subject: string };
   "email.updated": { emailId: string; folder: string; isRead: boolean };
   "email.deleted": { emailId: string; permanent: boolean };
-  "agent.verified": { verifiedAt: number; socialUsername: string };
+  "agent.verified": { verifiedAt: number; socialUsername: string | null };
 }

@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import type { Config, VerificationMode } from "../config.ts";
 import { isUniqueViolation } from "../db/errors.ts";
 import { ServiceError } from "../errors.ts";
 import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
@@ -17,6 +18,8 @@ import type { Services } from "./services.ts";
 const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 
 export interface VerificationStatus {
+  /** Who verifies agents on this instance (VERIFICATION_MODE). */
+  mode: VerificationMode;
   verified: boolean;
   verifiedAt: Date | null;
   hasActiveCode: boolean;
@@ -56,6 +59,16 @@ function newCode(prefix: string): string {
   return `${prefix}-${chars.join("")}`;
 }
 
+/** Refuses the post-on-X flow where the operator verifies agents. */
+function assertSocialMode(config: Config): void {
+  if (config.verificationMode === "admin") {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      "On this instance the operator verifies agents (VERIFICATION_MODE=admin): ask them to verify this one",
+    );
+  }
+}
+
 /** Refuses an agent that can no longer be verified. */
 function assertVerifiable(agent: AgentRecord, now: Date): void {
   if (agent.verifiedAt !== null) throw new ServiceError("BAD_REQUEST", "Agent is already verified");
@@ -86,10 +99,10 @@ function assertActiveCode(agent: AgentRecord, now: Date): string {
   return agent.verificationCode;
 }
 
-export function verificationStatus({ clock }: Services, agent: AgentRecord): VerificationStatus {
-  const active =
-    agent.verifiedAt === null && agent.verificationExpires !== null && agent.verificationExpires > clock.now();
+export function verificationStatus({ clock, config }: Services, agent: AgentRecord): VerificationStatus {
+  const active = hasActiveCode(agent, clock.now());
   return {
+    mode: config.verificationMode,
     verified: agent.verifiedAt !== null,
     verifiedAt: agent.verifiedAt,
     hasActiveCode: active,
@@ -100,6 +113,7 @@ export function verificationStatus({ clock }: Services, agent: AgentRecord): Ver
 /** A code valid for 15 minutes, replacing any earlier one. */
 export async function startVerification(services: Services, agent: AgentRecord): Promise<Challenge> {
   const { config, clock, prisma } = services;
+  assertSocialMode(config);
   assertVerifiable(agent, clock.now());
   const verificationCode = newCode(config.verificationCodePrefix);
   const expiresAt = new Date(clock.now().getTime() + VERIFICATION_CODE_LIFETIME_MS);
@@ -121,6 +135,7 @@ export async function completeVerification(
   tweetUrl: string,
 ): Promise<Verified> {
   const { config, clock, sql, posts } = services;
+  assertSocialMode(config);
   assertVerifiable(agent, clock.now());
   const url = parsePostUrl(tweetUrl);
   if (!url) {
@@ -138,7 +153,7 @@ export async function completeVerification(
   const verified = await withEvents(services, async (tx, emit) => {
     const changed = await tx
       .run(
-        `UPDATE "Agent" SET "verifiedAt" = ?, "socialUsername" = ?, "verificationCode" = NULL, "verificationExpires" = NULL
+        `UPDATE "Agent" SET "verifiedAt" = ?, "socialUsername" = ?, "verifiedBy" = 'social', "verificationCode" = NULL, "verificationExpires" = NULL
           WHERE "id" = ? AND "verifiedAt" IS NULL AND "verificationCode" = ? AND "verificationExpires" > ? AND "createdAt" > ?`,
         [
           sql.at(verifiedAt),
@@ -170,4 +185,28 @@ export async function completeVerification(
     );
   }
   return { success: true, verifiedAt, socialUsername };
+}
+
+/** The operator verifies an agent (admin API or CLI), in any mode; refused when verified already or expired. */
+export async function verifyByOperator(services: Services, agent: AgentRecord): Promise<Date> {
+  const { clock, sql } = services;
+  assertVerifiable(agent, clock.now());
+  const verifiedAt = clock.now();
+  const verified = await withEvents(services, async (tx, emit) => {
+    const changed = await tx.run(
+      `UPDATE "Agent" SET "verifiedAt" = ?, "verifiedBy" = 'admin', "verificationCode" = NULL, "verificationExpires" = NULL
+        WHERE "id" = ? AND "verifiedAt" IS NULL AND "createdAt" > ?`,
+      [sql.at(verifiedAt), agent.id, sql.at(new Date(verifiedAt.getTime() - UNVERIFIED_LIFETIME_MS))],
+    );
+    if (changed > 0) {
+      await emit({
+        type: "agent.verified",
+        agentId: agent.id,
+        data: { verifiedAt: verifiedAt.getTime(), socialUsername: null },
+      });
+    }
+    return changed > 0;
+  });
+  if (!verified) throw new ServiceError("BAD_REQUEST", "Agent is already verified or expired");
+  return verifiedAt;
 }

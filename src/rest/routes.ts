@@ -185,7 +185,7 @@ export const routes: Route[] = [
     method: "GET",
     path: "/verify/status",
     operation: graphql(
-      `query VerificationStatus { verificationStatus { verified verifiedAt hasActiveCode codeExpiresAt } }`,
+      `query VerificationStatus { verificationStatus { mode verified verifiedAt hasActiveCode codeExpiresAt } }`,
     ),
     respond: ({ verificationStatus }) => withoutNulls(verificationStatus),
   }),

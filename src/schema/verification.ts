@@ -1,4 +1,10 @@
-import { completeVerification, startVerification, verificationStatus } from "../mailbox/verification.ts";
+import { VERIFICATION_MODES } from "../config.ts";
+import {
+  completeVerification,
+  startVerification,
+  type VerificationStatus as VerificationStatusRecord,
+  verificationStatus,
+} from "../mailbox/verification.ts";
 import { builder } from "./builder.ts";
 
 // Verification by a public post on X: any valid key, verified or not, or the
@@ -27,18 +33,20 @@ const VerificationResult = builder
     }),
   });
 
-const VerificationStatus = builder
-  .objectRef<{ verified: boolean; verifiedAt: Date | null; hasActiveCode: boolean; codeExpiresAt: Date | null }>(
-    "VerificationStatus",
-  )
-  .implement({
-    fields: (t) => ({
-      verified: t.exposeBoolean("verified"),
-      verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
-      hasActiveCode: t.exposeBoolean("hasActiveCode", { description: "An unexpired verification code exists" }),
-      codeExpiresAt: t.expose("codeExpiresAt", { type: "Timestamp", nullable: true }),
-    }),
-  });
+const VerificationModeType = builder.enumType("VerificationMode", {
+  description: "Who verifies agents: a person's post on X (social), the operator (admin), or nobody (none)",
+  values: VERIFICATION_MODES,
+});
+
+const VerificationStatus = builder.objectRef<VerificationStatusRecord>("VerificationStatus").implement({
+  fields: (t) => ({
+    mode: t.expose("mode", { type: VerificationModeType, description: "How agents are verified on this instance" }),
+    verified: t.exposeBoolean("verified"),
+    verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
+    hasActiveCode: t.exposeBoolean("hasActiveCode", { description: "An unexpired verification code exists" }),
+    codeExpiresAt: t.expose("codeExpiresAt", { type: "Timestamp", nullable: true }),
+  }),
+});
 
 /** Who verifies: the API key's agent, or with a verification link's claim token, that link's agent. */
 const CLAIM_TOKEN_ARG = "The token at the end of the agent's verifyUrl, for a person without the API key";

@@ -54,6 +54,7 @@ function facts(config: Config, openApi: Record<string, unknown>) {
     auth: { header: "Authorization", scheme: "Bearer", keyPrefix: keyPrefixOf(config) },
     address: `<agent id>@${config.mailDomain}`,
     verification: {
+      mode: config.verificationMode,
       handle: `@${config.socialHandle}`,
       codePrefix: config.verificationCodePrefix,
       codeMinutes: 15,
@@ -95,15 +96,7 @@ curl -s -X POST ${base}/agents -H 'Content-Type: application/json' -d '{"id": "m
 
 The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-64 letters, digits, dashes and underscores.
 
-## Verify (a human, within ${f.verification.agentHours} hours)
-
-Give your human the \`verifyUrl\`: a page that walks them through it. It can only verify this agent; never share the API key. Or over the API:
-
-1. \`POST ${base}/verify/start\` with your key: a code (\`${f.verification.codePrefix}-XXXXXX\`, valid ${f.verification.codeMinutes} minutes), a ready-made post text and a link that opens X with it.
-2. The human posts it publicly; it must mention ${f.verification.handle} and contain the code.
-3. \`POST ${base}/verify/complete\` with \`{"tweetUrl": "<the post's URL>"}\`. \`GET ${base}/verify/status\` tells where it stands.
-
-Unverified agents are deleted ${f.verification.agentHours} hours after registering. Mail, send and agent endpoints answer 403 NOT_VERIFIED until then.
+${verifySection(f, base)}
 
 ## Read
 
@@ -169,4 +162,27 @@ export function llmsTxt(config: Config): string {
 
 - [MCP](${base}/mcp): Model Context Protocol server (Streamable HTTP, the same Bearer key)
 `;
+}
+
+/** How an agent gets verified on this instance: by its human's post on X, by the operator, or not at all. */
+function verifySection(f: ReturnType<typeof facts>, base: string): string {
+  const { mode, agentHours, codePrefix, codeMinutes, handle } = f.verification;
+  const deadline = `Unverified agents are deleted ${agentHours} hours after registering. Mail, send and agent endpoints answer 403 NOT_VERIFIED until then.`;
+  if (mode === "none") return "## Verify\n\nNothing to do: this instance verifies every agent as it registers.";
+  if (mode === "admin") {
+    return `## Verify (by the operator, within ${agentHours} hours)
+
+On this instance its operator verifies agents; the post-on-X flow is off. Ask your human to have the operator verify yours. \`GET ${base}/verify/status\` tells when it is done.
+
+${deadline}`;
+  }
+  return `## Verify (a human, within ${agentHours} hours)
+
+Give your human the \`verifyUrl\`: a page that walks them through it. It can only verify this agent; never share the API key. Or over the API:
+
+1. \`POST ${base}/verify/start\` with your key: a code (\`${codePrefix}-XXXXXX\`, valid ${codeMinutes} minutes), a ready-made post text and a link that opens X with it.
+2. The human posts it publicly; it must mention ${handle} and contain the code.
+3. \`POST ${base}/verify/complete\` with \`{"tweetUrl": "<the post's URL>"}\`. \`GET ${base}/verify/status\` tells where it stands.
+
+${deadline}`;
 }

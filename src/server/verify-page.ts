@@ -163,6 +163,16 @@ function notice(title: string, text: string, nonce: string): string {
 function pageFor(claim: Claim, config: Config, nonce: string): Pick<VerifyPage, "status" | "html"> {
   switch (claim.state) {
     case "open":
+      if (config.verificationMode === "admin") {
+        return {
+          status: 200,
+          html: notice(
+            "The operator verifies agents here",
+            `${claim.agent.name} (${claim.address}) waits to be verified. On this service its operator verifies agents, not a post on X: ask them to verify this agent within 24 hours of its registering.`,
+            nonce,
+          ),
+        };
+      }
       return { status: 200, html: openPage(claim.agent, claim.address, config, nonce) };
     case "verified":
       return {
