@@ -41,6 +41,8 @@ export interface Config {
   corsOrigins: string[];
   /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
   wireNames: "spec" | "clawmail";
+  /** The operator's bearer token for /admin and GraphQL's admin fields; null: the admin API is off. */
+  adminToken: string | null;
   /** Who verifies agents: a person's post on X, the operator, or nobody (verified at registration). */
   verificationMode: VerificationMode;
 }
@@ -164,6 +166,15 @@ function parseDnsServers(value: string | undefined): string[] | null {
   return servers;
 }
 
+/** A secret: refused without repeating it. */
+function parseAdminToken(value: string | undefined): string | null {
+  if (value === undefined || value === "") return null;
+  if (!/^[\x21-\x7e]{24,256}$/.test(value)) {
+    throw new ConfigError("ADMIN_TOKEN must be 24-256 printable characters without spaces (e.g. openssl rand -hex 32)");
+  }
+  return value;
+}
+
 /** `*`, or origins (`https://app.example`, `http://localhost:5173`) comma-separated. */
 function parseCorsOrigins(value: string | undefined): string[] {
   if (value === undefined || value.trim() === "") return [];
@@ -237,6 +248,7 @@ export function loadConfig(env: Env): Config {
     webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
+    adminToken: parseAdminToken(env.ADMIN_TOKEN),
     wireNames: readChoice(env, "WIRE_NAMES", ["spec", "clawmail"] as const),
     verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
     trustedAuthservId:

@@ -30,6 +30,7 @@ describe("configuration", () => {
       eventRetentionHours: 72,
       trashRetentionDays: 30,
       verificationMode: "social",
+      adminToken: null,
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,
@@ -79,6 +80,7 @@ describe("configuration", () => {
     ["CORS_ORIGINS", "*, https://app.example"],
     ["WIRE_NAMES", "resend"],
     ["VERIFICATION_MODE", "manual"],
+    ["ADMIN_TOKEN", "short"],
     ["TRASH_RETENTION_DAYS", "-1"],
   ])("%s=%j is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

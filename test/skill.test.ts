@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { routes } from "../src/rest/routes.ts";
+import { publicRoutes } from "../src/rest/routes.ts";
 import { Api } from "./support/api.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 
@@ -48,7 +48,7 @@ test("skill.md: frontmatter, the sections of a skill file, this instance's facts
   expect(text).toContain("AGENT-XXXXXX");
   expect(text).toContain("| sends per agent per UTC day | 7 |");
   expect(text).toContain("| storage per agent | 1000000 bytes |");
-  for (const route of routes) {
+  for (const route of publicRoutes) {
     expect(text).toContain(`| ${route.method} | \`${route.path.replace(/:(\w+)/g, "{$1}")}\` |`);
   }
 });
@@ -62,7 +62,7 @@ test("skill.json carries the same facts; llms.txt points at both and at the Open
     limits: { dailySends: 7, storageBytes: 1000000 },
     verification: { handle: "@agentmail", codePrefix: "AGENT" },
   });
-  expect(json.endpoints).toHaveLength(routes.length);
+  expect(json.endpoints).toHaveLength(publicRoutes.length);
   expect(json.endpoints).toContainEqual({
     method: "POST",
     path: "/agents/{agentId}/send",

@@ -5,7 +5,7 @@ import { type Lease, lease } from "../db/lease.ts";
 import type { Takeover } from "../db/takeover.ts";
 import type { Logger } from "../log.ts";
 import { type Arrival, type Filed, fileBatch } from "../mailbox/filing.ts";
-import type { Services } from "../mailbox/services.ts";
+import type { InboundState, Services } from "../mailbox/services.ts";
 import { authenticator } from "./authentication.ts";
 import { parseMessage, recipientsOf } from "./parse.ts";
 
@@ -78,7 +78,7 @@ class Session {
   }
 }
 
-export function startImapPoller(services: Services, imap: ImapConfig, takeover: Takeover): Poller {
+export function startImapPoller(services: Services, imap: ImapConfig, takeover: Takeover, state: InboundState): Poller {
   const { config, log, sql, clock } = services;
   const mailbox = `${imap.user}@${imap.host}:${imap.port}/${imap.mailbox}`;
   // The catch-all's own address, which a Delivered-To may name: the login, at the mail domain when it has none.
@@ -97,7 +97,8 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     let backoff = 1_000;
     while (!stopped) {
       try {
-        if (!(await held.acquire())) {
+        state.polling = await held.acquire();
+        if (!state.polling) {
           await pause(LEASE_RENEW_MS);
           continue;
         }
@@ -105,9 +106,11 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
         session.client.on("error", (error: Error) => log("warn", "imap_error", { error: error.message }));
         await session.client.connect();
         backoff = 1_000;
+        Object.assign(state, { connected: true, lastError: null });
         log("info", "imap_connected", { mailbox });
         await poll(session);
       } catch (error) {
+        Object.assign(state, { connected: false, lastError: (error as Error).message });
         if (stopped) break;
         log("warn", "imap_disconnected", { mailbox, error: (error as Error).message, retryInMs: backoff });
         await pause(backoff);
@@ -115,6 +118,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
       } finally {
         session?.client.close();
         session = null;
+        state.connected = false;
       }
     }
   }
@@ -159,6 +163,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
       log("warn", "imap_uidvalidity_changed", { mailbox, was: `${cursor.uidValidity}`, now: `${box.uidValidity}` });
     const found = (await client.search({ uid: `${lastUid + 1n}:*` }, { uid: true })) || [];
     const uids = found.filter((uid) => BigInt(uid) > lastUid).sort((a, b) => a - b);
+    state.lag = uids.length;
     for (let i = 0; i < uids.length && !stopped; i += BATCH_SIZE) {
       const batch = uids.slice(i, i + BATCH_SIZE);
       const arrivals = await download(client, batch);
@@ -173,7 +178,9 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
         client,
         arrivals.map((arrival) => Number(arrival.uid)),
       );
+      state.lag = uids.length - i - batch.length;
     }
+    if (!stopped) state.lastPollAt = clock.now();
   }
 
   /** The batch's messages in UID order; one too large or unreadable is logged and left on the server. */

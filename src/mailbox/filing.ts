@@ -5,6 +5,7 @@ import type { Statements } from "../db/sql.ts";
 import { addressOf } from "./agents.ts";
 import type { Authentication } from "./authentication.ts";
 import { type NewEvent, withEvents } from "./events.ts";
+import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
 import { senderAllowed, senderListsOf } from "./senders.ts";
 import type { Services } from "./services.ts";
@@ -76,7 +77,7 @@ export interface Cursor {
 /** The batch is not this poller's to file any more; it reconnects and reads the cursor again. */
 export class BatchRefused extends Error {}
 
-const AGENT = `SELECT "id", "verifiedAt", "senderAllow", "senderBlock" FROM "Agent" WHERE "idKey" = ?`;
+const AGENT = `SELECT "id", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "dailySendLimit" FROM "Agent" WHERE "idKey" = ?`;
 /** Remembered whatever becomes of the message: one dropped or deleted is not filed again. */
 const REMEMBER = `INSERT INTO "Delivery" ("agentId", "dedupeKey") VALUES (?, ?) ON CONFLICT DO NOTHING`;
 const FILE = `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "fromName", "to", "subject", "bodyText",
@@ -104,7 +105,11 @@ async function fileOne(
   if ((await tx.run(REMEMBER, [agentId, message.dedupeKey])) === 0) return "duplicate";
   if (agent.verifiedAt === null) return "unverified";
   if (!senderAllowed(senderListsOf(agent), message.from.address)) return "sender_refused";
-  if (!(await takeStorage(tx, agentId, raw.length, services.config.storageLimitBytes))) return "over_quota";
+  const { storageBytes } = limitsOf(
+    agent as { storageLimit: number | null; dailySendLimit: number | null },
+    services.config,
+  );
+  if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) return "over_quota";
   const { sql, config, clock } = services;
   const emailId = randomUUID();
   const now = clock.now();

@@ -17,6 +17,7 @@ import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/smtp
 import { addressOf, type Outcome } from "./agents.ts";
 import { withEvents } from "./events.ts";
 import { type AnswerCodec, once } from "./idempotency.ts";
+import { limitsOf } from "./limits.ts";
 import {
   checkedBody,
   checkedMessageId,
@@ -62,13 +63,7 @@ const SENT_ANSWER: AnswerCodec<SentRecord> = {
   },
 };
 
-async function dailyLimitReached(
-  { config }: Services,
-  tx: Statements,
-  agentId: string,
-  now: Date,
-): Promise<ServiceError> {
-  const limit = config.dailySendLimit;
+async function dailyLimitReached(tx: Statements, agentId: string, limit: number, now: Date): Promise<ServiceError> {
   return new ServiceError("RATE_LIMITED", `Daily send limit of ${limit} reached; it resets at midnight UTC`, {
     code: "DAILY_SEND_LIMIT_EXCEEDED",
     limit,
@@ -77,13 +72,13 @@ async function dailyLimitReached(
   });
 }
 
-async function storageFull({ config }: Services, tx: Statements, agentId: string): Promise<ServiceError> {
+async function storageFull(tx: Statements, agentId: string, limit: number): Promise<ServiceError> {
   return new ServiceError(
     "RATE_LIMITED",
     "Storage limit reached: delete emails permanently, or sent emails, to make room",
     {
       code: "STORAGE_LIMIT_EXCEEDED",
-      limit: config.storageLimitBytes,
+      limit,
       current: await storageUsed(tx, agentId),
     },
   );
@@ -137,12 +132,13 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     to: out.to,
     subject: out.subject,
   };
+  const limits = limitsOf(agent, config);
   await sql.transaction(async (tx) => {
-    if (!(await takeSend(tx, agent.id, taken.day, config.dailySendLimit))) {
-      throw await dailyLimitReached(services, tx, agent.id, now);
+    if (!(await takeSend(tx, agent.id, taken.day, limits.dailySends))) {
+      throw await dailyLimitReached(tx, agent.id, limits.dailySends, now);
     }
-    if (!(await takeStorage(tx, agent.id, raw.length, config.storageLimitBytes))) {
-      throw await storageFull(services, tx, agent.id);
+    if (!(await takeStorage(tx, agent.id, raw.length, limits.storageBytes))) {
+      throw await storageFull(tx, agent.id, limits.storageBytes);
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
     const threadId = await threadFor(tx, sql, { ...threading, ...out });
@@ -267,8 +263,8 @@ export async function deleteSent({ sql }: Services, agent: { id: string }, sentI
 }
 
 /** Where the agent stands against the daily send limit. */
-export async function sendQuota({ sql, clock, config }: Services, agent: { id: string }): Promise<SendQuota> {
+export async function sendQuota({ sql, clock, config }: Services, agent: AgentRecord): Promise<SendQuota> {
   const now = clock.now();
   const used = await sendsOn(sql, agent.id, utcDay(now));
-  return { limit: config.dailySendLimit, used, resetAt: nextUtcMidnight(now) };
+  return { limit: limitsOf(agent, config).dailySends, used, resetAt: nextUtcMidnight(now) };
 }

@@ -19,4 +19,18 @@ export interface Services {
   /** Who waits on an agent's events hears of them here. */
   wakeups: Wakeups;
   log: Logger;
+  /** What this instance's IMAP poller last saw; null when IMAP_URL is not set. */
+  inbound: InboundState | null;
+}
+
+/** The poller's own account of itself, kept up to date as it works. */
+export interface InboundState {
+  /** This instance holds the catch-all's lease (one instance polls at a time). */
+  polling: boolean;
+  connected: boolean;
+  /** When the mailbox was last read to the end. */
+  lastPollAt: Date | null;
+  /** Messages on the server not yet filed, as of the last look. */
+  lag: number | null;
+  lastError: string | null;
 }

@@ -20,7 +20,7 @@ import {
   typeFromAST,
 } from "graphql";
 import type { Config } from "../config.ts";
-import { type Route, routes } from "./routes.ts";
+import { publicRoutes, type Route } from "./routes.ts";
 
 // The OpenAPI 3.1 description of the REST layer, generated from the route
 // table: each route's parameters and body are found by running its variables
@@ -406,7 +406,7 @@ function summaryOf(route: Route, schema: GraphQLSchema): string | undefined {
 export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "publicUrl">): Schema {
   const paths: Record<string, Schema> = {};
   const ids = new Set<string>();
-  for (const route of routes) {
+  for (const route of publicRoutes) {
     const path = openApiPath(route.path);
     const operation = operationFor(route, schema);
     // One operation behind two paths (with the key, or by a verification link): ids must differ.

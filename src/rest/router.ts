@@ -140,7 +140,9 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
   }
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    const variables = route.variables?.(request) ?? {};
+    // A field the client left out is a variable not given, as in JSON: GraphQL would read `undefined` as null.
+    const given = Object.entries(route.variables?.(request) ?? {}).filter(([, value]) => value !== undefined);
+    const variables = Object.fromEntries(given);
     const problem = inputProblem(route.operation, variables, schema);
     if (problem) throw new ServiceError("BAD_REQUEST", problem);
     const result = await runOperation(graphql, { query: sources.get(route) ?? "", variables }, facts);

@@ -120,6 +120,13 @@ const WebhookFields = graphql(`
   fragment WebhookFields on Webhook { id url events description enabled disabledReason createdAt }
 `);
 
+const AdminAgentFields = graphql(`
+  fragment AdminAgentFields on AdminAgent {
+    id email name metadata createdAt verified verifiedAt verifiedBy socialUsername storageUsed storageLimit
+    storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride lastReceivedAt
+  }
+`);
+
 const webhookParams = ({ params }: RestRequest) => ({ agentId: params.agentId, webhookId: params.webhookId });
 
 export const routes: Route[] = [
@@ -601,4 +608,92 @@ export const routes: Route[] = [
     `),
     variables: (request) => ({ ...webhookParams(request), deliveryId: request.params.deliveryId }),
   }),
+  // The operator's, by ADMIN_TOKEN: left out of what agents are told (OpenAPI, skill files).
+  route({
+    method: "GET",
+    path: "/admin/agents",
+    operation: graphql(
+      `query AdminAgents($limit: Int, $offset: Int, $verified: Boolean, $prefix: String) {
+        admin { agents(limit: $limit, offset: $offset, verified: $verified, prefix: $prefix) {
+          data { ...AdminAgentFields } total limit offset
+        } }
+      }`,
+      [AdminAgentFields],
+    ),
+    variables: ({ query }) => ({
+      limit: intParam(query.limit),
+      offset: intParam(query.offset),
+      verified: booleanParam(query.verified),
+      prefix: query.prefix,
+    }),
+    respond: ({ admin }) => admin.agents,
+  }),
+  route({
+    method: "GET",
+    path: "/admin/agents/:agentId",
+    operation: graphql(`query AdminAgent($id: ID!) { admin { agent(id: $id) { ...AdminAgentFields } } }`, [
+      AdminAgentFields,
+    ]),
+    variables: ({ params }) => ({ id: params.agentId }),
+    respond: ({ admin }) => admin.agent,
+  }),
+  route({
+    method: "POST",
+    path: "/admin/agents/:agentId/verify",
+    operation: graphql(
+      `mutation AdminVerifyAgent($id: ID!) { admin { verifyAgent(id: $id) { ...AdminAgentFields } } }`,
+      [AdminAgentFields],
+    ),
+    variables: ({ params }) => ({ id: params.agentId }),
+    respond: ({ admin }) => admin.verifyAgent,
+  }),
+  route({
+    method: "DELETE",
+    path: "/admin/agents/:agentId",
+    operation: graphql(`mutation AdminDeleteAgent($id: ID!) { admin { deleteAgent(id: $id) { success message } } }`),
+    variables: ({ params }) => ({ id: params.agentId }),
+    respond: ({ admin }) => admin.deleteAgent,
+  }),
+  route({
+    method: "POST",
+    path: "/admin/agents/:agentId/rotate-key",
+    operation: graphql(`mutation AdminRotateAgentKey($id: ID!) { admin { rotateAgentKey(id: $id) { apiKey } } }`),
+    variables: ({ params }) => ({ id: params.agentId }),
+    respond: ({ admin }) => admin.rotateAgentKey,
+  }),
+  route({
+    method: "PUT",
+    path: "/admin/agents/:agentId/limits",
+    body: true,
+    operation: graphql(
+      `mutation AdminSetAgentLimits($id: ID!, $storageLimit: Int, $dailySendLimit: Int) {
+        admin { setAgentLimits(id: $id, storageLimit: $storageLimit, dailySendLimit: $dailySendLimit) {
+          ...AdminAgentFields
+        } }
+      }`,
+      [AdminAgentFields],
+    ),
+    // Left out keeps a limit, null sets it back: GraphQL tells an absent variable from a null one.
+    variables: ({ params, body }) => ({
+      id: params.agentId,
+      storageLimit: body.storageLimit,
+      dailySendLimit: body.dailySendLimit,
+    }),
+    respond: ({ admin }) => admin.setAgentLimits,
+  }),
+  route({
+    method: "GET",
+    path: "/admin/stats",
+    operation: graphql(`
+      query AdminStats {
+        admin { stats {
+          agents verified emails bytes sendsToday poller { polling connected lastPollAt lag lastError }
+        } }
+      }
+    `),
+    respond: ({ admin }) => admin.stats,
+  }),
 ];
+
+/** What agents and their developers are told of (OpenAPI, skill files): all but the operator's routes. */
+export const publicRoutes = routes.filter((route) => !route.path.startsWith("/admin/"));

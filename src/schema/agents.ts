@@ -1,4 +1,5 @@
 import { addressOf, createAgent, deleteAgent, type Registration, rotateKey } from "../mailbox/agents.ts";
+import { limitsOf } from "../mailbox/limits.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import { builder, OutcomeType } from "./builder.ts";
 
@@ -22,7 +23,10 @@ export const AgentType = builder.objectRef<AgentRecord>("Agent").implement({
     verified: t.boolean({ resolve: (agent) => agent.verifiedAt !== null }),
     verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
     storageUsed: t.exposeInt("storageUsed", { description: "Bytes in use" }),
-    storageLimit: t.int({ description: "Bytes allowed", resolve: (_, __, ctx) => ctx.config.storageLimitBytes }),
+    storageLimit: t.int({
+      description: "Bytes allowed",
+      resolve: (agent, _, ctx) => limitsOf(agent, ctx.config).storageBytes,
+    }),
   }),
 });
 

@@ -28,6 +28,8 @@ export const builder = new SchemaBuilder<{
     ownAgent: string;
     /** The key's own agent, verified: the agent's id. */
     verifiedAgent: string;
+    /** The operator, by ADMIN_TOKEN; never an agent's key. */
+    operator: boolean;
     /** The agent a verification link's claim token is for, or without one the key's agent. */
     verifier: string | null;
   };

@@ -1,3 +1,5 @@
+import { createHash, timingSafeEqual } from "node:crypto";
+import { ServiceError } from "../errors.ts";
 import { claimInvalid, keyInvalid, keyRequired } from "../mailbox/access.ts";
 import { type AttachmentRecord, attachmentsOf } from "../mailbox/attachments.ts";
 import { agentByClaimToken, agentByKey } from "../mailbox/keys.ts";
@@ -13,6 +15,8 @@ export interface Context extends Services {
   caller(): Promise<AgentRecord>;
   /** The agent a verification acts on: a verification link's (by its claim token) when given, else the key's. */
   verifying(claimToken: string | null | undefined): Promise<AgentRecord>;
+  /** The request carries ADMIN_TOKEN: 404 when the admin API is off, 401 without the token, 403 with an agent's key. */
+  operator(): Promise<void>;
   /** Whether the key still belongs to the caller's agent (not rotated, the agent not deleted). */
   stillCaller(): Promise<boolean>;
   /** The mail bodies this request's answer carries so far. */
@@ -28,6 +32,12 @@ export interface Context extends Services {
 export interface RequestFacts {
   authorization: string | null;
   signal?: () => AbortSignal | undefined;
+}
+
+/** Compared in constant time: digests of equal length, whatever was sent. */
+function sameSecret(given: string, secret: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(secret));
 }
 
 /** The key in `Authorization: Bearer <key>`; a header of another form holds no valid key. */
@@ -54,6 +64,16 @@ export function createContext(services: Services, request: RequestFacts, streams
     streams,
     signal: () => request.signal?.(),
     attachments: batched((emailIds) => attachmentsOf(services, emailIds), []),
+    async operator() {
+      const token = services.config.adminToken;
+      if (token === null) throw new ServiceError("NOT_FOUND", "The admin API is off: ADMIN_TOKEN is not set");
+      if (apiKey === null) throw new ServiceError("UNAUTHORIZED", "The admin token is required");
+      if (sameSecret(apiKey, token)) return;
+      if (apiKey !== "" && (await agentByKey(services, apiKey))) {
+        throw new ServiceError("FORBIDDEN", "An agent's API key cannot use the admin API");
+      }
+      throw new ServiceError("UNAUTHORIZED", "The admin token is invalid");
+    },
     async stillCaller() {
       const [agent, now] = await Promise.all([this.caller(), apiKey ? agentByKey(services, apiKey) : null]);
       return now?.id === agent.id;

@@ -8,6 +8,7 @@ import "./threads.ts";
 import "./senders.ts";
 import "./events.ts";
 import "./webhooks.ts";
+import "./admin.ts";
 
 export const schema = builder.toSchema();
 

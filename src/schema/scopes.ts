@@ -16,6 +16,10 @@ export function scopesOf(ctx: Context) {
       await assertOwns(ctx, await ctx.caller(), agentId);
       return true;
     },
+    operator: async () => {
+      await ctx.operator();
+      return true;
+    },
     verifier: async (claimToken: string | null) => {
       await ctx.verifying(claimToken);
       return true;

@@ -42,6 +42,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     posts: oembedLookup(config.socialOembedUrl),
     mailer,
     wakeups: wakeupsFor(database, (error) => log("warn", "events_listener_lost", { error: error.message })),
+    inbound: config.imap ? { polling: false, connected: false, lastPollAt: null, lag: null, lastError: null } : null,
   };
   const graphql = createGraphql(schema, services);
   const app = createApp(services, graphql);
@@ -52,7 +53,10 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const { port } = server.address() as AddressInfo;
   const cleanup = scheduleCleanup(services);
   const webhooks = startWebhookWorker(services);
-  const poller = config.imap ? startImapPoller(services, config.imap, takeoverFor(database)) : null;
+  const poller =
+    config.imap && services.inbound
+      ? startImapPoller(services, config.imap, takeoverFor(database), services.inbound)
+      : null;
   if (!poller) log("info", "inbound_off", { reason: "IMAP_URL is not set: no mail is received" });
   log("info", "listening", { port, database: database.provider });
   return {

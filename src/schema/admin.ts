@@ -1,0 +1,164 @@
+import {
+  type AgentOverview,
+  agentOverview,
+  deleteAgentById,
+  instanceStats,
+  listAgents,
+  rotateKeyOf,
+  setLimits,
+  verifyAgent,
+} from "../mailbox/admin.ts";
+import type { InboundState } from "../mailbox/services.ts";
+import { builder, OutcomeType } from "./builder.ts";
+import { pageCost, pageType } from "./pages.ts";
+
+// The operator's fields: `admin` on Query and on Mutation, each behind the
+// operator scope (ADMIN_TOKEN), which no agent key passes. Below them no
+// further checks: the namespace is the door.
+
+const AdminAgentType = builder.objectRef<AgentOverview>("AdminAgent").implement({
+  description: "An agent as the operator sees it",
+  fields: (t) => ({
+    id: t.string({ resolve: ({ agent }) => agent.id }),
+    email: t.exposeString("email"),
+    name: t.string({ resolve: ({ agent }) => agent.name }),
+    metadata: t.field({ type: "JSONObject", nullable: true, resolve: ({ agent }) => agent.metadata }),
+    createdAt: t.field({ type: "Timestamp", resolve: ({ agent }) => agent.createdAt }),
+    verified: t.boolean({ resolve: ({ agent }) => agent.verifiedAt !== null }),
+    verifiedAt: t.field({ type: "Timestamp", nullable: true, resolve: ({ agent }) => agent.verifiedAt }),
+    verifiedBy: t.string({
+      nullable: true,
+      description: "social (a post on X), admin (an operator) or none (VERIFICATION_MODE=none)",
+      resolve: ({ agent }) => agent.verifiedBy,
+    }),
+    socialUsername: t.string({ nullable: true, resolve: ({ agent }) => agent.socialUsername }),
+    storageUsed: t.int({ resolve: ({ agent }) => agent.storageUsed }),
+    storageLimit: t.exposeInt("storageLimit", { description: "In force: its own, else the instance's" }),
+    storageLimitOverride: t.int({
+      nullable: true,
+      description: "Its own limit, when the operator set one",
+      resolve: ({ agent }) => agent.storageLimit,
+    }),
+    sendsToday: t.exposeInt("sendsToday", { description: "Sends so far this UTC day" }),
+    dailySendLimit: t.exposeInt("dailySendLimit", { description: "In force: its own, else the instance's" }),
+    dailySendLimitOverride: t.int({
+      nullable: true,
+      description: "Its own limit, when the operator set one",
+      resolve: ({ agent }) => agent.dailySendLimit,
+    }),
+    lastReceivedAt: t.expose("lastReceivedAt", { type: "Timestamp", nullable: true }),
+  }),
+});
+
+const AdminAgentPage = pageType("AdminAgentPage", AdminAgentType);
+
+const InboundStateType = builder.objectRef<InboundState>("InboundState").implement({
+  description: "This instance's IMAP poller",
+  fields: (t) => ({
+    polling: t.exposeBoolean("polling", {
+      description: "It holds the catch-all's lease: one instance polls at a time",
+    }),
+    connected: t.exposeBoolean("connected"),
+    lastPollAt: t.expose("lastPollAt", { type: "Timestamp", nullable: true, description: "Last read to the end" }),
+    lag: t.exposeInt("lag", { nullable: true, description: "Messages on the server not yet filed, at the last look" }),
+    lastError: t.exposeString("lastError", { nullable: true }),
+  }),
+});
+
+const StatsType = builder
+  .objectRef<Awaited<ReturnType<typeof instanceStats>> & { poller: InboundState | null }>("InstanceStats")
+  .implement({
+    fields: (t) => ({
+      agents: t.exposeInt("agents"),
+      verified: t.exposeInt("verified"),
+      emails: t.exposeInt("emails", { description: "Received emails stored" }),
+      bytes: t.exposeInt("bytes", { description: "Bytes of stored mail, received and sent" }),
+      sendsToday: t.exposeInt("sendsToday", { description: "Sends this UTC day, all agents" }),
+      poller: t.expose("poller", { type: InboundStateType, nullable: true, description: "null: IMAP_URL is not set" }),
+    }),
+  });
+
+const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
+  fields: (t) => ({
+    agents: t.field({
+      type: AdminAgentPage,
+      description: "Agents, newest first.",
+      args: {
+        limit: t.arg.int(),
+        offset: t.arg.int(),
+        verified: t.arg.boolean(),
+        prefix: t.arg.string({ description: "Ids starting with this, without regard to case" }),
+      },
+      complexity: pageCost,
+      resolve: (_, args, ctx) => listAgents(ctx, args),
+    }),
+    agent: t.field({
+      type: AdminAgentType,
+      description: "One agent, by its id.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => agentOverview(ctx, id),
+    }),
+    stats: t.field({
+      type: StatsType,
+      description: "The instance at a glance.",
+      resolve: async (_, __, ctx) => ({ ...(await instanceStats(ctx)), poller: ctx.inbound }),
+    }),
+  }),
+});
+
+const RotatedKeyType = builder.objectRef<{ apiKey: string }>("RotatedKey").implement({
+  fields: (t) => ({
+    apiKey: t.exposeString("apiKey", { description: "Shown only now; the previous key stopped working" }),
+  }),
+});
+
+const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
+  fields: (t) => ({
+    verifyAgent: t.field({
+      type: AdminAgentType,
+      description: "Verifies an agent as the operator, in any VERIFICATION_MODE.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => verifyAgent(ctx, id),
+    }),
+    deleteAgent: t.field({
+      type: OutcomeType,
+      description: "Deletes an agent with all its mail and data, permanently.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => deleteAgentById(ctx, id),
+    }),
+    rotateAgentKey: t.field({
+      type: RotatedKeyType,
+      description: "Issues an agent a new API key; its current one stops working at once.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => rotateKeyOf(ctx, id),
+    }),
+    setAgentLimits: t.field({
+      type: AdminAgentType,
+      description: "Sets an agent's own limits; null goes back to the instance's, left out keeps it.",
+      args: {
+        id: t.arg.id({ required: true }),
+        storageLimit: t.arg.int({ description: "Bytes" }),
+        dailySendLimit: t.arg.int({ description: "Sends per UTC day" }),
+      },
+      resolve: (_, { id, ...limits }, ctx) => setLimits(ctx, id, limits),
+    }),
+  }),
+});
+
+builder.queryField("admin", (t) =>
+  t.field({
+    type: AdminQuery,
+    description: "The operator's view (Authorization: Bearer <ADMIN_TOKEN>).",
+    authScopes: { operator: true },
+    resolve: () => ({}),
+  }),
+);
+
+builder.mutationField("admin", (t) =>
+  t.field({
+    type: AdminMutation,
+    description: "The operator's acts (Authorization: Bearer <ADMIN_TOKEN>).",
+    authScopes: { operator: true },
+    resolve: () => ({}),
+  }),
+);
