@@ -6,7 +6,7 @@ import { build } from "esbuild";
 
 rmSync("dist", { recursive: true, force: true });
 await build({
-  entryPoints: ["src/main.ts"],
+  entryPoints: ["src/main.ts", "src/cli/main.ts"],
   outdir: "dist",
   bundle: true,
   splitting: true,

@@ -24,6 +24,8 @@ export interface Database {
   schema?: string;
   /** PostgreSQL: where connections of our own (beside the pool) go. */
   connectionString?: string;
+  /** SQLite: a consistent copy through its online backup API, while the service goes on writing. */
+  backup?(file: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -59,6 +61,9 @@ async function openSqlite(file: string): Promise<Database> {
     provider: "sqlite",
     prisma,
     sql,
+    backup: async (target) => {
+      await reader.backup(target);
+    },
     close: async () => {
       await prisma.$disconnect();
       await sql.close();

@@ -94,3 +94,13 @@ async function applyMigrations({ prisma, provider, schema }: Database): Promise<
     { maxWait: 30_000, timeout: 120_000 },
   );
 }
+
+/** Migrations of this version not yet applied to the database; all of them on an empty one. */
+export async function pendingMigrations({ prisma, provider }: Database): Promise<string[]> {
+  const all = migrationsOf(provider).map((migration) => migration.name);
+  const rows = await prisma
+    .$queryRawUnsafe<{ name: string }[]>(`SELECT "name" FROM "_pigeonhole_migrations"`)
+    .catch(() => []);
+  const done = new Set(rows.map((row) => row.name));
+  return all.filter((name) => !done.has(name));
+}

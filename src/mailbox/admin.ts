@@ -13,14 +13,26 @@ import { verifyByOperator } from "./verification.ts";
 // admin API and the CLI alike. Acting on an agent reuses the agent's own
 // rules (deleting, rotating its key); only the choice of agent differs.
 
-/** An agent as the operator sees it: its record, where it stands, its limits. */
+/** An agent as the operator sees it: who it is, where it stands today, its limits. */
 export interface AgentOverview {
-  agent: AgentRecord;
+  id: string;
   email: string;
-  sendsToday: number;
-  lastReceivedAt: Date | null;
+  name: string;
+  metadata: unknown;
+  createdAt: Date;
+  verified: boolean;
+  verifiedAt: Date | null;
+  verifiedBy: string | null;
+  socialUsername: string | null;
+  storageUsed: number;
+  /** In force: its own, else the instance's. */
   storageLimit: number;
+  /** Its own, when the operator set one. */
+  storageLimitOverride: number | null;
+  sendsToday: number;
   dailySendLimit: number;
+  dailySendLimitOverride: number | null;
+  lastReceivedAt: Date | null;
 }
 
 export interface AgentQuery extends PageRequest {
@@ -86,12 +98,22 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
   return agents.map((agent) => {
     const limits = limitsOf(agent, config);
     return {
-      agent,
+      id: agent.id,
       email: addressOf(agent, config),
-      sendsToday: sendsOf.get(agent.id) ?? 0,
-      lastReceivedAt: lastOf.get(agent.id) ?? null,
+      name: agent.name,
+      metadata: agent.metadata,
+      createdAt: agent.createdAt,
+      verified: agent.verifiedAt !== null,
+      verifiedAt: agent.verifiedAt,
+      verifiedBy: agent.verifiedBy,
+      socialUsername: agent.socialUsername,
+      storageUsed: agent.storageUsed,
       storageLimit: limits.storageBytes,
+      storageLimitOverride: agent.storageLimit,
+      sendsToday: sendsOf.get(agent.id) ?? 0,
       dailySendLimit: limits.dailySends,
+      dailySendLimitOverride: agent.dailySendLimit,
+      lastReceivedAt: lastOf.get(agent.id) ?? null,
     };
   });
 }

@@ -19,32 +19,29 @@ import { pageCost, pageType } from "./pages.ts";
 const AdminAgentType = builder.objectRef<AgentOverview>("AdminAgent").implement({
   description: "An agent as the operator sees it",
   fields: (t) => ({
-    id: t.string({ resolve: ({ agent }) => agent.id }),
+    id: t.exposeString("id"),
     email: t.exposeString("email"),
-    name: t.string({ resolve: ({ agent }) => agent.name }),
-    metadata: t.field({ type: "JSONObject", nullable: true, resolve: ({ agent }) => agent.metadata }),
-    createdAt: t.field({ type: "Timestamp", resolve: ({ agent }) => agent.createdAt }),
-    verified: t.boolean({ resolve: ({ agent }) => agent.verifiedAt !== null }),
-    verifiedAt: t.field({ type: "Timestamp", nullable: true, resolve: ({ agent }) => agent.verifiedAt }),
-    verifiedBy: t.string({
+    name: t.exposeString("name"),
+    metadata: t.expose("metadata", { type: "JSONObject", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    verified: t.exposeBoolean("verified"),
+    verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
+    verifiedBy: t.exposeString("verifiedBy", {
       nullable: true,
       description: "social (a post on X), admin (an operator) or none (VERIFICATION_MODE=none)",
-      resolve: ({ agent }) => agent.verifiedBy,
     }),
-    socialUsername: t.string({ nullable: true, resolve: ({ agent }) => agent.socialUsername }),
-    storageUsed: t.int({ resolve: ({ agent }) => agent.storageUsed }),
+    socialUsername: t.exposeString("socialUsername", { nullable: true }),
+    storageUsed: t.exposeInt("storageUsed"),
     storageLimit: t.exposeInt("storageLimit", { description: "In force: its own, else the instance's" }),
-    storageLimitOverride: t.int({
+    storageLimitOverride: t.exposeInt("storageLimitOverride", {
       nullable: true,
       description: "Its own limit, when the operator set one",
-      resolve: ({ agent }) => agent.storageLimit,
     }),
     sendsToday: t.exposeInt("sendsToday", { description: "Sends so far this UTC day" }),
     dailySendLimit: t.exposeInt("dailySendLimit", { description: "In force: its own, else the instance's" }),
-    dailySendLimitOverride: t.int({
+    dailySendLimitOverride: t.exposeInt("dailySendLimitOverride", {
       nullable: true,
       description: "Its own limit, when the operator set one",
-      resolve: ({ agent }) => agent.dailySendLimit,
     }),
     lastReceivedAt: t.expose("lastReceivedAt", { type: "Timestamp", nullable: true }),
   }),

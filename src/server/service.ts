@@ -4,7 +4,7 @@ import { serve } from "@hono/node-server";
 import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { openDatabase, takeoverFor, wakeupsFor } from "../db/client.ts";
+import { openDatabase, takeoverFor } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startImapPoller } from "../inbound/imap-poller.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
@@ -13,7 +13,7 @@ import type { Logger } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
 import { smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
-import { oembedLookup } from "../social/oembed.ts";
+import { servicesFor } from "../services.ts";
 import { createApp } from "./app.ts";
 import { createGraphql } from "./graphql.ts";
 import { serveGraphqlOverWebSocket } from "./graphql-ws.ts";
@@ -33,17 +33,10 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
   const mailer = config.smtp ? smtpMailer(config.smtp, config.smtpTimeoutMs) : null;
   if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
-  const services: Services = {
-    config,
-    prisma: database.prisma,
-    sql: database.sql,
-    clock,
-    log,
-    posts: oembedLookup(config.socialOembedUrl),
-    mailer,
-    wakeups: wakeupsFor(database, (error) => log("warn", "events_listener_lost", { error: error.message })),
-    inbound: config.imap ? { polling: false, connected: false, lastPollAt: null, lag: null, lastError: null } : null,
-  };
+  const inbound = config.imap
+    ? { polling: false, connected: false, lastPollAt: null, lag: null, lastError: null }
+    : null;
+  const services = servicesFor(database, { config, clock, log, mailer, inbound });
   const graphql = createGraphql(schema, services);
   const app = createApp(services, graphql);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

@@ -1,0 +1,124 @@
+import { ImapFlow } from "imapflow";
+import nodemailer from "nodemailer";
+import type { Config } from "../config.ts";
+import { openDatabase } from "../db/client.ts";
+import { pendingMigrations } from "../db/migrate.ts";
+
+// `pigeonhole doctor`: what would keep this instance from working, checked
+// against the real database, IMAP server and SMTP provider, each said in a
+// sentence. Never a password in what it says.
+
+export interface Finding {
+  check: string;
+  status: "ok" | "warn" | "fail";
+  detail: string;
+}
+
+const TIMEOUT_MS = 10_000;
+
+/** The gist of a failure, as the server worded it when it did. */
+function reasonOf(error: unknown): string {
+  const { responseText, response, message } = error as { responseText?: string; response?: string; message?: string };
+  return (responseText ?? response ?? message ?? String(error)).trim();
+}
+
+function configuration(config: Config): Finding[] {
+  const notes: Finding[] = [];
+  const warn = (detail: string) => notes.push({ check: "configuration", status: "warn", detail });
+  if (/^http:\/\/localhost:/.test(config.publicUrl))
+    warn(`PUBLIC_URL is ${config.publicUrl}: links shown to people point at this machine`);
+  if (config.verificationMode === "none") warn("VERIFICATION_MODE=none: every agent is verified as it registers");
+  if (!config.imap) warn("IMAP_URL is not set: no mail is received");
+  if (!config.smtp) warn("SMTP_URL is not set: sending answers 503");
+  if (!config.adminToken) warn("ADMIN_TOKEN is not set: the admin API is off");
+  return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];
+}
+
+async function database(config: Config): Promise<Finding> {
+  const check = "database";
+  try {
+    const db = await openDatabase(config.databaseUrl);
+    try {
+      await db.prisma.$queryRawUnsafe("SELECT 1");
+      const pending = await pendingMigrations(db);
+      const kind = db.provider === "sqlite" ? "SQLite" : "PostgreSQL";
+      return pending.length === 0
+        ? { check, status: "ok", detail: `${kind} answers and every migration is applied` }
+        : {
+            check,
+            status: "fail",
+            detail: `${kind} answers, but ${pending.length} migrations are pending: run pigeonhole migrate`,
+          };
+    } finally {
+      await db.close();
+    }
+  } catch (error) {
+    return { check, status: "fail", detail: `the database does not answer: ${reasonOf(error)}` };
+  }
+}
+
+async function imap({ imap: settings }: Config): Promise<Finding | null> {
+  if (!settings) return null;
+  const check = "imap";
+  const where = `${settings.host}:${settings.port} as ${settings.user}`;
+  const client = new ImapFlow({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    auth: { user: settings.user, pass: settings.password },
+    logger: false,
+    connectionTimeout: TIMEOUT_MS,
+    greetingTimeout: TIMEOUT_MS,
+  });
+  client.on("error", () => {});
+  try {
+    await client.connect();
+  } catch (error) {
+    return { check, status: "fail", detail: `could not log in to ${where}: ${reasonOf(error)}` };
+  }
+  try {
+    const status = await client.status(settings.mailbox, { messages: true });
+    if (!status) throw new Error("the server gave no status");
+    return {
+      check,
+      status: "ok",
+      detail: `logged in to ${where}; ${settings.mailbox} holds ${status.messages} messages`,
+    };
+  } catch (error) {
+    return {
+      check,
+      status: "fail",
+      detail: `logged in to ${where}, but mailbox ${settings.mailbox} cannot be read: ${reasonOf(error)}`,
+    };
+  } finally {
+    await client.logout().catch(() => {});
+  }
+}
+
+async function smtp({ smtp: settings }: Config): Promise<Finding | null> {
+  if (!settings) return null;
+  const check = "smtp";
+  const where = `${settings.host}:${settings.port}`;
+  const transport = nodemailer.createTransport({
+    host: settings.host,
+    port: settings.port,
+    secure: settings.secure,
+    auth: settings.user ? { user: settings.user, pass: settings.password } : undefined,
+    connectionTimeout: TIMEOUT_MS,
+    greetingTimeout: TIMEOUT_MS,
+  });
+  try {
+    await transport.verify();
+    const as = settings.user ? ` and authenticated as ${settings.user}` : " (no AUTH configured)";
+    return { check, status: "ok", detail: `connected to ${where}${as}` };
+  } catch (error) {
+    return { check, status: "fail", detail: `the provider at ${where} refused or did not answer: ${reasonOf(error)}` };
+  } finally {
+    transport.close();
+  }
+}
+
+export async function doctor(config: Config): Promise<Finding[]> {
+  const [db, inbound, outbound] = await Promise.all([database(config), imap(config), smtp(config)]);
+  return [...configuration(config), db, ...[inbound, outbound].filter((f): f is Finding => f !== null)];
+}

@@ -1,0 +1,276 @@
+#!/usr/bin/env node
+import { createInterface } from "node:readline/promises";
+import { parseArgs } from "node:util";
+import { systemClock } from "../clock.ts";
+import { type Config, ConfigError, loadConfig } from "../config.ts";
+import { type Database, openDatabase, postgresTarget } from "../db/client.ts";
+import { migrate, pendingMigrations } from "../db/migrate.ts";
+import { ServiceError } from "../errors.ts";
+import { describeFault, type Logger } from "../log.ts";
+import {
+  type AgentOverview,
+  agentOverview,
+  deleteAgentById,
+  instanceStats,
+  listAgents,
+  rotateKeyOf,
+  setLimits,
+  verifyAgent,
+} from "../mailbox/admin.ts";
+import type { Services } from "../mailbox/services.ts";
+import { servicesFor } from "../services.ts";
+import { doctor } from "./doctor.ts";
+import { fields, jsonOf, table } from "./output.ts";
+
+// The operator's command line, on the box: the admin API's acts and a few
+// of its own, over the same domain functions, with the database reached
+// directly (DATABASE_URL and the rest of the service's configuration).
+
+const USAGE = `Usage: pigeonhole <command> [--json]
+
+  agents list [--verified true|false] [--prefix <id prefix>] [--limit n] [--offset n]
+  agents show <id>
+  agents verify <id>
+  agents delete <id> [--yes]
+  agents rotate-key <id>
+  limits set <id> [--storage <bytes>|default] [--daily-sends <n>|default]
+  stats
+  migrate
+  backup <file>
+  doctor
+
+Configuration comes from the same environment variables as the service.`;
+
+/** A mistake in how the command was called: said, with the usage, exit 2. */
+class UsageError extends Error {}
+
+const OPTIONS = {
+  json: { type: "boolean" },
+  yes: { type: "boolean" },
+  verified: { type: "string" },
+  prefix: { type: "string" },
+  limit: { type: "string" },
+  offset: { type: "string" },
+  storage: { type: "string" },
+  "daily-sends": { type: "string" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
+type Options = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>["values"];
+
+/** What a command prints: for people, and for --json. */
+interface Output {
+  text: string;
+  json: unknown;
+  /** The exit code; 0 unless said. */
+  code?: number;
+}
+
+function integerOption(value: string | undefined, name: string): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^\d{1,15}$/.test(value)) throw new UsageError(`--${name} must be a whole number`);
+  return Number(value);
+}
+
+/** A limit to set: a number, or `default` for the instance's. */
+function limitOption(value: string | undefined, name: string): number | null | undefined {
+  return value === "default" ? null : integerOption(value, name);
+}
+
+const LIST_COLUMNS: (keyof AgentOverview)[] = [
+  "id",
+  "verifiedBy",
+  "createdAt",
+  "storageUsed",
+  "storageLimit",
+  "sendsToday",
+  "dailySendLimit",
+  "lastReceivedAt",
+];
+
+async function agents(services: Services, [action, id]: string[], options: Options): Promise<Output> {
+  if (action === "list") {
+    const verified = options.verified === undefined ? undefined : options.verified === "true";
+    if (options.verified !== undefined && !["true", "false"].includes(options.verified)) {
+      throw new UsageError("--verified must be true or false");
+    }
+    const page = await listAgents(services, {
+      verified,
+      prefix: options.prefix,
+      limit: integerOption(options.limit, "limit"),
+      offset: integerOption(options.offset, "offset"),
+    });
+    const shown = `${page.offset + 1}-${page.offset + page.data.length} of ${page.total}`;
+    return { text: `${table(page.data, LIST_COLUMNS)}\n(${page.data.length === 0 ? "none" : shown})`, json: page };
+  }
+  if (!id) throw new UsageError(`agents ${action ?? "<action>"} needs an agent id`);
+  switch (action) {
+    case "show": {
+      const agent = await agentOverview(services, id);
+      return { text: fields({ ...agent }), json: agent };
+    }
+    case "verify": {
+      const agent = await verifyAgent(services, id);
+      return { text: `Agent ${agent.id} is verified.`, json: agent };
+    }
+    case "rotate-key": {
+      const { apiKey } = await rotateKeyOf(services, id);
+      return {
+        text: `New API key for ${id} (shown only now; the previous one stopped working):\n${apiKey}`,
+        json: { apiKey },
+      };
+    }
+    case "delete": {
+      await agentOverview(services, id);
+      if (
+        !options.yes &&
+        !(await confirmed(`Delete agent ${id} with all its mail, for good? Type its id to confirm: `, id))
+      ) {
+        return { text: "Not deleted.", json: { success: false, message: "Not confirmed" }, code: 1 };
+      }
+      const outcome = await deleteAgentById(services, id);
+      return { text: outcome.message, json: outcome };
+    }
+    default:
+      throw new UsageError(`unknown action: agents ${action}`);
+  }
+}
+
+/** Asks on the terminal (or reads a line from a pipe); true when the answer is the expected word. */
+async function confirmed(question: string, expected: string): Promise<boolean> {
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return (await prompt.question(question)).trim() === expected;
+  } catch {
+    return false;
+  } finally {
+    prompt.close();
+  }
+}
+
+async function limits(services: Services, [action, id]: string[], options: Options): Promise<Output> {
+  if (action !== "set" || !id)
+    throw new UsageError("limits set <id> [--storage <bytes>|default] [--daily-sends <n>|default]");
+  const change = {
+    storageLimit: limitOption(options.storage, "storage"),
+    dailySendLimit: limitOption(options["daily-sends"], "daily-sends"),
+  };
+  if (change.storageLimit === undefined && change.dailySendLimit === undefined) {
+    throw new UsageError("limits set needs --storage or --daily-sends");
+  }
+  const agent = await setLimits(services, id, change);
+  return {
+    text: `Agent ${agent.id}: storage ${agent.storageLimit} bytes, ${agent.dailySendLimit} sends a day.`,
+    json: agent,
+  };
+}
+
+async function backup(database: Database, config: Config, [file]: string[]): Promise<Output> {
+  if (!file) throw new UsageError("backup needs a file to write");
+  if (database.backup) {
+    await database.backup(file);
+    return { text: `Backed up to ${file}.`, json: { file } };
+  }
+  // PostgreSQL: pg_dump does it better than we could; the password stays out of what is printed.
+  const { connectionString, schema } = postgresTarget(config.databaseUrl);
+  const url = new URL(connectionString);
+  url.password = "";
+  const command = `pg_dump --format=custom --schema='${schema}' --file='${file}' '${url}'`;
+  return {
+    text: `On PostgreSQL, back up with pg_dump (give the password as PGPASSWORD):\n${command}`,
+    json: { command },
+  };
+}
+
+async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const database = await openDatabase(config.databaseUrl);
+  try {
+    return await work(database);
+  } finally {
+    await database.close();
+  }
+}
+
+/** The domain's services, once the database has every migration: the CLI never migrates by surprise. */
+async function withServices<T>(config: Config, log: Logger, work: (services: Services) => Promise<T>): Promise<T> {
+  return withDatabase(config, async (database) => {
+    const pending = await pendingMigrations(database);
+    if (pending.length > 0) {
+      throw new ServiceError(
+        "SERVICE_UNAVAILABLE",
+        `${pending.length} migrations are pending: run pigeonhole migrate first`,
+      );
+    }
+    const services = servicesFor(database, { config, clock: systemClock, log, mailer: null, inbound: null });
+    try {
+      return await work(services);
+    } finally {
+      await services.wakeups.close();
+    }
+  });
+}
+
+async function run(config: Config, [command, ...rest]: string[], options: Options, log: Logger): Promise<Output> {
+  switch (command) {
+    case "agents":
+      return withServices(config, log, (services) => agents(services, rest, options));
+    case "limits":
+      return withServices(config, log, (services) => limits(services, rest, options));
+    case "stats":
+      return withServices(config, log, async (services) => {
+        const stats = await instanceStats(services);
+        return { text: fields({ ...stats }), json: stats };
+      });
+    case "migrate":
+      return withDatabase(config, async (database) => {
+        const applied = await migrate(database);
+        const text = applied.length === 0 ? "Nothing to apply." : `Applied:\n${applied.join("\n")}`;
+        return { text, json: { applied } };
+      });
+    case "backup":
+      return withDatabase(config, (database) => backup(database, config, rest));
+    case "doctor": {
+      const findings = await doctor(config);
+      const mark = { ok: "ok  ", warn: "warn", fail: "FAIL" };
+      const text = findings.map((f) => `${mark[f.status]}  ${f.check}: ${f.detail}`).join("\n");
+      return { text, json: findings, code: findings.some((f) => f.status === "fail") ? 1 : 0 };
+    }
+    default:
+      throw new UsageError(command ? `unknown command: ${command}` : "no command given");
+  }
+}
+
+async function main(argv: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true });
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  // Warnings of the domain (a lost events listener) go to stderr, never into --json output.
+  const log: Logger = (level, event, fields) => console.error(JSON.stringify({ level, event, ...fields }));
+  try {
+    const output = await run(loadConfig(process.env), positionals, values, log);
+    console.log(values.json ? jsonOf(output.json) : output.text);
+    return output.code ?? 0;
+  } catch (error) {
+    if (error instanceof UsageError) {
+      console.error(`${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    if (error instanceof ConfigError || error instanceof ServiceError) {
+      console.error(values.json ? jsonOf({ error: error.message }) : error.message);
+      return 1;
+    }
+    console.error(`Failed: ${describeFault(error)}`);
+    return 1;
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,175 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Api, createAgent, uniqueId } from "./support/api.ts";
+import { Dovecot } from "./support/dovecot.ts";
+import { freshDatabase, startTestService, type TestDatabase, type TestService } from "./support/service.ts";
+import { FakeProvider } from "./support/smtp-provider.ts";
+
+// The CLI as an operator runs it: the built binary (package.json's bin), as
+// its own process, on the database of a running service.
+
+let database: TestDatabase;
+let dovecot: Dovecot;
+let provider: FakeProvider;
+let svc: TestService;
+let api: Api;
+
+beforeAll(async () => {
+  database = freshDatabase();
+  [dovecot, provider] = await Promise.all([Dovecot.start(), FakeProvider.start()]);
+  svc = await startTestService({ VERIFICATION_MODE: "admin" }, database);
+  api = new Api(svc.url);
+});
+afterAll(async () => {
+  await svc.stop();
+  await provider.down();
+  await dovecot.stop();
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  // biome-ignore lint/suspicious/noExplicitAny: --json output, read by path
+  json: any;
+}
+
+/** Runs `pigeonhole <args>` with the service's configuration, and what it is given on stdin. */
+function cli(args: string[], { env = {}, input = "" }: { env?: Record<string, string>; input?: string } = {}) {
+  const child = spawn(process.execPath, [resolve("dist/cli/main.js"), ...args], {
+    env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, VERIFICATION_MODE: "admin", ...env },
+  });
+  child.stdin.end(input);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk) => (stdout += chunk));
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  return new Promise<Run>((done) =>
+    child.once("close", (code) => {
+      let json: unknown;
+      try {
+        json = JSON.parse(stdout);
+      } catch {}
+      done({ code, stdout, stderr, json });
+    }),
+  );
+}
+
+describe("agents", () => {
+  test("list and show, as a table and as JSON", async () => {
+    const prefix = uniqueId("cli");
+    const agent = await createAgent(api, `${prefix}-one`);
+    const listed = await cli(["agents", "list", "--prefix", prefix]);
+    expect(listed.code).toBe(0);
+    expect(listed.stdout).toMatch(/^ID\s+VERIFIEDBY\s+CREATEDAT\s+STORAGEUSED/);
+    expect(listed.stdout).toContain(`${agent.id}  -`);
+    expect(listed.stdout.trimEnd().endsWith("(1-1 of 1)")).toBe(true);
+    const json = await cli(["agents", "list", "--prefix", prefix, "--json"]);
+    expect(json.json).toMatchObject({
+      total: 1,
+      data: [{ id: agent.id, verified: false, createdAt: expect.any(Number) }],
+    });
+    const shown = await cli(["agents", "show", agent.id]);
+    expect(shown.stdout).toMatch(new RegExp(`^id: +${agent.id}\\nemail: +${agent.id}@localhost\\n`));
+  });
+
+  test("verify, set limits, rotate the key: the service sees each at once", async () => {
+    const agent = await createAgent(api);
+    expect((await cli(["agents", "verify", agent.id])).stdout).toBe(`Agent ${agent.id} is verified.\n`);
+    expect((await api.get(`/agents/${agent.id}`, { key: agent.apiKey })).status).toBe(200);
+    const limits = await cli(["limits", "set", agent.id, "--storage", "100000", "--daily-sends", "3", "--json"]);
+    expect(limits.json).toMatchObject({ storageLimit: 100000, dailySendLimit: 3, storageLimitOverride: 100000 });
+    expect((await api.get(`/agents/${agent.id}`, { key: agent.apiKey })).body.storageLimit).toBe(100000);
+    const reset = await cli(["limits", "set", agent.id, "--storage", "default", "--json"]);
+    expect(reset.json).toMatchObject({ storageLimitOverride: null, dailySendLimitOverride: 3 });
+    const rotated = await cli(["agents", "rotate-key", agent.id, "--json"]);
+    expect((await api.get(`/agents/${agent.id}`, { key: agent.apiKey })).status).toBe(401);
+    expect((await api.get(`/agents/${agent.id}`, { key: rotated.json.apiKey })).status).toBe(200);
+  });
+
+  test("delete asks first: a wrong answer keeps the agent, its id or --yes deletes it", async () => {
+    const [kept, typed, forced] = await Promise.all([createAgent(api), createAgent(api), createAgent(api)]);
+    const refused = await cli(["agents", "delete", kept.id], { input: "y\n" });
+    expect([refused.code, refused.stdout]).toEqual([1, "Not deleted.\n"]);
+    expect(refused.stderr).toContain("Type its id to confirm");
+    expect((await api.get("/verify/status", { key: kept.apiKey })).status).toBe(200);
+    expect((await cli(["agents", "delete", typed.id], { input: `${typed.id}\n` })).code).toBe(0);
+    expect((await cli(["agents", "delete", forced.id, "--yes"])).code).toBe(0);
+    for (const gone of [typed, forced])
+      expect((await api.get("/verify/status", { key: gone.apiKey })).status).toBe(401);
+  });
+
+  test("mistakes: usage 2, an unknown agent 1, said in a sentence", async () => {
+    const usage = await cli(["agents", "frobnicate", "x"]);
+    expect([usage.code, usage.stderr.split("\n")[0]]).toEqual([2, "unknown action: agents frobnicate"]);
+    expect((await cli(["limits", "set", "x", "--storage", "lots"])).stderr).toMatch(
+      /^--storage must be a whole number/,
+    );
+    const missing = await cli(["agents", "show", "nobody-here"]);
+    expect([missing.code, missing.stderr]).toEqual([1, "Agent nobody-here not found\n"]);
+  });
+});
+
+test("stats and migrate", async () => {
+  const stats = await cli(["stats", "--json"]);
+  expect(stats.json).toEqual({
+    agents: expect.any(Number),
+    verified: expect.any(Number),
+    emails: 0,
+    bytes: 0,
+    sendsToday: 0,
+  });
+  expect(stats.json.agents).toBeGreaterThan(0);
+  expect((await cli(["migrate"])).stdout).toBe("Nothing to apply.\n");
+});
+
+test("backup: SQLite's online backup while the service runs; on PostgreSQL, the pg_dump command", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), "pigeonhole-backup-")), "copy.db");
+  const agent = await createAgent(api);
+  const run = await cli(["backup", file]);
+  expect(run.code).toBe(0);
+  if (process.env.TEST_DATABASE === "postgresql") {
+    expect(run.stdout).toMatch(/^On PostgreSQL, back up with pg_dump/);
+    expect(run.stdout).toContain(`--schema='${new URL(database.url).searchParams.get("schema")}'`);
+    expect(run.stdout).toContain("'postgresql://postgres@127.0.0.1:5432/test'");
+    return;
+  }
+  expect(run.stdout).toBe(`Backed up to ${file}.\n`);
+  // The copy is a database of its own: the CLI reads it as it reads the original.
+  const copy = await cli(["agents", "show", agent.id, "--json"], { env: { DATABASE_URL: `file:${file}` } });
+  expect(copy.json.id).toBe(agent.id);
+});
+
+test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password fails without showing it", async () => {
+  const env = { IMAP_URL: dovecot.url(), SMTP_URL: provider.url, ADMIN_TOKEN: "x".repeat(32) };
+  const healthy = await cli(["doctor"], { env });
+  expect(healthy.code).toBe(0);
+  const lines = healthy.stdout.trim().split("\n");
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^ok {4}database: (SQLite|PostgreSQL) answers and every migration is applied$/),
+  );
+  expect(lines).toContainEqual(
+    expect.stringMatching(
+      /^ok {4}imap: logged in to 127\.0\.0\.1:\d+ as catchall@mail\.example; INBOX holds \d+ messages$/,
+    ),
+  );
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^ok {4}smtp: connected to 127\.0\.0\.1:\d+ and authenticated as provider-user$/),
+  );
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^warn {2}configuration: PUBLIC_URL is http:\/\/localhost:3000: /),
+  );
+
+  const wrong = dovecot.url().replace(":secret@", ":not-the-password@");
+  const failing = await cli(["doctor", "--json"], { env: { ...env, IMAP_URL: wrong } });
+  expect(failing.code).toBe(1);
+  expect(failing.json).toContainEqual({
+    check: "imap",
+    status: "fail",
+    detail: expect.stringMatching(/^could not log in to 127\.0\.0\.1:\d+ as catchall@mail\.example: /),
+  });
+  expect(failing.stdout + failing.stderr).not.toContain("not-the-password");
+});
