@@ -29,6 +29,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** How long events are kept. */
   eventRetentionHours: number;
+  /** How long requests under way may take to finish once the service is told to stop. */
+  shutdownGraceMs: number;
   /** Days mail stays in the trash before it is deleted for good; 0: kept until deleted. */
   trashRetentionDays: number;
   /** Webhooks may use http:// and private addresses (tests, private networks). */
@@ -245,6 +247,7 @@ export function loadConfig(env: Env): Config {
     graphqlIntrospection: readBoolean(env, "GRAPHQL_INTROSPECTION", true),
     eventRetentionHours: readInt(env, "EVENT_RETENTION_HOURS", 72, 1, 24 * 365),
     trashRetentionDays: readInt(env, "TRASH_RETENTION_DAYS", 30, 0, 36_500),
+    shutdownGraceMs: readInt(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
     webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),

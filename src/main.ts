@@ -6,7 +6,11 @@ import { startService } from "./server/service.ts";
 try {
   const service = await startService(loadConfig(process.env), systemClock, jsonLogger);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => void service.stop().then(() => process.exit(0)));
+    // A second signal ends the process at once, as a signal does by default.
+    process.once(signal, () => {
+      jsonLogger("info", "stopping", { signal });
+      void service.stop().then(() => process.exit(0));
+    });
   }
 } catch (error) {
   if (!(error instanceof ConfigError)) throw error;

@@ -29,6 +29,7 @@ describe("configuration", () => {
       graphqlIntrospection: true,
       eventRetentionHours: 72,
       trashRetentionDays: 30,
+      shutdownGraceMs: 10_000,
       verificationMode: "social",
       adminToken: null,
       webhookAllowPrivate: false,

@@ -201,7 +201,14 @@ async function withServices<T>(config: Config, log: Logger, work: (services: Ser
         `${pending.length} migrations are pending: run pigeonhole migrate first`,
       );
     }
-    const services = servicesFor(database, { config, clock: systemClock, log, mailer: null, inbound: null });
+    const services = servicesFor(database, {
+      config,
+      clock: systemClock,
+      log,
+      mailer: null,
+      inbound: null,
+      outbound: null,
+    });
     try {
       return await work(services);
     } finally {

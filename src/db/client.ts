@@ -93,8 +93,11 @@ async function openPostgres(url: string): Promise<Database> {
   };
 }
 
+/** Which database a DATABASE_URL names: a SQLite file (`file:`), else PostgreSQL. */
+export const providerOf = (url: string): Provider => (url.startsWith("file:") ? "sqlite" : "postgresql");
+
 export function openDatabase(url: string): Promise<Database> {
-  return url.startsWith("file:") ? openSqlite(url.slice("file:".length)) : openPostgres(url);
+  return providerOf(url) === "sqlite" ? openSqlite(url.slice("file:".length)) : openPostgres(url);
 }
 
 /** `?schema=` picks the PostgreSQL schema, as in Prisma's own URLs; pg itself does not know it. */

@@ -96,7 +96,10 @@ async function applyMigrations({ prisma, provider, schema }: Database): Promise<
 }
 
 /** Migrations of this version not yet applied to the database; all of them on an empty one. */
-export async function pendingMigrations({ prisma, provider }: Database): Promise<string[]> {
+export async function pendingMigrations({
+  prisma,
+  provider,
+}: Pick<Database, "prisma" | "provider">): Promise<string[]> {
   const all = migrationsOf(provider).map((migration) => migration.name);
   const rows = await prisma
     .$queryRawUnsafe<{ name: string }[]>(`SELECT "name" FROM "_pigeonhole_migrations"`)

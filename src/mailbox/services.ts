@@ -21,6 +21,15 @@ export interface Services {
   log: Logger;
   /** What this instance's IMAP poller last saw; null when IMAP_URL is not set. */
   inbound: InboundState | null;
+  /** How this instance's last sends went; null when SMTP_URL is not set. */
+  outbound: OutboundState | null;
+}
+
+/** The provider as this instance's sends found it. */
+export interface OutboundState {
+  lastSuccessAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
 }
 
 /** The poller's own account of itself, kept up to date as it works. */

@@ -1,6 +1,8 @@
 import { Readable } from "node:stream";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
+import type { Clock } from "../clock.ts";
 import type { SmtpConfig } from "../config.ts";
+import type { OutboundState } from "../mailbox/services.ts";
 
 // Hands composed messages to the operator's SMTP provider, and knows how far
 // each got. Until the message's content has gone out, a failure or a stall
@@ -252,5 +254,22 @@ export function smtpMailer(config: SmtpConfig, deadlineMs: number): Mailer {
     close() {
       for (const smtp of open) smtp.close();
     },
+  };
+}
+
+/** The mailer, with each send's outcome written down for readiness and the admin API. */
+export function observedMailer(mailer: Mailer, state: OutboundState, clock: Clock): Mailer {
+  return {
+    async send(envelope, raw) {
+      try {
+        const delivery = await mailer.send(envelope, raw);
+        state.lastSuccessAt = clock.now();
+        return delivery;
+      } catch (error) {
+        Object.assign(state, { lastErrorAt: clock.now(), lastError: (error as Error).message });
+        throw error;
+      }
+    },
+    close: () => mailer.close(),
   };
 }

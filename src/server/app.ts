@@ -3,6 +3,8 @@ import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { timeout } from "hono/timeout";
 import type { Config } from "../config.ts";
+import { providerOf } from "../db/client.ts";
+import { pendingMigrations } from "../db/migrate.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -27,6 +29,7 @@ const GRAPHQL_ANSWERS = "application/json, application/graphql-response+json, te
 const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
   "/healthz": ["GET"],
+  "/readyz": ["GET"],
   "/openapi.json": ["GET"],
   "/skill.md": ["GET"],
   "/skill.json": ["GET"],
@@ -44,6 +47,10 @@ export function createApp(services: Services, graphql: Graphql): Hono {
   if (corsOrigins.length > 0) app.use(cors(corsPolicy(corsOrigins)));
   app.use(timeout(REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: "The request took too long" })));
 
+  app.get("/readyz", async (c) => {
+    const readiness = await readinessOf(services);
+    return c.json(readiness, readiness.ready ? 200 : 503);
+  });
   app.get("/healthz", async (c) => {
     try {
       await services.prisma.$queryRawUnsafe("SELECT 1");
@@ -143,6 +150,27 @@ function corsPolicy(origins: string[]) {
     allowHeaders: ["Authorization", "Content-Type", "Idempotency-Key", "Last-Event-ID", "Mcp-Protocol-Version"],
     exposeHeaders: ["Content-Disposition", "ETag", "Retry-After"],
     maxAge: 600,
+  };
+}
+
+/**
+ * Ready to serve: the database answers and has every migration. The mail
+ * side is reported but never makes it unready: an IMAP or SMTP outage is no
+ * reason to take the API out of a load balancer.
+ */
+async function readinessOf(services: Services) {
+  const { prisma, config, inbound, outbound } = services;
+  const provider = providerOf(config.databaseUrl);
+  const pending = await prisma
+    .$queryRawUnsafe("SELECT 1")
+    .then(() => pendingMigrations({ prisma, provider }))
+    .catch(() => null);
+  const ms = (date: Date | null) => date?.getTime() ?? null;
+  return {
+    ready: pending !== null && pending.length === 0,
+    database: { reachable: pending !== null, pendingMigrations: pending?.length ?? null },
+    imap: inbound && { ...inbound, lastPollAt: ms(inbound.lastPollAt) },
+    smtp: outbound && { ...outbound, lastSuccessAt: ms(outbound.lastSuccessAt), lastErrorAt: ms(outbound.lastErrorAt) },
   };
 }
 

@@ -11,7 +11,7 @@ import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
-import { smtpMailer } from "../outbound/smtp.ts";
+import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
 import { servicesFor } from "../services.ts";
 import { createApp } from "./app.ts";
@@ -31,12 +31,14 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const database = await openDatabase(config.databaseUrl);
   const applied = await migrate(database);
   if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
-  const mailer = config.smtp ? smtpMailer(config.smtp, config.smtpTimeoutMs) : null;
+  const outbound = config.smtp ? { lastSuccessAt: null, lastErrorAt: null, lastError: null } : null;
+  const mailer =
+    config.smtp && outbound ? observedMailer(smtpMailer(config.smtp, config.smtpTimeoutMs), outbound, clock) : null;
   if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
   const inbound = config.imap
     ? { polling: false, connected: false, lastPollAt: null, lag: null, lastError: null }
     : null;
-  const services = servicesFor(database, { config, clock, log, mailer, inbound });
+  const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound });
   const graphql = createGraphql(schema, services);
   const app = createApp(services, graphql);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
@@ -57,14 +59,18 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     services,
     cleanup,
     async stop() {
+      // New connections are refused at once; requests under way get SHUTDOWN_GRACE_MS to finish.
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await webSockets.close();
+      const grace = setTimeout(() => (server as Server).closeAllConnections(), config.shutdownGraceMs);
+      // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
+      await Promise.all([closed, poller?.stop(), webhooks.stop()]);
+      clearTimeout(grace);
       cleanup.stop();
-      await poller?.stop();
-      await webhooks.stop();
       mailer?.close();
       await services.wakeups.close();
-      await webSockets.close();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
       await database.close();
+      log("info", "stopped", {});
     },
   };
 }

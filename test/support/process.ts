@@ -10,6 +10,10 @@ export interface ServiceProcess {
   url: string;
   output: () => string;
   kill(): Promise<void>;
+  /** SIGTERM: asks it to stop; `exited` tells how it ended. */
+  terminate(): void;
+  /** Its exit code once it has exited. */
+  exited: Promise<number | null>;
 }
 
 /**
@@ -40,7 +44,7 @@ export async function spawnService(env: Record<string, string>): Promise<Service
     child.stderr?.on("data", read);
     child.once("exit", (code) => fail(new Error(`service exited (${code}): ${output}`)));
   });
-  const exited = new Promise((done) => child.once("exit", done));
+  const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   return {
     url: `http://127.0.0.1:${port}`,
     output: () => output,
@@ -48,5 +52,7 @@ export async function spawnService(env: Record<string, string>): Promise<Service
       child.kill("SIGKILL");
       await exited;
     },
+    terminate: () => child.kill("SIGTERM"),
+    exited,
   };
 }
