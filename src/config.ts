@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import { LOG_LEVELS, type LogLevel } from "./log.ts";
 
 // Configuration comes from environment variables only. Every variable is
 // optional; a bad value stops start-up with a message naming the variable.
@@ -29,6 +30,8 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** How long events are kept. */
   eventRetentionHours: number;
+  /** The least level logged. */
+  logLevel: LogLevel;
   /** How long requests under way may take to finish once the service is told to stop. */
   shutdownGraceMs: number;
   /** Days mail stays in the trash before it is deleted for good; 0: kept until deleted. */
@@ -43,6 +46,8 @@ export interface Config {
   corsOrigins: string[];
   /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
   wireNames: "spec" | "clawmail";
+  /** The bearer token /metrics asks for; null: /metrics is open. */
+  metricsToken: string | null;
   /** The operator's bearer token for /admin and GraphQL's admin fields; null: the admin API is off. */
   adminToken: string | null;
   /** Who verifies agents: a person's post on X, the operator, or nobody (verified at registration). */
@@ -168,11 +173,12 @@ function parseDnsServers(value: string | undefined): string[] | null {
   return servers;
 }
 
-/** A secret: refused without repeating it. */
-function parseAdminToken(value: string | undefined): string | null {
+/** A bearer token: refused without repeating it, since it is a secret. */
+function parseToken(env: Env, name: string): string | null {
+  const value = env[name];
   if (value === undefined || value === "") return null;
   if (!/^[\x21-\x7e]{24,256}$/.test(value)) {
-    throw new ConfigError("ADMIN_TOKEN must be 24-256 printable characters without spaces (e.g. openssl rand -hex 32)");
+    throw new ConfigError(`${name} must be 24-256 printable characters without spaces (e.g. openssl rand -hex 32)`);
   }
   return value;
 }
@@ -248,10 +254,12 @@ export function loadConfig(env: Env): Config {
     eventRetentionHours: readInt(env, "EVENT_RETENTION_HOURS", 72, 1, 24 * 365),
     trashRetentionDays: readInt(env, "TRASH_RETENTION_DAYS", 30, 0, 36_500),
     shutdownGraceMs: readInt(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+    logLevel: readChoice(env, "LOG_LEVEL", ["info", ...LOG_LEVELS.filter((level) => level !== "info")]),
     webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
     dnsServers: parseDnsServers(env.DNS_SERVERS),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
-    adminToken: parseAdminToken(env.ADMIN_TOKEN),
+    adminToken: parseToken(env, "ADMIN_TOKEN"),
+    metricsToken: parseToken(env, "METRICS_TOKEN"),
     wireNames: readChoice(env, "WIRE_NAMES", ["spec", "clawmail"] as const),
     verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
     trustedAuthservId:

@@ -1,10 +1,54 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import pino from "pino";
+
 /** One structured line per event. */
 export type Logger = (level: "info" | "warn" | "error", event: string, fields?: Record<string, unknown>) => void;
 
-export const jsonLogger: Logger = (level, event, fields = {}) => {
-  const line = JSON.stringify({ time: new Date().toISOString(), level, event, ...fields });
-  (level === "info" ? process.stdout : process.stderr).write(`${line}\n`);
-};
+/** The request a line is logged for: its id, and the agent once its key is known. */
+export interface RequestScope {
+  requestId: string;
+  agentId: string | null;
+}
+
+/** Set around each HTTP request, so that whatever logs during it names the request. */
+export const requestScope = new AsyncLocalStorage<RequestScope>();
+
+export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** A password in a URL, a bearer credential, an API key or claim token, wherever a string holds one. */
+const SECRETS: [RegExp, string][] = [
+  [/\b([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s/]*@/gi, "$1[redacted]@"],
+  [/\b(Bearer\s+)\S+/gi, "$1[redacted]"],
+  [/\b(?:ph|cmail|pv|whsec)_[A-Za-z0-9_-]{16,}/g, "[redacted]"],
+];
+
+/** Fields that hold a secret by their name. */
+const SECRET_FIELDS = /^(authorization|apikey|claimtoken|password|secret|token)$/i;
+
+export function redacted(value: unknown): unknown {
+  if (typeof value === "string") return SECRETS.reduce((text, [pattern, by]) => text.replace(pattern, by), value);
+  if (Array.isArray(value)) return value.map(redacted);
+  if (typeof value !== "object" || value === null) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([name, inner]) => [name, SECRET_FIELDS.test(name) ? "[redacted]" : redacted(inner)]),
+  );
+}
+
+/** JSON lines through pino at LOG_LEVEL: the time, level and event first, the request's id when there is one. */
+export function jsonLogger(level: LogLevel): Logger {
+  const logger = pino({
+    level,
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  });
+  return (lineLevel, event, fields = {}) => {
+    const scope = requestScope.getStore();
+    const line = redacted({ event, ...(scope ? { requestId: scope.requestId } : {}), ...fields }) as object;
+    logger[lineLevel](line);
+  };
+}
 
 /** A fault for a log line: its kind and gist, never a stack, a source path or a statement. */
 export function describeFault(error: unknown): string {

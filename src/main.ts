@@ -4,11 +4,13 @@ import { jsonLogger } from "./log.ts";
 import { startService } from "./server/service.ts";
 
 try {
-  const service = await startService(loadConfig(process.env), systemClock, jsonLogger);
+  const config = loadConfig(process.env);
+  const log = jsonLogger(config.logLevel);
+  const service = await startService(config, systemClock, log);
   for (const signal of ["SIGINT", "SIGTERM"] as const) {
     // A second signal ends the process at once, as a signal does by default.
     process.once(signal, () => {
-      jsonLogger("info", "stopping", { signal });
+      log("info", "stopping", { signal });
       void service.stop().then(() => process.exit(0));
     });
   }

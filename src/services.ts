@@ -8,7 +8,7 @@ import { oembedLookup } from "./social/oembed.ts";
 /** The domain's services over an open database: the service's, or the CLI's (which sends and polls nothing). */
 export function servicesFor(
   database: Database,
-  parts: Pick<Services, "config" | "clock" | "log" | "mailer" | "inbound" | "outbound">,
+  parts: Pick<Services, "config" | "clock" | "log" | "mailer" | "inbound" | "outbound" | "metrics">,
 ): Services {
   const { log } = parts;
   return {

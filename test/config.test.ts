@@ -30,8 +30,10 @@ describe("configuration", () => {
       eventRetentionHours: 72,
       trashRetentionDays: 30,
       shutdownGraceMs: 10_000,
+      logLevel: "info",
       verificationMode: "social",
       adminToken: null,
+      metricsToken: null,
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,
@@ -82,6 +84,8 @@ describe("configuration", () => {
     ["WIRE_NAMES", "resend"],
     ["VERIFICATION_MODE", "manual"],
     ["ADMIN_TOKEN", "short"],
+    ["LOG_LEVEL", "verbose"],
+    ["METRICS_TOKEN", "has spaces in it but is long enough"],
     ["TRASH_RETENTION_DAYS", "-1"],
   ])("%s=%j is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);

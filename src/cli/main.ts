@@ -18,6 +18,7 @@ import {
   verifyAgent,
 } from "../mailbox/admin.ts";
 import type { Services } from "../mailbox/services.ts";
+import { createMetrics } from "../metrics.ts";
 import { servicesFor } from "../services.ts";
 import { doctor } from "./doctor.ts";
 import { fields, jsonOf, table } from "./output.ts";
@@ -208,6 +209,7 @@ async function withServices<T>(config: Config, log: Logger, work: (services: Ser
       mailer: null,
       inbound: null,
       outbound: null,
+      metrics: createMetrics(null),
     });
     try {
       return await work(services);

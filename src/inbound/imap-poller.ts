@@ -189,6 +189,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     const wanted = sizes.filter((m) => {
       if ((m.size ?? 0) <= config.inboundMaxBytes) return true;
       log("warn", "inbound_dropped", { reason: "too_large", uid: m.uid, size: m.size, limit: config.inboundMaxBytes });
+      services.metrics.inbound("too_large");
       return false;
     });
     if (wanted.length === 0) return [];
@@ -207,10 +208,14 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     try {
       const message = await parseMessage(raw);
       const recipients = recipientsOf(message, config.mailDomain, catchAll);
-      if (recipients.length === 0) log("warn", "inbound_dropped", { reason: "no_recipient", uid: Number(uid) });
+      if (recipients.length === 0) {
+        log("warn", "inbound_dropped", { reason: "no_recipient", uid: Number(uid) });
+        services.metrics.inbound("no_recipient");
+      }
       return { uid, raw, message, recipients, authentication: await authenticate(raw, message.from.address) };
     } catch (error) {
       log("warn", "inbound_dropped", { reason: "unparseable", uid: Number(uid), error: (error as Error).message });
+      services.metrics.inbound("unparseable");
       return null;
     }
   }
@@ -238,6 +243,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     const counts: Record<string, number> = {};
     for (const { uid, recipient, outcome } of filed) {
       counts[outcome] = (counts[outcome] ?? 0) + 1;
+      services.metrics.inbound(outcome);
       if (outcome !== "stored" && outcome !== "duplicate") {
         log("warn", "inbound_dropped", { reason: outcome, uid: `${uid}`, recipient });
       }

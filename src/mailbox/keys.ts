@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { keyPrefixOf } from "../wire-names.ts";
 import { AGENT_COLUMNS, type AgentRecord, agentFromRow } from "./records.ts";
@@ -50,4 +50,10 @@ export async function agentByClaimToken({ sql }: Services, claimToken: string): 
   if (!CLAIM_TOKEN.test(claimToken)) return null;
   const row = await sql.one(BY_CLAIM, [hashApiKey(claimToken)]);
   return row ? agentFromRow(sql, row) : null;
+}
+
+/** Compared in constant time: digests of equal length, whatever was sent. */
+export function sameSecret(given: string, secret: string): boolean {
+  const digest = (value: string) => createHash("sha256").update(value).digest();
+  return timingSafeEqual(digest(given), digest(secret));
 }

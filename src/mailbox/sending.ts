@@ -133,12 +133,16 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     subject: out.subject,
   };
   const limits = limitsOf(agent, config);
+  const refused = (error: ServiceError) => {
+    services.metrics.quotaRefused(String(error.details.code));
+    return error;
+  };
   await sql.transaction(async (tx) => {
     if (!(await takeSend(tx, agent.id, taken.day, limits.dailySends))) {
-      throw await dailyLimitReached(tx, agent.id, limits.dailySends, now);
+      throw refused(await dailyLimitReached(tx, agent.id, limits.dailySends, now));
     }
     if (!(await takeStorage(tx, agent.id, raw.length, limits.storageBytes))) {
-      throw await storageFull(tx, agent.id, limits.storageBytes);
+      throw refused(await storageFull(tx, agent.id, limits.storageBytes));
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
     const threadId = await threadFor(tx, sql, { ...threading, ...out });

@@ -4,6 +4,7 @@ import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
 import type { Wakeups } from "../db/wakeups.ts";
 import type { Logger } from "../log.ts";
+import type { Metrics } from "../metrics.ts";
 import type { Mailer } from "../outbound/smtp.ts";
 import type { PostLookup } from "../social/posts.ts";
 
@@ -23,6 +24,7 @@ export interface Services {
   inbound: InboundState | null;
   /** How this instance's last sends went; null when SMTP_URL is not set. */
   outbound: OutboundState | null;
+  metrics: Metrics;
 }
 
 /** The provider as this instance's sends found it. */

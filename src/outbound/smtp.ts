@@ -3,6 +3,7 @@ import SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { Clock } from "../clock.ts";
 import type { SmtpConfig } from "../config.ts";
 import type { OutboundState } from "../mailbox/services.ts";
+import type { Metrics } from "../metrics.ts";
 
 // Hands composed messages to the operator's SMTP provider, and knows how far
 // each got. Until the message's content has gone out, a failure or a stall
@@ -257,16 +258,23 @@ export function smtpMailer(config: SmtpConfig, deadlineMs: number): Mailer {
   };
 }
 
-/** The mailer, with each send's outcome written down for readiness and the admin API. */
-export function observedMailer(mailer: Mailer, state: OutboundState, clock: Clock): Mailer {
+/** The mailer, with each send's outcome written down for readiness and counted for /metrics. */
+export function observedMailer(
+  mailer: Mailer,
+  { state, metrics, clock }: { state: OutboundState; metrics: Metrics; clock: Clock },
+): Mailer {
   return {
     async send(envelope, raw) {
+      const started = performance.now();
+      const took = () => (performance.now() - started) / 1000;
       try {
         const delivery = await mailer.send(envelope, raw);
         state.lastSuccessAt = clock.now();
+        metrics.send(delivery.outcome, took());
         return delivery;
       } catch (error) {
         Object.assign(state, { lastErrorAt: clock.now(), lastError: (error as Error).message });
+        metrics.send("failed", took());
         throw error;
       }
     },

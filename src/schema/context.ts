@@ -1,8 +1,8 @@
-import { createHash, timingSafeEqual } from "node:crypto";
 import { ServiceError } from "../errors.ts";
+import { requestScope } from "../log.ts";
 import { claimInvalid, keyInvalid, keyRequired } from "../mailbox/access.ts";
 import { type AttachmentRecord, attachmentsOf } from "../mailbox/attachments.ts";
-import { agentByClaimToken, agentByKey } from "../mailbox/keys.ts";
+import { agentByClaimToken, agentByKey, sameSecret } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import { batched } from "./batch.ts";
@@ -34,14 +34,8 @@ export interface RequestFacts {
   signal?: () => AbortSignal | undefined;
 }
 
-/** Compared in constant time: digests of equal length, whatever was sent. */
-function sameSecret(given: string, secret: string): boolean {
-  const digest = (value: string) => createHash("sha256").update(value).digest();
-  return timingSafeEqual(digest(given), digest(secret));
-}
-
 /** The key in `Authorization: Bearer <key>`; a header of another form holds no valid key. */
-function keyOf(authorization: string | null): string | null {
+export function keyOf(authorization: string | null): string | null {
   if (!authorization) return null;
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? "";
 }
@@ -85,7 +79,11 @@ export function createContext(services: Services, request: RequestFacts, streams
       return agent;
     },
     caller() {
-      caller ??= agentOfAuthorization(services, request.authorization);
+      caller ??= agentOfAuthorization(services, request.authorization).then((agent) => {
+        const scope = requestScope.getStore();
+        if (scope) scope.agentId = agent.id;
+        return agent;
+      });
       return caller;
     },
   };

@@ -1,18 +1,21 @@
-import { Hono } from "hono";
+import { randomUUID } from "node:crypto";
+import { Hono, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
+import { routePath } from "hono/route";
 import { timeout } from "hono/timeout";
 import type { Config } from "../config.ts";
 import { providerOf } from "../db/client.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
-import { requestFault } from "../log.ts";
+import { requestFault, requestScope } from "../log.ts";
+import { sameSecret } from "../mailbox/keys.ts";
 import type { Services } from "../mailbox/services.ts";
 import { answerMcp } from "../mcp/server.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
-import { agentOfAuthorization } from "../schema/context.ts";
+import { agentOfAuthorization, keyOf } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
 import { wireBody } from "../wire-names.ts";
 import { DOCS_SCRIPT, docsPage, redocBundle } from "./docs.ts";
@@ -30,6 +33,7 @@ const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
   "/healthz": ["GET"],
   "/readyz": ["GET"],
+  "/metrics": ["GET"],
   "/openapi.json": ["GET"],
   "/skill.md": ["GET"],
   "/skill.json": ["GET"],
@@ -43,10 +47,20 @@ const OWN_PATHS: Record<string, string[]> = {
 export function createApp(services: Services, graphql: Graphql): Hono {
   const app = new Hono();
 
+  app.use(observeRequests(services));
   const { corsOrigins } = services.config;
   if (corsOrigins.length > 0) app.use(cors(corsPolicy(corsOrigins)));
   app.use(timeout(REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: "The request took too long" })));
 
+  app.get("/metrics", async (c) => {
+    const { metricsToken } = services.config;
+    const key = keyOf(c.req.header("authorization") ?? null);
+    if (metricsToken !== null && !(key && sameSecret(key, metricsToken))) {
+      throw new ServiceError("UNAUTHORIZED", "/metrics asks for Authorization: Bearer <METRICS_TOKEN>");
+    }
+    const { registry } = services.metrics;
+    return c.body(await registry.metrics(), 200, { "Content-Type": registry.contentType });
+  });
   app.get("/readyz", async (c) => {
     const readiness = await readinessOf(services);
     return c.json(readiness, readiness.ready ? 200 : 503);
@@ -171,6 +185,34 @@ async function readinessOf(services: Services) {
     database: { reachable: pending !== null, pendingMigrations: pending?.length ?? null },
     imap: inbound && { ...inbound, lastPollAt: ms(inbound.lastPollAt) },
     smtp: outbound && { ...outbound, lastSuccessAt: ms(outbound.lastSuccessAt), lastErrorAt: ms(outbound.lastErrorAt) },
+  };
+}
+
+/** An X-Request-Id a client may choose: short, and nothing a log line could be fooled by. */
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * Each request: its id (the client's X-Request-Id, else a new one) echoed
+ * back, set around everything that logs for it, and one line and one
+ * metric at the end, by route template, never by the path itself.
+ */
+function observeRequests({ log, metrics }: Services): MiddlewareHandler {
+  return async (c, next) => {
+    const started = performance.now();
+    const given = c.req.header("x-request-id");
+    const scope = { requestId: given && REQUEST_ID.test(given) ? given : randomUUID(), agentId: null };
+    await requestScope.run(scope, next);
+    c.header("X-Request-Id", scope.requestId);
+    const matched = routePath(c, -1);
+    const labels = {
+      method: c.req.method,
+      route: matched === "/*" || matched === "*" ? "unmatched" : matched,
+      status: c.res.status,
+    };
+    const seconds = (performance.now() - started) / 1000;
+    metrics.request(labels, seconds);
+    const { requestId, agentId } = scope;
+    log("info", "request", { requestId, ...labels, durationMs: Math.round(seconds * 1e4) / 10, agentId });
   };
 }
 

@@ -76,6 +76,13 @@ export async function runOperation(
   })) as ExecutionResult;
 }
 
+/** Each operation run, by name, for /metrics: over /graphql, and those of the REST routes and MCP tools. */
+function countOperations({ metrics }: Services): Plugin {
+  const count = ({ args }: { args: { document: DocumentNode; operationName?: string | null } }) =>
+    metrics.operation(getOperationAST(args.document, args.operationName)?.name?.value ?? "anonymous");
+  return { onExecute: count, onSubscribe: count };
+}
+
 /**
  * The one GraphQL pipeline: /graphql is served by it, and the REST routes run
  * their operations through its envelop plugins, so limits, masking and any
@@ -97,6 +104,7 @@ export function createGraphql(schema: GraphQLSchema, services: Services): Graphq
     // graphql-jit compiles each document once into plain functions; the same answers, several times faster.
     // Subscriptions run on graphql-js: graphql-jit does not hand a subscribe function its arguments.
     plugins: [
+      countOperations(services),
       ...documentLimits({ introspection }),
       requestChecks,
       useGraphQlJit({}, { enableIf: ({ document, operationName }) => !isSubscription(document, operationName) }),

@@ -11,6 +11,7 @@ import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
+import { createMetrics } from "../metrics.ts";
 import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
 import { servicesFor } from "../services.ts";
@@ -32,13 +33,16 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const applied = await migrate(database);
   if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
   const outbound = config.smtp ? { lastSuccessAt: null, lastErrorAt: null, lastError: null } : null;
-  const mailer =
-    config.smtp && outbound ? observedMailer(smtpMailer(config.smtp, config.smtpTimeoutMs), outbound, clock) : null;
-  if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
   const inbound = config.imap
     ? { polling: false, connected: false, lastPollAt: null, lag: null, lastError: null }
     : null;
-  const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound });
+  const metrics = createMetrics(inbound);
+  const mailer =
+    config.smtp && outbound
+      ? observedMailer(smtpMailer(config.smtp, config.smtpTimeoutMs), { state: outbound, metrics, clock })
+      : null;
+  if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
+  const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
   const graphql = createGraphql(schema, services);
   const app = createApp(services, graphql);
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {

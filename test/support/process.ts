@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import { resolve } from "node:path";
 import { emptyZone } from "./dns-server.ts";
 
@@ -27,6 +28,26 @@ export function startCommand(): { command: string; args: string[] } {
   return { command: process.execPath, args: args.map((arg) => (arg.startsWith("-") ? arg : resolve(arg))) };
 }
 
+async function answering(port: number): Promise<number> {
+  for (;;) {
+    const up = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+      (reply) => reply.ok,
+      () => false,
+    );
+    if (up) return port;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** A port nothing listens on now. */
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
   const { command, args } = startCommand();
   const child: ChildProcess = spawn(command, args, {
@@ -43,6 +64,8 @@ export async function spawnService(env: Record<string, string>): Promise<Service
     child.stdout?.on("data", read);
     child.stderr?.on("data", read);
     child.once("exit", (code) => fail(new Error(`service exited (${code}): ${output}`)));
+    // Told its port, it may log too little to say it listens (LOG_LEVEL=warn): ask it.
+    if (env.PORT && env.PORT !== "0") void answering(Number(env.PORT)).then(done);
   });
   const exited = new Promise<number | null>((done) => child.once("exit", (code) => done(code)));
   return {

@@ -1,0 +1,87 @@
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
+import type { InboundState } from "./mailbox/services.ts";
+
+// What /metrics shows, in Prometheus' conventions: pigeonhole_…_total for
+// counts, _seconds for times, base units. One registry per running service,
+// so that several in one process (as the tests run them) never mix.
+
+export interface Metrics {
+  registry: Registry;
+  request(labels: { method: string; route: string; status: number }, seconds: number): void;
+  operation(name: string): void;
+  /** A message read from the catch-all, and what became of it: stored, duplicate, or why it was dropped. */
+  inbound(outcome: string, count?: number): void;
+  /** A message handed to the provider: accepted, unconfirmed (no answer by the deadline) or failed. */
+  send(outcome: string, seconds: number): void;
+  quotaRefused(code: string): void;
+}
+
+/** The time buckets of a request or a send, in seconds. */
+const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+export function createMetrics(inbound: InboundState | null): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const requests = new Histogram({
+    name: "pigeonhole_http_request_duration_seconds",
+    help: "HTTP requests by method, route template and status, and how long they took",
+    labelNames: ["method", "route", "status"],
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  const operations = new Counter({
+    name: "pigeonhole_graphql_operations_total",
+    help: "GraphQL operations run, by name (REST routes run theirs too)",
+    labelNames: ["operation"],
+    registers: [registry],
+  });
+  const inboundMessages = new Counter({
+    name: "pigeonhole_inbound_messages_total",
+    help: "Messages read from the catch-all, by outcome: stored, duplicate, or the reason they were dropped",
+    labelNames: ["outcome"],
+    registers: [registry],
+  });
+  const sends = new Histogram({
+    name: "pigeonhole_smtp_send_duration_seconds",
+    help: "Messages handed to the provider, by outcome, and how long the provider took",
+    labelNames: ["outcome"],
+    buckets: BUCKETS,
+    registers: [registry],
+  });
+  const refusals = new Counter({
+    name: "pigeonhole_quota_refusals_total",
+    help: "Requests refused for a quota, by code",
+    labelNames: ["code"],
+    registers: [registry],
+  });
+  pollerGauges(registry, inbound);
+  return {
+    registry,
+    request: (labels, seconds) => requests.observe({ ...labels, status: String(labels.status) }, seconds),
+    operation: (name) => operations.inc({ operation: name }),
+    inbound: (outcome, count = 1) => inboundMessages.inc({ outcome }, count),
+    send: (outcome, seconds) => sends.observe({ outcome }, seconds),
+    quotaRefused: (code) => refusals.inc({ code }),
+  };
+}
+
+/** The poller's state, read when scraped. */
+function pollerGauges(registry: Registry, inbound: InboundState | null): void {
+  if (!inbound) return;
+  const gauge = (name: string, help: string, value: () => number | null) =>
+    new Gauge({
+      name,
+      help,
+      registers: [registry],
+      collect() {
+        const current = value();
+        if (current !== null) this.set(current);
+      },
+    });
+  gauge("pigeonhole_imap_polling", "1 while this instance holds the catch-all's lease", () => Number(inbound.polling));
+  gauge("pigeonhole_imap_connected", "1 while connected to the catch-all", () => Number(inbound.connected));
+  gauge("pigeonhole_imap_last_poll_timestamp_seconds", "When the catch-all was last read to the end", () =>
+    inbound.lastPollAt ? inbound.lastPollAt.getTime() / 1000 : null,
+  );
+  gauge("pigeonhole_imap_lag_messages", "Messages on the server not yet filed, at the last look", () => inbound.lag);
+}
