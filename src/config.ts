@@ -30,6 +30,12 @@ export interface Config {
   graphqlIntrospection: boolean;
   /** How long events are kept. */
   eventRetentionHours: number;
+  /** Requests a second per API key (bursts up to twice that); 0: no limit. */
+  rateLimitRequestsPerSecond: number;
+  /** Registrations an hour per client address; 0: no limit. */
+  rateLimitRegistrationsPerHour: number;
+  /** Believe X-Forwarded-For for the client's address (behind a proxy you run). */
+  trustProxy: boolean;
   /** The least level logged. */
   logLevel: LogLevel;
   /** How long requests under way may take to finish once the service is told to stop. */
@@ -254,6 +260,9 @@ export function loadConfig(env: Env): Config {
     eventRetentionHours: readInt(env, "EVENT_RETENTION_HOURS", 72, 1, 24 * 365),
     trashRetentionDays: readInt(env, "TRASH_RETENTION_DAYS", 30, 0, 36_500),
     shutdownGraceMs: readInt(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
+    rateLimitRequestsPerSecond: readInt(env, "RATE_LIMIT_REQUESTS_PER_SECOND", 20, 0, 1_000_000),
+    rateLimitRegistrationsPerHour: readInt(env, "RATE_LIMIT_REGISTRATIONS_PER_HOUR", 10, 0, 1_000_000),
+    trustProxy: readBoolean(env, "TRUST_PROXY", false),
     logLevel: readChoice(env, "LOG_LEVEL", ["info", ...LOG_LEVELS.filter((level) => level !== "info")]),
     webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
     dnsServers: parseDnsServers(env.DNS_SERVERS),

@@ -31,13 +31,16 @@ export type ErrorCode =
   | "TOO_MANY_STREAMS"
   | "TOO_MANY_WEBHOOKS"
   | "IDEMPOTENCY_KEY_REUSED"
-  | "IDEMPOTENCY_KEY_IN_USE";
+  | "IDEMPOTENCY_KEY_IN_USE"
+  | "REQUEST_RATE_LIMITED";
 
 export interface ErrorDetails {
   code?: ErrorCode;
   limit?: number;
   current?: number;
   resetAt?: number;
+  /** Seconds until a request-rate refusal lifts. */
+  retryAfter?: number;
 }
 
 export interface ErrorBody extends ErrorDetails {
@@ -50,12 +53,15 @@ export interface ErrorBody extends ErrorDetails {
 export class ServiceError extends Error {
   readonly kind: ErrorKind;
   readonly details: ErrorDetails;
+  /** HTTP headers the answer carries besides the body (Retry-After and the rate-limit headers). */
+  readonly headers: Record<string, string>;
 
-  constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}) {
+  constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
     super(message);
     this.name = "ServiceError";
     this.kind = kind;
     this.details = details;
+    this.headers = headers;
   }
 
   get status(): number {

@@ -8,6 +8,8 @@ export type Logger = (level: "info" | "warn" | "error", event: string, fields?: 
 export interface RequestScope {
   requestId: string;
   agentId: string | null;
+  /** The client's address: the socket's, or with TRUST_PROXY the first of X-Forwarded-For. */
+  clientIp: string;
 }
 
 /** Set around each HTTP request, so that whatever logs during it names the request. */

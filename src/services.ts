@@ -1,4 +1,5 @@
 import { type Database, wakeupsFor } from "./db/client.ts";
+import { createRequestLimits } from "./mailbox/request-limits.ts";
 import type { Services } from "./mailbox/services.ts";
 import { oembedLookup } from "./social/oembed.ts";
 
@@ -16,6 +17,7 @@ export function servicesFor(
     prisma: database.prisma,
     sql: database.sql,
     posts: oembedLookup(parts.config.socialOembedUrl),
+    limits: createRequestLimits(parts.config, database),
     wakeups: wakeupsFor(database, (error) => log("warn", "events_listener_lost", { error: error.message })),
   };
 }

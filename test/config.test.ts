@@ -31,6 +31,9 @@ describe("configuration", () => {
       trashRetentionDays: 30,
       shutdownGraceMs: 10_000,
       logLevel: "info",
+      rateLimitRequestsPerSecond: 20,
+      rateLimitRegistrationsPerHour: 10,
+      trustProxy: false,
       verificationMode: "social",
       adminToken: null,
       metricsToken: null,
@@ -85,6 +88,8 @@ describe("configuration", () => {
     ["VERIFICATION_MODE", "manual"],
     ["ADMIN_TOKEN", "short"],
     ["LOG_LEVEL", "verbose"],
+    ["RATE_LIMIT_REQUESTS_PER_SECOND", "-1"],
+    ["TRUST_PROXY", "yes"],
     ["METRICS_TOKEN", "has spaces in it but is long enough"],
     ["TRASH_RETENTION_DAYS", "-1"],
   ])("%s=%j is refused with a message naming it", (name, value) => {

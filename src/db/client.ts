@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
+import type { Pool } from "pg";
 import { POSTGRES_SCHEMA } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
 import { advisoryKey } from "./advisory.ts";
@@ -22,6 +23,8 @@ export interface Database {
   provider: Provider;
   /** The PostgreSQL schema the tables live in. */
   schema?: string;
+  /** PostgreSQL: the pool the statements use, for what shares it (rate limits). */
+  pool?: Pool;
   /** PostgreSQL: where connections of our own (beside the pool) go. */
   connectionString?: string;
   /** SQLite: a consistent copy through its online backup API, while the service goes on writing. */
@@ -81,6 +84,7 @@ async function openPostgres(url: string): Promise<Database> {
   const prisma = new PostgresClient({ adapter }) as unknown as Db;
   const sql = postgresSql(pool, pg.types, advisoryKey(schema, "events"));
   return {
+    pool,
     provider: "postgresql",
     schema,
     connectionString,

@@ -7,6 +7,7 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Mailer } from "../outbound/smtp.ts";
 import type { PostLookup } from "../social/posts.ts";
+import type { RequestLimits } from "./request-limits.ts";
 
 /** What every domain function may use; one set per running service. */
 export interface Services {
@@ -25,6 +26,7 @@ export interface Services {
   /** How this instance's last sends went; null when SMTP_URL is not set. */
   outbound: OutboundState | null;
   metrics: Metrics;
+  limits: RequestLimits;
 }
 
 /** The provider as this instance's sends found it. */

@@ -1,3 +1,4 @@
+import { requestScope } from "../log.ts";
 import { addressOf, createAgent, deleteAgent, type Registration, rotateKey } from "../mailbox/agents.ts";
 import { limitsOf } from "../mailbox/limits.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
@@ -78,7 +79,10 @@ builder.mutationFields((t) => ({
     type: CreateAgentPayload,
     description: "Registers an agent. Needs no API key.",
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
-    resolve: (_, { input }, ctx) => createAgent(ctx, input),
+    resolve: async (_, { input }, ctx) => {
+      await ctx.limits.registration(requestScope.getStore()?.clientIp ?? "unknown");
+      return createAgent(ctx, input);
+    },
   }),
   rotateApiKey: t.field({
     type: RotateApiKeyPayload,

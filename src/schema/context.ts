@@ -79,11 +79,14 @@ export function createContext(services: Services, request: RequestFacts, streams
       return agent;
     },
     caller() {
-      caller ??= agentOfAuthorization(services, request.authorization).then((agent) => {
+      caller ??= (async () => {
+        // Counted as presented, before the lookup: a flood of wrong keys is held back too.
+        if (apiKey) await services.limits.perKey(apiKey);
+        const agent = await agentOfAuthorization(services, request.authorization);
         const scope = requestScope.getStore();
         if (scope) scope.agentId = agent.id;
         return agent;
-      });
+      })();
       return caller;
     },
   };

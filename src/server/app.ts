@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { Hono, type MiddlewareHandler } from "hono";
+import { getConnInfo } from "@hono/node-server/conninfo";
+import { Hono, type Context as HonoContext, type MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import { HTTPException } from "hono/http-exception";
 import { routePath } from "hono/route";
@@ -125,7 +126,7 @@ export function createApp(services: Services, graphql: Graphql): Hono {
   const wire = wireBody(services.config);
   app.onError((err, c) => {
     const error = httpErrorOf(err, services);
-    return c.json(wire(error.toBody()), error.status as 500);
+    return c.json(wire(error.toBody()), error.status as 500, error.headers);
   });
   return app;
 }
@@ -188,6 +189,12 @@ async function readinessOf(services: Services) {
   };
 }
 
+/** The client's address: the socket's, or behind a proxy you run (TRUST_PROXY) the first X-Forwarded-For names. */
+function clientIpOf(c: HonoContext, trustProxy: boolean): string {
+  const forwarded = trustProxy ? c.req.header("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
+  return forwarded || (getConnInfo(c).remote.address ?? "unknown");
+}
+
 /** An X-Request-Id a client may choose: short, and nothing a log line could be fooled by. */
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
@@ -196,11 +203,12 @@ const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
  * back, set around everything that logs for it, and one line and one
  * metric at the end, by route template, never by the path itself.
  */
-function observeRequests({ log, metrics }: Services): MiddlewareHandler {
+function observeRequests({ log, metrics, config }: Services): MiddlewareHandler {
   return async (c, next) => {
     const started = performance.now();
     const given = c.req.header("x-request-id");
-    const scope = { requestId: given && REQUEST_ID.test(given) ? given : randomUUID(), agentId: null };
+    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
+    const scope = { requestId, agentId: null, clientIp: clientIpOf(c, config.trustProxy) };
     await requestScope.run(scope, next);
     c.header("X-Request-Id", scope.requestId);
     const matched = routePath(c, -1);
@@ -211,8 +219,12 @@ function observeRequests({ log, metrics }: Services): MiddlewareHandler {
     };
     const seconds = (performance.now() - started) / 1000;
     metrics.request(labels, seconds);
-    const { requestId, agentId } = scope;
-    log("info", "request", { requestId, ...labels, durationMs: Math.round(seconds * 1e4) / 10, agentId });
+    log("info", "request", {
+      requestId,
+      ...labels,
+      durationMs: Math.round(seconds * 1e4) / 10,
+      agentId: scope.agentId,
+    });
   };
 }
 

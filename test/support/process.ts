@@ -51,7 +51,15 @@ export async function freePort(): Promise<number> {
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
   const { command, args } = startCommand();
   const child: ChildProcess = spawn(command, args, {
-    env: { PATH: process.env.PATH ?? "", PORT: "0", HOST: "127.0.0.1", DNS_SERVERS: await emptyZone(), ...env },
+    env: {
+      PATH: process.env.PATH ?? "",
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DNS_SERVERS: await emptyZone(),
+      RATE_LIMIT_REQUESTS_PER_SECOND: "0",
+      RATE_LIMIT_REGISTRATIONS_PER_HOUR: "0",
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";

@@ -72,7 +72,15 @@ export async function startTestService(
 ): Promise<TestService> {
   const clock = new ManualClock();
   const logs: LogLine[] = [];
-  const base = { PORT: "0", HOST: "127.0.0.1", DATABASE_URL: database.url, DNS_SERVERS: await emptyZone() };
+  // Tests call fast with few keys from one address: the request limits are off unless a test sets them.
+  const base = {
+    PORT: "0",
+    HOST: "127.0.0.1",
+    DATABASE_URL: database.url,
+    DNS_SERVERS: await emptyZone(),
+    RATE_LIMIT_REQUESTS_PER_SECOND: "0",
+    RATE_LIMIT_REGISTRATIONS_PER_HOUR: "0",
+  };
   const config = loadConfig({ ...base, ...env });
   const instances: RunningService[] = [];
   const stopped = new Set<number>();
