@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { defineConfig } from "vitest/config";
 
 // Every test of the running service runs twice: once on SQLite, once on
@@ -7,6 +8,9 @@ export default defineConfig({
   // own files the ES build, and graphql refuses to meet a second copy of itself.
   resolve: { alias: [{ find: /^graphql$/, replacement: "graphql/index.js" }] },
   test: {
+    // The tests mostly wait on peers (Dovecot's IDLE, SMTP, timers), not on the CPU: more files at once
+    // than cores. Each file has its own database, mailboxes and ports, so files never share state.
+    maxWorkers: Math.max(3, availableParallelism()),
     testTimeout: 30_000,
     hookTimeout: 60_000,
     projects: [

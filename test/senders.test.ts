@@ -5,6 +5,7 @@ import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
 import { startTestService, type TestService } from "./support/service.ts";
+import { waitFor } from "./support/wait.ts";
 
 // Who may mail an agent, through the poller: allow and block lists of
 // addresses and @domains, without regard to case.
@@ -39,10 +40,16 @@ async function receive(agent: TestAgent, senders: string[]): Promise<string[]> {
       `X-Original-To: ${agent.id}@mail.example\r\n${rawMessage({ to: `${agent.id}@mail.example`, from, subject })}`,
     );
   }
-  const inbox = await inboxOf(api, agent, before + 1);
-  const subjects = inbox.body.data.map((e: { subject: string }) => e.subject);
-  // The marker came last: everything before it was filed or dropped by then.
-  expect(subjects).toContain(marker);
+  // The marker came last: once it is filed, everything before it was filed or dropped.
+  const subjects = await waitFor(
+    async () => {
+      const inbox = await inboxOf(api, agent, before + 1);
+      const filed: string[] = inbox.body.data.map((e: { subject: string }) => e.subject);
+      return filed.includes(marker) ? filed : null;
+    },
+    15_000,
+    "the marker",
+  );
   const sent = new Set(senders.map((from) => `from ${from}`));
   return subjects.filter((subject: string) => sent.has(subject)).sort();
 }
