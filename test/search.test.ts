@@ -243,3 +243,46 @@ test("no query can cause a server error: syntax of either database is plain text
   expect(tooLong.status).toBe(400);
   expect(svc.logs.filter((line) => line.level === "error")).toEqual([]);
 });
+
+test("words of any script, and letters written in compatibility forms, match as they read", async () => {
+  await dovecot.append(
+    `X-Original-To: ${agent.id}@mail.example\r\n${rawMessage({
+      to: `${agent.id}@mail.example`,
+      from: "Иван Петров <ivan@ru.example>",
+      subject: "Счёт за ноябрь",
+      body: "Оплата по счёту, ﬁnal ＴＯＴＡＬ 42. 東京の会議",
+    })}`,
+  );
+  await inboxOf(api, agent, MAIL.length);
+  for (const q of ["счет", "СЧЁТ", "сч", "иван", "final", "total", "東京の会議", "ﬁnal"]) {
+    expect(await found(`q=${encodeURIComponent(q)}`), q).toEqual(["Счёт за ноябрь"]);
+  }
+  expect(await found(`q=${encodeURIComponent('"оплата по"')}`)).toEqual(["Счёт за ноябрь"]);
+  expect(await found(`q=${encodeURIComponent("счет -東京の会議")}`)).toEqual([]);
+});
+
+test("only excluded words: the agent's own mail without them, none of another's", async () => {
+  const own = (await search("limit=100")).total;
+  expect((await search("q=-nowhereword")).total).toBe(own);
+  expect((await search("q=-nowhereword", other)).total).toBe(1);
+});
+
+test.runIf(process.env.TEST_DATABASE !== "postgresql")(
+  "SQLite's index holds an entry for every email and no other, after mail and an agent are deleted",
+  async () => {
+    const { sql } = svc.service.services;
+    const entries = async () => {
+      const indexed = await sql.all(`SELECT "rowid" AS "n" FROM "EmailSearch" ORDER BY "rowid"`, []);
+      const emails = await sql.all(`SELECT "rowid" AS "n" FROM "Email" ORDER BY "rowid"`, []);
+      return { indexed, emails };
+    };
+    const before = await entries();
+    expect(before.indexed).toEqual(before.emails);
+    expect(before.emails.length).toBe(MAIL.length + 1);
+    const deleted = await api.delete(`/agents/${other.id}`, { key: other.apiKey });
+    expect(deleted.status).toBe(200);
+    const after = await entries();
+    expect(after.indexed).toEqual(after.emails);
+    expect(after.emails.length).toBe(MAIL.length);
+  },
+);

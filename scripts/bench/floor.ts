@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import type { Statement } from "better-sqlite3";
 import nodemailer from "nodemailer";
+import { searchTag } from "../../src/db/search.ts";
 
 const [url = "", domain = "", storageLimitText = "0", smtpUrl] = process.argv.slice(2);
 const storageLimit = Number(storageLimitText);
@@ -75,10 +76,10 @@ const ATTACHMENTS = (where: string) =>
 const QUALIFIED = EMAIL_COLUMNS.split(",")
   .map((column) => `"Email".${column}`)
   .join(",");
-const SQLITE_FOUND = `SELECT "rowid" AS "hit", bm25("EmailSearch", 10.0, 5.0, 1.0, 0.0) AS "score"
+const SQLITE_FOUND = `SELECT "rowid" AS "hit", bm25("EmailSearch", 10.0, 5.0, 1.0) AS "score"
   FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`;
 const SQLITE_HITS = `SELECT ${QUALIFIED} FROM (${SQLITE_FOUND} ORDER BY "score", "rowid" DESC LIMIT 50) AS "found"
-  JOIN "Email" ON "Email"."rowid" = "found"."hit" ORDER BY "found"."score", "found"."hit" DESC`;
+  JOIN "Email" ON "Email"."rowid" = "found"."hit" AND "Email"."agentId" = ? ORDER BY "found"."score", "found"."hit" DESC`;
 const SQLITE_COUNT = `SELECT COUNT(*) AS "n" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`;
 const POSTGRES_SEARCH = `FROM "Email" WHERE "agentId" = ? AND "search" @@ to_tsquery('simple', ?)`;
 const POSTGRES_HITS = `SELECT ${EMAIL_COLUMNS} ${POSTGRES_SEARCH}
@@ -156,14 +157,12 @@ async function sqliteStore(file: string): Promise<Store> {
   const [hits, hitCount] = [SQLITE_HITS, SQLITE_COUNT].map((sql) => db.prepare(sql)) as [Statement, Statement];
   return {
     search: async (agentId, words, excluded) => {
-      // The agent is a word of the index: its id in hex.
-      const own = `{agent} : a${Buffer.from(agentId).toString("hex")}`;
-      const wanted = `(${own} AND {subject sender body} : (${words.map((w) => `"${w}"*`).join(" AND ")}))`;
-      const match = excluded.length
-        ? `${wanted} NOT {subject sender body} : (${excluded.map((w) => `"${w}"`).join(" OR ")})`
-        : wanted;
+      // Each word of the index has the agent's tag in front.
+      const tag = searchTag(agentId);
+      const wanted = words.map((w) => `"${tag}${w}"*`).join(" AND ");
+      const match = excluded.length ? `(${wanted}) NOT (${excluded.map((w) => `"${tag}${w}"`).join(" OR ")})` : wanted;
       return {
-        rows: (hits.all(match) as Raw[]).map((row) => emailOf(row, time)),
+        rows: (hits.all(match, agentId) as Raw[]).map((row) => emailOf(row, time)),
         total: (hitCount.get(match) as { n: number }).n,
       };
     },

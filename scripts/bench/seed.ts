@@ -1,6 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
+import { reindexSqliteSearch } from "../../src/db/search.ts";
+import type { Row } from "../../src/db/sql.ts";
 
 // Fills a fresh database with what the scenarios read: agents with known
 // keys, and realistic mail. Written with plain SQL in large transactions; the
@@ -57,7 +59,14 @@ export async function writerFor(database: Database): Promise<Writer> {
           for (const row of rows) statement.run(...row);
         })();
       },
+      // Mail written around the service: made searchable as the service's migration would.
       async close() {
+        db.exec("BEGIN");
+        await reindexSqliteSearch({
+          all: async (text, params) => db.prepare(text).all(...params) as Row[],
+          run: async (text, params) => db.prepare(text).run(...params).changes,
+        });
+        db.exec("COMMIT");
         db.close();
       },
     };

@@ -2,6 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "./client.ts";
+import { reindexSqliteSearch } from "./search.ts";
+import type { Statements } from "./sql.ts";
 
 // Applies the committed migrations of the database's provider at start-up.
 // Several instances may start at once: on PostgreSQL an advisory lock makes
@@ -16,6 +18,14 @@ function migrationsDirectory(): string {
 }
 
 const MIGRATIONS = migrationsDirectory();
+
+type Step = (db: Pick<Statements, "all" | "run">) => Promise<void>;
+
+/** What SQL cannot do, run after the migration of that name: SQLite's search words are tagged by our code. */
+const FOLLOW_UPS: Record<string, Record<string, Step>> = {
+  sqlite: { "20261125030000_search_words_tagged": reindexSqliteSearch },
+  postgresql: {},
+};
 const LOCK_ID = 0x70696765; // "pige"
 
 /**
@@ -83,6 +93,10 @@ async function applyMigrations({ prisma, provider, schema }: Database): Promise<
       for (const migration of migrationsOf(provider)) {
         if (done.has(migration.name)) continue;
         for (const statement of migration.statements) await tx.$executeRawUnsafe(statement);
+        await FOLLOW_UPS[provider]?.[migration.name]?.({
+          all: (text, params) => tx.$queryRawUnsafe(text, ...params),
+          run: (text, params) => tx.$executeRawUnsafe(text, ...params),
+        });
         await tx.$executeRaw`INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES (${migration.name}, ${new Date().toISOString()})`;
         applied.push(migration.name);
       }

@@ -1,6 +1,6 @@
 import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
 import type pg from "pg";
-import { postgresSearch, type SearchClause, type SearchTerms, sqliteSearch } from "./search.ts";
+import { indexSqliteEmail, postgresSearch, type SearchClause, type SearchTerms, sqliteSearch } from "./search.ts";
 import type { Lock } from "./sqlite-adapter.ts";
 
 // Plain statements beside Prisma, for the reads every request makes (the
@@ -42,6 +42,12 @@ export interface Sql extends Statements {
   forUpdate: string;
   /** Full-text search over one agent's "Email" rows, as this database does it. */
   search(terms: SearchTerms, agentId: string): SearchClause;
+  /**
+   * Inside the transaction that files it: makes a received email searchable.
+   * PostgreSQL's trigger computes its words; SQLite's are written by us, each
+   * tagged with its agent.
+   */
+  indexForSearch(tx: Statements, email: Row): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -96,6 +102,7 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
     skipLocked: () => "",
     forUpdate: "",
     search: sqliteSearch,
+    indexForSearch: indexSqliteEmail,
     // Prisma stores DateTime as ISO 8601 text, in UTC written +00:00.
     date: (value) => new Date(value as string),
     at: (date) => date.toISOString().replace("Z", "+00:00"),
@@ -162,6 +169,7 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: s
     skipLocked: (table) => ` FOR UPDATE OF ${table} SKIP LOCKED`,
     forUpdate: " FOR UPDATE",
     search: postgresSearch,
+    indexForSearch: async () => {},
     date: (value) => value as Date,
     // timestamp without time zone takes the UTC digits and ignores the Z.
     at: (date) => date.toISOString(),

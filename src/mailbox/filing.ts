@@ -146,11 +146,13 @@ async function fileOne(
     auth.arc,
     auth.verdict,
   ]);
+  const { subject, from } = message;
+  const text = message.reading.text;
+  await sql.indexForSearch(tx, { id: emailId, agentId, subject, fromName: from.name, fromAddress: from.address, text });
   for (const a of message.attachments) {
     const row = [randomUUID(), emailId, a.position, a.filename, a.contentType, a.size, a.contentId, a.inline, a.sha256];
     await tx.run(ATTACHMENT, row);
   }
-  const { subject, from } = message;
   await emit({ type: "email.received", agentId, data: { emailId, folder: "inbox", subject, from, size: raw.length } });
   return "stored";
 }

@@ -67,9 +67,10 @@ export async function offsetPage(sql: Sql, query: PageQuery, request: PageReques
 /** One offset page found through a search index: its rows best first, and the count of every match. */
 export async function rankedPage(sql: Sql, ranked: RankedSearch, columns: string, request: PageRequest) {
   const { limit, offset } = pageWindow(request);
+  const page = ranked.page(columns, limit, offset);
   const [rows, count] = await Promise.all([
-    sql.all(ranked.page(columns), [...ranked.params, limit, offset]),
-    sql.one(ranked.count, ranked.params),
+    sql.all(page.text, page.params),
+    sql.one(ranked.count.text, ranked.count.params),
   ]);
   return { data: rows, total: Number(count?.n), limit, offset };
 }

@@ -1,4 +1,4 @@
-import type { RankedSearch, SearchTerms } from "../db/search.ts";
+import { type RankedSearch, type SearchTerms, searchWords } from "../db/search.ts";
 import type { Param, Sql } from "../db/sql.ts";
 import { ServiceError } from "../errors.ts";
 import { folderName } from "./folders.ts";
@@ -37,22 +37,11 @@ export interface MailSelection {
 
 const MAX_QUERY = 500;
 
-/** Letters and digits in lower case without accents: é matches e. */
-function wordsOf(text: string): string[] {
-  return (
-    text
-      .normalize("NFKD")
-      .replace(/\p{M}/gu, "")
-      .toLowerCase()
-      .match(/[\p{L}\p{N}]+/gu) ?? []
-  );
-}
-
 export function parseSearch(query: string): SearchTerms {
   if ([...query].length > MAX_QUERY) throw new ServiceError("BAD_REQUEST", `q must be at most ${MAX_QUERY} characters`);
   const terms: SearchTerms = { words: [], phrases: [], excluded: [] };
   for (const [, minus, phrase, word] of query.matchAll(/(-?)(?:"([^"]*)"?|([^\s"]+))/g)) {
-    const parts = wordsOf(phrase ?? word ?? "");
+    const parts = searchWords(phrase ?? word ?? "");
     if (parts.length === 0) continue;
     if (minus) terms.excluded.push(parts);
     else if (phrase !== undefined && parts.length > 1) terms.phrases.push(parts);
