@@ -100,7 +100,12 @@ async function applyMigrations({ prisma, provider, schema }: Database): Promise<
         await tx.$executeRaw`INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES (${migration.name}, ${new Date().toISOString()})`;
         applied.push(migration.name);
       }
-      if (provider === "sqlite" && (await tx.$queryRawUnsafe<unknown[]>("PRAGMA foreign_key_check")).length > 0) {
+      // A check of every row: only when a migration may have broken one.
+      if (
+        applied.length > 0 &&
+        provider === "sqlite" &&
+        (await tx.$queryRawUnsafe<unknown[]>("PRAGMA foreign_key_check")).length > 0
+      ) {
         throw new Error("a migration left rows whose foreign keys point nowhere");
       }
       return applied;
