@@ -81,9 +81,12 @@ const SQLITE_FOUND = `SELECT "rowid" AS "hit", bm25("EmailSearch", 10.0, 5.0, 1.
 const SQLITE_HITS = `SELECT ${QUALIFIED} FROM (${SQLITE_FOUND} ORDER BY "score", "rowid" DESC LIMIT 50) AS "found"
   JOIN "Email" ON "Email"."rowid" = "found"."hit" AND "Email"."agentId" = ? ORDER BY "found"."score", "found"."hit" DESC`;
 const SQLITE_COUNT = `SELECT COUNT(*) AS "n" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`;
-const POSTGRES_SEARCH = `FROM "Email" WHERE "agentId" = ? AND "search" @@ to_tsquery('simple', ?)`;
-const POSTGRES_HITS = `SELECT ${EMAIL_COLUMNS} ${POSTGRES_SEARCH}
-  ORDER BY ts_rank("search", to_tsquery('simple', ?)) DESC, "receivedAt" DESC, "id" DESC LIMIT 50`;
+const POSTGRES_FOUND = `SELECT "emailId", "emailReceivedAt", ts_rank("search", CAST(? AS tsquery)) AS "score"
+  FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery)`;
+const POSTGRES_ORDER = `"score" DESC, "emailReceivedAt" DESC, "emailId" DESC`;
+const POSTGRES_HITS = `SELECT ${QUALIFIED} FROM (${POSTGRES_FOUND} ORDER BY ${POSTGRES_ORDER} LIMIT 50) AS "found"
+  JOIN "Email" ON "Email"."id" = "found"."emailId" AND "Email"."agentId" = ? ORDER BY ${POSTGRES_ORDER}`;
+const POSTGRES_COUNT = `SELECT COUNT(*) AS "n" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery)`;
 const READ = `UPDATE "Email" SET "isRead" = true WHERE "id" = ? AND "agentId" = ?`;
 
 type Raw = Record<string, unknown>;
@@ -199,11 +202,13 @@ async function postgresStore(connection: string): Promise<Store> {
   const email = (rows: Raw[]) => (rows[0] ? emailOf(rows[0], time) : undefined);
   return {
     search: async (agentId, words, excluded) => {
-      const wanted = words.map((w) => `${w}:*`).join(" & ");
-      const tsquery = [wanted, ...excluded.map((w) => `!${w}`)].join(" & ");
+      // Each word of the index has the agent's tag in front.
+      const tag = searchTag(agentId);
+      const wanted = words.map((w) => `'${tag}${w}':*`).join(" & ");
+      const tsquery = [wanted, ...excluded.map((w) => `!'${tag}${w}'`)].join(" & ");
       const [rows, [count]] = await Promise.all([
-        query("hits", POSTGRES_HITS, [agentId, tsquery, wanted]),
-        query("hitCount", `SELECT COUNT(*) AS "n" ${POSTGRES_SEARCH}`, [agentId, tsquery]),
+        query("hits", POSTGRES_HITS, [wanted, tsquery, agentId]),
+        query("hitCount", POSTGRES_COUNT, [tsquery]),
       ]);
       return { rows: rows.map((row) => emailOf(row, time)), total: Number(count?.n) };
     },

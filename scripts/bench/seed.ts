@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
-import { reindexSqliteSearch } from "../../src/db/search.ts";
-import type { Row } from "../../src/db/sql.ts";
+import { reindexPostgresSearch, reindexSqliteSearch } from "../../src/db/search.ts";
+import { numberedParams, type Row } from "../../src/db/sql.ts";
 
 // Fills a fresh database with what the scenarios read: agents with known
 // keys, and realistic mail. Written with plain SQL in large transactions; the
@@ -88,6 +88,12 @@ export async function writerFor(database: Database): Promise<Writer> {
       await client.query("COMMIT");
     },
     async close() {
+      await client.query("BEGIN");
+      await reindexPostgresSearch({
+        all: async (text, params) => (await client.query<Row>(numberedParams(text), params)).rows,
+        run: async (text, params) => (await client.query(numberedParams(text), params)).rowCount ?? 0,
+      });
+      await client.query("COMMIT");
       await client.end();
     },
   };

@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "./client.ts";
-import { reindexSqliteSearch } from "./search.ts";
-import type { Statements } from "./sql.ts";
+import { reindexPostgresSearch, reindexSqliteSearch } from "./search.ts";
+import { numberedParams, type Statements } from "./sql.ts";
 
 // Applies the committed migrations of the database's provider at start-up.
 // Several instances may start at once: on PostgreSQL an advisory lock makes
@@ -21,10 +21,10 @@ const MIGRATIONS = migrationsDirectory();
 
 type Step = (db: Pick<Statements, "all" | "run">) => Promise<void>;
 
-/** What SQL cannot do, run after the migration of that name: SQLite's search words are tagged by our code. */
+/** What SQL cannot do, run after the migration of that name: search words are tagged by our code. */
 const FOLLOW_UPS: Record<string, Record<string, Step>> = {
   sqlite: { "20261125030000_search_words_tagged": reindexSqliteSearch },
-  postgresql: {},
+  postgresql: { "20261125040000_search_words_tagged": reindexPostgresSearch },
 };
 const LOCK_ID = 0x70696765; // "pige"
 
@@ -93,9 +93,10 @@ async function applyMigrations({ prisma, provider, schema }: Database): Promise<
       for (const migration of migrationsOf(provider)) {
         if (done.has(migration.name)) continue;
         for (const statement of migration.statements) await tx.$executeRawUnsafe(statement);
+        const numbered = (text: string) => (provider === "postgresql" ? numberedParams(text) : text);
         await FOLLOW_UPS[provider]?.[migration.name]?.({
-          all: (text, params) => tx.$queryRawUnsafe(text, ...params),
-          run: (text, params) => tx.$executeRawUnsafe(text, ...params),
+          all: (text, params) => tx.$queryRawUnsafe(numbered(text), ...params),
+          run: (text, params) => tx.$executeRawUnsafe(numbered(text), ...params),
         });
         await tx.$executeRaw`INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES (${migration.name}, ${new Date().toISOString()})`;
         applied.push(migration.name);
@@ -110,7 +111,8 @@ async function applyMigrations({ prisma, provider, schema }: Database): Promise<
       }
       return applied;
     },
-    { maxWait: 30_000, timeout: 120_000 },
+    // A follow-up rewrites every email's search entry, minutes for millions, while other instances wait their turn.
+    { maxWait: 30_000, timeout: 60 * 60_000 },
   );
 }
 

@@ -1,11 +1,12 @@
 import { createHash } from "node:crypto";
 import type { Param, Row, Statements } from "./sql.ts";
 
-// Full-text search over received mail as each database does it: SQLite's
-// FTS5 index "EmailSearch" (by the email's rowid, every word written with its
-// agent's tag in front) and PostgreSQL's tsvector column "search" beside the
-// agent's id. Terms arrive as searchWords makes them, so nothing in them can
-// be query syntax.
+// Full-text search over received mail as each database does it, in a table
+// "EmailSearch" beside "Email": SQLite's FTS5 index by the email's rowid, and
+// PostgreSQL's tsvector by its id under a GIN index. Both hold every word
+// with its agent's tag in front, written by our code at filing, so a search
+// reads only its agent's words. Terms arrive as searchWords makes them, so
+// nothing in them can be query syntax.
 
 export interface SearchTerms {
   /** Each must match, as a prefix. */
@@ -52,47 +53,119 @@ export function searchWords(text: string): string[] {
 }
 
 /**
- * The agent's tag on its words in SQLite's index: 16 hex digits of its id's
- * SHA-256, a fixed length so that the index's prefix sizes fall on the word's
+ * The agent's tag on its words in the index: 16 hex digits of its id's
+ * SHA-256, a fixed length so that SQLite's prefix sizes fall on the word's
  * first letters. Agents sharing a tag would share counts, never mail: a
  * search's rows are joined to "Email" by the agent too.
  */
 export const searchTag = (agentId: string) => createHash("sha256").update(agentId).digest("hex").slice(0, 16);
 
-/** The columns of an email's entry in SQLite's index: each word tagged, words apart by a space. */
-export function sqliteSearchEntry(email: Row): [subject: string, sender: string, body: string] {
+/**
+ * Longer runs of letters and digits are data, not words (no query of 500
+ * characters would ask for one whole), and PostgreSQL refuses a word of
+ * over 2,046 bytes.
+ */
+const LONGEST_WORD = 200;
+
+/** An email's searched columns, each as its tagged words: subject, sender, text. */
+function taggedColumns(email: Row): string[][] {
   const tag = searchTag(email.agentId as string);
   const tagged = (text: string) =>
     searchWords(text)
-      .map((word) => tag + word)
-      .join(" ");
+      .filter((word) => word.length <= LONGEST_WORD)
+      .map((word) => tag + word);
   const sender = `${email.fromName ?? ""} ${email.fromAddress}`;
   return [tagged((email.subject as string | null) ?? ""), tagged(sender), tagged((email.text as string | null) ?? "")];
 }
 
-const ENTRY = `INSERT INTO "EmailSearch" ("rowid", "subject", "sender", "body") SELECT "rowid", ?, ?, ? FROM "Email" WHERE "id" = ?`;
+/** PostgreSQL's limits on a tsvector: positions up to 16,383, 256 of them a word, under 1 MB of words. */
+const LAST_POSITION = 16_383;
+const POSITIONS_PER_WORD = 256;
+const WORD_BYTES = 512 * 1024;
 
-/** Adds a just filed email to SQLite's index, in the transaction that files it. Its searched columns never change. */
-export async function indexSqliteEmail(tx: Statements, email: Row): Promise<void> {
-  await tx.run(ENTRY, [...sqliteSearchEntry(email), email.id as string]);
+/**
+ * An email's entry in PostgreSQL's index as tsvector text: each word with
+ * its positions and its column's weight (subject A, sender B, text C). A
+ * column starts a position after the last one's end, so no phrase spans two.
+ * Words past the size limit are left out; past the last position, words
+ * share it.
+ */
+export function postgresSearchVector(email: Row): string {
+  const positions = new Map<string, string[]>();
+  let position = 0;
+  let bytes = 0;
+  for (const [column, words] of taggedColumns(email).entries()) {
+    for (const word of words) {
+      position = Math.min(position + 1, LAST_POSITION);
+      let at = positions.get(word);
+      if (!at) {
+        const size = Buffer.byteLength(word);
+        if (bytes + size > WORD_BYTES) continue;
+        bytes += size;
+        at = [];
+        positions.set(word, at);
+      }
+      const mark = `${position}${"ABC"[column]}`;
+      if (at.length < POSITIONS_PER_WORD && at[at.length - 1] !== mark) at.push(mark);
+    }
+    position = Math.min(position + 1, LAST_POSITION);
+  }
+  return [...positions].map(([word, at]) => `'${word}':${at.join(",")}`).join(" ");
+}
+
+/** How one database's index is written: an entry's values, and the insert that joins them to "Email" by id. */
+interface SearchIndex {
+  values: string;
+  entry(email: Row): Param[];
+  insert: string;
+}
+
+/** SQLite: by the email's rowid, words apart by a space (the ascii tokenizer splits there and nowhere else). */
+const SQLITE_INDEX: SearchIndex = {
+  values: `"v" ("id", "subject", "sender", "body")`,
+  entry: (email) => [email.id as string, ...taggedColumns(email).map((words) => words.join(" "))],
+  insert: `INSERT INTO "EmailSearch" ("rowid", "subject", "sender", "body")
+    SELECT "Email"."rowid", "v"."subject", "v"."sender", "v"."body"`,
+};
+
+/** PostgreSQL: by the email's id, with its time for the order of equal matches. */
+const POSTGRES_INDEX: SearchIndex = {
+  values: `"v" ("id", "search")`,
+  entry: (email) => [email.id as string, postgresSearchVector(email)],
+  insert: `INSERT INTO "EmailSearch" ("emailId", "emailReceivedAt", "search")
+    SELECT "Email"."id", "Email"."receivedAt", CAST("v"."search" AS tsvector)`,
+};
+
+async function writeEntries(index: SearchIndex, db: Pick<Statements, "run">, emails: Row[]): Promise<void> {
+  const entries = emails.map(index.entry);
+  const row = `(${entries[0]?.map(() => "?").join(", ")})`;
+  await db.run(
+    `WITH ${index.values} AS (VALUES ${entries.map(() => row).join(", ")})
+      ${index.insert} FROM "v" JOIN "Email" ON "Email"."id" = "v"."id"`,
+    entries.flat(),
+  );
 }
 
 const BATCH = 200;
-const SEARCHED = `SELECT "rowid" AS "n", "agentId", "subject", "fromName", "fromAddress", "text" FROM "Email"
-  WHERE "rowid" > ? ORDER BY "rowid" LIMIT ${BATCH}`;
+const SEARCHED = `SELECT "id", "agentId", "subject", "fromName", "fromAddress", "text" FROM "Email"
+  WHERE "id" > ? ORDER BY "id" LIMIT ${BATCH}`;
 
-/** Writes SQLite's index anew from "Email": after a migration that makes it, or mail written around the service. */
-export async function reindexSqliteSearch(db: Pick<Statements, "all" | "run">): Promise<void> {
+/** Writes the index anew from "Email": after a migration that makes it, or mail written around the service. */
+async function reindex(index: SearchIndex, db: Pick<Statements, "all" | "run">): Promise<void> {
   await db.run(`DELETE FROM "EmailSearch"`, []);
-  for (let after: Param = -1; ; ) {
-    const rows = await db.all(SEARCHED, [after]);
-    if (rows.length === 0) return;
-    const values = rows.map(() => "(?, ?, ?, ?)").join(", ");
-    const params = rows.flatMap((row) => [row.n as number, ...sqliteSearchEntry(row)]);
-    await db.run(`INSERT INTO "EmailSearch" ("rowid", "subject", "sender", "body") VALUES ${values}`, params);
-    after = rows[rows.length - 1]?.n as number;
+  for (let after = ""; ; ) {
+    const emails = await db.all(SEARCHED, [after]);
+    if (emails.length === 0) return;
+    await writeEntries(index, db, emails);
+    after = emails[emails.length - 1]?.id as string;
   }
 }
+
+/** Adds a just filed email to the index, in the transaction that files it. Its searched columns never change. */
+export const indexSqliteEmail = (tx: Statements, email: Row) => writeEntries(SQLITE_INDEX, tx, [email]);
+export const indexPostgresEmail = (tx: Statements, email: Row) => writeEntries(POSTGRES_INDEX, tx, [email]);
+export const reindexSqliteSearch = (db: Pick<Statements, "all" | "run">) => reindex(SQLITE_INDEX, db);
+export const reindexPostgresSearch = (db: Pick<Statements, "all" | "run">) => reindex(POSTGRES_INDEX, db);
 
 /** Subject first, then sender, then text; bm25 is lower for better matches. Ties: the latest filed first. */
 const SCORE = `bm25("EmailSearch", 10.0, 5.0, 1.0)`;
@@ -131,17 +204,44 @@ export function sqliteSearch({ words, phrases, excluded }: SearchTerms, agentId:
   };
 }
 
-export function postgresSearch({ words, phrases, excluded }: SearchTerms): SearchClause {
-  const phrase = (parts: string[]) => `(${parts.join(" <-> ")})`;
-  const wanted = [...words.map((word) => `${word}:*`), ...phrases.map(phrase)];
-  const query = [...wanted, ...excluded.map((parts) => `!${phrase(parts)}`)].join(" & ");
+/** Subject first, then sender, then text (ts_rank's default weights for A, B, C); higher is better. */
+const POSTGRES_SCORE = `ts_rank("EmailSearch"."search", CAST(? AS tsquery))`;
+
+/**
+ * PostgreSQL's index is a table of its own beside "Email", narrow so that
+ * checking and ranking a match reads little, its words tagged as SQLite's
+ * are. The query is tsquery text: the terms hold letters and digits only.
+ */
+export function postgresSearch({ words, phrases, excluded }: SearchTerms, agentId: string): SearchClause {
+  const tag = searchTag(agentId);
+  const phrase = (parts: string[]) => `(${parts.map((word) => `'${tag}${word}'`).join(" <-> ")})`;
+  const wanted = [...words.map((word) => `'${tag}${word}':*`), ...phrases.map(phrase)].join(" & ");
+  if (!wanted) {
+    const where = `"Email"."id" NOT IN (SELECT "emailId" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery))`;
+    const unwanted = excluded.map(phrase).join(" | ");
+    return { join: "", where, params: [unwanted], relevance: null, relevanceParams: [], ranked: null };
+  }
+  const query = [wanted, ...excluded.map((parts) => `!${phrase(parts)}`)].join(" & ");
+  const found = `SELECT "emailId", "emailReceivedAt", ${POSTGRES_SCORE} AS "score" FROM "EmailSearch"
+    WHERE "search" @@ CAST(? AS tsquery)`;
+  const order = `"score" DESC, "emailReceivedAt" DESC, "emailId" DESC`;
   return {
-    join: "",
-    where: `"Email"."search" @@ to_tsquery('simple', ?)`,
+    join: `JOIN "EmailSearch" ON "EmailSearch"."emailId" = "Email"."id"`,
+    where: `"EmailSearch"."search" @@ CAST(? AS tsquery)`,
     params: [query],
     // Ranked by what is wanted only: an excluded word in the query skews ts_rank.
-    relevance: wanted.length === 0 ? null : `-ts_rank("Email"."search", to_tsquery('simple', ?))`,
-    relevanceParams: wanted.length === 0 ? [] : [wanted.join(" & ")],
-    ranked: null,
+    relevance: `-${POSTGRES_SCORE}`,
+    relevanceParams: [wanted],
+    ranked: {
+      page: (columns, limit, offset) => ({
+        text: `SELECT ${columns} FROM (${found} ORDER BY ${order} LIMIT ? OFFSET ?) AS "found"
+          JOIN "Email" ON "Email"."id" = "found"."emailId" AND "Email"."agentId" = ? ORDER BY ${order}`,
+        params: [wanted, query, limit, offset, agentId],
+      }),
+      count: {
+        text: `SELECT COUNT(*) AS "n" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery)`,
+        params: [query],
+      },
+    },
   };
 }

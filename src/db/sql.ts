@@ -1,6 +1,13 @@
 import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
 import type pg from "pg";
-import { indexSqliteEmail, postgresSearch, type SearchClause, type SearchTerms, sqliteSearch } from "./search.ts";
+import {
+  indexPostgresEmail,
+  indexSqliteEmail,
+  postgresSearch,
+  type SearchClause,
+  type SearchTerms,
+  sqliteSearch,
+} from "./search.ts";
 import type { Lock } from "./sqlite-adapter.ts";
 
 // Plain statements beside Prisma, for the reads every request makes (the
@@ -42,11 +49,7 @@ export interface Sql extends Statements {
   forUpdate: string;
   /** Full-text search over one agent's "Email" rows, as this database does it. */
   search(terms: SearchTerms, agentId: string): SearchClause;
-  /**
-   * Inside the transaction that files it: makes a received email searchable.
-   * PostgreSQL's trigger computes its words; SQLite's are written by us, each
-   * tagged with its agent.
-   */
+  /** Inside the transaction that files it: makes a received email searchable. */
   indexForSearch(tx: Statements, email: Row): Promise<void>;
   close(): Promise<void>;
 }
@@ -124,14 +127,19 @@ function utcTimestamps(types: typeof pg.types) {
   };
 }
 
+/** Our statements' `?` as PostgreSQL's `$1`, `$2`, … */
+export function numberedParams(text: string): string {
+  let n = 0;
+  return text.replace(/\?/g, () => `$${++n}`);
+}
+
 /** PostgreSQL: named prepared statements on the pool Prisma shares. */
 export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: string): Sql {
   const names = new Map<string, { name: string; text: string }>();
   const statement = (text: string) => {
     let named = names.get(text);
     if (!named) {
-      let n = 0;
-      named = { name: `ph_${names.size}`, text: text.replace(/\?/g, () => `$${++n}`) };
+      named = { name: `ph_${names.size}`, text: numberedParams(text) };
       names.set(text, named);
     }
     return named;
@@ -169,7 +177,7 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: s
     skipLocked: (table) => ` FOR UPDATE OF ${table} SKIP LOCKED`,
     forUpdate: " FOR UPDATE",
     search: postgresSearch,
-    indexForSearch: async () => {},
+    indexForSearch: indexPostgresEmail,
     date: (value) => value as Date,
     // timestamp without time zone takes the UTC digits and ignores the Z.
     at: (date) => date.toISOString(),
