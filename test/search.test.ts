@@ -300,8 +300,13 @@ test("a long email of many different words is filed and found; PostgreSQL keeps 
   const total = async (q: string) => (await search(`q=${q}`, reader)).total;
   expect(await total("openingword")).toBe(1);
   expect(await total("w10")).toBe(1);
-  // A run of letters longer than a word (200) is data: not indexed on either database.
+  // A run of letters longer than a word (200) is data: not indexed on either database,
+  // so asking for one finds nothing and excluding one excludes nothing. ㌖ unfolds into
+  // six letters: 114 of them pass the query's 500 characters and no database's limit.
   expect(await total("x".repeat(300))).toBe(0);
+  expect(await total(encodeURIComponent("㌖".repeat(114)))).toBe(0);
+  expect(await total(encodeURIComponent(`openingword -${"㌖".repeat(114)}`))).toBe(1);
+  expect(await total(encodeURIComponent(`-"${"x".repeat(300)} w10"`))).toBe(1);
   // PostgreSQL takes new words until they fill 512 KB; the last of 60,000 (over 1 MB with their tags) is past that.
   expect(await total("closingword")).toBe(process.env.TEST_DATABASE === "postgresql" ? 0 : 1);
   expect(svc.logs.filter((line) => line.level === "error")).toEqual([]);

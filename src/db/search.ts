@@ -66,13 +66,14 @@ export const searchTag = (agentId: string) => createHash("sha256").update(agentI
  * over 2,046 bytes.
  */
 const LONGEST_WORD = 200;
+export const isIndexed = (word: string) => word.length <= LONGEST_WORD;
 
 /** An email's searched columns, each as its tagged words: subject, sender, text. */
 function taggedColumns(email: Row): string[][] {
   const tag = searchTag(email.agentId as string);
   const tagged = (text: string) =>
     searchWords(text)
-      .filter((word) => word.length <= LONGEST_WORD)
+      .filter(isIndexed)
       .map((word) => tag + word);
   const sender = `${email.fromName ?? ""} ${email.fromAddress}`;
   return [tagged((email.subject as string | null) ?? ""), tagged(sender), tagged((email.text as string | null) ?? "")];

@@ -1,4 +1,4 @@
-import { type RankedSearch, type SearchTerms, searchWords } from "../db/search.ts";
+import { isIndexed, type RankedSearch, type SearchTerms, searchWords } from "../db/search.ts";
 import type { Param, Sql } from "../db/sql.ts";
 import { ServiceError } from "../errors.ts";
 import { folderName } from "./folders.ts";
@@ -37,12 +37,21 @@ export interface MailSelection {
 
 const MAX_QUERY = 500;
 
-export function parseSearch(query: string): SearchTerms {
+/**
+ * The terms of a query; null when it wants a word longer than any the index
+ * holds, which no mail can match (and the database would refuse to look up).
+ * Excluding such a word excludes nothing.
+ */
+export function parseSearch(query: string): SearchTerms | null {
   if ([...query].length > MAX_QUERY) throw new ServiceError("BAD_REQUEST", `q must be at most ${MAX_QUERY} characters`);
   const terms: SearchTerms = { words: [], phrases: [], excluded: [] };
   for (const [, minus, phrase, word] of query.matchAll(/(-?)(?:"([^"]*)"?|([^\s"]+))/g)) {
     const parts = searchWords(phrase ?? word ?? "");
     if (parts.length === 0) continue;
+    if (!parts.every(isIndexed)) {
+      if (minus) continue;
+      return null;
+    }
     if (minus) terms.excluded.push(parts);
     else if (phrase !== undefined && parts.length > 1) terms.phrases.push(parts);
     else terms.words.push(...parts);
@@ -84,7 +93,8 @@ export function mailSelection(sql: Sql, agentId: string, filter: MailFilter): Ma
     add(filter.hasAttachments ? exists : `NOT ${exists}`);
   }
   if (filter.authenticated != null) add(filter.authenticated ? `"authVerdict" = 'pass'` : `"authVerdict" <> 'pass'`);
-  const terms = filter.search == null ? null : parseSearch(filter.search);
+  const terms = filter.search == null ? undefined : parseSearch(filter.search);
+  if (terms === null) add("1 = 0");
   if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {
     return { join: "", where: conditions.join(" AND "), params, relevance: null, ranked: null };
   }
