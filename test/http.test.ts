@@ -264,6 +264,7 @@ describe("a server failure", () => {
       const agent = await createAgent(brokenApi);
       for (const table of [
         "Attachment",
+        "EmailSearch",
         "Email",
         "Delivery",
         "SentEmail",
