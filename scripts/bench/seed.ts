@@ -94,6 +94,9 @@ export async function writerFor(database: Database): Promise<Writer> {
         run: async (text, params) => (await client.query(numberedParams(text), params)).rowCount ?? 0,
       });
       await client.query("COMMIT");
+      // Statistics, as autovacuum would gather soon after a bulk load: without them the planner guesses.
+      await client.query(`ANALYZE "Email"`);
+      await client.query(`ANALYZE "EmailSearch"`);
       await client.end();
     },
   };
