@@ -9,11 +9,13 @@ const KINDS = {
   NOT_FOUND: { status: 404, error: "Not Found" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method Not Allowed" },
   NOT_ACCEPTABLE: { status: 406, error: "Not Acceptable" },
+  REQUEST_TIMEOUT: { status: 408, error: "Request Timeout" },
   CONFLICT: { status: 409, error: "Conflict" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Payload Too Large" },
   UNPROCESSABLE_CONTENT: { status: 422, error: "Unprocessable Content" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: "Unsupported Media Type" },
   RATE_LIMITED: { status: 429, error: "Rate limit exceeded" },
+  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, error: "Request Header Fields Too Large" },
   INTERNAL_SERVER_ERROR: { status: 500, error: "Internal Server Error" },
   SERVICE_UNAVAILABLE: { status: 503, error: "Service Unavailable" },
 } as const;

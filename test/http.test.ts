@@ -1,3 +1,4 @@
+import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, uniqueId } from "./support/api.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
@@ -16,6 +17,17 @@ afterAll(async () => {
   await svc.stop();
   await x.close();
 });
+
+/** Sends bytes as they are (fetch would refuse to send a malformed request) and reads the answer to the end. */
+function rawExchange(host: string, port: number, request: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, host, () => socket.end(request));
+    const chunks: Buffer[] = [];
+    socket.on("data", (chunk: Buffer) => chunks.push(chunk));
+    socket.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    socket.on("error", reject);
+  });
+}
 
 describe("request bodies", () => {
   test.each([
@@ -89,6 +101,25 @@ describe("routes", () => {
     expect(reply.status).toBe(405);
     expect(reply.headers.get("allow")).toBe(allow);
     expect(reply.body).toEqual({ error: "Method Not Allowed", statusCode: 405, message: expect.any(String) });
+  });
+
+  test("431 in the spec's shape for a URL over Node's 16 KiB of headers", async () => {
+    const reply = await api.get(`/agents/someone/emails?folder=${"y".repeat(17 * 1024)}`);
+    expect(reply.status).toBe(431);
+    expect(reply.body).toEqual({
+      error: "Request Header Fields Too Large",
+      statusCode: 431,
+      message: expect.any(String),
+    });
+  });
+
+  test("400 in the spec's shape for a request that is not HTTP", async () => {
+    const { hostname, port } = new URL(svc.url);
+    const answer = await rawExchange(hostname, Number(port), "GET / HTTP/1.1\r\nHost: x\r\nno colon here\r\n\r\n");
+    const [head = "", body = ""] = answer.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head).toContain("Content-Type: application/json");
+    expect(JSON.parse(body)).toEqual({ error: "Bad Request", statusCode: 400, message: expect.any(String) });
   });
 
   test("GET /healthz reports the database reachable", async () => {

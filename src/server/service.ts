@@ -16,6 +16,7 @@ import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
 import { servicesFor } from "../services.ts";
 import { createApp } from "./app.ts";
+import { answerClientErrorsWithJson } from "./client-errors.ts";
 import { createGraphql } from "./graphql.ts";
 import { serveGraphqlOverWebSocket } from "./graphql-ws.ts";
 
@@ -48,6 +49,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
   });
+  answerClientErrorsWithJson(server as Server);
   const webSockets = serveGraphqlOverWebSocket(server as Server, graphql);
   const { port } = server.address() as AddressInfo;
   const cleanup = scheduleCleanup(services);
