@@ -78,6 +78,31 @@ describe("request lines", () => {
       agentId: null,
     });
   });
+
+  test("every kind of answer carries its X-Request-Id: errors, GraphQL, MCP, files, pages and streams", async () => {
+    const auth = { authorization: `Bearer ${agent.apiKey}` };
+    const mcpHeaders = { ...auth, "content-type": "application/json", accept: "application/json, text/event-stream" };
+    const initialize = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "t", version: "1" } },
+    };
+    const answers: [string, Promise<Response>][] = [
+      ["REST error", fetch(`${svc.url}/agents/${agent.id}`)],
+      ["GraphQL", fetch(`${svc.url}/graphql?query=%7B__typename%7D`, { headers: { accept: "application/json" } })],
+      ["MCP", fetch(`${svc.url}/mcp`, { method: "POST", headers: mcpHeaders, body: JSON.stringify(initialize) })],
+      ["file", fetch(`${svc.url}/openapi.json`)],
+      ["page", fetch(`${svc.url}/docs`)],
+      ["stream", fetch(`${svc.url}/agents/${agent.id}/events`, { headers: auth })],
+    ];
+    for (const [kind, answer] of answers) {
+      const response = await answer;
+      expect(response.ok || response.status === 401, kind).toBe(true);
+      expect(response.headers.get("x-request-id"), kind).toMatch(/^[0-9a-f-]{36}$/);
+      await response.body?.cancel();
+    }
+  });
 });
 
 /** The samples of a metric family, by their labels as written. */
