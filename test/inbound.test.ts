@@ -287,7 +287,7 @@ describe("the poller", () => {
     expect(batches.some((b) => Number(b.unverified) >= 1)).toBe(true);
   });
 
-  test("a message over INBOUND_MAX_BYTES is not stored and is logged", async () => {
+  test("a message over INBOUND_MAX_BYTES is set aside: not stored, logged, flagged on the server", async () => {
     const agent = await createVerifiedAgent(api, x);
     await dovecot.append([
       rawMessage({ to: address(agent), subject: "huge", body: "x".repeat(150_000) }),
@@ -296,7 +296,7 @@ describe("the poller", () => {
     const reply = await inboxOf(api, agent, 1);
     expect(reply.body.data.map((e: { subject: string }) => e.subject)).toEqual(["small"]);
     expect(svc.logs).toContainEqual(
-      expect.objectContaining({ event: "inbound_dropped", fields: expect.objectContaining({ reason: "too_large" }) }),
+      expect.objectContaining({ event: "inbound_set_aside", fields: expect.objectContaining({ reason: "too_large" }) }),
     );
   });
 

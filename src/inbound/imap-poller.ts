@@ -1,22 +1,38 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { ImapFlow } from "imapflow";
 import type { ImapConfig } from "../config.ts";
+import { readCursor } from "../db/imap-cursor.ts";
 import { type Lease, lease } from "../db/lease.ts";
 import type { Takeover } from "../db/takeover.ts";
-import type { Logger } from "../log.ts";
-import { type Arrival, type Filed, fileBatch } from "../mailbox/filing.ts";
+import { describeFault, type Logger } from "../log.ts";
+import { type Arrival, type Filed, fileBatch, type ImapCursor, saveCursor } from "../mailbox/filing.ts";
 import type { InboundState, Services } from "../mailbox/services.ts";
 import { authenticator } from "./authentication.ts";
-import { parseMessage, recipientsOf } from "./parse.ts";
+import { recipientsOf } from "./parse.ts";
+import { startReaders, Unreadable } from "./readers.ts";
 
 // Pulls mail from the catch-all mailbox: one instance at a time (a lease),
 // in UID order, a batch per transaction, marking messages on the server only
 // after their batch committed. IDLE wakes it at once; a timer checks anyway.
+//
+// No message may hold the mailbox. One too large or that cannot be read is
+// set aside at once; an attempt that never commits (its filing failed, or the
+// process died during it) is counted in the cursor before it begins, the next
+// messages are then filed one at a time, and a message whose attempts keep
+// failing is set aside too. Set aside, a message is passed over and left on
+// the server, flagged as SET_ASIDE and moved as IMAP_PROCESSED moves mail.
 
 const LEASE_TTL_MS = 30_000;
 const LEASE_RENEW_MS = 10_000;
 const BATCH_SIZE = 100;
 const MAX_BACKOFF_MS = 60_000;
+/** Attempts at one message before it is set aside. */
+const MAX_TRIES = 3;
+/** The flags of a message set aside: one a mail client shows, and one to search for. */
+export const SET_ASIDE_FLAGS = ["\\Flagged", "$PigeonholeSetAside"];
+
+/** Why a message was set aside: over INBOUND_MAX_BYTES, not readable as mail, or its filing kept failing. */
+type SetAsideReason = "too_large" | "unreadable" | "failed";
 
 export interface Poller {
   stop(): Promise<void>;
@@ -83,9 +99,10 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
   const mailbox = `${imap.user}@${imap.host}:${imap.port}/${imap.mailbox}`;
   // The catch-all's own address, which a Delivered-To may name: the login, at the mail domain when it has none.
   const catchAll = imap.user.includes("@") ? imap.user : `${imap.user}@${config.mailDomain}`;
-  /** Filed messages the server has not yet marked as IMAP_PROCESSED asks, by UID in one mailbox. */
-  const unmarked = { uidValidity: 0n, uids: [] as number[] };
+  /** Messages the server has not yet marked, filed or set aside, by UID in one mailbox. */
+  const marks = { uidValidity: 0n, pending: { processed: [] as number[], aside: [] as number[] } };
   const authenticate = authenticator(config, log);
+  const readers = startReaders();
   const held = lease(sql, clock, `imap:${mailbox}`, takeover, LEASE_TTL_MS);
   const stopping = new AbortController();
   let stopped = false;
@@ -110,9 +127,9 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
         log("info", "imap_connected", { mailbox });
         await poll(session);
       } catch (error) {
-        Object.assign(state, { connected: false, lastError: (error as Error).message });
+        Object.assign(state, { connected: false, lastError: describeFault(error) });
         if (stopped) break;
-        log("warn", "imap_disconnected", { mailbox, error: (error as Error).message, retryInMs: backoff });
+        log("warn", "imap_disconnected", { mailbox, error: describeFault(error), retryInMs: backoff });
         await pause(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
       } finally {
@@ -154,89 +171,129 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     const status = await client.status(imap.mailbox, { uidValidity: true });
     if (!status || status.uidValidity !== box.uidValidity)
       throw new Error("the mailbox was replaced; opening it again");
-    if (unmarked.uidValidity !== box.uidValidity) Object.assign(unmarked, { uidValidity: box.uidValidity, uids: [] });
-    await markProcessed(client, []);
-    const cursor = await sql.one(`SELECT "uidValidity", "lastUid" FROM "ImapCursor" WHERE "mailbox" = ?`, [mailbox]);
-    let lastUid = 0n;
-    if (cursor && BigInt(cursor.uidValidity as number) === box.uidValidity) lastUid = BigInt(cursor.lastUid as number);
-    else if (cursor)
-      log("warn", "imap_uidvalidity_changed", { mailbox, was: `${cursor.uidValidity}`, now: `${box.uidValidity}` });
-    const found = (await client.search({ uid: `${lastUid + 1n}:*` }, { uid: true })) || [];
-    const uids = found.filter((uid) => BigInt(uid) > lastUid).sort((a, b) => a - b);
+    if (marks.uidValidity !== box.uidValidity)
+      Object.assign(marks, { uidValidity: box.uidValidity, pending: { processed: [], aside: [] } });
+    await markOnServer(client, []);
+    const saved = await readCursor(sql, mailbox);
+    if (saved && saved.uidValidity !== box.uidValidity)
+      log("warn", "imap_uidvalidity_changed", { mailbox, was: `${saved.uidValidity}`, now: `${box.uidValidity}` });
+    let cursor: ImapCursor =
+      saved?.uidValidity === box.uidValidity ? saved : { uidValidity: box.uidValidity, lastUid: 0n, tries: 0 };
+    const found = (await client.search({ uid: `${cursor.lastUid + 1n}:*` }, { uid: true })) || [];
+    const uids = found.filter((uid) => BigInt(uid) > cursor.lastUid).sort((a, b) => a - b);
     state.lag = uids.length;
-    for (let i = 0; i < uids.length && !stopped; i += BATCH_SIZE) {
-      const batch = uids.slice(i, i + BATCH_SIZE);
-      const arrivals = await download(client, batch);
-      const filed = await fileBatch(
-        services,
-        { mailbox, uidValidity: box.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0) },
-        arrivals,
-        current,
-      );
-      report(batch, filed);
-      await markProcessed(
-        client,
-        arrivals.map((arrival) => Number(arrival.uid)),
-      );
-      state.lag = uids.length - i - batch.length;
+    // After an attempt that never committed, the next batch's worth is filed one at a time, to find the one at fault.
+    let careful = cursor.tries > 0 ? BATCH_SIZE : 0;
+    for (let i = 0; i < uids.length && !stopped; ) {
+      const batch = uids.slice(i, i + (careful > 0 ? 1 : BATCH_SIZE));
+      cursor =
+        cursor.tries >= MAX_TRIES
+          ? await passOver(client, cursor, batch, current)
+          : await attempt(client, cursor, batch, current);
+      i += batch.length;
+      careful = Math.max(0, careful - batch.length);
+      state.lag = uids.length - i;
     }
     if (!stopped) state.lastPollAt = clock.now();
   }
 
-  /** The batch's messages in UID order; one too large or unreadable is logged and left on the server. */
-  async function download(client: ImapFlow, batch: number[]): Promise<Arrival[]> {
-    const sizes = await client.fetchAll(batch, { uid: true, size: true }, { uid: true });
-    const wanted = sizes.filter((m) => {
-      if ((m.size ?? 0) <= config.inboundMaxBytes) return true;
-      log("warn", "inbound_dropped", { reason: "too_large", uid: m.uid, size: m.size, limit: config.inboundMaxBytes });
-      services.metrics.inbound("too_large");
-      return false;
+  /** Files a batch: the attempt counted first, so that a crash while filing it is known at the next. */
+  async function attempt(client: ImapFlow, cursor: ImapCursor, batch: number[], current: Lease): Promise<ImapCursor> {
+    const { sources, tooLarge } = await download(client, batch);
+    await saveCursor(services, mailbox, { ...cursor, tries: cursor.tries + 1 }, current);
+    const read = await Promise.all(sources.map(({ uid, source }) => arrival(BigInt(uid), source)));
+    const arrivals = read
+      .filter((a): a is Arrival => !(a instanceof Unreadable))
+      .sort((a, b) => (a.uid < b.uid ? -1 : 1));
+    const through = { uidValidity: cursor.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0), tries: 0 };
+    const filed = await fileBatch(services, mailbox, through, arrivals, current);
+    report(batch, filed);
+    for (const uid of tooLarge) setAside(uid, "too_large");
+    read.forEach((result, index) => {
+      if (result instanceof Unreadable) setAside(sources[index]?.uid ?? 0, "unreadable", result.message);
     });
-    if (wanted.length === 0) return [];
-    const fetched = await client.fetchAll(
-      wanted.map((w) => w.uid),
-      { uid: true, source: true },
-      { uid: true },
+    await markOnServer(
+      client,
+      arrivals.map((arrival) => Number(arrival.uid)),
     );
-    // Read and authenticated side by side: authentication waits on DNS.
-    const arrivals = await Promise.all(fetched.map((m) => (m.source ? arrival(BigInt(m.uid), m.source) : null)));
-    return arrivals.filter((a): a is Arrival => a !== null).sort((a, b) => (a.uid < b.uid ? -1 : 1));
+    return through;
   }
 
-  /** One message as it is filed, or null (logged) when it cannot be read. */
-  async function arrival(uid: bigint, raw: Buffer): Promise<Arrival | null> {
+  /** Moves past a message whose attempts all failed: set aside, so that the ones after it are filed. */
+  async function passOver(client: ImapFlow, cursor: ImapCursor, batch: number[], current: Lease): Promise<ImapCursor> {
+    const uid = batch[0] ?? 0;
+    const passed = { uidValidity: cursor.uidValidity, lastUid: BigInt(uid), tries: 0 };
+    await saveCursor(services, mailbox, passed, current);
+    setAside(uid, "failed", `${cursor.tries} attempts at filing it failed`);
+    await markOnServer(client, []);
+    return passed;
+  }
+
+  /** Logged, counted, and flagged on the server with the next marks. */
+  function setAside(uid: number, reason: SetAsideReason, error?: string): void {
+    log("warn", "inbound_set_aside", { mailbox, uid, reason, error });
+    services.metrics.inbound(reason);
+    marks.pending.aside.push(uid);
+  }
+
+  /** The batch's sources in UID order, but those over INBOUND_MAX_BYTES, which are not downloaded. */
+  async function download(client: ImapFlow, batch: number[]) {
+    const sizes = await client.fetchAll(batch, { uid: true, size: true }, { uid: true });
+    const tooLarge = sizes.filter((m) => (m.size ?? 0) > config.inboundMaxBytes).map((m) => m.uid);
+    const wanted = sizes.filter((m) => !tooLarge.includes(m.uid)).map((m) => m.uid);
+    const fetched =
+      wanted.length === 0 ? [] : await client.fetchAll(wanted, { uid: true, source: true }, { uid: true });
+    const sources = fetched.flatMap(({ uid, source }) => (source ? [{ uid, source }] : []));
+    return { sources: sources.sort((a, b) => a.uid - b.uid), tooLarge };
+  }
+
+  /** One message as it is filed, or why it cannot be read. Read and authenticated side by side: authentication waits on DNS. */
+  async function arrival(uid: bigint, raw: Buffer): Promise<Arrival | Unreadable> {
+    let message: Awaited<ReturnType<typeof readers.read>>;
     try {
-      const message = await parseMessage(raw);
-      const recipients = recipientsOf(message, config.mailDomain, catchAll);
-      if (recipients.length === 0) {
-        log("warn", "inbound_dropped", { reason: "no_recipient", uid: Number(uid) });
-        services.metrics.inbound("no_recipient");
-      }
-      return { uid, raw, message, recipients, authentication: await authenticate(raw, message.from.address) };
+      message = await readers.read(raw);
     } catch (error) {
-      log("warn", "inbound_dropped", { reason: "unparseable", uid: Number(uid), error: (error as Error).message });
-      services.metrics.inbound("unparseable");
-      return null;
+      if (error instanceof Unreadable) return error;
+      throw error;
     }
+    const recipients = recipientsOf(message, config.mailDomain, catchAll);
+    if (recipients.length === 0) {
+      log("warn", "inbound_dropped", { reason: "no_recipient", uid: Number(uid) });
+      services.metrics.inbound("no_recipient");
+    }
+    return { uid, raw, message, recipients, authentication: await authenticate(raw, message.from.address) };
   }
 
   /**
-   * Applies IMAP_PROCESSED to filed messages. imapflow answers false when the
-   * server refused; those are logged and tried again with the next pass.
+   * Marks messages whose batch committed: filed ones as IMAP_PROCESSED asks,
+   * those set aside with SET_ASIDE_FLAGS (never deleted; moved when filed ones
+   * are). imapflow answers false when the server refused; those are logged
+   * and tried again with the next pass.
    */
-  async function markProcessed(client: ImapFlow, uids: number[]): Promise<void> {
-    const pending = [...unmarked.uids.splice(0), ...uids];
-    if (pending.length === 0) return;
+  async function markOnServer(client: ImapFlow, filed: number[]): Promise<void> {
     const action = config.imapProcessed;
-    const done =
+    const mark = async (kind: keyof typeof marks.pending, uids: number[], apply: () => Promise<unknown>) => {
+      if (uids.length === 0 || (await apply())) return;
+      marks.pending[kind].push(...uids);
+      log("warn", "imap_mark_failed", {
+        mailbox,
+        action: kind === "aside" ? "set_aside" : action.kind,
+        uids: uids.length,
+      });
+    };
+    const aside = marks.pending.aside.splice(0);
+    await mark("aside", aside, async () => {
+      const flagged = await client.messageFlagsAdd(aside, SET_ASIDE_FLAGS, { uid: true });
+      return flagged && (action.kind !== "move" || (await client.messageMove(aside, action.mailbox, { uid: true })));
+    });
+    const processed = [...marks.pending.processed.splice(0), ...filed];
+    await mark("processed", processed, () =>
       action.kind === "seen"
-        ? await client.messageFlagsAdd(pending, ["\\Seen"], { uid: true })
+        ? client.messageFlagsAdd(processed, ["\\Seen"], { uid: true })
         : action.kind === "delete"
-          ? await client.messageDelete(pending, { uid: true })
-          : Boolean(await client.messageMove(pending, action.mailbox, { uid: true }));
-    if (done) return;
-    unmarked.uids.push(...pending);
-    log("warn", "imap_mark_failed", { mailbox, action: action.kind, uids: pending.length });
+          ? client.messageDelete(processed, { uid: true })
+          : client.messageMove(processed, action.mailbox, { uid: true }),
+    );
   }
 
   function report(batch: number[], filed: Filed[]): void {
@@ -267,6 +324,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
       await running;
       await held.release();
       await takeover.close();
+      await readers.close();
     },
   };
 }

@@ -7,7 +7,7 @@ const CATCH_ALL = "catchall@agents.example";
 
 describe("parseMessage", () => {
   test("a Gmail multipart/alternative message: both bodies, decoded subject, the envelope recipients", async () => {
-    const message = await parseMessage(fixture("gmail-alternative.eml"));
+    const message = await parseMessage(fixture("gmail-alternative.eml"), { derive: true });
     expect(message).toMatchObject({
       messageId: "<CAF=+4kQn7yLw@mail.gmail.example>",
       from: { address: "jordan@gmail.example", name: "Jordan Example" },
@@ -21,7 +21,7 @@ describe("parseMessage", () => {
 
   test("no Message-ID: keyed by its bytes; ISO-8859-1 decoded; a group's members count as recipients", async () => {
     const raw = fixture("no-message-id-latin1.eml");
-    const message = await parseMessage(raw);
+    const message = await parseMessage(raw, { derive: true });
     expect(message.messageId).toBeNull();
     expect(message.dedupeKey).toMatch(/^source:[0-9a-f]{64}$/);
     expect(message.subject).toBe("Résumé");
@@ -31,7 +31,7 @@ describe("parseMessage", () => {
   });
 
   test("HTML only: no text body is made up; a NUL is stored as U+FFFD", async () => {
-    const message = await parseMessage(fixture("html-only-with-nul.eml"));
+    const message = await parseMessage(fixture("html-only-with-nul.eml"), { derive: true });
     expect(message.bodyText).toBeNull();
     expect(message.bodyHtml).toContain("4821\uFFFD");
   });
@@ -39,22 +39,22 @@ describe("parseMessage", () => {
 
 describe("recipientsOf", () => {
   test("the envelope decides, without the catch-all's own address", async () => {
-    const message = await parseMessage(fixture("gmail-alternative.eml"));
+    const message = await parseMessage(fixture("gmail-alternative.eml"), { derive: true });
     expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["scout"]);
   });
 
   test("without an envelope header: To and Cc, without case and without repeats", async () => {
-    const message = await parseMessage(fixture("no-message-id-latin1.eml"));
+    const message = await parseMessage(fixture("no-message-id-latin1.eml"), { derive: true });
     expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["agent-two", "first", "second"]);
   });
 
   test("without an envelope header, Bcc too; other domains are not ours", async () => {
-    const message = await parseMessage(fixture("bcc-only.eml"));
+    const message = await parseMessage(fixture("bcc-only.eml"), { derive: true });
     expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["hidden"]);
   });
 
   test("Envelope-To names the recipient over To", async () => {
-    const message = await parseMessage(fixture("html-only-with-nul.eml"));
+    const message = await parseMessage(fixture("html-only-with-nul.eml"), { derive: true });
     expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["inbox-bot"]);
   });
 });

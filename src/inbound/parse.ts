@@ -3,7 +3,7 @@ import type { AddressObject, Attachment } from "mailparser";
 import * as mimeFuncs from "nodemailer/lib/mime-funcs";
 import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
 import { parseMime } from "../mailbox/mime.ts";
-import { readingOf } from "../mailbox/reading/index.ts";
+import { bareReading, readingOf } from "../mailbox/reading/index.ts";
 
 // What the service keeps of a raw message: a missing body is reported as
 // null, and each attachment by where it is and what it holds.
@@ -77,7 +77,8 @@ function attachmentInfo(attachment: Attachment, position: number): AttachmentInf
   };
 }
 
-export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
+/** The message as filed; with `derive: false`, without its reading help (which took too long the first time). */
+export async function parseMessage(raw: Buffer, { derive }: { derive: boolean }): Promise<ParsedMessage> {
   const mail = await parseMime(raw);
   const messageIdLine = mail.headerLines.find((line) => line.key === "message-id");
   const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
@@ -94,7 +95,7 @@ export async function parseMessage(raw: Buffer): Promise<ParsedMessage> {
     subject,
     bodyText,
     bodyHtml,
-    reading: readingOf({ subject, bodyText, bodyHtml }),
+    reading: derive ? readingOf({ subject, bodyText, bodyHtml }) : bareReading(bodyText),
     toList: storables(addressesOf(mail.to)),
     ccList: storables(addressesOf(mail.cc)),
     replyToList: storables(addressesOf(mail.replyTo)),

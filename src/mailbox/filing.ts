@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
 import type { Lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Statements } from "../db/sql.ts";
@@ -67,12 +68,7 @@ export interface Filed {
   outcome: Outcome;
 }
 
-export interface Cursor {
-  mailbox: string;
-  uidValidity: bigint;
-  /** The highest UID of the batch: everything up to it is done once this commits. */
-  lastUid: bigint;
-}
+export type { ImapCursor };
 
 /** The batch is not this poller's to file any more; it reconnects and reads the cursor again. */
 export class BatchRefused extends Error {}
@@ -87,9 +83,6 @@ const FILE = `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", 
   VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 const ATTACHMENT = `INSERT INTO "Attachment" ("id", "emailId", "position", "filename", "contentType", "size", "contentId",
   "inline", "sha256") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const CURSOR = `SELECT "uidValidity", "lastUid" FROM "ImapCursor" WHERE "mailbox" = ?`;
-const MOVE_CURSOR = `INSERT INTO "ImapCursor" ("mailbox", "uidValidity", "lastUid") VALUES (?, ?, ?)
-  ON CONFLICT ("mailbox") DO UPDATE SET "uidValidity" = excluded."uidValidity", "lastUid" = excluded."lastUid"`;
 
 async function fileOne(
   tx: Statements,
@@ -157,20 +150,26 @@ async function fileOne(
   return "stored";
 }
 
-/** UIDs are 32-bit but stored as BIGINT, which PostgreSQL hands back as text. */
-const uid = (value: unknown) => BigInt(value as number | string);
+/** The lease confirmed in the transaction, first, so that an instance taking it over waits for this commit. */
+async function confirmLease(tx: Statements, lease: Lease): Promise<void> {
+  if (!(await lease.confirm(tx))) throw new BatchRefused("the poller lease was taken over");
+}
 
+/**
+ * Files a batch, the messages after the mailbox's cursor up to `through`,
+ * and moves the cursor there in the same transaction.
+ */
 export async function fileBatch(
   services: Services,
-  cursor: Cursor,
+  mailbox: string,
+  through: ImapCursor,
   arrivals: Arrival[],
   lease: Lease,
 ): Promise<Filed[]> {
   return withEvents(services, async (tx, emit) => {
-    // First, so that an instance taking the lease over waits for this commit.
-    if (!(await lease.confirm(tx))) throw new BatchRefused("the poller lease was taken over");
-    const current = await tx.one(CURSOR, [cursor.mailbox]);
-    if (current && uid(current.uidValidity) === cursor.uidValidity && uid(current.lastUid) >= cursor.lastUid) {
+    await confirmLease(tx, lease);
+    const current = await readCursor(tx, mailbox);
+    if (current && current.uidValidity === through.uidValidity && current.lastUid >= through.lastUid) {
       throw new BatchRefused("the cursor is past this batch already");
     }
     const filed: Filed[] = [];
@@ -179,7 +178,15 @@ export async function fileBatch(
         filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });
       }
     }
-    await tx.run(MOVE_CURSOR, [cursor.mailbox, String(cursor.uidValidity), String(cursor.lastUid)]);
+    await writeCursor(tx, mailbox, through);
     return filed;
+  });
+}
+
+/** Writes the cursor while the lease is ours: an attempt begun, or a message passed over. */
+export async function saveCursor(services: Services, mailbox: string, cursor: ImapCursor, lease: Lease): Promise<void> {
+  await services.sql.transaction(async (tx) => {
+    await confirmLease(tx, lease);
+    await writeCursor(tx, mailbox, cursor);
   });
 }

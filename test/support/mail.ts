@@ -89,3 +89,17 @@ export function withAttachment(to: string): string {
     ].join("\r\n"),
   });
 }
+
+/** Poison for anything that reads text in quadratic time: one word of 4 MB. */
+export function oneLongWord(to: string): string {
+  return rawMessage({ to, subject: "one long word", body: "x".repeat(4 * 1024 * 1024) });
+}
+
+/** Poison for anything that reads line by line in quadratic time: 150,000 short lines. */
+export function manyLines(to: string): string {
+  return rawMessage({
+    to,
+    subject: "many lines",
+    body: Array.from({ length: 150_000 }, (_, n) => `line ${n}`).join("\r\n"),
+  });
+}

@@ -30,10 +30,25 @@ export interface Scored {
   score: number;
 }
 
-/** Lines to read: the subject first, without URLs or addresses, whose digits are not codes. */
+/** How much of a line a pattern looks at around a candidate: past REACH, nothing announces it. */
+const WINDOW = REACH + 40;
+
+/** A run of non-blank characters that is an address (something@something.something), which holds no code. */
+function isAddress(run: string): boolean {
+  const at = run.indexOf("@", 1);
+  if (at < 0) return false;
+  const dot = run.indexOf(".", at + 2);
+  return dot > 0 && dot < run.length - 1;
+}
+
+/**
+ * Lines to read: the subject first, without URLs or addresses, whose digits
+ * are not codes. Split on blanks by hand: a pattern such as \S+@\S+ would
+ * try every start of a long run without blanks, in quadratic time.
+ */
 function linesOf(subject: string | null, text: string | null): string[] {
-  const whole = `${subject ?? ""}\n${text ?? ""}`.replace(/\bhttps?:\/\/\S+/gi, " ").replace(/\S+@\S+\.\S+/g, " ");
-  return whole.split(/\r?\n/);
+  const whole = `${subject ?? ""}\n${text ?? ""}`.replace(/\bhttps?:\/\/\S+/gi, " ");
+  return whole.split(/\r?\n/).map((line) => line.replace(/\S+/g, (run) => (isAddress(run) ? " " : run)));
 }
 
 function isYear(token: string): boolean {
@@ -50,40 +65,47 @@ function announcement(before: string): number {
   return best;
 }
 
-function candidatesOn(lines: string[], index: number): Scored[] {
-  const line = lines[index] ?? "";
+/**
+ * The candidates on one line, scored. Each is judged by a window of the
+ * line around it, never the whole line: a line of many candidates costs
+ * each the same, whatever its length.
+ */
+function candidatesOn(line: string, above: string, first: boolean): Scored[] {
   if (PHONE_LINE.test(line)) return [];
-  const context = lines
-    .slice(0, index)
-    .filter((above) => above.trim())
-    .slice(-2)
-    .join("\n");
+  const whole = line.trim();
   const found: Scored[] = [];
   for (const match of line.matchAll(CANDIDATE)) {
     const token = match[1] as string;
     const at = match.index ?? 0;
-    const before = line.slice(0, at);
-    const after = line.slice(at + match[0].length);
+    const before = line.slice(Math.max(0, at - WINDOW), at);
+    const after = line.slice(at + match[0].length, at + match[0].length + WINDOW);
     if (!/\d/.test(token) || isYear(token)) continue;
     if (OTHER_CODE.test(before) || NAMED_NUMBER.test(before)) continue;
     if (CURRENCY_BEFORE.test(before) || CURRENCY_AFTER.test(after)) continue;
     // A code on a line of its own is announced by the lines above it; else by its own sentence.
-    const alone = line.trim() === match[0].trim();
+    const alone = whole === match[0].trim();
     const near = alone
-      ? announcement(`${context}\n${before}`.slice(-REACH))
+      ? announcement(`${above}\n${before}`.slice(-REACH))
       : announcement(before.split(SENTENCE_END).at(-1) ?? "") || announcement(after.split(SENTENCE_END)[0] ?? "") / 2;
     if (near <= 0) continue;
     const usual = /^\d{6}$/.test(token.replace(/[ -]/g, "")) ? 20 : 0;
-    const score = near + (alone ? 30 : 0) + usual + (index === 0 ? 10 : 0);
+    const score = near + (alone ? 30 : 0) + usual + (first ? 10 : 0);
     found.push({ code: token.replace(/[ -]/g, ""), score });
   }
   return found;
 }
 
 export function codesOf(subject: string | null, text: string | null): string[] {
-  const lines = linesOf(subject, text);
-  const scored = lines.flatMap((_, index) => candidatesOn(lines, index));
   const best = new Map<string, number>();
-  for (const { code, score } of scored) best.set(code, Math.max(best.get(code) ?? 0, score));
+  // The two lines with words above the one read, kept as the lines go by.
+  const above: string[] = [];
+  for (const [index, line] of linesOf(subject, text).entries()) {
+    for (const { code, score } of candidatesOn(line, above.join("\n").slice(-REACH), index === 0)) {
+      best.set(code, Math.max(best.get(code) ?? 0, score));
+    }
+    if (!line.trim()) continue;
+    above.push(line.slice(-REACH));
+    if (above.length > 2) above.shift();
+  }
   return [...best.entries()].sort((a, b) => b[1] - a[1]).map(([code]) => code);
 }

@@ -5,6 +5,8 @@ import { compile } from "html-to-text";
 
 const htmlToText = compile({
   wordwrap: false,
+  // Deeper than any real mail nests is skipped, not recursed into.
+  limits: { maxDepth: 100, ellipsis: "" },
   selectors: [
     { selector: "a", options: { linkBrackets: ["(", ")"], hideLinkHrefIfSameAsText: true, ignoreHref: false } },
     // Mail is laid out with tables: each cell reads as a block of its own.
@@ -27,7 +29,12 @@ export function readableText(bodyText: string | null, bodyHtml: string | null): 
   return null;
 }
 
-/** The first 200 characters of the text, whitespace collapsed. */
+/** The first 200 characters of the text, whitespace collapsed: read from no more of it than that takes. */
 export function previewOf(text: string | null): string {
-  return [...(text ?? "").replace(/\s+/g, " ").trim()].slice(0, PREVIEW_LENGTH).join("");
+  let preview = "";
+  for (const [word] of (text ?? "").matchAll(/\S+/g)) {
+    preview += preview ? ` ${word}` : word;
+    if (preview.length >= PREVIEW_LENGTH * 2) break;
+  }
+  return [...preview.slice(0, PREVIEW_LENGTH * 2)].slice(0, PREVIEW_LENGTH).join("");
 }
