@@ -3374,7 +3374,7 @@ export type introspection = {
           },
           {
             "name": "type",
-            "description": "email.received, email.sent, email.updated, email.deleted or agent.verified",
+            "description": "email.received, email.sent, email.updated, email.deleted, agent.verified or webhook.disabled",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -6585,6 +6585,18 @@ export type introspection = {
                 "kind": "SCALAR",
                 "ofType": null
               }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "pausedUntil",
+            "description": "While its receiver fails: its deliveries wait until then, each failure in a row longer",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "Timestamp",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null

@@ -4,7 +4,6 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import type { Pool } from "pg";
 import { POSTGRES_SCHEMA } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
-import { advisoryKey } from "./advisory.ts";
 import { postgresSql, type Sql, sqliteSql } from "./sql.ts";
 import { Lock, serializedSqlite } from "./sqlite-adapter.ts";
 import { advisoryTakeover, processTakeover, type Takeover } from "./takeover.ts";
@@ -82,7 +81,7 @@ async function openPostgres(url: string): Promise<Database> {
   const pool = new pg.Pool({ connectionString, options: `-c search_path="${schema}"` });
   const adapter = new PrismaPg(pool, { schema });
   const prisma = new PostgresClient({ adapter }) as unknown as Db;
-  const sql = postgresSql(pool, pg.types, advisoryKey(schema, "events"));
+  const sql = postgresSql(pool, pg.types, schema);
   return {
     pool,
     provider: "postgresql",

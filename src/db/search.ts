@@ -68,11 +68,18 @@ export const searchTag = (agentId: string) => createHash("sha256").update(agentI
 const LONGEST_WORD = 200;
 export const isIndexed = (word: string) => word.length <= LONGEST_WORD;
 
+/**
+ * How much of each column is searched: its first 256 KiB, as reading help
+ * reads. Its words are found while the filing transaction is open, on the
+ * thread that answers requests.
+ */
+const SEARCHED_LENGTH = 256 * 1024;
+
 /** An email's searched columns, each as its tagged words: subject, sender, text. */
 function taggedColumns(email: Row): string[][] {
   const tag = searchTag(email.agentId as string);
   const tagged = (text: string) =>
-    searchWords(text)
+    searchWords(text.slice(0, SEARCHED_LENGTH))
       .filter(isIndexed)
       .map((word) => tag + word);
   const sender = `${email.fromName ?? ""} ${email.fromAddress}`;

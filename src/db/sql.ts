@@ -1,5 +1,6 @@
 import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
 import type pg from "pg";
+import { advisoryKey } from "./advisory.ts";
 import {
   indexPostgresEmail,
   indexSqliteEmail,
@@ -16,6 +17,8 @@ import type { Lock } from "./sqlite-adapter.ts";
 // One SQL text serves both databases: `?` placeholders, double-quoted names.
 
 export type Param = string | number | boolean | null | Uint8Array;
+/** The work that takes turns: appending events, claiming webhook deliveries. */
+export type TurnName = "events" | "webhook-claims";
 export type Row = Record<string, unknown>;
 
 /** Statements: alone, or inside one transaction. */
@@ -37,14 +40,10 @@ export interface Sql extends Statements {
   /** A Boolean column as this database hands it back. */
   flag(value: unknown): boolean;
   /**
-   * Inside a transaction, before it appends events: makes transactions that
-   * append events take turns until they commit, so that event ids become
-   * visible in the order they were handed out. A sequence alone hands out ids
-   * before commit, and id 101 could be seen before id 100.
+   * Inside a transaction, first: makes the transactions that take turns on
+   * this name wait for each other until each commits, across instances.
    */
-  orderEvents(tx: Statements): Promise<void>;
-  /** Appended to a SELECT in a transaction: locks the rows of that table, passing over rows another holds. */
-  skipLocked(table: string): string;
+  takeTurns(tx: Statements, name: TurnName): Promise<void>;
   /** Appended to a SELECT in a transaction: locks its rows until commit, so that checks made under it hold. */
   forUpdate: string;
   /** Full-text search over one agent's "Email" rows, as this database does it. */
@@ -101,8 +100,7 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
         }
       }),
     // Writers already take turns on SQLite.
-    orderEvents: async () => {},
-    skipLocked: () => "",
+    takeTurns: async () => {},
     forUpdate: "",
     search: sqliteSearch,
     indexForSearch: indexSqliteEmail,
@@ -134,7 +132,7 @@ export function numberedParams(text: string): string {
 }
 
 /** PostgreSQL: named prepared statements on the pool Prisma shares. */
-export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: string): Sql {
+export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: string): Sql {
   const names = new Map<string, { name: string; text: string }>();
   const statement = (text: string) => {
     let named = names.get(text);
@@ -145,6 +143,10 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: s
     return named;
   };
   const parsers = utcTimestamps(types);
+  const turnKeys: Record<TurnName, string> = {
+    events: advisoryKey(schema, "events"),
+    "webhook-claims": advisoryKey(schema, "webhook-claims"),
+  };
   const on = (client: pg.Pool | pg.PoolClient): Statements => {
     const query = (text: string, params: Param[]) =>
       client.query<Row>({ ...statement(text), values: params, types: parsers });
@@ -171,10 +173,9 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, eventsLock: s
       }
     },
     // A lock held until commit; taking it again in the same transaction costs nothing.
-    orderEvents: async (tx) => {
-      await tx.one("SELECT pg_advisory_xact_lock(?::bigint)", [eventsLock]);
+    takeTurns: async (tx, name) => {
+      await tx.one("SELECT pg_advisory_xact_lock(?::bigint)", [turnKeys[name]]);
     },
-    skipLocked: (table) => ` FOR UPDATE OF ${table} SKIP LOCKED`,
     forUpdate: " FOR UPDATE",
     search: postgresSearch,
     indexForSearch: indexPostgresEmail,

@@ -3,7 +3,7 @@ import { withDeadline } from "../deadline.ts";
 import { excerpt } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
-import { claimDueDeliveries, type DueDelivery, recordAttempt, releaseClaim } from "../mailbox/webhooks.ts";
+import { claimDueDeliveries, type DueDelivery, recordAttempt, releaseClaim } from "../mailbox/webhook-deliveries.ts";
 import { postWebhook } from "../outbound/webhooks.ts";
 
 // Sends due webhook deliveries: claims them (one instance at a time per

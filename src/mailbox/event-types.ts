@@ -1,5 +1,5 @@
 // The kinds of event and what each carries: ids, folder, subject, sender,
-// size; never bodies.
+// size; never bodies. Besides mail: an agent verified, a webhook disabled.
 
 export const EVENT_TYPES = [
   "email.received",
@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   "email.updated",
   "email.deleted",
   "agent.verified",
+  "webhook.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -22,4 +23,5 @@ export interface EventData {
   "email.updated": { emailId: string; folder: string; isRead: boolean };
   "email.deleted": { emailId: string; permanent: boolean };
   "agent.verified": { verifiedAt: number; socialUsername: string | null };
+  "webhook.disabled": { webhookId: string; url: string; reason: string };
 }

@@ -51,8 +51,10 @@ export async function withEvents<T>(services: Services, work: (tx: Statements, e
   const agents = new Set<string>();
   const { sql } = services;
   const result = await sql.transaction(async (tx) => {
-    // First, before the work locks any row, so that no two transactions wait on each other.
-    await sql.orderEvents(tx);
+    // Transactions that append events take turns until they commit, so that event ids become visible
+    // in the order they were handed out: a sequence alone hands them out before commit, and id 101
+    // could be seen before id 100. First, before the work locks any row, so that none waits on another.
+    await sql.takeTurns(tx, "events");
     return work(tx, async (event) => {
       await append(tx, services, event);
       agents.add(event.agentId);

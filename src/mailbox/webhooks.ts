@@ -14,12 +14,6 @@ import type { Services } from "./services.ts";
 export const MAX_WEBHOOKS_PER_AGENT = 10;
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 256;
-/** Deliveries given up one after another before the webhook is turned off. */
-const GIVE_UPS_TO_DISABLE = 5;
-/** How long a delivery is tried before it is given up. */
-const GIVE_UP_AFTER_MS = 24 * 3_600_000;
-/** The pauses after each failed attempt: about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then every 6 h. */
-const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
 
 export interface WebhookRecord {
   id: string;
@@ -29,6 +23,8 @@ export interface WebhookRecord {
   description: string | null;
   enabled: boolean;
   disabledReason: string | null;
+  /** While its receiver fails, its deliveries wait until then. */
+  pausedUntil: Date | null;
   createdAt: Date;
 }
 
@@ -63,7 +59,7 @@ export interface WebhookInput {
   enabled?: boolean | null;
 }
 
-const COLUMNS = `"id", "agentId", "url", "events", "description", "enabled", "disabledReason", "createdAt"`;
+const COLUMNS = `"id", "agentId", "url", "events", "description", "enabled", "disabledReason", "pausedUntil", "createdAt"`;
 
 function webhookFromRow({ sql }: Services, row: Record<string, unknown>): WebhookRecord {
   return {
@@ -74,6 +70,7 @@ function webhookFromRow({ sql }: Services, row: Record<string, unknown>): Webhoo
     description: row.description as string | null,
     enabled: sql.flag(row.enabled),
     disabledReason: row.disabledReason as string | null,
+    pausedUntil: row.pausedUntil === null ? null : sql.date(row.pausedUntil),
     createdAt: sql.date(row.createdAt),
   };
 }
@@ -131,6 +128,7 @@ export async function createWebhook(
     description: validDescription(input.description),
     enabled: true,
     disabledReason: null,
+    pausedUntil: null,
     createdAt: clock.now(),
     secret: newSecret(),
   };
@@ -181,24 +179,40 @@ export async function getWebhook(services: Services, agent: { id: string }, webh
   return webhookFromRow(services, row);
 }
 
-/** Changes the URL, the events, the description, or turns it on or off (which also clears why it was turned off). */
+/**
+ * Changes the URL, the events, the description, or turns it on or off.
+ * Turning it on (again) also resumes it: why it was turned off and a pause
+ * are cleared, and its pending deliveries are due now.
+ */
 export async function updateWebhook(
   services: Services,
   agent: { id: string },
   webhookId: string,
   input: WebhookInput,
 ): Promise<WebhookRecord> {
+  const { sql, clock, config } = services;
   const current = await getWebhook(services, agent, webhookId);
-  const url = input.url == null ? current.url : validUrl(input.url, services.config.webhookAllowPrivate);
+  const url = input.url == null ? current.url : validUrl(input.url, config.webhookAllowPrivate);
   const events = input.events == null ? current.events : validEvents(input.events);
   const description = input.description === undefined ? current.description : validDescription(input.description);
   const enabled = input.enabled ?? current.enabled;
-  const reset = input.enabled === true ? `, "disabledReason" = NULL, "givenUpInARow" = 0` : "";
-  const changed = await services.sql.run(
-    `UPDATE "Webhook" SET "url" = ?, "events" = ?, "description" = ?, "enabled" = ?${reset} WHERE "id" = ? AND "agentId" = ?`,
-    [url, JSON.stringify(events), description, enabled, webhookId, agent.id],
-  );
-  if (changed === 0) throw notFound();
+  const resumed =
+    input.enabled === true
+      ? `, "disabledReason" = NULL, "failuresInARow" = 0, "failingSince" = NULL, "pausedUntil" = NULL`
+      : "";
+  await sql.transaction(async (tx) => {
+    const changed = await tx.run(
+      `UPDATE "Webhook" SET "url" = ?, "events" = ?, "description" = ?, "enabled" = ?${resumed}
+        WHERE "id" = ? AND "agentId" = ?`,
+      [url, JSON.stringify(events), description, enabled, webhookId, agent.id],
+    );
+    if (changed === 0) throw notFound();
+    if (!resumed) return;
+    await tx.run(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = ? WHERE "webhookId" = ? AND "status" = 'pending'`, [
+      sql.at(clock.now()),
+      webhookId,
+    ]);
+  });
   return getWebhook(services, agent, webhookId);
 }
 
@@ -321,100 +335,4 @@ export async function queueDeliveries(
       [randomUUID(), webhook.id as string, event.id, payload, sql.at(event.createdAt), sql.at(event.createdAt)],
     );
   }
-}
-
-/** A delivery an instance has claimed, with what it needs to send it. */
-export interface DueDelivery {
-  id: string;
-  webhookId: string;
-  agentId: string;
-  eventId: string;
-  url: string;
-  secret: string;
-  payload: string;
-  attempts: number;
-  createdAt: Date;
-}
-
-/** How long a claim keeps other instances off a delivery: past the 10-second attempt, with room. */
-const CLAIM_MS = 60_000;
-
-/** Claims deliveries that are due: each is tried by one instance at a time, and a crashed claim runs out. */
-export async function claimDueDeliveries(services: Services, limit: number): Promise<DueDelivery[]> {
-  const { sql, clock } = services;
-  const now = sql.at(clock.now());
-  return sql.transaction(async (tx) => {
-    const rows = await tx.all(
-      `SELECT d."id", d."webhookId", d."eventId", d."payload", d."attempts", d."createdAt", w."agentId", w."url", w."secret"
-        FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
-        WHERE d."status" = 'pending' AND w."enabled" = ? AND d."nextAttemptAt" <= ?
-          AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ?)
-        ORDER BY d."nextAttemptAt" LIMIT ?${sql.skipLocked("d")}`,
-      [true, now, now, limit],
-    );
-    const until = sql.at(new Date(clock.now().getTime() + CLAIM_MS));
-    for (const row of rows) {
-      await tx.run(`UPDATE "WebhookDelivery" SET "claimedUntil" = ? WHERE "id" = ?`, [until, row.id as string]);
-    }
-    return rows.map((row) => ({
-      id: row.id as string,
-      webhookId: row.webhookId as string,
-      agentId: row.agentId as string,
-      eventId: String(row.eventId),
-      url: row.url as string,
-      secret: row.secret as string,
-      payload: row.payload as string,
-      attempts: Number(row.attempts),
-      createdAt: sql.date(row.createdAt),
-    }));
-  });
-}
-
-/** When the next attempt is due after `attempts` failed ones: the backoff, with a fifth either way of jitter. */
-export function nextAttemptAfter(attempts: number, now: Date): Date {
-  const pause = BACKOFF_MS[Math.min(attempts - 1, BACKOFF_MS.length - 1)] ?? BACKOFF_MS[0] ?? 5_000;
-  return new Date(now.getTime() + pause * (0.8 + Math.random() * 0.4));
-}
-
-export interface AttemptOutcome {
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-/** Records one attempt: delivered on a 2xx; else tried again later, or given up after 24 hours. */
-export async function recordAttempt(services: Services, delivery: DueDelivery, outcome: AttemptOutcome): Promise<void> {
-  const { sql, clock } = services;
-  const now = clock.now();
-  const attempts = delivery.attempts + 1;
-  const ok = outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300;
-  const next = nextAttemptAfter(attempts, now);
-  const givenUp = !ok && next.getTime() - delivery.createdAt.getTime() > GIVE_UP_AFTER_MS;
-  const status = ok ? "delivered" : givenUp ? "given_up" : "pending";
-  await sql.transaction(async (tx) => {
-    await tx.run(
-      `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "at", "statusCode", "error", "durationMs") VALUES (?, ?, ?, ?, ?, ?)`,
-      [randomUUID(), delivery.id, sql.at(now), outcome.statusCode, outcome.error, outcome.durationMs],
-    );
-    await tx.run(
-      `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "nextAttemptAt" = ?, "claimedUntil" = NULL WHERE "id" = ?`,
-      [status, attempts, status === "pending" ? sql.at(next) : null, delivery.id],
-    );
-    if (ok) {
-      await tx.run(`UPDATE "Webhook" SET "givenUpInARow" = 0 WHERE "id" = ?`, [delivery.webhookId]);
-    } else if (givenUp) {
-      await tx.run(`UPDATE "Webhook" SET "givenUpInARow" = "givenUpInARow" + 1 WHERE "id" = ?`, [delivery.webhookId]);
-      await tx.run(`UPDATE "Webhook" SET "enabled" = ?, "disabledReason" = ? WHERE "id" = ? AND "givenUpInARow" >= ?`, [
-        false,
-        `${GIVE_UPS_TO_DISABLE} deliveries in a row were given up after 24 hours of failures`,
-        delivery.webhookId,
-        GIVE_UPS_TO_DISABLE,
-      ]);
-    }
-  });
-}
-
-/** Lets go of a claimed delivery without an attempt (the service is stopping): another may take it at once. */
-export async function releaseClaim({ sql }: Services, delivery: DueDelivery): Promise<void> {
-  await sql.run(`UPDATE "WebhookDelivery" SET "claimedUntil" = NULL WHERE "id" = ?`, [delivery.id]);
 }

@@ -23,6 +23,8 @@ describe("isPublicAddress", () => {
     ["ff02::1", "IPv6 multicast"],
     ["::ffff:127.0.0.1", "IPv4 loopback inside IPv6"],
     ["::ffff:10.0.0.1", "IPv4 private inside IPv6"],
+    ["::7f00:1", "IPv4-compatible loopback, as a URL writes [::127.0.0.1]"],
+    ["::808:808", "IPv4-compatible, deprecated whatever it holds"],
     ["example.com", "not an address"],
   ])("%s is not (%s)", (address) => {
     expect(isPublicAddress(address)).toBe(false);

@@ -117,7 +117,7 @@ const ThreadFields = graphql(`
 `);
 
 const WebhookFields = graphql(`
-  fragment WebhookFields on Webhook { id url events description enabled disabledReason createdAt }
+  fragment WebhookFields on Webhook { id url events description enabled disabledReason pausedUntil createdAt }
 `);
 
 const AdminAgentFields = graphql(`

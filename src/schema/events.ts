@@ -16,7 +16,7 @@ const MailEventType = builder.objectRef<EventRecord>("MailEvent").implement({
   fields: (t) => ({
     id: t.exposeID("id", { description: "Decimal digits, increasing: compare as numbers" }),
     type: t.exposeString("type", {
-      description: "email.received, email.sent, email.updated, email.deleted or agent.verified",
+      description: "email.received, email.sent, email.updated, email.deleted, agent.verified or webhook.disabled",
     }),
     agentId: t.exposeString("agentId"),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),

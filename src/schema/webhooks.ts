@@ -58,6 +58,11 @@ const WebhookType = builder.objectRef<WebhookRecord>("Webhook").implement({
       nullable: true,
       description: "Why the service turned it off, when it did",
     }),
+    pausedUntil: t.expose("pausedUntil", {
+      type: "Timestamp",
+      nullable: true,
+      description: "While its receiver fails: its deliveries wait until then, each failure in a row longer",
+    }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
     deliveries: t.field({
       type: WebhookDeliveryPage,

@@ -25,6 +25,12 @@ export class WebhookReceiver {
   secrets: string[] = [];
   /** What to answer: a status, or "hang" for no answer at all. */
   answer: number | "hang" = 204;
+  /** How long to wait before answering. */
+  delayMs = 0;
+  /** Requests that came in and have not been answered yet. */
+  open = 0;
+  /** The most requests open at once. */
+  mostOpen = 0;
   #server: Server;
   #port = 0;
 
@@ -81,9 +87,15 @@ export class WebhookReceiver {
           verifiedWith: this.secrets.find((secret) => verifies(secret, payload, headers)) ?? null,
           headers: request.headers,
         });
-        if (this.answer === "hang") return;
-        response.writeHead(this.answer, this.answer >= 300 && this.answer < 400 ? { location: "/elsewhere" } : {});
-        response.end();
+        this.open++;
+        this.mostOpen = Math.max(this.mostOpen, this.open);
+        response.on("close", () => this.open--);
+        const { answer } = this;
+        if (answer === "hang") return;
+        setTimeout(() => {
+          response.writeHead(answer, answer >= 300 && answer < 400 ? { location: "/elsewhere" } : {});
+          response.end();
+        }, this.delayMs);
       });
     });
   }

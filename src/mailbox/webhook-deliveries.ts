@@ -1,0 +1,130 @@
+import { randomUUID } from "node:crypto";
+import { claimUntil, type DueRow, dueDeliveries } from "../db/webhook-claims.ts";
+import { withEvents } from "./events.ts";
+import type { Services } from "./services.ts";
+
+// Delivering webhooks (see jobs/webhook-worker.ts): claiming due deliveries
+// fairly, recording each attempt, pausing a webhook that fails and disabling
+// one that has failed for a day.
+
+/** How long a delivery is tried before it is given up, and a webhook that only fails before it is disabled. */
+const GIVE_UP_AFTER_MS = 24 * 3_600_000;
+const DISABLE_AFTER_MS = 24 * 3_600_000;
+/** The pauses after each failed attempt: about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then every 6 h. */
+const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
+
+/** A delivery an instance has claimed, with what it needs to send it. */
+export type DueDelivery = DueRow;
+
+/** How long a claim keeps other instances off a delivery: past the 10-second attempt, with room. */
+const CLAIM_MS = 60_000;
+/**
+ * Attempts in flight at once, across instances: for one webhook, and for all
+ * of one agent's. The rest of each instance's slots go to the others, so a
+ * receiver that hangs holds up its own deliveries only.
+ */
+export const IN_FLIGHT_PER_WEBHOOK = 2;
+export const IN_FLIGHT_PER_AGENT = 4;
+
+/**
+ * Claims up to `limit` due deliveries, each webhook and each agent within
+ * its share. Claims take turns across instances, so the shares hold; a
+ * crashed instance's claims run out.
+ */
+export async function claimDueDeliveries(services: Services, limit: number): Promise<DueDelivery[]> {
+  const { sql, clock } = services;
+  const now = clock.now();
+  return sql.transaction(async (tx) => {
+    await sql.takeTurns(tx, "webhook-claims");
+    const { due, agentsInFlight } = await dueDeliveries(tx, sql, now, IN_FLIGHT_PER_WEBHOOK);
+    const chosen: DueDelivery[] = [];
+    for (const delivery of due) {
+      if (chosen.length === limit) break;
+      const flying = agentsInFlight.get(delivery.agentId) ?? 0;
+      if (flying >= IN_FLIGHT_PER_AGENT) continue;
+      agentsInFlight.set(delivery.agentId, flying + 1);
+      chosen.push(delivery);
+    }
+    await claimUntil(
+      tx,
+      sql,
+      chosen.map((delivery) => delivery.id),
+      new Date(now.getTime() + CLAIM_MS),
+    );
+    return chosen;
+  });
+}
+
+/** The pause after `failures` failed attempts in a row: the backoff, with a fifth either way of jitter. */
+function pauseAfter(failures: number, now: Date): Date {
+  const pause = BACKOFF_MS[Math.min(failures - 1, BACKOFF_MS.length - 1)] ?? BACKOFF_MS[0] ?? 5_000;
+  return new Date(now.getTime() + pause * (0.8 + Math.random() * 0.4));
+}
+
+export interface AttemptOutcome {
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+}
+
+const ATTEMPT = `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "at", "statusCode", "error", "durationMs")
+  VALUES (?, ?, ?, ?, ?, ?)`;
+const DELIVERY = `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "nextAttemptAt" = ?, "claimedUntil" = NULL
+  WHERE "id" = ?`;
+
+/**
+ * Records one attempt. A 2xx delivers it and resumes its webhook. Anything
+ * else tries the delivery again later (given up once that would pass 24
+ * hours after the event), and pauses the webhook: all its deliveries wait
+ * about 5 s, 30 s, 2 min, 10 min, 1 h, then 6 h after each failure in a row
+ * (failures of attempts made together count as one). A webhook whose every
+ * attempt failed for 24 hours is disabled, with a webhook.disabled event.
+ */
+export async function recordAttempt(services: Services, delivery: DueDelivery, outcome: AttemptOutcome): Promise<void> {
+  const { sql, clock } = services;
+  const now = clock.now();
+  const attempts = delivery.attempts + 1;
+  const attempt = [randomUUID(), delivery.id, sql.at(now), outcome.statusCode, outcome.error, outcome.durationMs];
+  if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) {
+    await sql.transaction(async (tx) => {
+      await tx.run(ATTEMPT, attempt);
+      await tx.run(DELIVERY, ["delivered", attempts, null, delivery.id]);
+      await tx.run(
+        `UPDATE "Webhook" SET "failuresInARow" = 0, "failingSince" = NULL, "pausedUntil" = NULL WHERE "id" = ?`,
+        [delivery.webhookId],
+      );
+    });
+    return;
+  }
+  const next = pauseAfter(attempts, now);
+  const givenUp = next.getTime() - delivery.createdAt.getTime() > GIVE_UP_AFTER_MS;
+  await withEvents(services, async (tx, emit) => {
+    await tx.run(ATTEMPT, attempt);
+    await tx.run(DELIVERY, [givenUp ? "given_up" : "pending", attempts, givenUp ? null : sql.at(next), delivery.id]);
+    const webhook = await tx.one(
+      `SELECT "url", "enabled", "failuresInARow", "failingSince", "pausedUntil" FROM "Webhook" WHERE "id" = ?${sql.forUpdate}`,
+      [delivery.webhookId],
+    );
+    // Paused already: a failure of an attempt made together with the one that paused it.
+    if (!webhook || (webhook.pausedUntil !== null && sql.date(webhook.pausedUntil) > now)) return;
+    const failures = Number(webhook.failuresInARow) + 1;
+    const since = webhook.failingSince === null ? now : sql.date(webhook.failingSince);
+    const enabled = sql.flag(webhook.enabled);
+    const disable = enabled && now.getTime() - since.getTime() >= DISABLE_AFTER_MS;
+    const reason = disable ? `Every attempt failed for 24 hours; the last: ${outcome.error ?? "no answer"}` : null;
+    await tx.run(
+      `UPDATE "Webhook" SET "failuresInARow" = ?, "failingSince" = ?, "pausedUntil" = ?, "enabled" = ?,
+        "disabledReason" = COALESCE(?, "disabledReason") WHERE "id" = ?`,
+      [failures, sql.at(since), sql.at(pauseAfter(failures, now)), enabled && !disable, reason, delivery.webhookId],
+    );
+    if (reason) {
+      const data = { webhookId: delivery.webhookId, url: webhook.url as string, reason };
+      await emit({ type: "webhook.disabled", agentId: delivery.agentId, data });
+    }
+  });
+}
+
+/** Lets go of a claimed delivery without an attempt (the service is stopping): another may take it at once. */
+export async function releaseClaim({ sql }: Services, delivery: DueDelivery): Promise<void> {
+  await sql.run(`UPDATE "WebhookDelivery" SET "claimedUntil" = NULL WHERE "id" = ?`, [delivery.id]);
+}
