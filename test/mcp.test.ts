@@ -81,6 +81,38 @@ describe("the door", () => {
     expect([get.status, get.headers.get("allow")]).toEqual([405, "POST"]);
   });
 
+  test("a batch: at most 10 calls, whose answers share one budget of 32 MiB of mail", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    await deliver(agent, { subject: "large", text: "x".repeat(4 * 1024 * 1024) });
+    const [email] = (await inboxOf(api, agent, 1)).body.data;
+    const batch = (size: number) =>
+      Array.from({ length: size }, (_, id) => ({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: "read_email", arguments: { emailId: email.id, markAsRead: false } },
+      }));
+    const post = (body: unknown) =>
+      api.post("/mcp", {
+        key: agent.apiKey,
+        headers: { accept: "application/json, text/event-stream" },
+        body,
+      });
+    const refused = await post(batch(11));
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ error: "Bad Request", message: expect.stringMatching(/at most 10 messages/) });
+    const answered = await post(batch(10));
+    expect(answered.status).toBe(200);
+    const results = (answered.body as { result: ToolReply }[]).map(({ result }) => result);
+    expect(results).toHaveLength(10);
+    // Each whole answer carries the 4 MiB three times (bodyText, text, replyText): a few fit, the rest are refused.
+    const over = results.filter((result) => result.isError);
+    expect(over.length).toBeGreaterThanOrEqual(6);
+    expect(over.length).toBeLessThan(10);
+    for (const result of over) expect(JSON.parse(result.content[0]?.text ?? "")).toMatchObject({ statusCode: 413 });
+    expect(answered.text.length).toBeLessThan(48 * 1024 * 1024);
+  });
+
   test("a rotated key stops working at once", async () => {
     const agent = await createVerifiedAgent(api, x);
     const client = await connect(agent.apiKey);

@@ -1,13 +1,12 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { asServiceError } from "../errors.ts";
+import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
-import { SEND_BODY_LIMIT } from "../rest/routes.ts";
-import type { RequestFacts } from "../schema/context.ts";
+import { type RequestFacts, requestFacts } from "../schema/context.ts";
 import { type Tool, tools } from "./tools.ts";
 
 // /mcp: the Model Context Protocol over Streamable HTTP, for the agent whose
@@ -70,21 +69,37 @@ function mcpServer(agent: AgentRecord, context: ToolContext): McpServer {
   return server;
 }
 
+/** Messages one POST may carry as a JSON-RPC batch; protocol versions since 2025-06-18 send none. */
+export const MAX_BATCH = 10;
+
+/** The POST's JSON-RPC message or batch, refused when it is not JSON or the batch is too long. */
+async function messagesOf(request: Request): Promise<unknown> {
+  let body: unknown;
+  try {
+    body = JSON.parse(await request.text());
+  } catch {
+    throw new ServiceError("BAD_REQUEST", "Request body is not valid JSON");
+  }
+  if (Array.isArray(body) && body.length > MAX_BATCH) {
+    throw new ServiceError("BAD_REQUEST", `A JSON-RPC batch may hold at most ${MAX_BATCH} messages`);
+  }
+  return body;
+}
+
 /** Answers one POST /mcp for the agent the request's key names (checked before). */
 export async function answerMcp(
   request: Request,
   agent: AgentRecord,
   context: Omit<ToolContext, "facts">,
 ): Promise<Response> {
-  const facts = { authorization: request.headers.get("authorization"), signal: () => request.signal };
+  // One budget for the whole POST: a batch of calls answers no more than one call may.
+  const facts = requestFacts(request.headers.get("authorization"), () => request.signal);
   const server = mcpServer(agent, { ...context, facts });
-  const transport = new WebStandardStreamableHTTPServerTransport({
-    enableJsonResponse: true,
-    maxRequestBodySize: SEND_BODY_LIMIT,
-  });
+  const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
+  const parsedBody = await messagesOf(request);
   await server.connect(transport);
   try {
-    return await transport.handleRequest(request);
+    return await transport.handleRequest(request, { parsedBody });
   } finally {
     await server.close();
   }

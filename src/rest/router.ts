@@ -17,7 +17,7 @@ import type { Config } from "../config.ts";
 import { internalError, ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Services } from "../mailbox/services.ts";
-import type { RequestFacts } from "../schema/context.ts";
+import { type RequestFacts, requestFacts } from "../schema/context.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
 import { type Graphql, runOperation } from "../server/graphql.ts";
@@ -153,7 +153,8 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
       const file = route.file(data, request);
       if (!file) throw new ServiceError("NOT_FOUND", "Attachment not found");
       const agent = { id: file.agentId };
-      return { status: 200, file: await attachmentContent(services, agent, file.emailId, file.attachmentId) };
+      const content = () => attachmentContent(services, agent, file.emailId, file.attachmentId);
+      return { status: 200, file: await facts.answer.load(content, (loaded) => loaded.content.length) };
     }
     return { status: route.status ?? 200, body: route.respond ? route.respond(data, request) : Object.values(data)[0] };
   };
@@ -167,7 +168,7 @@ export function mountRoutes(app: Hono, run: RunRoute, config: Config): void {
     app.on(route.method, route.path, async (c) => {
       const body = route.body ? await readJsonObject(c) : {};
       const request = { params: c.req.param(), query: c.req.query(), body, headers: c.req.header() };
-      const facts = { authorization: c.req.header("authorization") ?? null, signal: () => c.req.raw.signal };
+      const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
       const answer = await run(route, request, facts);
       if ("file" in answer) return answerFile(c, answer.file.record, answer.file.content);
       if (answer.body === null && route.noContentWhenNull) return c.body(null, 204);

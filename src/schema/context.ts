@@ -28,10 +28,17 @@ export interface Context extends Services {
   attachments(emailId: string): Promise<AttachmentRecord[]>;
 }
 
-/** What the transport knows of the request. */
+/** What the transport knows of the request, and the one budget of everything answered to it. */
 export interface RequestFacts {
   authorization: string | null;
-  signal?: () => AbortSignal | undefined;
+  signal: () => AbortSignal | undefined;
+  /** Shared by every operation the request runs: a batch of MCP calls, or a REST route's. */
+  answer: AnswerBudget;
+}
+
+/** A request as a door received it: its Authorization header, and the signal of its client going away. */
+export function requestFacts(authorization: string | null, signal: () => AbortSignal | undefined): RequestFacts {
+  return { authorization, signal, answer: new AnswerBudget() };
 }
 
 /** The key in `Authorization: Bearer <key>`; a header of another form holds no valid key. */
@@ -54,9 +61,9 @@ export function createContext(services: Services, request: RequestFacts, streams
   let caller: Promise<AgentRecord> | undefined;
   return {
     ...services,
-    answer: new AnswerBudget(),
+    answer: request.answer,
     streams,
-    signal: () => request.signal?.(),
+    signal: request.signal,
     attachments: batched((emailIds) => attachmentsOf(services, emailIds), []),
     async operator() {
       const token = services.config.adminToken;

@@ -1,5 +1,6 @@
 import type { ExecutionResult, GraphQLError } from "graphql";
 import type { Context as HonoContext } from "hono";
+import { requestFacts } from "../schema/context.ts";
 import { jsonProblem } from "../schema/input.ts";
 import { badRequest, type Graphql, type GraphqlParams, runOperation } from "./graphql.ts";
 
@@ -70,9 +71,10 @@ export async function answerPlainJson(c: HonoContext, graphql: Graphql, type: An
   const problem = jsonProblem(params.variables ?? {}, "variables");
   const result = problem
     ? { errors: [badRequest(problem)] }
-    : await runOperation(graphql, params, {
-        authorization: c.req.header("authorization") ?? null,
-        signal: () => c.req.raw.signal,
-      });
+    : await runOperation(
+        graphql,
+        params,
+        requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal),
+      );
   return c.body(serialize(result), statusOf(result, type) as 200, { "content-type": `${type}; charset=utf-8` });
 }

@@ -4,6 +4,7 @@ import type { DocumentNode, ExecutionArgs, GraphQLError } from "graphql";
 import type { OperationResult } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
+import { requestFacts } from "../schema/context.ts";
 import type { Graphql } from "./graphql.ts";
 
 // GraphQL over WebSocket (the graphql-ws protocol, as Apollo and urql speak
@@ -33,10 +34,7 @@ export function serveGraphqlOverWebSocket(server: Server, graphql: Graphql): { c
         const closed = new AbortController();
         ctx.extra.socket.once("close", () => closed.abort());
         const authorization = ctx.connectionParams?.authorization;
-        const request = {
-          authorization: typeof authorization === "string" ? authorization : null,
-          signal: () => closed.signal,
-        };
+        const request = requestFacts(typeof authorization === "string" ? authorization : null, () => closed.signal);
         const { schema, execute, subscribe, contextFactory, parse, validate } = graphql.getEnveloped({ request });
         let document: DocumentNode;
         try {

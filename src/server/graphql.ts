@@ -4,7 +4,7 @@ import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { excerpt, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
-import { type Context, createContext, type RequestFacts } from "../schema/context.ts";
+import { type Context, createContext, type RequestFacts, requestFacts } from "../schema/context.ts";
 import { located, toServiceError } from "../schema/errors.ts";
 import { cleanLiterals, jsonProblem } from "../schema/input.ts";
 import { documentLimits } from "../schema/limits.ts";
@@ -114,7 +114,7 @@ export function createGraphql(schema: GraphQLSchema, services: Services): Graphq
       if (!(facts instanceof Request)) return createContext(services, facts, streams);
       return createContext(
         services,
-        { authorization: facts.headers.get("authorization"), signal: () => facts.signal },
+        requestFacts(facts.headers.get("authorization"), () => facts.signal),
         streams,
       );
     },
