@@ -122,6 +122,19 @@ describe("routes", () => {
     expect(JSON.parse(body)).toEqual({ error: "Bad Request", statusCode: 400, message: expect.any(String) });
   });
 
+  test.each(["OPTIONS", "GET", "POST"])("400 in the spec's shape for %s * (no path to route)", async (method) => {
+    const { hostname, port } = new URL(svc.url);
+    const answer = await rawExchange(
+      hostname,
+      Number(port),
+      `${method} * HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
+    );
+    const [head = "", body = ""] = answer.split("\r\n\r\n");
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head.toLowerCase()).toContain("content-type: application/json");
+    expect(JSON.parse(body)).toEqual({ error: "Bad Request", statusCode: 400, message: expect.any(String) });
+  });
+
   test("GET /healthz reports the database reachable", async () => {
     const reply = await api.get("/healthz");
     expect(reply.status).toBe(200);
@@ -235,6 +248,31 @@ describe("/graphql over HTTP", () => {
       expect(direct.headers.get("content-type")).toBe(viaYoga.headers.get("content-type"));
       expect(direct.body).toEqual(viaYoga.body);
     }
+  });
+
+  test("media types compare without case: APPLICATION/JSON is JSON on either path", async () => {
+    for (const accept of ["application/json", "APPLICATION/JSON;q=0.9"]) {
+      for (const body of [{ query: "{ __typename }" }, '{"query":"{ __typename }","variables":1e308}']) {
+        const reply = await api.post("/graphql", { body, headers: { "content-type": "APPLICATION/JSON", accept } });
+        expect(reply.status, `${accept} ${JSON.stringify(body)}`).toBe(200);
+        expect(reply.body.data ?? reply.body.errors[0].extensions.code).toBeTruthy();
+      }
+    }
+    const refused = await api.post("/graphql", {
+      body: '{"query":"{ __typename }","variables":1e308}',
+      headers: { "content-type": "APPLICATION/JSON" },
+    });
+    expect(refused.body.errors[0].extensions).toMatchObject({ code: "BAD_REQUEST", status: 400 });
+  });
+
+  test.each([1_500, 1_999, 10_000])("a value nested %i deep is a bad request, never a 500", async (depth) => {
+    const query = `{ __typename(a: ${"[".repeat(depth)}${"]".repeat(depth)}) }`;
+    const reply = await api.post("/graphql", { body: { query } });
+    expect(reply.status).toBe(200);
+    expect(reply.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^Syntax Error: /),
+      extensions: { code: "BAD_REQUEST", status: 400 },
+    });
   });
 
   test("HEAD answers like GET without a body, never 500, and logs nothing", async () => {

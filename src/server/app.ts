@@ -21,14 +21,12 @@ import { schema } from "../schema/index.ts";
 import { wireBody } from "../wire-names.ts";
 import { DOCS_SCRIPT, docsPage, redocBundle } from "./docs.ts";
 import { graphiqlPage } from "./graphiql.ts";
-import type { Graphql } from "./graphql.ts";
+import { type Graphql, yogaAnswer } from "./graphql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
 
 const REQUEST_TIMEOUT_MS = 30_000;
-/** What /graphql can answer with. */
-const GRAPHQL_ANSWERS = "application/json, application/graphql-response+json, text/event-stream, multipart/mixed";
 /** Paths served here rather than by the route table, with their methods. */
 const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
@@ -87,18 +85,7 @@ export function createApp(services: Services, graphql: Graphql): Hono {
     }
     const plain = plainJsonAnswer(c);
     if (plain) return answerPlainJson(c, graphql, plain);
-    const response = await graphql.fetch(c.req.raw);
-    // Yoga refuses these with an empty body; the client hears why, as REST would tell it.
-    if (response.status === 415) {
-      throw new ServiceError(
-        "UNSUPPORTED_MEDIA_TYPE",
-        "Send the query as application/json (or application/graphql+json)",
-      );
-    }
-    if (response.status === 406) {
-      throw new ServiceError("NOT_ACCEPTABLE", `Accept one of: ${GRAPHQL_ANSWERS}`);
-    }
-    return response;
+    return yogaAnswer(graphql, c.req.raw);
   });
   const run = routeRunner(schema, graphql, services);
   mountRoutes(app, run, services.config);

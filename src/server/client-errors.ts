@@ -1,11 +1,13 @@
 import type { Server, ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
-import { ServiceError } from "../errors.ts";
+import { RequestError } from "@hono/node-server";
+import { internalError, ServiceError } from "../errors.ts";
 
-// Requests Node's HTTP server refuses before any route sees them: headers
+// Requests refused before any route sees them: by Node's HTTP server, headers
 // (the URL among them) over Node's 16 KiB, a request whose headers never all
-// arrive, a malformed request line or header. Node's own answer has no body;
-// this one is the spec's JSON error, as from every route, with Node's status.
+// arrive, a malformed request line or header; by the HTTP adapter, a request
+// it cannot make a URL of (`OPTIONS *`, a bad Host). Their own answers have no
+// body; these have the spec's JSON error, as from every route.
 
 /** The parser's error code, and what the client is told. */
 function refusalFor(code: string | undefined): ServiceError {
@@ -39,4 +41,13 @@ export function answerClientErrorsWithJson(server: Server): void {
         body,
     );
   });
+}
+
+/** The adapter's refusal of a request it could not turn into a web Request, in the spec's shape. */
+export function answerUnreadableRequest(error: unknown): Response {
+  const refusal =
+    error instanceof RequestError
+      ? new ServiceError("BAD_REQUEST", `The request's target or Host cannot be read: ${error.message}`)
+      : internalError();
+  return Response.json(refusal.toBody(), { status: refusal.status, headers: { Connection: "close" } });
 }

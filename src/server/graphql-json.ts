@@ -2,7 +2,7 @@ import type { ExecutionResult, GraphQLError } from "graphql";
 import type { Context as HonoContext } from "hono";
 import { requestFacts } from "../schema/context.ts";
 import { jsonProblem } from "../schema/input.ts";
-import { badRequest, type Graphql, type GraphqlParams, runOperation } from "./graphql.ts";
+import { badRequest, type Graphql, type GraphqlParams, runOperation, yogaAnswer } from "./graphql.ts";
 
 // POST /graphql with a JSON body, as nearly every client sends it, answered
 // straight from the pipeline: the same plugins, limits, masking and errors as
@@ -66,7 +66,7 @@ export async function answerPlainJson(c: HonoContext, graphql: Graphql, type: An
   const text = await c.req.text();
   const params = paramsOf(text);
   if (!params) {
-    return graphql.fetch(new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body: text }));
+    return yogaAnswer(graphql, new Request(c.req.url, { method: "POST", headers: c.req.raw.headers, body: text }));
   }
   const problem = jsonProblem(params.variables ?? {}, "variables");
   const result = problem

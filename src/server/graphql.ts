@@ -26,6 +26,9 @@ const requestChecks: Plugin = {
     () =>
     ({ result, replaceParseResult }) => {
       if (result instanceof GraphQLError) replaceParseResult(badRequest(result.message, result));
+      // The parser recurses: a value nested some thousand deep overflows the stack before the token limit.
+      else if (result instanceof RangeError)
+        replaceParseResult(badRequest("Syntax Error: the document nests too deeply"));
     },
   onParams: ({ params, setResult }) => {
     const problem = jsonProblem(params.variables ?? {}, "variables");
@@ -123,4 +126,34 @@ export function createGraphql(schema: GraphQLSchema, services: Services): Graphq
         located(toServiceError(error as GraphQLError, requestFault(services.log)), error as GraphQLError),
     },
   });
+}
+
+/** What /graphql can answer with. */
+const GRAPHQL_ANSWERS = "application/json, application/graphql-response+json, text/event-stream, multipart/mixed";
+
+/** Media types compare without case (RFC 9110); Yoga compares them as written. Parameters are kept. */
+function lowerMediaTypes(value: string): string {
+  return value.replace(/(^|,)\s*[^;,]+/g, (type) => type.toLowerCase());
+}
+
+/**
+ * A request only Yoga answers (any but a plain JSON POST), its media types in
+ * lower case. Yoga refuses a type it does not read or cannot answer with an
+ * empty body; the client hears why, as REST would tell it.
+ */
+export async function yogaAnswer(graphql: Graphql, request: Request): Promise<Response> {
+  const headers = new Headers(request.headers);
+  for (const name of ["content-type", "accept"]) {
+    const value = headers.get(name);
+    if (value !== null) headers.set(name, lowerMediaTypes(value));
+  }
+  const response = await graphql.fetch(new Request(request, { headers }));
+  if (response.status === 415) {
+    throw new ServiceError(
+      "UNSUPPORTED_MEDIA_TYPE",
+      "Send the query as application/json (or application/graphql+json)",
+    );
+  }
+  if (response.status === 406) throw new ServiceError("NOT_ACCEPTABLE", `Accept one of: ${GRAPHQL_ANSWERS}`);
+  return response;
 }

@@ -1,6 +1,6 @@
-import type { Server } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { serve } from "@hono/node-server";
+import { getRequestListener } from "@hono/node-server";
 import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
@@ -16,7 +16,7 @@ import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
 import { servicesFor } from "../services.ts";
 import { createApp } from "./app.ts";
-import { answerClientErrorsWithJson } from "./client-errors.ts";
+import { answerClientErrorsWithJson, answerUnreadableRequest } from "./client-errors.ts";
 import { createGraphql } from "./graphql.ts";
 import { serveGraphqlOverWebSocket } from "./graphql-ws.ts";
 
@@ -46,11 +46,11 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
   const graphql = createGraphql(schema, services);
   const app = createApp(services, graphql);
-  const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: config.port, hostname: config.host }, () => resolve(s));
-  });
-  answerClientErrorsWithJson(server as Server);
-  const webSockets = serveGraphqlOverWebSocket(server as Server, graphql);
+  const listener = getRequestListener(app.fetch, { hostname: config.host, errorHandler: answerUnreadableRequest });
+  const server = createServer(listener);
+  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  answerClientErrorsWithJson(server);
+  const webSockets = serveGraphqlOverWebSocket(server, graphql);
   const { port } = server.address() as AddressInfo;
   const cleanup = scheduleCleanup(services);
   const webhooks = startWebhookWorker(services);
@@ -68,7 +68,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       // New connections are refused at once; requests under way get SHUTDOWN_GRACE_MS to finish.
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       await webSockets.close();
-      const grace = setTimeout(() => (server as Server).closeAllConnections(), config.shutdownGraceMs);
+      const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
       await Promise.all([closed, poller?.stop(), webhooks.stop()]);
       clearTimeout(grace);
