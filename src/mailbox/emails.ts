@@ -7,7 +7,7 @@ import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, SYSTEM_FOLDERS } from "./folders.ts";
 import { keysetSlice, offsetPage, type Page, type PageRequest, rankedPage, type SliceRequest } from "./pages.ts";
 import { EMAIL_COLUMNS, type EmailRecord, emailFromRow } from "./records.ts";
-import { likeLiteral, type MailFilter, mailSelection, senderCondition } from "./search.ts";
+import { filterText, likeLiteral, type MailFilter, mailSelection, senderCondition } from "./search.ts";
 import type { Services } from "./services.ts";
 
 // Received mail in the agent's folders, and the folder state table: any
@@ -240,7 +240,7 @@ async function firstMatch({ sql }: Services, agentId: string, wait: EmailWait, a
   }
   if (wait.subject != null) {
     conditions.push(`LOWER("subject") LIKE ? ESCAPE '\\'`);
-    params.push(`%${likeLiteral(wait.subject)}%`);
+    params.push(`%${likeLiteral(filterText(wait.subject, "subject"))}%`);
   }
   const row = await sql.one(
     `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,

@@ -36,6 +36,21 @@ export interface MailSelection {
 }
 
 const MAX_QUERY = 500;
+/** An address is at most 64 characters, an @ and 255 of domain. */
+const MAX_ADDRESS = 320;
+
+/** A subject line is at most 998 characters. */
+const MAX_SUBJECT = 998;
+
+/**
+ * A filter's text, no longer than what it filters can be: a longer one
+ * matches nothing, and makes a LIKE pattern SQLite refuses.
+ */
+export function filterText(value: string, name: "from" | "to" | "subject"): string {
+  const max = name === "subject" ? MAX_SUBJECT : MAX_ADDRESS;
+  if ([...value].length > max) throw new ServiceError("BAD_REQUEST", `${name} must be at most ${max} characters`);
+  return value;
+}
 
 /**
  * The terms of a query; null when it wants a word longer than any the index
@@ -64,6 +79,7 @@ export const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/
 
 /** The condition on the sender: one address, or `@domain` for any address there. */
 export function senderCondition(from: string): { where: string; params: Param[] } {
+  filterText(from, "from");
   if (from.startsWith("@"))
     return { where: `LOWER("fromAddress") LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(from)}`] };
   return { where: `LOWER("fromAddress") = ?`, params: [from.toLowerCase()] };
@@ -82,7 +98,7 @@ export function mailSelection(sql: Sql, agentId: string, filter: MailFilter): Ma
     add(sender.where, ...sender.params);
   }
   if (filter.to != null) {
-    const quoted = `%${likeLiteral(JSON.stringify(filter.to.toLowerCase()))}%`;
+    const quoted = `%${likeLiteral(JSON.stringify(filterText(filter.to, "to").toLowerCase()))}%`;
     add(`(LOWER("toList") LIKE ? ESCAPE '\\' OR LOWER("ccList") LIKE ? ESCAPE '\\')`, quoted, quoted);
   }
   if (filter.after != null) add(`"receivedAt" > ?`, sql.at(new Date(filter.after)));
