@@ -291,12 +291,19 @@ describe("subscriptions", () => {
     }
   });
 
-  test("no key, another agent's id, or an unverified agent: refused at the start", async () => {
+  test("no key, another agent's id, or no such agent: refused at the start, with the refusal's status", async () => {
     const agent = await createVerifiedAgent(api, x);
     const other = await createVerifiedAgent(api, x);
-    const refused = await sseSubscription(svc.url, MAIL_EVENTS, { id: other.id }, agent.apiKey);
-    expect((await refused.next()).errors?.[0]?.extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
-    refused.close();
+    for (const [id, key, code, status] of [
+      [other.id, agent.apiKey, "FORBIDDEN", 403],
+      ["nobody", agent.apiKey, "NOT_FOUND", 404],
+      [agent.id, null, "UNAUTHORIZED", 401],
+    ] as const) {
+      const refused = await sseSubscription(svc.url, MAIL_EVENTS, { id }, key);
+      expect(refused.status).toBe(status);
+      expect((await refused.next()).errors?.[0]?.extensions).toMatchObject({ code, status });
+      refused.close();
+    }
     const ws = wsSubscription(svc.url, MAIL_EVENTS, { id: agent.id }, "ph_wrong");
     expect((await ws.next()).errors?.[0]?.extensions).toMatchObject({ code: "UNAUTHORIZED", status: 401 });
     ws.close();
@@ -310,6 +317,7 @@ describe("subscriptions", () => {
     try {
       await new Promise((r) => setTimeout(r, 500));
       const extra = await sseSubscription(svc.url, MAIL_EVENTS, { id: agent.id }, agent.apiKey);
+      expect(extra.status).toBe(429);
       const refusal = await extra.next();
       expect(refusal.errors?.[0]?.extensions).toMatchObject({ code: "TOO_MANY_STREAMS", status: 429 });
       extra.close();

@@ -253,7 +253,10 @@ test("a filter longer than any address or subject is a 400, over REST and GraphQ
   );
   for (const reply of rest) {
     expect(reply.status).toBe(400);
-    expect(reply.body).toMatchObject({ error: "Bad Request", message: expect.stringMatching(/at most 320 characters/) });
+    expect(reply.body).toMatchObject({
+      error: "Bad Request",
+      message: expect.stringMatching(/at most 320 characters/),
+    });
   }
   const graphql = await api.graphql(
     "query($id: ID!, $to: String) { emails(agentId: $id, to: $to) { total } }",

@@ -86,14 +86,31 @@ builder.queryFields((t) => ({
   }),
 }));
 
-/** A stream counted against the agent's limit, ended when its key stops being the agent's. */
-async function* counted<T>(ctx: Context, agentId: string, stream: (agent: { id: string }) => AsyncGenerator<T>) {
+/**
+ * A stream counted against the agent's limit, ended when its key stops being
+ * the agent's. The caller and the limit are checked before it starts, so that
+ * a refusal is the answer's status rather than a message inside a stream.
+ */
+async function counted<T>(
+  ctx: Context,
+  agentId: string,
+  stream: (agent: { id: string }) => AsyncGenerator<T>,
+): Promise<AsyncIterableIterator<T>> {
+  const agent = await ctx.caller();
   const release = ctx.streams.open(agentId);
-  try {
-    yield* stream(await ctx.caller());
-  } finally {
+  const events = stream(agent);
+  const ended = <R>(result: R) => {
     release();
-  }
+    return result;
+  };
+  // Released however it ends, even if it is ended before it was ever read.
+  const counting: AsyncIterableIterator<T> = {
+    next: () => events.next().then((result) => (result.done ? ended(result) : result)),
+    return: (value) => events.return(value).finally(release),
+    throw: (error) => events.throw(error).finally(release),
+    [Symbol.asyncIterator]: () => counting,
+  };
+  return counting;
 }
 
 builder.subscriptionType({});

@@ -1,11 +1,11 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, getOperationAST } from "graphql";
-import { createYoga, type Plugin, type YogaServerInstance } from "graphql-yoga";
+import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { excerpt, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type Context, createContext, type RequestFacts, requestFacts } from "../schema/context.ts";
-import { located, toServiceError } from "../schema/errors.ts";
+import { located, serviceErrorOf, toServiceError } from "../schema/errors.ts";
 import { cleanLiterals, jsonProblem } from "../schema/input.ts";
 import { documentLimits } from "../schema/limits.ts";
 import { Streams } from "../schema/streams.ts";
@@ -79,6 +79,21 @@ export async function runOperation(
   })) as ExecutionResult;
 }
 
+/**
+ * A subscription refused before its stream starts (no key, another agent's,
+ * no such agent, too many streams) answers with the refusal's own status,
+ * as REST would, instead of a stream holding the error.
+ */
+const refusedSubscriptions: Plugin = {
+  onSubscribe: () => ({
+    onSubscribeResult: ({ result, setResult }) => {
+      if (isAsyncIterable(result) || !result.errors?.length) return;
+      const status = Math.max(...result.errors.map((error) => serviceErrorOf(error)?.status ?? 500));
+      setResult({ ...result, extensions: { ...result.extensions, http: { status } } });
+    },
+  }),
+};
+
 /** Each operation run, by name, for /metrics: over /graphql, and those of the REST routes and MCP tools. */
 function countOperations({ metrics }: Services): Plugin {
   const count = ({ args }: { args: { document: DocumentNode; operationName?: string | null } }) =>
@@ -110,6 +125,7 @@ export function createGraphql(schema: GraphQLSchema, services: Services): Graphq
       countOperations(services),
       ...documentLimits({ introspection }),
       requestChecks,
+      refusedSubscriptions,
       useGraphQlJit({}, { enableIf: ({ document, operationName }) => !isSubscription(document, operationName) }),
     ],
     context: (initial) => {

@@ -52,17 +52,18 @@ function queue<T>() {
 // biome-ignore lint/suspicious/noExplicitAny: whatever the server sent
 export type Result = { data?: any; errors?: { message: string; extensions?: Record<string, unknown> }[] };
 
-/** A subscription over SSE: each `next` event's payload, in order. */
+/** A subscription over SSE: the answer's status, and each `next` event's payload, in order. */
 export async function sseSubscription(
   url: string,
   query: string,
   variables: object,
-  key: string,
-): Promise<Stream<Result>> {
+  key: string | null,
+): Promise<Stream<Result> & { status: number }> {
   const abort = new AbortController();
+  const authorization: Record<string, string> = key === null ? {} : { authorization: `Bearer ${key}` };
   const response = await fetch(`${url}/graphql`, {
     method: "POST",
-    headers: { accept: "text/event-stream", "content-type": "application/json", authorization: `Bearer ${key}` },
+    headers: { accept: "text/event-stream", "content-type": "application/json", ...authorization },
     body: JSON.stringify({ query, variables }),
     signal: abort.signal,
   });
@@ -89,7 +90,7 @@ export async function sseSubscription(
       items.fail(error as Error);
     }
   })();
-  return { next: items.next, pending: items.pending, close: () => abort.abort() };
+  return { status: response.status, next: items.next, pending: items.pending, close: () => abort.abort() };
 }
 
 /** A subscription over graphql-ws: each result, in order. */
