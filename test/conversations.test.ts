@@ -503,6 +503,58 @@ describe("reply, reply-all and forward", () => {
     ]);
   });
 
+  test("a reply and a forward keep /send's rules: the subject on one line, attachment names without paths", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const raw = [
+      `To: ${agent.id}@${DOMAIN}`,
+      "From: Mallory <mallory@sender.example>",
+      // Decodes to "Invoice\r\nBcc: victim@example.com".
+      "Subject: =?utf-8?B?SW52b2ljZQ0KQmNjOiB2aWN0aW1AZXhhbXBsZS5jb20=?=",
+      "MIME-Version: 1.0",
+      'Content-Type: multipart/mixed; boundary="b"',
+      "",
+      "--b",
+      "Content-Type: text/plain",
+      "",
+      "Pay now.",
+      // Quoted strings escape a backslash with one: the second name arrives as ..\..\win.ini.
+      ...["../../../etc/passwd", "..\\\\..\\\\win.ini", "/", "\u0007bell"].flatMap((name, n) => [
+        "--b",
+        `Content-Type: text/plain; name="${name}"`,
+        `Content-Disposition: attachment; filename="${name}"`,
+        "",
+        `part ${n}`,
+      ]),
+      "--b--",
+      "",
+    ].join("\r\n");
+    await dovecot.append(`X-Original-To: ${agent.id}@${DOMAIN}\r\n${raw}`);
+    const [email] = (await inboxOf(api, agent, 1)).body.data;
+    expect(email.subject).toBe("Invoice\r\nBcc: victim@example.com");
+    const received = (await api.get(`/agents/${agent.id}/emails/${email.id}`, { key: agent.apiKey })).body;
+    expect(received.attachments.map((a: { filename: string }) => a.filename).slice(0, 2)).toEqual([
+      "../../../etc/passwd",
+      "..\\..\\win.ini",
+    ]);
+    const reply = await api.post(`/agents/${agent.id}/emails/${email.id}/reply`, {
+      key: agent.apiKey,
+      body: { text: "Which invoice?" },
+    });
+    expect(reply.status).toBe(201);
+    expect(reply.body.subject).toBe("Re: Invoice Bcc: victim@example.com");
+    expect(provider.deliveries.at(-1)?.to).toEqual(["mallory@sender.example"]);
+    const forward = await api.post(`/agents/${agent.id}/emails/${email.id}/forward`, {
+      key: agent.apiKey,
+      body: { to: ["audit@example.com"], text: "Suspicious." },
+    });
+    expect(forward.status).toBe(201);
+    expect(forward.body.subject).toBe("Fwd: Invoice Bcc: victim@example.com");
+    const out = provider.deliveries.at(-1)?.parsed;
+    expect(out?.attachments.map((a) => a.filename)).toEqual(["passwd", "win.ini", "attachment-3", "bell"]);
+    const sent = (await api.get(`/agents/${agent.id}/sent?limit=2`, { key: agent.apiKey })).body.data;
+    for (const record of sent) expect(record.subject).not.toMatch(/[\r\n]/);
+  });
+
   test("send with cc, bcc and inReplyTo: everyone gets it, Bcc stays hidden, and it joins the named message's thread", async () => {
     const agent = await createVerifiedAgent(api, x);
     const { email } = await deliver(agent, { subject: "Question", text: "?", messageId: "<q-1@sender.example>" });

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { ServiceError } from "../errors.ts";
 import type { MessageAttachment } from "../outbound/compose.ts";
 import { parseMime } from "./mime.ts";
+import { asFilename } from "./outgoing.ts";
 import type { Services } from "./services.ts";
 
 // Attachments of received mail. Their bytes stay in the raw message, the one
@@ -84,8 +85,8 @@ export async function attachmentsToForward(
   emailId: string,
 ): Promise<MessageAttachment[]> {
   const parts = await partsOf(services, agent.id, emailId);
-  return parts.map(({ record, content }) => ({
-    filename: record.filename,
+  return parts.map(({ record, content }, position) => ({
+    filename: asFilename(record.filename, position),
     contentType: record.contentType,
     content,
     inline: record.inline,

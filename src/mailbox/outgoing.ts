@@ -4,7 +4,10 @@ import type { MessageAttachment } from "../outbound/compose.ts";
 
 // What a client may ask to send, checked before anything is taken: the
 // recipients, the subject, the bodies and the attachments. Nothing here
-// fetches anything: an attachment's bytes come in the request.
+// fetches anything: an attachment's bytes come in the request. Every message
+// that goes out is held to the same rules for its subject and attachment
+// names; a reply's or a forward's, made from received mail, is first made to
+// keep them.
 
 const MAX_RECIPIENTS = 50;
 const SUBJECT_MAX = 998;
@@ -71,13 +74,38 @@ export function checkedSubject(subject: string): string {
   return subject;
 }
 
+/** Text from received mail as a subject: on one line, at most 998 characters. */
+export function asSubject(text: string): string {
+  return [...text.replace(/[\p{Cc}\u2028\u2029]+/gu, " ").trim()].slice(0, SUBJECT_MAX).join("") || "(no subject)";
+}
+
+const FILENAME_RULE = `at most ${FILENAME_MAX} characters, without / \\ or control characters`;
+const isFilename = (name: string) =>
+  name.trim() !== "" && [...name].length <= FILENAME_MAX && !/[/\\\p{Cc}]/u.test(name);
+
+/** A received attachment's name as one to send: its last path segment, without control characters, at most 255. */
+export function asFilename(name: string, position: number): string {
+  const last = name.split(/[/\\]/).at(-1) ?? "";
+  const kept = [...last.replace(/\p{Cc}/gu, "").trim()];
+  const extension = last.match(/\.[^.]{1,16}$/)?.[0] ?? "";
+  const fitted =
+    kept.length <= FILENAME_MAX ? kept.join("") : kept.slice(0, FILENAME_MAX - extension.length).join("") + extension;
+  return fitted.replace(/^\.+$/, "") || `attachment-${position + 1}`;
+}
+
+/** The rules every message going out keeps, whoever made its subject and attachment names. */
+export function checkedOutgoing(outgoing: Outgoing): Outgoing {
+  checkedSubject(outgoing.subject);
+  const misnamed = outgoing.attachments.findIndex((attachment) => !isFilename(attachment.filename));
+  if (misnamed >= 0) throw bad(`attachments[${misnamed}].filename must be ${FILENAME_RULE}`);
+  return outgoing;
+}
+
 function attachment(input: AttachmentInput, index: number): MessageAttachment {
   const at = `attachments[${index}]`;
   const { filename, content, contentType, contentId } = input;
   if (typeof filename !== "string" || filename.trim() === "") throw bad(`${at}.filename is required`);
-  if ([...filename].length > FILENAME_MAX || /[/\\\p{Cc}]/u.test(filename)) {
-    throw bad(`${at}.filename must be at most ${FILENAME_MAX} characters, without / \\ or control characters`);
-  }
+  if (!isFilename(filename)) throw bad(`${at}.filename must be ${FILENAME_RULE}`);
   if (typeof content !== "string" || !BASE64.test(content)) throw bad(`${at}.content must be base64`);
   if (contentType != null && !CONTENT_TYPE.test(contentType)) throw bad(`${at}.contentType is not a media type`);
   if (contentId != null && !/^[^<>\s]{1,250}$/.test(contentId.replace(/^<(.*)>$/, "$1"))) {

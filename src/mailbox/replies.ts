@@ -1,7 +1,14 @@
 import { addressOf } from "./agents.ts";
 import { attachmentsToForward } from "./attachments.ts";
 import { getEmail } from "./emails.ts";
-import { type BodyInput, checkedAttachments, checkedBody, checkedRecipients, type Outgoing } from "./outgoing.ts";
+import {
+  asSubject,
+  type BodyInput,
+  checkedAttachments,
+  checkedBody,
+  checkedRecipients,
+  type Outgoing,
+} from "./outgoing.ts";
 import type { AgentRecord, EmailRecord, SentRecord } from "./records.ts";
 import { sendOnce } from "./sending.ts";
 import type { Services } from "./services.ts";
@@ -16,12 +23,12 @@ const REPLY_PREFIXES = /^\s*(?:(?:re|aw|sv|antw|vs|odp)\s*(?:\[\d+\])?\s*:\s*)+/
 const FORWARD_PREFIX = /^\s*(?:fwd?|wg|tr|rv)\s*:/i;
 
 export function replySubject(subject: string | null): string {
-  return `Re: ${(subject ?? "").replace(REPLY_PREFIXES, "")}`.trim();
+  return asSubject(`Re: ${(subject ?? "").replace(REPLY_PREFIXES, "")}`);
 }
 
 export function forwardSubject(subject: string | null): string {
   const original = (subject ?? "").trim();
-  return FORWARD_PREFIX.test(original) ? original : `Fwd: ${original}`.trim();
+  return asSubject(FORWARD_PREFIX.test(original) ? original : `Fwd: ${original}`);
 }
 
 const listOf = (json: string) => JSON.parse(json) as string[];

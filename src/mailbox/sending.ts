@@ -21,6 +21,7 @@ import { limitsOf } from "./limits.ts";
 import {
   checkedBody,
   checkedMessageId,
+  checkedOutgoing,
   checkedRecipients,
   checkedReplyTo,
   checkedSubject,
@@ -208,7 +209,9 @@ export function sendOnce(
   request: { operation: string; input: unknown },
   outgoing: () => Promise<Outgoing>,
 ): Promise<SentRecord> {
-  return once(services, agent.id, key, request, SENT_ANSWER, async () => deliver(services, agent, await outgoing()));
+  return once(services, agent.id, key, request, SENT_ANSWER, async () =>
+    deliver(services, agent, checkedOutgoing(await outgoing())),
+  );
 }
 
 /** Sends an email from the agent's address; with inReplyTo, in the thread of the message it names. */

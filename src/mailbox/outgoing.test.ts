@@ -1,0 +1,50 @@
+import { describe, expect, test } from "vitest";
+import { asFilename, asSubject, checkedOutgoing, type Outgoing } from "./outgoing.ts";
+
+// Received mail made into mail that goes out keeps the rules of /send.
+
+describe("asSubject", () => {
+  test.each([
+    ["Invoice\r\nBcc: victim@example.com", "Invoice Bcc: victim@example.com"],
+    ["a\u2028b\u0000c", "a b c"],
+    ["\r\n", "(no subject)"],
+    ["x".repeat(2000), "x".repeat(998)],
+  ])("%j → %j", (text, subject) => {
+    expect(asSubject(text)).toBe(subject);
+  });
+});
+
+describe("asFilename", () => {
+  test.each([
+    ["../../../etc/passwd", "passwd"],
+    ["..\\..\\win.ini", "win.ini"],
+    ["/", "attachment-1"],
+    ["..", "attachment-1"],
+    ["\u0007bell", "bell"],
+    [`${"n".repeat(300)}.pdf`, `${"n".repeat(251)}.pdf`],
+  ])("%j → %j", (name, kept) => {
+    expect(asFilename(name, 0)).toBe(kept);
+  });
+});
+
+describe("checkedOutgoing", () => {
+  const outgoing = (subject: string, filename: string): Outgoing => ({
+    to: ["a@example.com"],
+    cc: [],
+    bcc: [],
+    subject,
+    text: "hi",
+    html: null,
+    replyTo: null,
+    inReplyTo: null,
+    references: [],
+    threadId: null,
+    attachments: [{ filename, contentType: null, content: Buffer.from("x"), inline: false, contentId: null }],
+  });
+
+  test("holds every message to /send's rules", () => {
+    expect(() => checkedOutgoing(outgoing("one\nline", "a.txt"))).toThrow(/one line/);
+    expect(() => checkedOutgoing(outgoing("fine", "../a.txt"))).toThrow(/attachments\[0\]\.filename/);
+    expect(checkedOutgoing(outgoing("fine", "a.txt")).subject).toBe("fine");
+  });
+});
