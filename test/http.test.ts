@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, uniqueId } from "./support/api.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
 import { startTestService, type TestService, withService } from "./support/service.ts";
+import { waitFor } from "./support/wait.ts";
 
 let x: FakeX;
 let svc: TestService;
@@ -134,6 +135,22 @@ describe("routes", () => {
     expect(head.toLowerCase()).toContain("content-type: application/json");
     expect(JSON.parse(body)).toEqual({ error: "Bad Request", statusCode: 400, message: expect.any(String) });
   });
+
+  test("an idle keep-alive connection outlasts Node's 5 s, so a request sent on it is never reset", async () => {
+    const { hostname, port } = new URL(svc.url);
+    const socket = connect(Number(port), hostname);
+    const answers: string[] = [];
+    socket.on("data", (chunk: Buffer) => answers.push(chunk.toString()));
+    const ask = () => socket.write("GET /healthz HTTP/1.1\r\nHost: x\r\n\r\n");
+    ask();
+    await waitFor(() => answers.join("").includes('"reachable"'));
+    await new Promise((resolve) => setTimeout(resolve, 6_000));
+    expect(socket.destroyed || socket.readableEnded).toBe(false);
+    ask();
+    await waitFor(() => answers.join("").split("HTTP/1.1 200").length === 3);
+    expect(answers.join("")).toMatch(/Keep-Alive: timeout=65/);
+    socket.destroy();
+  }, 15_000);
 
   test("GET /healthz reports the database reachable", async () => {
     const reply = await api.get("/healthz");

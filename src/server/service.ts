@@ -47,7 +47,9 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const graphql = createGraphql(schema, services);
   const app = createApp(services, graphql);
   const listener = getRequestListener(app.fetch, { hostname: config.host, errorHandler: answerUnreadableRequest });
-  const server = createServer(listener);
+  // The patient side of a keep-alive connection: clients and proxies close an idle one first (Node's 5 s
+  // would race a request sent on it as it closes, and reset that request). 65 s outlasts common proxies' 60 s.
+  const server = createServer({ keepAliveTimeout: 65_000 }, listener);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   answerClientErrorsWithJson(server);
   const webSockets = serveGraphqlOverWebSocket(server, graphql);
