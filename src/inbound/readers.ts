@@ -1,14 +1,17 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { ParsedMessage } from "./parse.ts";
-import type { ReadAnswer } from "./parse-worker.ts";
+import type { ReadAnswer, ReadRequest } from "./parse-worker.ts";
 
 // Raw messages are parsed, and their reading help worked out, on threads of
 // their own: the work grows with what a stranger sent, and on the thread
-// that answers requests a single message could hold every request up. A
-// reader that takes too long is stopped and a new one started. A message
-// whose reading help takes too long is read again without it; one that
-// cannot be read even so is refused.
+// that answers requests a single message could hold every request up.
+//
+// A batch's messages go to the readers all at once, each thread working on
+// several side by side, as the poller did on its own thread. A thread whose
+// message takes too long is stopped, and every message it held is read
+// again alone on a thread kept for that: the one that took too long is read
+// once more without its reading help, and is refused if even that fails.
 
 /** Threads reading at once: the cores but one, which files the mail and answers requests; at most four. */
 const READERS = Math.min(4, Math.max(1, availableParallelism() - 1));
@@ -19,7 +22,7 @@ const READER_HEAP_MB = 768;
 
 /** Why a message could not be read: its parser's complaint, or that reading it was cut short. */
 export class Unreadable extends Error {}
-/** Reading took too long, or more memory than a reader has. */
+/** Reading took too long, or more memory than a reader has, or the reader stopped with it. */
 class CutShort extends Unreadable {}
 
 export interface Readers {
@@ -37,76 +40,100 @@ function startWorker(): Worker {
   return new Worker(source, { ...options, eval: true });
 }
 
-/** One thread, one message at a time; stopped when a message outlasts the timeout, started again at the next. */
+interface Pending {
+  resolve(message: ParsedMessage): void;
+  reject(error: Unreadable): void;
+  timer: NodeJS.Timeout;
+}
+
+/** One thread and the messages it holds; stopped with all of them when one outlasts the timeout. */
 class Reader {
   #worker: Worker | null = null;
+  #pending = new Map<number, Pending>();
+  #next = 0;
+
+  get load(): number {
+    return this.#pending.size;
+  }
 
   read(raw: Buffer, derive: boolean): Promise<ParsedMessage> {
     const worker = this.#started();
+    const id = this.#next++;
     return new Promise((resolve, reject) => {
-      const finish = (outcome: () => void) => {
-        clearTimeout(timer);
-        worker.off("message", answered).off("error", failed).off("exit", exited);
-        outcome();
-      };
-      const stop = (reason: string) => {
-        void worker.terminate();
-        finish(() => reject(new CutShort(reason)));
-      };
-      const answered = (answer: ReadAnswer) =>
-        finish(() => ("message" in answer ? resolve(answer.message) : reject(new Unreadable(answer.error))));
-      const failed = (error: Error) => stop(`its reader failed: ${error.message}`);
-      const exited = () => stop("its reader stopped");
-      const timer = setTimeout(() => stop(`reading it took over ${READ_TIMEOUT_MS / 1000} s`), READ_TIMEOUT_MS);
-      worker.on("message", answered).on("error", failed).on("exit", exited);
-      worker.postMessage({ raw, derive });
+      const timer = setTimeout(() => this.#stop(`reading took over ${READ_TIMEOUT_MS / 1000} s`), READ_TIMEOUT_MS);
+      this.#pending.set(id, { resolve, reject, timer });
+      worker.postMessage({ id, raw, derive } satisfies ReadRequest);
     });
   }
 
   #started(): Worker {
     if (this.#worker) return this.#worker;
     const worker = startWorker();
-    // Idle, it holds nothing up; whenever it ends, the next message starts another.
+    // Idle, it holds nothing up.
     worker.unref();
-    worker.on("exit", () => {
-      if (this.#worker === worker) this.#worker = null;
-    });
+    const ours = () => this.#worker === worker;
+    worker.on("message", (answer: ReadAnswer) => this.#settle(answer));
+    worker.on("error", (error) => ours() && this.#stop(`its reader failed: ${error.message}`));
+    worker.on("exit", () => ours() && this.#stop("its reader stopped"));
     this.#worker = worker;
     return worker;
   }
 
+  #settle(answer: ReadAnswer): void {
+    const pending = this.#pending.get(answer.id);
+    if (!pending) return;
+    this.#pending.delete(answer.id);
+    clearTimeout(pending.timer);
+    if ("message" in answer) pending.resolve(answer.message);
+    else pending.reject(new Unreadable(answer.error));
+  }
+
+  /** Stops the thread; every message it held is cut short. The next read starts another. */
+  #stop(reason: string): void {
+    const worker = this.#worker;
+    this.#worker = null;
+    void worker?.terminate();
+    for (const pending of this.#pending.values()) {
+      clearTimeout(pending.timer);
+      pending.reject(new CutShort(reason));
+    }
+    this.#pending.clear();
+  }
+
   async close(): Promise<void> {
-    await this.#worker?.terminate();
+    const worker = this.#worker;
+    this.#worker = null;
+    await worker?.terminate();
   }
 }
 
 export function startReaders(): Readers {
-  const idle = Array.from({ length: READERS }, () => new Reader());
-  const waiting: ((reader: Reader) => void)[] = [];
-  const take = () =>
-    new Promise<Reader>((resolve) => (idle.length > 0 ? resolve(idle.pop() as Reader) : waiting.push(resolve)));
-  const give = (reader: Reader) => (waiting.length > 0 ? waiting.shift()?.(reader) : idle.push(reader));
-  const all = [...idle];
-  const readOnce = async (raw: Buffer, derive: boolean) => {
-    const reader = await take();
-    try {
-      return await reader.read(raw, derive);
-    } finally {
-      give(reader);
-    }
+  const readers = Array.from({ length: READERS }, () => new Reader());
+  // Messages cut short are read again here one at a time, so that only the one at fault is cut short again.
+  const alone = new Reader();
+  let turn: Promise<unknown> = Promise.resolve();
+  const readAlone = (raw: Buffer, derive: boolean) => {
+    const read = turn.then(() => alone.read(raw, derive));
+    turn = read.catch(() => {});
+    return read;
   };
   return {
     async read(raw) {
+      const least = readers.reduce((a, b) => (b.load < a.load ? b : a));
       try {
-        return await readOnce(raw, true);
+        return await least.read(raw, true);
       } catch (error) {
-        // A parser's complaint is final; a reading cut short is tried once more, without its reading help.
-        if (error instanceof CutShort) return readOnce(raw, false);
-        throw error;
+        if (!(error instanceof CutShort)) throw error;
+      }
+      try {
+        return await readAlone(raw, true);
+      } catch (error) {
+        if (!(error instanceof CutShort)) throw error;
+        return readAlone(raw, false);
       }
     },
     async close() {
-      await Promise.all(all.map((reader) => reader.close()));
+      await Promise.all([...readers, alone].map((reader) => reader.close()));
     },
   };
 }
