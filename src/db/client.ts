@@ -1,5 +1,5 @@
 import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { PrismaPg } from "@prisma/adapter-pg";
 import type { Pool } from "pg";
 import { POSTGRES_SCHEMA } from "../config.ts";
@@ -45,9 +45,19 @@ export function takeoverFor(database: Database): Takeover {
   return advisoryTakeover(database.connectionString ?? "", database.schema ?? "public");
 }
 
+/**
+ * One lock per database file in this process, whichever instance opened it:
+ * SQLite waits for a busy lock synchronously, so a second instance in the
+ * same process (as the tests run them) that met another's open transaction
+ * would stop the event loop that transaction needs to finish.
+ */
+const fileLocks = new Map<string, Lock>();
+
 async function openSqlite(file: string): Promise<Database> {
   mkdirSync(dirname(file), { recursive: true });
-  const lock = new Lock();
+  const path = resolve(file);
+  const lock = fileLocks.get(path) ?? new Lock();
+  fileLocks.set(path, lock);
   const prisma = new PrismaClient({ adapter: serializedSqlite(`file:${file}`, lock) });
   // WAL lets readers go on beside the writer. NORMAL syncs at checkpoints only:
   // a power cut can lose the last commits, but each batch takes its mailbox
