@@ -56,6 +56,11 @@ class Reader {
     return this.#pending.size;
   }
 
+  /** Starts the thread now, so that the first message does not wait for it. */
+  warm(): void {
+    this.#started();
+  }
+
   read(raw: Buffer, derive: boolean): Promise<ParsedMessage> {
     const worker = this.#started();
     const id = this.#next++;
@@ -109,6 +114,7 @@ class Reader {
 
 export function startReaders(): Readers {
   const readers = Array.from({ length: READERS }, () => new Reader());
+  for (const reader of readers) reader.warm();
   // Messages cut short are read again here one at a time, so that only the one at fault is cut short again.
   const alone = new Reader();
   let turn: Promise<unknown> = Promise.resolve();
