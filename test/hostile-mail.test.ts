@@ -3,7 +3,7 @@ import { SET_ASIDE_FLAGS } from "../src/inbound/imap-poller.ts";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
-import { manyLines, oneLongWord, rawMessage } from "./support/mail.ts";
+import { longEnvelope, manyLines, oneLongWord, rawMessage } from "./support/mail.ts";
 import { type FakeX, startFakeX } from "./support/oembed-server.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
@@ -56,13 +56,18 @@ async function flagsBySubject(mailbox: string): Promise<Record<string, string[]>
   }
 }
 
-test("one 4 MB word and 150,000 lines are filed with their reading help, and the service answers meanwhile", async () => {
+test("one 4 MB word, 150,000 lines and a 400 KB envelope header are filed with their reading help, and the service answers meanwhile", async () => {
   const svc = await serviceOn("Poison");
   try {
     const api = new Api(svc.url);
     const agent = await createVerifiedAgent(api, x);
     await dovecot.append(
-      [oneLongWord(address(agent)), manyLines(address(agent)), oneLongWord("nobody@mail.example")],
+      [
+        oneLongWord(address(agent)),
+        manyLines(address(agent)),
+        longEnvelope(address(agent)),
+        oneLongWord("nobody@mail.example"),
+      ],
       "Poison",
     );
     await dovecot.append(rawMessage({ to: address(agent), subject: "after them" }), "Poison");
@@ -73,14 +78,14 @@ test("one 4 MB word and 150,000 lines are filed with their reading help, and the
         expect((await api.get("/healthz")).status).toBe(200);
         answered++;
         const reply = await api.get(`/agents/${agent.id}/emails?limit=10`, { key: agent.apiKey });
-        return reply.body.total === 3 ? reply.body.data : null;
+        return reply.body.total === 4 ? reply.body.data : null;
       },
       40_000,
-      "the three messages",
+      "the four messages",
     );
     expect(answered).toBeGreaterThan(0);
     const subjects = inbox.map((email: { subject: string }) => email.subject).sort();
-    expect(subjects).toEqual(["after them", "many lines", "one long word"]);
+    expect(subjects).toEqual(["after them", "long envelope", "many lines", "one long word"]);
     const word = inbox.find((email: { subject: string }) => email.subject === "one long word");
     const read = await api.get(`/agents/${agent.id}/emails/${word.id}`, { key: agent.apiKey });
     expect(read.body.bodyText.length).toBeGreaterThanOrEqual(4 * 1024 * 1024);

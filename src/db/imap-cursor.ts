@@ -9,21 +9,34 @@ export interface ImapCursor {
   lastUid: bigint;
   /** Attempts begun at the message after lastUid that never committed. */
   tries: number;
+  /** The message those attempts began at; null while none is counted. */
+  attemptUid: bigint | null;
 }
 
 /** UIDs are 32-bit but stored as BIGINT, which PostgreSQL hands back as text. */
 const uid = (value: unknown) => BigInt(value as number | string);
 
 export async function readCursor(db: Pick<Statements, "one">, mailbox: string): Promise<ImapCursor | null> {
-  const row = await db.one(`SELECT "uidValidity", "lastUid", "tries" FROM "ImapCursor" WHERE "mailbox" = ?`, [mailbox]);
-  return row ? { uidValidity: uid(row.uidValidity), lastUid: uid(row.lastUid), tries: Number(row.tries) } : null;
+  const row = await db.one(
+    `SELECT "uidValidity", "lastUid", "tries", "attemptUid" FROM "ImapCursor" WHERE "mailbox" = ?`,
+    [mailbox],
+  );
+  if (!row) return null;
+  const attemptUid = row.attemptUid === null ? null : uid(row.attemptUid);
+  return { uidValidity: uid(row.uidValidity), lastUid: uid(row.lastUid), tries: Number(row.tries), attemptUid };
 }
 
 export async function writeCursor(db: Pick<Statements, "run">, mailbox: string, cursor: ImapCursor): Promise<void> {
   await db.run(
-    `INSERT INTO "ImapCursor" ("mailbox", "uidValidity", "lastUid", "tries") VALUES (?, ?, ?, ?)
+    `INSERT INTO "ImapCursor" ("mailbox", "uidValidity", "lastUid", "tries", "attemptUid") VALUES (?, ?, ?, ?, ?)
       ON CONFLICT ("mailbox") DO UPDATE SET "uidValidity" = excluded."uidValidity", "lastUid" = excluded."lastUid",
-        "tries" = excluded."tries"`,
-    [mailbox, String(cursor.uidValidity), String(cursor.lastUid), cursor.tries],
+        "tries" = excluded."tries", "attemptUid" = excluded."attemptUid"`,
+    [
+      mailbox,
+      String(cursor.uidValidity),
+      String(cursor.lastUid),
+      cursor.tries,
+      cursor.attemptUid === null ? null : String(cursor.attemptUid),
+    ],
   );
 }

@@ -178,9 +178,13 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     if (saved && saved.uidValidity !== box.uidValidity)
       log("warn", "imap_uidvalidity_changed", { mailbox, was: `${saved.uidValidity}`, now: `${box.uidValidity}` });
     let cursor: ImapCursor =
-      saved?.uidValidity === box.uidValidity ? saved : { uidValidity: box.uidValidity, lastUid: 0n, tries: 0 };
+      saved?.uidValidity === box.uidValidity
+        ? saved
+        : { uidValidity: box.uidValidity, lastUid: 0n, tries: 0, attemptUid: null };
     const found = (await client.search({ uid: `${cursor.lastUid + 1n}:*` }, { uid: true })) || [];
     const uids = found.filter((uid) => BigInt(uid) > cursor.lastUid).sort((a, b) => a - b);
+    // Attempts counted at a message that is gone (removed by hand, say) are not the next one's.
+    if (cursor.attemptUid !== null && BigInt(uids[0] ?? 0) !== cursor.attemptUid) cursor = { ...cursor, tries: 0 };
     state.lag = uids.length;
     // After an attempt that never committed, the next batch's worth is filed one at a time, to find the one at fault.
     let careful = cursor.tries > 0 ? BATCH_SIZE : 0;
@@ -197,15 +201,19 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     if (!stopped) state.lastPollAt = clock.now();
   }
 
-  /** Files a batch: the attempt counted first, so that a crash while filing it is known at the next. */
+  /**
+   * Files a batch. The attempt is counted once its messages are read, just
+   * before filing them, so that a crash while filing is known at the next.
+   */
   async function attempt(client: ImapFlow, cursor: ImapCursor, batch: number[], current: Lease): Promise<ImapCursor> {
+    const first = BigInt(batch[0] ?? 0);
     const { sources, tooLarge } = await download(client, batch);
-    await saveCursor(services, mailbox, { ...cursor, tries: cursor.tries + 1 }, current);
     const read = await Promise.all(sources.map(({ uid, source }) => arrival(BigInt(uid), source)));
     const arrivals = read
       .filter((a): a is Arrival => !(a instanceof Unreadable))
       .sort((a, b) => (a.uid < b.uid ? -1 : 1));
-    const through = { uidValidity: cursor.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0), tries: 0 };
+    await saveCursor(services, mailbox, { ...cursor, tries: cursor.tries + 1, attemptUid: first }, current);
+    const through = { uidValidity: cursor.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0), tries: 0, attemptUid: null };
     const filed = await fileBatch(services, mailbox, through, arrivals, current);
     report(batch, filed);
     for (const uid of tooLarge) setAside(uid, "too_large");
@@ -219,21 +227,22 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
     return through;
   }
 
-  /** Moves past a message whose attempts all failed: set aside, so that the ones after it are filed. */
+  /** Moves past a message whose attempts all failed: flagged first, then passed over, so that the ones after it are filed. */
   async function passOver(client: ImapFlow, cursor: ImapCursor, batch: number[], current: Lease): Promise<ImapCursor> {
     const uid = batch[0] ?? 0;
-    const passed = { uidValidity: cursor.uidValidity, lastUid: BigInt(uid), tries: 0 };
-    await saveCursor(services, mailbox, passed, current);
-    setAside(uid, "failed", `${cursor.tries} attempts at filing it failed`);
+    marks.pending.aside.push(uid);
     await markOnServer(client, []);
+    const passed = { uidValidity: cursor.uidValidity, lastUid: BigInt(uid), tries: 0, attemptUid: null };
+    await saveCursor(services, mailbox, passed, current);
+    setAside(uid, "failed", `${cursor.tries} attempts at filing it failed`, { marked: true });
     return passed;
   }
 
-  /** Logged, counted, and flagged on the server with the next marks. */
-  function setAside(uid: number, reason: SetAsideReason, error?: string): void {
+  /** Logged, counted, and flagged on the server with the next marks (unless it already is). */
+  function setAside(uid: number, reason: SetAsideReason, error?: string, { marked = false } = {}): void {
     log("warn", "inbound_set_aside", { mailbox, uid, reason, error });
     services.metrics.inbound(reason);
-    marks.pending.aside.push(uid);
+    if (!marked) marks.pending.aside.push(uid);
   }
 
   /** The batch's sources in UID order, but those over INBOUND_MAX_BYTES, which are not downloaded. */
@@ -272,21 +281,30 @@ export function startImapPoller(services: Services, imap: ImapConfig, takeover: 
    */
   async function markOnServer(client: ImapFlow, filed: number[]): Promise<void> {
     const action = config.imapProcessed;
+    /** A refusal (false) or a failure (thrown) puts the UIDs back, to be marked with the next pass. */
     const mark = async (kind: keyof typeof marks.pending, uids: number[], apply: () => Promise<unknown>) => {
-      if (uids.length === 0 || (await apply())) return;
-      marks.pending[kind].push(...uids);
+      if (uids.length === 0) return;
+      let done = false;
+      try {
+        done = Boolean(await apply());
+      } finally {
+        if (!done) marks.pending[kind].push(...uids);
+      }
+      if (done) return;
       log("warn", "imap_mark_failed", {
         mailbox,
         action: kind === "aside" ? "set_aside" : action.kind,
         uids: uids.length,
       });
     };
+    // Kept first, so that a connection lost while marking the others loses none of these.
+    marks.pending.processed.push(...filed);
     const aside = marks.pending.aside.splice(0);
     await mark("aside", aside, async () => {
       const flagged = await client.messageFlagsAdd(aside, SET_ASIDE_FLAGS, { uid: true });
       return flagged && (action.kind !== "move" || (await client.messageMove(aside, action.mailbox, { uid: true })));
     });
-    const processed = [...marks.pending.processed.splice(0), ...filed];
+    const processed = marks.pending.processed.splice(0);
     await mark("processed", processed, () =>
       action.kind === "seen"
         ? client.messageFlagsAdd(processed, ["\\Seen"], { uid: true })

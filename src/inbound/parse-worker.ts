@@ -1,9 +1,9 @@
 import { parentPort } from "node:worker_threads";
 import { parseMessage } from "./parse.ts";
 
-// A reader's thread: parses raw messages, with or without their reading
-// help, several side by side, and answers each with what it found or why it
-// could not.
+// A reader's thread: says "ready" once loaded, then parses raw messages,
+// with or without their reading help, several side by side, and answers each
+// with what it found or why it could not.
 
 export interface ReadRequest {
   id: number;
@@ -19,3 +19,4 @@ parentPort?.on("message", async ({ id, raw, derive }: ReadRequest) => {
     .catch((error: unknown) => ({ id, error: error instanceof Error ? error.message : String(error) }));
   parentPort?.postMessage(answer);
 });
+parentPort?.postMessage("ready");

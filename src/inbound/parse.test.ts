@@ -6,6 +6,15 @@ const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, imp
 const CATCH_ALL = "catchall@agents.example";
 
 describe("parseMessage", () => {
+  test("an envelope header of 400 KB without a separator is read in linear time", async () => {
+    const raw = Buffer.from(
+      `Delivered-To: ${"x".repeat(400_000)}\r\nX-Original-To: a@b@${"c".repeat(100_000)}, scout@agents.example\r\n` +
+        "From: a@sender.example\r\nTo: scout@agents.example\r\nSubject: s\r\n\r\nhi\r\n",
+    );
+    const message = await parseMessage(raw, { derive: true });
+    expect(message.envelopeTo).toEqual([`a@b@${"c".repeat(100_000)}`, "scout@agents.example"]);
+  }, 10_000);
+
   test("a Gmail multipart/alternative message: both bodies, decoded subject, the envelope recipients", async () => {
     const message = await parseMessage(fixture("gmail-alternative.eml"), { derive: true });
     expect(message).toMatchObject({

@@ -19,7 +19,17 @@ export interface ParsedMessage extends IncomingMessage {
 const { detectExtension } = mimeFuncs as unknown as { detectExtension(contentType: string): string };
 
 const ENVELOPE_HEADERS = new Set(["x-original-to", "envelope-to", "x-envelope-to", "delivered-to"]);
-const ADDRESS = /[^\s<>,;:"()[\]]+@[^\s<>,;:"()[\]]+/g;
+/** What separates addresses in an envelope header. */
+const SEPARATORS = /[\s<>,;:"()[\]]+/;
+
+/**
+ * The addresses an envelope header names: its words that hold an @ between
+ * other characters. Split first: a pattern such as [^\s…]+@ would try every
+ * start of a long run without separators, in quadratic time.
+ */
+function envelopeAddresses(value: string): string[] {
+  return value.split(SEPARATORS).filter((word) => word.indexOf("@") > 0 && word.indexOf("@") < word.length - 1);
+}
 
 function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
@@ -104,7 +114,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     attachments: mail.attachments.map(attachmentInfo),
     envelopeTo: mail.headerLines
       .filter((line) => ENVELOPE_HEADERS.has(line.key))
-      .flatMap((line) => headerValue(line.line).match(ADDRESS) ?? []),
+      .flatMap((line) => envelopeAddresses(headerValue(line.line))),
     headerTo: [...addressesOf(mail.to), ...addressesOf(mail.cc), ...addressesOf(mail.bcc)],
   };
 }

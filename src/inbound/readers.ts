@@ -9,9 +9,10 @@ import type { ReadAnswer, ReadRequest } from "./parse-worker.ts";
 //
 // A batch's messages go to the readers all at once, each thread working on
 // several side by side, as the poller did on its own thread. A thread whose
-// message takes too long is stopped, and every message it held is read
-// again alone on a thread kept for that: the one that took too long is read
-// once more without its reading help, and is refused if even that fails.
+// message takes too long is stopped. That message is read once more without
+// its reading help, and refused if even that takes too long; the others the
+// thread held are read again alone, on a thread kept for that, so that only
+// the one at fault loses anything.
 
 /** Threads reading at once: the cores but one, which files the mail and answers requests; at most four. */
 const READERS = Math.min(4, Math.max(1, availableParallelism() - 1));
@@ -20,10 +21,17 @@ const READ_TIMEOUT_MS = 15_000;
 /** A reader's heap: a message at INBOUND_MAX_BYTES takes a few times its size to parse. */
 const READER_HEAP_MB = 768;
 
-/** Why a message could not be read: its parser's complaint, or that reading it was cut short. */
+/** Why a message could not be read: its parser's complaint, or that reading it took too long even alone. */
 export class Unreadable extends Error {}
-/** Reading took too long, or more memory than a reader has, or the reader stopped with it. */
-class CutShort extends Unreadable {}
+/** The reading was stopped: `own` when this message took too long, else another held by the same thread did. */
+class CutShort extends Unreadable {
+  constructor(
+    message: string,
+    readonly own: boolean,
+  ) {
+    super(message);
+  }
+}
 
 export interface Readers {
   /** The message with its reading help; without it when that takes too long; Unreadable when neither can be had. */
@@ -31,8 +39,14 @@ export interface Readers {
   close(): Promise<void>;
 }
 
+export interface ReaderOptions {
+  timeoutMs?: number;
+  /** The thread to read on; the tests start others. */
+  startWorker?: () => Worker;
+}
+
 /** The worker's module: beside this one, as TypeScript when running from source (registering tsx inside the thread). */
-function startWorker(): Worker {
+function startParseWorker(): Worker {
   const options = { resourceLimits: { maxOldGenerationSizeMb: READER_HEAP_MB } };
   if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./parse-worker.js", import.meta.url), options);
   const entry = JSON.stringify(new URL("./parse-worker.ts", import.meta.url).href);
@@ -42,45 +56,52 @@ function startWorker(): Worker {
 
 interface Pending {
   resolve(message: ParsedMessage): void;
-  reject(error: Unreadable): void;
+  reject(error: Error): void;
   timer: NodeJS.Timeout;
 }
 
 /** One thread and the messages it holds; stopped with all of them when one outlasts the timeout. */
 class Reader {
   #worker: Worker | null = null;
+  /** The thread said it is ready: a failure from then on is a message's, not the reader's. */
+  #ready = false;
+  #closed = false;
   #pending = new Map<number, Pending>();
   #next = 0;
+
+  constructor(private readonly options: Required<ReaderOptions>) {}
 
   get load(): number {
     return this.#pending.size;
   }
 
-  /** Starts the thread now, so that the first message does not wait for it. */
-  warm(): void {
-    this.#started();
-  }
-
   read(raw: Buffer, derive: boolean): Promise<ParsedMessage> {
-    const worker = this.#started();
+    if (this.#closed) return Promise.reject(new Error("the readers are closed"));
+    const worker = this.started();
     const id = this.#next++;
+    const { timeoutMs } = this.options;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.#stop(`reading took over ${READ_TIMEOUT_MS / 1000} s`), READ_TIMEOUT_MS);
+      const timer = setTimeout(() => this.#stop(`reading took over ${timeoutMs / 1000} s`, id), timeoutMs);
       this.#pending.set(id, { resolve, reject, timer });
       worker.postMessage({ id, raw, derive } satisfies ReadRequest);
     });
   }
 
-  #started(): Worker {
+  /** The thread, started now if it is not running: the first message then does not wait for it. */
+  started(): Worker {
     if (this.#worker) return this.#worker;
-    const worker = startWorker();
+    const worker = this.options.startWorker();
     // Idle, it holds nothing up.
     worker.unref();
     const ours = () => this.#worker === worker;
-    worker.on("message", (answer: ReadAnswer) => this.#settle(answer));
+    worker.on("message", (answer: ReadAnswer | "ready") => {
+      if (answer === "ready") this.#ready = true;
+      else this.#settle(answer);
+    });
     worker.on("error", (error) => ours() && this.#stop(`its reader failed: ${error.message}`));
     worker.on("exit", () => ours() && this.#stop("its reader stopped"));
     this.#worker = worker;
+    this.#ready = false;
     return worker;
   }
 
@@ -93,35 +114,54 @@ class Reader {
     else pending.reject(new Unreadable(answer.error));
   }
 
-  /** Stops the thread; every message it held is cut short. The next read starts another. */
-  #stop(reason: string): void {
+  /**
+   * Stops the thread; every message it held is cut short, `culprit` by its
+   * own doing. A thread that failed before it was ready is a fault of the
+   * service, not of any message. The next read starts another.
+   */
+  #stop(reason: string, culprit?: number): void {
     const worker = this.#worker;
+    const broken = !this.#ready;
     this.#worker = null;
     void worker?.terminate();
-    for (const pending of this.#pending.values()) {
+    for (const [id, pending] of this.#pending) {
       clearTimeout(pending.timer);
-      pending.reject(new CutShort(reason));
+      pending.reject(
+        broken ? new Error(`the reader thread did not start: ${reason}`) : new CutShort(reason, id === culprit),
+      );
     }
     this.#pending.clear();
   }
 
   async close(): Promise<void> {
+    this.#closed = true;
     const worker = this.#worker;
-    this.#worker = null;
+    this.#stop("the readers are closing");
     await worker?.terminate();
   }
 }
 
-export function startReaders(): Readers {
-  const readers = Array.from({ length: READERS }, () => new Reader());
-  for (const reader of readers) reader.warm();
+export function startReaders(options: ReaderOptions = {}): Readers {
+  const settings = { timeoutMs: READ_TIMEOUT_MS, startWorker: startParseWorker, ...options };
+  const readers = Array.from({ length: READERS }, () => new Reader(settings));
+  for (const reader of readers) reader.started();
   // Messages cut short are read again here one at a time, so that only the one at fault is cut short again.
-  const alone = new Reader();
+  const alone = new Reader(settings);
   let turn: Promise<unknown> = Promise.resolve();
   const readAlone = (raw: Buffer, derive: boolean) => {
     const read = turn.then(() => alone.read(raw, derive));
     turn = read.catch(() => {});
     return read;
+  };
+  /** Read alone: with its help unless its own reading took too long; without it if this one does too. */
+  const again = async (raw: Buffer, cut: CutShort) => {
+    if (cut.own) return readAlone(raw, false);
+    try {
+      return await readAlone(raw, true);
+    } catch (error) {
+      if (error instanceof CutShort) return readAlone(raw, false);
+      throw error;
+    }
   };
   return {
     async read(raw) {
@@ -129,13 +169,8 @@ export function startReaders(): Readers {
       try {
         return await least.read(raw, true);
       } catch (error) {
-        if (!(error instanceof CutShort)) throw error;
-      }
-      try {
-        return await readAlone(raw, true);
-      } catch (error) {
-        if (!(error instanceof CutShort)) throw error;
-        return readAlone(raw, false);
+        if (error instanceof CutShort) return again(raw, error);
+        throw error;
       }
     },
     async close() {

@@ -22,6 +22,7 @@ describe("asFilename", () => {
     ["..", "attachment-1"],
     ["\u0007bell", "bell"],
     [`${"n".repeat(300)}.pdf`, `${"n".repeat(251)}.pdf`],
+    [`${"n".repeat(300)}.p\u0001df`, `${"n".repeat(251)}.pdf`],
   ])("%j → %j", (name, kept) => {
     expect(asFilename(name, 0)).toBe(kept);
   });

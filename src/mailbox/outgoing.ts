@@ -85,8 +85,8 @@ const isFilename = (name: string) =>
 
 /** A received attachment's name as one to send: its last path segment, without control characters, at most 255. */
 export function asFilename(name: string, position: number): string {
-  const last = name.split(/[/\\]/).at(-1) ?? "";
-  const kept = [...last.replace(/\p{Cc}/gu, "").trim()];
+  const last = (name.split(/[/\\]/).at(-1) ?? "").replace(/\p{Cc}/gu, "").trim();
+  const kept = [...last];
   const extension = last.match(/\.[^.]{1,16}$/)?.[0] ?? "";
   const fitted =
     kept.length <= FILENAME_MAX ? kept.join("") : kept.slice(0, FILENAME_MAX - extension.length).join("") + extension;

@@ -36,22 +36,15 @@ export async function claimDueDeliveries(services: Services, limit: number): Pro
   const now = clock.now();
   return sql.transaction(async (tx) => {
     await sql.takeTurns(tx, "webhook-claims");
-    const { due, agentsInFlight } = await dueDeliveries(tx, sql, now, IN_FLIGHT_PER_WEBHOOK);
-    const chosen: DueDelivery[] = [];
-    for (const delivery of due) {
-      if (chosen.length === limit) break;
-      const flying = agentsInFlight.get(delivery.agentId) ?? 0;
-      if (flying >= IN_FLIGHT_PER_AGENT) continue;
-      agentsInFlight.set(delivery.agentId, flying + 1);
-      chosen.push(delivery);
-    }
+    const shares = { perWebhook: IN_FLIGHT_PER_WEBHOOK, perAgent: IN_FLIGHT_PER_AGENT };
+    const due = await dueDeliveries(tx, sql, now, shares, limit);
     await claimUntil(
       tx,
       sql,
-      chosen.map((delivery) => delivery.id),
+      due.map((delivery) => delivery.id),
       new Date(now.getTime() + CLAIM_MS),
     );
-    return chosen;
+    return due;
   });
 }
 
@@ -85,26 +78,27 @@ export async function recordAttempt(services: Services, delivery: DueDelivery, o
   const now = clock.now();
   const attempts = delivery.attempts + 1;
   const attempt = [randomUUID(), delivery.id, sql.at(now), outcome.statusCode, outcome.error, outcome.durationMs];
+  // The webhook's row first, then the delivery's, as a change to the webhook takes them: no two wait on each other.
   if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) {
     await sql.transaction(async (tx) => {
-      await tx.run(ATTEMPT, attempt);
-      await tx.run(DELIVERY, ["delivered", attempts, null, delivery.id]);
       await tx.run(
         `UPDATE "Webhook" SET "failuresInARow" = 0, "failingSince" = NULL, "pausedUntil" = NULL WHERE "id" = ?`,
         [delivery.webhookId],
       );
+      await tx.run(ATTEMPT, attempt);
+      await tx.run(DELIVERY, ["delivered", attempts, null, delivery.id]);
     });
     return;
   }
   const next = pauseAfter(attempts, now);
   const givenUp = next.getTime() - delivery.createdAt.getTime() > GIVE_UP_AFTER_MS;
   await withEvents(services, async (tx, emit) => {
-    await tx.run(ATTEMPT, attempt);
-    await tx.run(DELIVERY, [givenUp ? "given_up" : "pending", attempts, givenUp ? null : sql.at(next), delivery.id]);
     const webhook = await tx.one(
       `SELECT "url", "enabled", "failuresInARow", "failingSince", "pausedUntil" FROM "Webhook" WHERE "id" = ?${sql.forUpdate}`,
       [delivery.webhookId],
     );
+    await tx.run(ATTEMPT, attempt);
+    await tx.run(DELIVERY, [givenUp ? "given_up" : "pending", attempts, givenUp ? null : sql.at(next), delivery.id]);
     // Paused already: a failure of an attempt made together with the one that paused it.
     if (!webhook || (webhook.pausedUntil !== null && sql.date(webhook.pausedUntil) > now)) return;
     const failures = Number(webhook.failuresInARow) + 1;

@@ -105,7 +105,14 @@ async function counted<T>(
   };
   // Released however it ends, even if it is ended before it was ever read.
   const counting: AsyncIterableIterator<T> = {
-    next: () => events.next().then((result) => (result.done ? ended(result) : result)),
+    next: () =>
+      events.next().then(
+        (result) => (result.done ? ended(result) : result),
+        (error: unknown) => {
+          release();
+          throw error;
+        },
+      ),
     return: (value) => events.return(value).finally(release),
     throw: (error) => events.throw(error).finally(release),
     [Symbol.asyncIterator]: () => counting,

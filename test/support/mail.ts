@@ -103,3 +103,8 @@ export function manyLines(to: string): string {
     body: Array.from({ length: 150_000 }, (_, n) => `line ${n}`).join("\r\n"),
   });
 }
+
+/** Poison for a pattern over envelope headers: a Delivered-To of 400 KB without a separator. */
+export function longEnvelope(to: string): string {
+  return rawMessage({ to, subject: "long envelope", headers: [`Delivered-To: ${"x".repeat(400_000)}`] });
+}

@@ -20,6 +20,8 @@ export interface Reading {
 
 /** How much of the text the reply, the links, the codes and the preview are read from. */
 const TEXT_READ = 256 * 1024;
+/** How much of the subject codes are looked for in: a subject line is at most 998 characters. */
+const SUBJECT_READ = 998;
 /**
  * How much of the HTML its text and links are read from: its first 256 KiB,
  * and at most 10,000 tags of it. The HTML parser keeps its open elements in
@@ -59,7 +61,7 @@ export function readingOf(message: {
     preview: orElse(() => previewOf(head), ""),
     replyText: orElse(() => replyTextOf(head), null),
     links: orElse(() => linksOf(message.bodyText?.slice(0, TEXT_READ) ?? null, html), []),
-    codes: orElse(() => codesOf(message.subject, head), []),
+    codes: orElse(() => codesOf(message.subject?.slice(0, SUBJECT_READ) ?? null, head), []),
   };
 }
 

@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "ImapCursor" ADD COLUMN     "tries" INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE "ImapCursor" ADD COLUMN     "attemptUid" BIGINT,
+ADD COLUMN     "tries" INTEGER NOT NULL DEFAULT 0;
 
 -- AlterTable
 ALTER TABLE "Webhook" DROP COLUMN "givenUpInARow",

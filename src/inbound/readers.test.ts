@@ -1,0 +1,66 @@
+import { Worker } from "node:worker_threads";
+import { describe, expect, test } from "vitest";
+import { startReaders, Unreadable } from "./readers.ts";
+
+// The readers' timeouts and re-reads, with threads that behave on cue: one
+// that never answers a message holding "hang" with its reading help (or,
+// for "stuck", at all), and one that fails before it is ready.
+
+const CUED = `
+const { parentPort } = require("node:worker_threads");
+parentPort.postMessage("ready");
+parentPort.on("message", ({ id, raw, derive }) => {
+  const text = Buffer.from(raw).toString();
+  if (text.includes("stuck") || (text.includes("hang") && derive)) return;
+  parentPort.postMessage({ id, message: { subject: text, derived: derive } });
+});`;
+
+const cued = () => new Worker(CUED, { eval: true });
+const read = (readers: ReturnType<typeof startReaders>, text: string) =>
+  readers.read(Buffer.from(text)) as unknown as Promise<{ subject: string; derived: boolean }>;
+
+describe("readers", () => {
+  test("a message whose reading hangs is read again without its help; the others it was read beside keep theirs", async () => {
+    const readers = startReaders({ timeoutMs: 1_000, startWorker: cued });
+    try {
+      const texts = ["one", "hang", "two", "three"];
+      const answers = await Promise.all(texts.map((text) => read(readers, text)));
+      expect(answers).toEqual([
+        { subject: "one", derived: true },
+        { subject: "hang", derived: false },
+        { subject: "two", derived: true },
+        { subject: "three", derived: true },
+      ]);
+    } finally {
+      await readers.close();
+    }
+  });
+
+  test("a message that cannot be read even without its help is unreadable; the readers go on", async () => {
+    const readers = startReaders({ timeoutMs: 500, startWorker: cued });
+    try {
+      await expect(read(readers, "stuck")).rejects.toBeInstanceOf(Unreadable);
+      expect(await read(readers, "after")).toEqual({ subject: "after", derived: true });
+    } finally {
+      await readers.close();
+    }
+  });
+
+  test("a thread that fails before it is ready is the service's fault, not the message's", async () => {
+    const broken = () => new Worker("throw new Error('no parser here')", { eval: true });
+    const readers = startReaders({ timeoutMs: 1_000, startWorker: broken });
+    try {
+      const failure = await read(readers, "fine").catch((error: unknown) => error);
+      expect(failure).toBeInstanceOf(Error);
+      expect(failure).not.toBeInstanceOf(Unreadable);
+    } finally {
+      await readers.close();
+    }
+  });
+
+  test("closed, they read nothing more", async () => {
+    const readers = startReaders({ startWorker: cued });
+    await readers.close();
+    await expect(read(readers, "late")).rejects.toThrow(/closed/);
+  });
+});
