@@ -13,9 +13,10 @@ const providers = [
   { name: "postgresql", schema: POSTGRES_SCHEMA },
 ] as const;
 
-/** The PostgreSQL twin: same models, another provider. */
+/** The PostgreSQL twin: same models, another provider (and the GraphQL types only once, from the original). */
 function postgresTwin(schema: string): string {
   return schema
+    .replace(/\ngenerator pothos \{[^}]*\}\n/, "\n")
     .replace('provider = "sqlite"', 'provider = "postgresql"')
     .replace('url      = "file:./unused.db"', 'url      = "postgresql://unused"')
     .replace('output     = "../src/generated/prisma/sqlite"', 'output     = "./prisma/postgresql"');

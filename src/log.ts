@@ -10,6 +10,8 @@ export interface RequestScope {
   agentId: string | null;
   /** The client's address: the socket's, or with TRUST_PROXY the first of X-Forwarded-For. */
   clientIp: string;
+  /** Statements sent to the database for it so far (src/db/statements.ts). */
+  statements: number;
 }
 
 /** Set around each HTTP request, so that whatever logs during it names the request. */

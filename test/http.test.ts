@@ -351,6 +351,7 @@ describe("a server failure", () => {
       for (const table of [
         "Attachment",
         "EmailSearch",
+        "EmailSource",
         "Email",
         "Delivery",
         "SentEmail",

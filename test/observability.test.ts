@@ -39,7 +39,7 @@ afterAll(async () => {
 });
 
 describe("request lines", () => {
-  test("X-Request-Id: honoured when sound, else made; one line per request by route template, with the agent", async () => {
+  test("X-Request-Id: honoured when sound, else made; one line per request by route template, with the agent and its statements", async () => {
     const chosen = await api.get(`/agents/${agent.id}`, {
       key: agent.apiKey,
       headers: { "x-request-id": "trace-42.a" },
@@ -59,6 +59,7 @@ describe("request lines", () => {
         status: 200,
         durationMs: expect.any(Number),
         agentId: agent.id,
+        statements: 1,
       },
       {
         requestId: id,
@@ -67,6 +68,7 @@ describe("request lines", () => {
         status: 200,
         durationMs: expect.any(Number),
         agentId: agent.id,
+        statements: 1,
       },
     ]);
     const unmatched = await api.get("/no/such/path");

@@ -76,6 +76,9 @@ test("mail kept before threads: each message becomes a thread of its own, known 
       { messageId: "<old@sender.example>", threadId: "e-old" },
       { messageId: "<sent-old@localhost>", threadId: "s-old" },
     ]);
+    // The raw message moved beside its email.
+    const source = await svc.service.services.sql.one(`SELECT "raw" FROM "EmailSource" WHERE "emailId" = ?`, ["e-old"]);
+    expect(Buffer.from(source?.raw as Uint8Array).toString()).toBe("raw bytes!");
   } finally {
     await svc.stop();
   }

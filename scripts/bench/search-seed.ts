@@ -72,7 +72,8 @@ export function mailWriter(seed: number) {
 
 const AGENT_SQL = `INSERT INTO "Agent" ("id","idKey","name","apiKeyHash","createdAt","verifiedAt","storageUsed") VALUES (?,?,?,?,?,?,?)`;
 const THREAD_SQL = `INSERT INTO "Thread" ("id","agentId","subject","startedAt","lastMessageAt") VALUES (?,?,?,?,?)`;
-const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","fromAddress","fromName","to","subject","bodyText","raw","size","receivedAt","isRead","folder","threadId","text","preview") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","fromAddress","fromName","to","subject","bodyText","size","receivedAt","isRead","folder","threadId","text","preview") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const SOURCE_SQL = `INSERT INTO "EmailSource" ("emailId","raw") VALUES (?,?)`;
 
 /** Agents `search-0` … each with `perAgent[i]` emails; the first is the one searched. */
 export async function seedSearch(url: string, perAgent: number[], domain: string): Promise<SeedAgent> {
@@ -92,6 +93,7 @@ export async function seedSearch(url: string, perAgent: number[], domain: string
     const agentId = agents[i]?.id as string;
     for (let start = 0; start < count; start += 10_000) {
       const emails: unknown[][] = [];
+      const sources: unknown[][] = [];
       const threads: unknown[][] = [];
       for (let n = start; n < Math.min(count, start + 10_000); n++) {
         const mail = write(n);
@@ -103,13 +105,15 @@ export async function seedSearch(url: string, perAgent: number[], domain: string
         const to = `${agentId}@${domain}`;
         const { fromAddress, fromName, subject, text } = mail;
         emails.push([
-          ...[id, agentId, fromAddress, fromName, to, subject, text, raw, raw.length, at, isRead, "inbox"],
+          ...[id, agentId, fromAddress, fromName, to, subject, text, raw.length, at, isRead, "inbox"],
           ...[id, text, preview],
         ]);
+        sources.push([id, raw]);
         threads.push([id, agentId, mail.subject, at, at]);
       }
       await writer.run(THREAD_SQL, threads);
       await writer.run(EMAIL_SQL, emails);
+      await writer.run(SOURCE_SQL, sources);
     }
   }
   await writer.close();

@@ -104,7 +104,8 @@ export async function writerFor(database: Database): Promise<Writer> {
 
 const AGENT_SQL = `INSERT INTO "Agent" ("id","idKey","name","apiKeyHash","createdAt","verifiedAt","storageUsed") VALUES (?,?,?,?,?,?,?)`;
 const THREAD_SQL = `INSERT INTO "Thread" ("id","agentId","subject","startedAt","lastMessageAt") VALUES (?,?,?,?,?)`;
-const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","raw","size","receivedAt","isRead","folder","threadId","text","preview") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const EMAIL_SQL = `INSERT INTO "Email" ("id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","threadId","text","preview") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`;
+const SOURCE_SQL = `INSERT INTO "EmailSource" ("emailId","raw") VALUES (?,?)`;
 
 /** A timestamp as the service writes it on this database. */
 export function stamp(database: Database, ms: number): unknown {
@@ -138,6 +139,7 @@ export async function seed(
   let emailId = "";
   for (const owner of owners) {
     const rows: unknown[][] = [];
+    const sources: unknown[][] = [];
     const threads: unknown[][] = [];
     for (let n = 0; n < options.emailsPerMailbox; n++) {
       const { text, html, raw } = n === 0 ? body : realisticEmail(n, small);
@@ -154,7 +156,6 @@ export async function seed(
         `Quarterly numbers ${n}`,
         text,
         html,
-        raw,
         raw.length,
         received,
         n % 3 === 0 ? 1 : 0,
@@ -164,10 +165,12 @@ export async function seed(
         text,
         text.replace(/\s+/g, " ").trim().slice(0, 200),
       ]);
+      sources.push([id, raw]);
       threads.push([id, owner.id, `Quarterly numbers ${n}`, received, received]);
     }
     await writer.run(THREAD_SQL, threads);
     await writer.run(EMAIL_SQL, database.provider === "postgresql" ? rows.map(asPostgresRow) : rows);
+    await writer.run(SOURCE_SQL, sources);
   }
   await writer.close();
   await database.prisma.$disconnect();
@@ -176,5 +179,5 @@ export async function seed(
 
 /** PostgreSQL takes booleans as booleans. */
 function asPostgresRow(row: unknown[]): unknown[] {
-  return row.map((value, i) => (i === 12 ? value === 1 : value));
+  return row.map((value, i) => (i === 11 ? value === 1 : value));
 }

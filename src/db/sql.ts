@@ -10,6 +10,7 @@ import {
   sqliteSearch,
 } from "./search.ts";
 import type { Lock } from "./sqlite-adapter.ts";
+import { countStatement } from "./statements.ts";
 
 // Plain statements beside Prisma, for the reads every request makes (the
 // caller's key, a page of mail, one email) and a few single-statement writes.
@@ -53,10 +54,11 @@ export interface Sql extends Statements {
   close(): Promise<void>;
 }
 
-/** Each text prepared once per connection. */
+/** Each text prepared once per connection; each use counted for the request under way. */
 function statementCache(db: SqliteDatabase) {
   const statements = new Map<string, Statement>();
   return (text: string) => {
+    countStatement(text);
     let statement = statements.get(text);
     if (!statement) {
       statement = db.prepare(text);
@@ -148,8 +150,10 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
     "webhook-claims": advisoryKey(schema, "webhook-claims"),
   };
   const on = (client: pg.Pool | pg.PoolClient): Statements => {
-    const query = (text: string, params: Param[]) =>
-      client.query<Row>({ ...statement(text), values: params, types: parsers });
+    const query = (text: string, params: Param[]) => {
+      countStatement(text);
+      return client.query<Row>({ ...statement(text), values: params, types: parsers });
+    };
     return {
       one: async (text, params) => (await query(text, params)).rows[0],
       all: async (text, params) => (await query(text, params)).rows,

@@ -1,10 +1,6 @@
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
-import type {
-  SqlDriverAdapter,
-  SqlMigrationAwareDriverAdapterFactory,
-  SqlQuery,
-  Transaction,
-} from "@prisma/driver-adapter-utils";
+import type { SqlDriverAdapter, SqlDriverAdapterFactory, SqlQuery, Transaction } from "@prisma/driver-adapter-utils";
+import { countingFactory } from "./statements.ts";
 
 // better-sqlite3 gives Prisma one connection. Prisma's adapter keeps other
 // transactions out while one is open, but not single statements: a request's
@@ -61,12 +57,11 @@ function serialize(adapter: SqlDriverAdapter, lock: Lock): SqlDriverAdapter {
   };
 }
 
-export function serializedSqlite(url: string, lock: Lock): SqlMigrationAwareDriverAdapterFactory {
-  const inner = new PrismaBetterSQLite3({ url });
+export function serializedSqlite(url: string, lock: Lock): SqlDriverAdapterFactory {
+  const inner = countingFactory(new PrismaBetterSQLite3({ url }));
   return {
     provider: inner.provider,
     adapterName: inner.adapterName,
     connect: async () => serialize(await inner.connect(), lock),
-    connectToShadowDb: () => inner.connectToShadowDb(),
   };
 }

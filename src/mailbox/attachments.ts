@@ -43,7 +43,10 @@ export async function attachmentsOf(
 /** The parts of one of the agent's emails, with their bytes. */
 async function partsOf(services: Services, agentId: string, emailId: string) {
   const { sql } = services;
-  const email = await sql.one(`SELECT "raw" FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [emailId, agentId]);
+  const email = await sql.one(
+    `SELECT s."raw" FROM "EmailSource" s JOIN "Email" e ON e."id" = s."emailId" WHERE e."id" = ? AND e."agentId" = ?`,
+    [emailId, agentId],
+  );
   if (!email) throw new ServiceError("NOT_FOUND", "Email not found");
   const [records, parsed] = await Promise.all([
     sql.all(`SELECT ${COLUMNS} FROM "Attachment" WHERE "emailId" = ? ORDER BY "position"`, [emailId]),

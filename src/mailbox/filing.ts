@@ -77,10 +77,11 @@ const AGENT = `SELECT "id", "verifiedAt", "senderAllow", "senderBlock", "storage
 /** Remembered whatever becomes of the message: one dropped or deleted is not filed again. */
 const REMEMBER = `INSERT INTO "Delivery" ("agentId", "dedupeKey") VALUES (?, ?) ON CONFLICT DO NOTHING`;
 const FILE = `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "fromName", "to", "subject", "bodyText",
-  "bodyHtml", "raw", "size", "receivedAt", "isRead", "folder", "toList", "ccList", "replyToList", "inReplyTo",
+  "bodyHtml", "size", "receivedAt", "isRead", "folder", "toList", "ccList", "replyToList", "inReplyTo",
   "references", "threadId", "text", "preview", "replyText", "links", "codes", "authSpf", "authDkim", "authDmarc",
   "authArc", "authVerdict")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+const SOURCE = `INSERT INTO "EmailSource" ("emailId", "raw") VALUES (?, ?)`;
 const ATTACHMENT = `INSERT INTO "Attachment" ("id", "emailId", "position", "filename", "contentType", "size", "contentId",
   "inline", "sha256") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
@@ -117,7 +118,6 @@ async function fileOne(
     message.subject,
     message.bodyText,
     message.bodyHtml,
-    raw,
     raw.length,
     sql.at(now),
     false,
@@ -139,6 +139,7 @@ async function fileOne(
     auth.arc,
     auth.verdict,
   ]);
+  await tx.run(SOURCE, [emailId, raw]);
   const { subject, from } = message;
   const text = message.reading.text;
   await sql.indexForSearch(tx, { id: emailId, agentId, subject, fromName: from.name, fromAddress: from.address, text });

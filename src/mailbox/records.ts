@@ -6,7 +6,7 @@ import { type Authentication, resultWord, type Verdict } from "./authentication.
 // Mail is read without its raw source, which no answer carries.
 
 export type AgentRecord = Agent;
-export type EmailRecord = Omit<Email, "raw" | "trashedAt">;
+export type EmailRecord = Omit<Email, "trashedAt">;
 export type SentRecord = SentEmail;
 
 export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","claimTokenHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed","storageLimit","dailySendLimit","verifiedBy","senderAllow","senderBlock"`;

@@ -1,19 +1,25 @@
 import SchemaBuilder from "@pothos/core";
 import ComplexityPlugin from "@pothos/plugin-complexity";
+import PrismaPlugin from "@pothos/plugin-prisma";
 import RelayPlugin from "@pothos/plugin-relay";
 import ScopeAuthPlugin from "@pothos/plugin-scope-auth";
 import { GraphQLError, GraphQLScalarType, Kind } from "graphql";
 import { JSONObjectResolver, TimestampResolver } from "graphql-scalars";
+import type PrismaTypes from "../generated/pothos-types.ts";
+import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import { costOverLimit, FIELD_COST, LIMITS } from "./limits.ts";
 import { scopesOf } from "./scopes.ts";
 
-// The one builder: plugins, scalars and the context every resolver sees.
-// Scope auth runs first, so no other plugin's wrapper runs for a caller
-// that may not see the field.
+// The one builder: plugins, scalars, the data model and the context every
+// resolver sees. Scope auth runs first, so no other plugin's wrapper runs for
+// a caller that may not see the field. The Prisma plugin reads the models of
+// prisma/schema.prisma through whichever client the request's database has:
+// both are generated from it.
 
 export const builder = new SchemaBuilder<{
   Context: Context;
+  PrismaTypes: PrismaTypes;
   DefaultFieldNullability: false;
   DefaultInputFieldRequiredness: false;
   Scalars: {
@@ -34,7 +40,13 @@ export const builder = new SchemaBuilder<{
     verifier: string | null;
   };
 }>({
-  plugins: [ScopeAuthPlugin, ComplexityPlugin, RelayPlugin],
+  plugins: [ScopeAuthPlugin, PrismaPlugin, ComplexityPlugin, RelayPlugin],
+  prisma: {
+    client: (ctx) => ctx.prisma,
+    dmmf: getDatamodel(),
+    // A root field that ignores the selection it is handed would read row by row below it.
+    onUnusedQuery: "error",
+  },
   defaultFieldNullability: false,
   // Subscriptions are authorized once, when they start.
   scopeAuth: { authScopes: scopesOf, authorizeOnSubscribe: true },

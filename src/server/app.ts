@@ -195,7 +195,7 @@ function observeRequests({ log, metrics, config }: Services): MiddlewareHandler 
     const started = performance.now();
     const given = c.req.header("x-request-id");
     const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-    const scope = { requestId, agentId: null, clientIp: clientIpOf(c, config.trustProxy) };
+    const scope = { requestId, agentId: null, clientIp: clientIpOf(c, config.trustProxy), statements: 0 };
     await requestScope.run(scope, next);
     // On the answer itself: c.header() on a finished answer copies it into a streamed one, a third of this route's time.
     c.res.headers.set("X-Request-Id", scope.requestId);
@@ -212,6 +212,7 @@ function observeRequests({ log, metrics, config }: Services): MiddlewareHandler 
       ...labels,
       durationMs: Math.round(seconds * 1e4) / 10,
       agentId: scope.agentId,
+      statements: scope.statements,
     });
   };
 }

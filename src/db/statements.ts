@@ -1,0 +1,69 @@
+import type {
+  IsolationLevel,
+  SqlDriverAdapter,
+  SqlDriverAdapterFactory,
+  SqlQuery,
+  Transaction,
+} from "@prisma/driver-adapter-utils";
+import { requestScope } from "../log.ts";
+
+// The one count of the statements a request sends to the database: Prisma's,
+// as they pass through its driver adapter, and our own (sql.ts). Each request's
+// log line carries it; tests hold GraphQL's nested reads to it. Opening and
+// ending a transaction does not count.
+
+const TRANSACTION_CONTROL = /^\s*(?:BEGIN|COMMIT|ROLLBACK)\b/i;
+
+/** One statement, counted for the request under way (none is under way for the poller or the jobs). */
+export function countStatement(text: string): void {
+  const scope = requestScope.getStore();
+  if (scope && !TRANSACTION_CONTROL.test(text)) scope.statements++;
+}
+
+type Queries = Pick<SqlDriverAdapter, "queryRaw" | "executeRaw">;
+
+function counting(queries: Queries): Queries {
+  return {
+    queryRaw: (query: SqlQuery) => {
+      countStatement(query.sql);
+      return queries.queryRaw(query);
+    },
+    executeRaw: (query: SqlQuery) => {
+      countStatement(query.sql);
+      return queries.executeRaw(query);
+    },
+  };
+}
+
+function countingTransaction(transaction: Transaction): Transaction {
+  return {
+    provider: transaction.provider,
+    adapterName: transaction.adapterName,
+    options: transaction.options,
+    ...counting(transaction),
+    commit: () => transaction.commit(),
+    rollback: () => transaction.rollback(),
+  };
+}
+
+function countingAdapter(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  return {
+    provider: adapter.provider,
+    adapterName: adapter.adapterName,
+    ...counting(adapter),
+    executeScript: (script: string) => adapter.executeScript(script),
+    startTransaction: async (isolationLevel?: IsolationLevel) =>
+      countingTransaction(await adapter.startTransaction(isolationLevel)),
+    getConnectionInfo: adapter.getConnectionInfo?.bind(adapter),
+    dispose: () => adapter.dispose(),
+  };
+}
+
+/** A driver adapter factory whose connections count what they send. */
+export function countingFactory(factory: SqlDriverAdapterFactory): SqlDriverAdapterFactory {
+  return {
+    provider: factory.provider,
+    adapterName: factory.adapterName,
+    connect: async () => countingAdapter(await factory.connect()),
+  };
+}
