@@ -1,7 +1,7 @@
 // Speed and memory of the service against this machine's floor, in one run.
 //   npm run bench                        SQLite in a temporary directory
 //   npm run bench -- --db postgres       PostgreSQL at 127.0.0.1:5432, database test, a schema of its own
-//   npm run bench -- --only "GET agent"  one scenario (and its setup)
+//   npm run bench -- --only "GET agent"  one scenario (and its setup); several, separated by commas
 // Each HTTP scenario is measured against a floor server written for it alone
 // (node:http and the database driver over the same database, answering the
 // same bytes), with autocannon in a process of its own, service and floor
@@ -30,7 +30,7 @@ import { subscribe } from "./bench/streams.ts";
 
 const args = process.argv.slice(2);
 const postgres = args.includes("--db") && args[args.indexOf("--db") + 1]?.startsWith("postgres");
-const only = args.includes("--only") ? args[args.indexOf("--only") + 1] : undefined;
+const only = args.includes("--only") ? args[args.indexOf("--only") + 1]?.split(",") : undefined;
 const SECONDS = 5;
 const CONNECTIONS = 16;
 const DOMAIN = "bench.example";
@@ -41,7 +41,7 @@ const EMAIL_FIELDS =
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-bench-"));
 const cleanups: (() => Promise<unknown>)[] = [];
 const results: Record<string, unknown> = {};
-const wanted = (name: string) => only === undefined || name === only;
+const wanted = (name: string) => only === undefined || only.includes(name);
 
 /** A database of its own for each part of the run. */
 function databaseUrl(name: string): string {

@@ -191,6 +191,7 @@ test("the process: JSON lines through pino at LOG_LEVEL, no key or password in a
       status: 200,
       durationMs: expect.any(Number),
       agentId: "logged",
+      statements: 1,
     });
     for (const secret of [
       created.body.apiKey,

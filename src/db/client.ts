@@ -6,6 +6,7 @@ import { POSTGRES_SCHEMA } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
 import { postgresSql, type Sql, sqliteSql } from "./sql.ts";
 import { Lock, serializedSqlite } from "./sqlite-adapter.ts";
+import { countingFactory } from "./statements.ts";
 import { advisoryTakeover, processTakeover, type Takeover } from "./takeover.ts";
 import { listeningWakeups, localWakeups, type Wakeups } from "./wakeups.ts";
 
@@ -89,7 +90,7 @@ async function openPostgres(url: string): Promise<Database> {
   const { default: pg } = await import("pg");
   const { connectionString, schema } = postgresTarget(url);
   const pool = new pg.Pool({ connectionString, options: `-c search_path="${schema}"` });
-  const adapter = new PrismaPg(pool, { schema });
+  const adapter = countingFactory(new PrismaPg(pool, { schema }));
   const prisma = new PostgresClient({ adapter }) as unknown as Db;
   const sql = postgresSql(pool, pg.types, schema);
   return {

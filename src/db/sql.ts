@@ -22,6 +22,9 @@ export type Param = string | number | boolean | null | Uint8Array;
 export type TurnName = "events" | "webhook-claims";
 export type Row = Record<string, unknown>;
 
+/** LIKE text (in lower case) for a literal piece, with its wildcards escaped: compared with ESCAPE '\\'. */
+export const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
+
 /** Statements: alone, or inside one transaction. */
 export interface Statements {
   /** The first row, or undefined. */

@@ -1,11 +1,10 @@
 import { utcDay } from "../db/quota.ts";
-import type { Param } from "../db/sql.ts";
+import { likeLiteral, type Param } from "../db/sql.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
 import { limitsOf } from "./limits.ts";
 import { offsetPage, type Page, type PageRequest } from "./pages.ts";
 import { AGENT_COLUMNS, type AgentRecord, agentFromRow } from "./records.ts";
-import { likeLiteral } from "./search.ts";
 import type { Services } from "./services.ts";
 import { verifyByOperator } from "./verification.ts";
 

@@ -22,24 +22,6 @@ export interface AttachmentRecord {
 
 const COLUMNS = `"id", "emailId", "position", "filename", "contentType", "size", "contentId", "inline", "sha256"`;
 
-/** The attachments of each email, in the order the message has them. */
-export async function attachmentsOf(
-  { sql }: Services,
-  emailIds: readonly string[],
-): Promise<Map<string, AttachmentRecord[]>> {
-  const byEmail = new Map<string, AttachmentRecord[]>(emailIds.map((id) => [id, []]));
-  if (emailIds.length === 0) return byEmail;
-  const rows = await sql.all(
-    `SELECT ${COLUMNS} FROM "Attachment" WHERE "emailId" IN (${emailIds.map(() => "?").join(", ")}) ORDER BY "position"`,
-    [...emailIds],
-  );
-  for (const row of rows) {
-    const { position: _, ...attachment } = row as unknown as AttachmentRecord & { position: number };
-    byEmail.get(attachment.emailId)?.push({ ...attachment, inline: sql.flag(row.inline) });
-  }
-  return byEmail;
-}
-
 /** The parts of one of the agent's emails, with their bytes. */
 async function partsOf(services: Services, agentId: string, emailId: string) {
   const { sql } = services;

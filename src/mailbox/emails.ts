@@ -1,13 +1,14 @@
+import { type EmailQuery, emailById, emailPage, firstEmailAfter, emailSlice as sliceOfEmails } from "../db/emails.ts";
 import { giveStorageBack } from "../db/quota.ts";
-import type { Param, Statements } from "../db/sql.ts";
+import type { Statements } from "../db/sql.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
 import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, SYSTEM_FOLDERS } from "./folders.ts";
-import { keysetSlice, offsetPage, type Page, type PageRequest, rankedPage, type SliceRequest } from "./pages.ts";
-import { EMAIL_COLUMNS, type EmailRecord, emailFromRow } from "./records.ts";
-import { filterText, likeLiteral, type MailFilter, mailSelection, senderCondition } from "./search.ts";
+import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
+import type { EmailRecord } from "./records.ts";
+import { filterText, type MailFilter, selectorOf } from "./search.ts";
 import type { Services } from "./services.ts";
 
 // Received mail in the agent's folders, and the folder state table: any
@@ -23,44 +24,37 @@ export interface Folder {
 
 const notFound = () => new ServiceError("NOT_FOUND", "Email not found");
 
-/** The columns of an email, named with their table: a search joins another. */
-const COLUMNS = EMAIL_COLUMNS.split(",")
-  .map((column) => `"Email".${column}`)
-  .join(",");
-
 /** The agent's mail the filter selects: best match first when it searches, else newest first. */
 export async function listEmails(
-  { sql }: Services,
+  services: Services,
   agent: { id: string },
   request: PageRequest & MailFilter,
+  query: EmailQuery = {},
 ): Promise<Page<EmailRecord>> {
-  const { join, where, params, relevance, ranked } = mailSelection(sql, agent.id, request);
-  const newest = `"receivedAt" DESC, "id" DESC`;
-  const order = relevance ? `${relevance.order}, ${newest}` : newest;
-  const query = { table: "Email", join, columns: COLUMNS, where, params, order, orderParams: relevance?.params };
-  const page = ranked ? await rankedPage(sql, ranked, COLUMNS, request) : await offsetPage(sql, query, request);
-  return { ...page, data: page.data.map((row) => emailFromRow(sql, row)) };
+  const window = pageWindow(request);
+  return { ...(await emailPage(services, agent.id, selectorOf(request), window, query)), ...window };
 }
 
 /** Mail the filter selects after or before a position, newest first, for cursor paging. */
-export async function emailSlice(
-  { sql }: Services,
+export function emailSlice(
+  services: Services,
   agent: { id: string },
   filter: MailFilter,
   request: SliceRequest,
+  query: EmailQuery = {},
 ): Promise<EmailRecord[]> {
-  const { join, where, params } = mailSelection(sql, agent.id, filter);
-  const select = `SELECT ${COLUMNS} FROM "Email" ${join}`;
-  const rows = await keysetSlice(sql, { select, time: "receivedAt", where, params }, request);
-  return rows.map((row) => emailFromRow(sql, row));
+  return sliceOfEmails(services, agent.id, selectorOf(filter), request, query);
 }
 
-const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
-
-export async function getEmail({ sql }: Services, agent: { id: string }, emailId: string): Promise<EmailRecord> {
-  const row = await sql.one(ONE, [emailId, agent.id]);
-  if (!row) throw notFound();
-  return emailFromRow(sql, row);
+export async function getEmail(
+  services: Services,
+  agent: { id: string },
+  emailId: string,
+  query: EmailQuery = {},
+): Promise<EmailRecord> {
+  const email = await emailById(services, agent.id, emailId, query);
+  if (!email) throw notFound();
+  return email;
 }
 
 export interface EmailChange {
@@ -123,9 +117,10 @@ export async function updateEmail(
   agent: { id: string },
   emailId: string,
   change: EmailChange,
+  query: EmailQuery = {},
 ): Promise<EmailRecord> {
   await applyChange(services, agent.id, [emailId], checkedChange(change));
-  return getEmail(services, agent, emailId);
+  return getEmail(services, agent, emailId, query);
 }
 
 /** One change to up to 100 emails at once: all of them, or none when one is not the agent's. */
@@ -225,48 +220,32 @@ export interface EmailWait {
   timeoutSeconds?: number | null;
 }
 
-/** The first email received after the time that matches, oldest first. */
-async function firstMatch({ sql }: Services, agentId: string, wait: EmailWait, after: Date) {
-  const conditions = [`"agentId" = ?`, `"receivedAt" > ?`];
-  const params: Param[] = [agentId, sql.at(after)];
-  if (wait.folder != null) {
-    conditions.push(`"folder" = ?`);
-    params.push(folderName(wait.folder));
-  }
-  if (wait.from != null) {
-    const sender = senderCondition(wait.from);
-    conditions.push(sender.where);
-    params.push(...sender.params);
-  }
-  if (wait.subject != null) {
-    conditions.push(`LOWER("subject") LIKE ? ESCAPE '\\'`);
-    params.push(`%${likeLiteral(filterText(wait.subject, "subject"))}%`);
-  }
-  const row = await sql.one(
-    `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
-    params,
-  );
-  return row ? emailFromRow(sql, row) : null;
-}
-
 /** The first matching email received after `after`, as soon as it is filed; null when none came in time. */
 export async function waitForEmail(
   services: Services,
   agent: { id: string },
   wait: EmailWait,
   signal?: AbortSignal,
+  query: EmailQuery = {},
 ): Promise<EmailRecord | null> {
   const timeout = wait.timeoutSeconds ?? MAX_WAIT_SECONDS;
   if (timeout < 0 || timeout > MAX_WAIT_SECONDS) {
     throw new ServiceError("BAD_REQUEST", `timeout must be 0-${MAX_WAIT_SECONDS} seconds`);
   }
-  const after = new Date(wait.after ?? services.clock.now().getTime());
+  const match = {
+    after: new Date(wait.after ?? services.clock.now().getTime()),
+    folder: wait.folder == null ? null : folderName(wait.folder),
+    from: wait.from == null ? null : filterText(wait.from, "from"),
+    subject: wait.subject == null ? null : filterText(wait.subject, "subject"),
+  };
   return withDeadline(timeout * 1000, signal, async (deadline) => {
     for (;;) {
       const woken = services.wakeups.next(agent.id, deadline);
-      const email = await firstMatch(services, agent.id, wait, after);
+      const email = await firstEmailAfter(services, agent.id, match, query);
       if (email || deadline.aborted) return email;
       await woken;
     }
   });
 }
+
+export type { EmailQuery };

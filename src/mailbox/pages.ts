@@ -1,3 +1,4 @@
+import type { Position, SliceRequest } from "../db/pages.ts";
 import type { RankedSearch } from "../db/search.ts";
 import type { Param, Row, Sql } from "../db/sql.ts";
 import { ServiceError } from "../errors.ts";
@@ -26,20 +27,7 @@ export function pageWindow({ limit, offset }: PageRequest): { limit: number; off
   return { limit: Math.min(limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), offset: offset ?? 0 };
 }
 
-/** Where an item stands in newest-first order: its time, then its id. */
-export interface Position {
-  at: Date;
-  id: string;
-}
-
-/** A slice in keyset order: items after (or before) a position, newest first. */
-export interface SliceRequest {
-  after?: Position | null;
-  before?: Position | null;
-  limit: number;
-  /** Read oldest first (for `last`), the caller turns them back. */
-  inverted: boolean;
-}
+export type { Position, SliceRequest };
 
 /** Which rows a page reads: a table (and what it joins), the rows' condition, and their order. */
 export interface PageQuery {

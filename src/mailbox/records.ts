@@ -6,11 +6,11 @@ import { type Authentication, resultWord, type Verdict } from "./authentication.
 // Mail is read without its raw source, which no answer carries.
 
 export type AgentRecord = Agent;
-export type EmailRecord = Omit<Email, "trashedAt">;
+export type EmailRecord = Email;
 export type SentRecord = SentEmail;
 
 export const AGENT_COLUMNS = `"id","idKey","name","metadata","apiKeyHash","claimTokenHash","createdAt","verifiedAt","socialUsername","verificationCode","verificationExpires","storageUsed","storageLimit","dailySendLimit","verifiedBy","senderAllow","senderBlock"`;
-export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict"`;
+export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","trashedAt"`;
 export const SENT_COLUMNS = `"id","agentId","to","subject","bodyText","bodyHtml","replyTo","messageId","providerId","size","sentAt","cc","bcc","inReplyTo","references","threadId"`;
 
 const nullableDate = (sql: Sql, value: unknown) => (value === null ? null : sql.date(value));
@@ -27,7 +27,12 @@ export function agentFromRow(sql: Sql, row: Row): AgentRecord {
 }
 
 export function emailFromRow(sql: Sql, row: Row): EmailRecord {
-  return { ...(row as EmailRecord), receivedAt: sql.date(row.receivedAt), isRead: sql.flag(row.isRead) };
+  return {
+    ...(row as EmailRecord),
+    receivedAt: sql.date(row.receivedAt),
+    isRead: sql.flag(row.isRead),
+    trashedAt: nullableDate(sql, row.trashedAt),
+  };
 }
 
 export function sentFromRow(sql: Sql, row: Row): SentRecord {
@@ -76,4 +81,5 @@ export const EMAIL_SELECT = {
   authDmarc: true,
   authArc: true,
   authVerdict: true,
+  trashedAt: true,
 } as const;

@@ -33,6 +33,7 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   authDmarc: null,
   authArc: null,
   authVerdict: "none",
+  trashedAt: null,
   ...fields,
 });
 

@@ -1,5 +1,5 @@
-import { isIndexed, type RankedSearch, type SearchTerms, searchWords } from "../db/search.ts";
-import type { Param, Sql } from "../db/sql.ts";
+import type { MailSelector } from "../db/emails.ts";
+import { isIndexed, type SearchTerms, searchWords } from "../db/search.ts";
 import { ServiceError } from "../errors.ts";
 import { folderName } from "./folders.ts";
 
@@ -23,16 +23,6 @@ export interface MailFilter {
   hasAttachments?: boolean | null;
   /** The sender's domain vouched for it (verdict pass), or not. */
   authenticated?: boolean | null;
-}
-
-/** The rows a filter selects: what to join, the condition, and the order by relevance when it searches. */
-export interface MailSelection {
-  join: string;
-  where: string;
-  params: Param[];
-  relevance: { order: string; params: Param[] } | null;
-  /** The page read from the search index alone, when the database can and nothing but the search narrows. */
-  ranked: RankedSearch | null;
 }
 
 const MAX_QUERY = 500;
@@ -74,54 +64,17 @@ export function parseSearch(query: string): SearchTerms | null {
   return terms;
 }
 
-/** LIKE text for a literal piece, with its wildcards escaped. */
-export const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** The condition on the sender: one address, or `@domain` for any address there. */
-export function senderCondition(from: string): { where: string; params: Param[] } {
-  filterText(from, "from");
-  if (from.startsWith("@"))
-    return { where: `LOWER("fromAddress") LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(from)}`] };
-  return { where: `LOWER("fromAddress") = ?`, params: [from.toLowerCase()] };
-}
-
-export function mailSelection(sql: Sql, agentId: string, filter: MailFilter): MailSelection {
-  const conditions = [`"Email"."agentId" = ?`];
-  const params: Param[] = [agentId];
-  const add = (where: string, ...values: Param[]) => {
-    conditions.push(where);
-    params.push(...values);
-  };
-  if (filter.folder != null) add(`"folder" = ?`, folderName(filter.folder));
-  if (filter.from != null) {
-    const sender = senderCondition(filter.from);
-    add(sender.where, ...sender.params);
-  }
-  if (filter.to != null) {
-    const quoted = `%${likeLiteral(JSON.stringify(filterText(filter.to, "to").toLowerCase()))}%`;
-    add(`(LOWER("toList") LIKE ? ESCAPE '\\' OR LOWER("ccList") LIKE ? ESCAPE '\\')`, quoted, quoted);
-  }
-  if (filter.after != null) add(`"receivedAt" > ?`, sql.at(new Date(filter.after)));
-  if (filter.before != null) add(`"receivedAt" < ?`, sql.at(new Date(filter.before)));
-  if (filter.isRead != null) add(`"isRead" = ?`, filter.isRead);
-  if (filter.hasAttachments != null) {
-    const exists = `EXISTS (SELECT 1 FROM "Attachment" a WHERE a."emailId" = "Email"."id")`;
-    add(filter.hasAttachments ? exists : `NOT ${exists}`);
-  }
-  if (filter.authenticated != null) add(filter.authenticated ? `"authVerdict" = 'pass'` : `"authVerdict" <> 'pass'`);
-  const terms = filter.search == null ? undefined : parseSearch(filter.search);
-  if (terms === null) add("1 = 0");
-  if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {
-    return { join: "", where: conditions.join(" AND "), params, relevance: null, ranked: null };
-  }
-  const searchAlone = conditions.length === 1;
-  const clause = sql.search(terms, agentId);
-  add(clause.where, ...clause.params);
+/** The selector a filter makes, checked: the folder by its stored name, the search as its terms, the addresses bounded. */
+export function selectorOf(filter: MailFilter): MailSelector {
   return {
-    join: clause.join,
-    where: conditions.join(" AND "),
-    params,
-    relevance: clause.relevance === null ? null : { order: clause.relevance, params: clause.relevanceParams },
-    ranked: searchAlone ? clause.ranked : null,
+    folder: filter.folder == null ? null : folderName(filter.folder),
+    search: filter.search == null ? undefined : parseSearch(filter.search),
+    from: filter.from == null ? null : filterText(filter.from, "from"),
+    to: filter.to == null ? null : filterText(filter.to, "to"),
+    after: filter.after == null ? null : new Date(filter.after),
+    before: filter.before == null ? null : new Date(filter.before),
+    isRead: filter.isRead,
+    hasAttachments: filter.hasAttachments,
+    authenticated: filter.authenticated,
   };
 }

@@ -9,6 +9,7 @@ import {
   takeStorage,
   utcDay,
 } from "../db/quota.ts";
+import { type SentQuery, sentPage, sentSlice as sliceOfSent } from "../db/sent.ts";
 import type { Sql, Statements } from "../db/sql.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
@@ -28,7 +29,7 @@ import {
   type Outgoing,
   type OutgoingInput,
 } from "./outgoing.ts";
-import { keysetSlice, offsetPage, type Page, type PageRequest, type SliceRequest } from "./pages.ts";
+import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, SENT_COLUMNS, type SentRecord, sentFromRow } from "./records.ts";
 import type { Services } from "./services.ts";
 import { referencesFor, threadFor } from "./threads.ts";
@@ -237,24 +238,23 @@ export function sendEmail(
 
 /** Sent mail, newest first; total counts every send, not only today's. */
 export async function listSent(
-  { sql }: Services,
+  { prisma }: Services,
   agent: { id: string },
   request: PageRequest,
+  query: SentQuery,
 ): Promise<Page<SentRecord>> {
-  const sent = { table: "SentEmail", columns: SENT_COLUMNS, order: `"sentAt" DESC, "id" DESC` };
-  const page = await offsetPage(sql, { ...sent, where: `"agentId" = ?`, params: [agent.id] }, request);
-  return { ...page, data: page.data.map((row) => sentFromRow(sql, row)) };
+  const window = pageWindow(request);
+  return { ...(await sentPage(prisma, agent.id, window, query)), ...window };
 }
 
 /** Sent mail after or before a position, for cursor paging. */
-export async function sentSlice(
-  { sql }: Services,
+export function sentSlice(
+  { prisma }: Services,
   agent: { id: string },
   request: SliceRequest,
+  query: SentQuery,
 ): Promise<SentRecord[]> {
-  const select = `SELECT ${SENT_COLUMNS} FROM "SentEmail"`;
-  const rows = await keysetSlice(sql, { select, time: "sentAt", where: `"agentId" = ?`, params: [agent.id] }, request);
-  return rows.map((row) => sentFromRow(sql, row));
+  return sliceOfSent(prisma, agent.id, request, query);
 }
 
 /** A sent email's record, for good, freeing its storage. */
@@ -275,3 +275,5 @@ export async function sendQuota({ sql, clock, config }: Services, agent: AgentRe
   const used = await sendsOn(sql, agent.id, utcDay(now));
   return { limit: limitsOf(agent, config).dailySends, used, resetAt: nextUtcMidnight(now) };
 }
+
+export type { SentQuery };

@@ -1,17 +1,11 @@
 import { randomUUID } from "node:crypto";
-import type { Param, Row, Sql, Statements } from "../db/sql.ts";
+import type { Sql, Statements } from "../db/sql.ts";
+import { threadSlice as sliceOfThreads, type ThreadQuery, threadById, threadPage } from "../db/threads.ts";
 import { ServiceError } from "../errors.ts";
+import type { Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import { folderName } from "./folders.ts";
-import { keysetSlice, offsetPage, type Page, type PageRequest, type SliceRequest } from "./pages.ts";
-import {
-  EMAIL_COLUMNS,
-  type EmailRecord,
-  emailFromRow,
-  SENT_COLUMNS,
-  type SentRecord,
-  sentFromRow,
-} from "./records.ts";
+import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 // Threads: messages linked by Message-ID, never by subject. A thread keeps
@@ -32,16 +26,7 @@ export function baseSubject(subject: string | null): string {
   return (subject ?? "").replace(PREFIXES, "").trim();
 }
 
-export interface ThreadRecord {
-  id: string;
-  subject: string;
-  participants: string[];
-  messageCount: number;
-  unreadCount: number;
-  lastMessageAt: Date;
-}
-
-export type ThreadMessage = (EmailRecord & { direction: "received" }) | (SentRecord & { direction: "sent" });
+export type { ThreadQuery };
 
 /** What threading needs of a message being filed or sent. */
 export interface Threading {
@@ -149,103 +134,61 @@ export async function referencesFor(services: Services, agentId: string, parent:
 }
 
 const lowerUnique = (addresses: string[]) => [...new Set(addresses.map((a) => a.toLowerCase()).filter(Boolean))];
-const listOf = (value: unknown) => (typeof value === "string" ? (JSON.parse(value) as string[]) : []);
-const joined = (value: unknown) => (typeof value === "string" && value ? value.split(", ") : []);
+const listOf = (json: string) => JSON.parse(json) as string[];
+const joined = (text: string | null) => (text ? text.split(", ") : []);
 
-/** Counts and participants of each thread, from its messages. */
-async function summaries(services: Services, agentId: string, rows: Row[]): Promise<ThreadRecord[]> {
-  const { sql, config } = services;
-  if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.id as string);
-  const inIds = `"threadId" IN (${placeholders(ids.length)})`;
-  const [received, sent] = await Promise.all([
-    sql.all(
-      `SELECT "threadId", "fromAddress", "toList", "ccList", "isRead" FROM "Email" WHERE ${inIds} ORDER BY "receivedAt", "id"`,
-      ids,
-    ),
-    sql.all(`SELECT "threadId", "to", "cc", "bcc" FROM "SentEmail" WHERE ${inIds} ORDER BY "sentAt", "id"`, ids),
+/** What a thread's participants are read from: its received and its sent messages' addresses. */
+export interface ThreadAddresses {
+  agentId: string;
+  emails: { fromAddress: string; toList: string; ccList: string }[];
+  sent: { to: string; cc: string | null; bcc: string | null }[];
+}
+
+/** Every address involved in a thread, in lower case, each once: the agent's own for what it sent. */
+export function participantsOf(services: Services, thread: ThreadAddresses): string[] {
+  const own = addressOf({ id: thread.agentId }, services.config);
+  return lowerUnique([
+    ...thread.emails.flatMap((e) => [e.fromAddress, ...listOf(e.toList), ...listOf(e.ccList)]),
+    ...thread.sent.flatMap((s) => [own, ...joined(s.to), ...joined(s.cc), ...joined(s.bcc)]),
   ]);
-  const own = addressOf({ id: agentId }, config);
-  return rows.map((row) => {
-    const mine = received.filter((r) => r.threadId === row.id);
-    const ours = sent.filter((s) => s.threadId === row.id);
-    const addresses = [
-      ...mine.flatMap((r) => [r.fromAddress as string, ...listOf(r.toList), ...listOf(r.ccList)]),
-      ...ours.flatMap((s) => [own, ...joined(s.to), ...joined(s.cc), ...joined(s.bcc)]),
-    ];
-    return {
-      id: row.id as string,
-      subject: row.subject as string,
-      participants: lowerUnique(addresses),
-      messageCount: mine.length + ours.length,
-      unreadCount: mine.filter((r) => !sql.flag(r.isRead)).length,
-      lastMessageAt: sql.date(row.lastMessageAt),
-    };
-  });
 }
 
-/** The agent's threads that hold messages; with a folder, those with received mail in it. */
-function threadsWhere(agentId: string, folder: string | null | undefined): { where: string; params: Param[] } {
-  const hasEmail = `EXISTS (SELECT 1 FROM "Email" e WHERE e."threadId" = "Thread"."id"`;
-  if (folder != null) {
-    return { where: `"agentId" = ? AND ${hasEmail} AND e."folder" = ?)`, params: [agentId, folderName(folder)] };
-  }
-  const hasSent = `EXISTS (SELECT 1 FROM "SentEmail" s WHERE s."threadId" = "Thread"."id")`;
-  return { where: `"agentId" = ? AND (${hasEmail}) OR ${hasSent})`, params: [agentId] };
-}
-
-const THREAD_COLUMNS = `"id", "subject", "lastMessageAt"`;
-
-/** The agent's threads, newest activity first. */
+/** The agent's threads that hold messages, newest activity first; with a folder, those with received mail in it. */
 export async function listThreads(
   services: Services,
   agent: { id: string },
   request: PageRequest & { folder?: string | null },
-): Promise<Page<ThreadRecord>> {
-  const order = `"lastMessageAt" DESC, "id" DESC`;
-  const threads = { table: "Thread", columns: THREAD_COLUMNS, order, ...threadsWhere(agent.id, request.folder) };
-  const page = await offsetPage(services.sql, threads, request);
-  return { ...page, data: await summaries(services, agent.id, page.data) };
+  query: ThreadQuery,
+): Promise<Page<Thread>> {
+  const window = pageWindow(request);
+  const page = await threadPage(services.prisma, scopeOf(agent, request.folder), window, query);
+  return { ...page, ...window };
 }
 
 /** Threads after or before a position, for cursor paging. */
-export async function threadSlice(
+export function threadSlice(
   services: Services,
   agent: { id: string },
   folder: string | null | undefined,
   request: SliceRequest,
-): Promise<ThreadRecord[]> {
-  const select = `SELECT ${THREAD_COLUMNS} FROM "Thread"`;
-  const rows = await keysetSlice(
-    services.sql,
-    { select, time: "lastMessageAt", ...threadsWhere(agent.id, folder) },
-    request,
-  );
-  return summaries(services, agent.id, rows);
+  query: ThreadQuery,
+): Promise<Thread[]> {
+  return sliceOfThreads(services.prisma, scopeOf(agent, folder), request, query);
 }
 
-/** One thread with its messages, received and sent, oldest first. */
+/** One of the agent's threads; 404 when it is another's, or holds no message any more. */
 export async function getThread(
   services: Services,
   agent: { id: string },
   threadId: string,
-): Promise<ThreadRecord & { messages: ThreadMessage[] }> {
-  const { sql } = services;
-  const row = await sql.one(`SELECT ${THREAD_COLUMNS} FROM "Thread" WHERE "id" = ? AND "agentId" = ?`, [
-    threadId,
-    agent.id,
-  ]);
-  const [thread] = row ? await summaries(services, agent.id, [row]) : [];
-  if (!thread || thread.messageCount === 0) throw new ServiceError("NOT_FOUND", "Thread not found");
-  const [received, sent] = await Promise.all([
-    sql.all(`SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "threadId" = ?`, [threadId]),
-    sql.all(`SELECT ${SENT_COLUMNS} FROM "SentEmail" WHERE "threadId" = ?`, [threadId]),
-  ]);
-  const messages: ThreadMessage[] = [
-    ...received.map((r) => ({ ...emailFromRow(sql, r), direction: "received" as const })),
-    ...sent.map((s) => ({ ...sentFromRow(sql, s), direction: "sent" as const })),
-  ];
-  const at = (m: ThreadMessage) => (m.direction === "received" ? m.receivedAt : m.sentAt).getTime();
-  messages.sort((a, b) => at(a) - at(b) || a.id.localeCompare(b.id));
-  return { ...thread, messages };
+  query: ThreadQuery,
+): Promise<Thread> {
+  const thread = await threadById(services.prisma, agent.id, threadId, query);
+  if (!thread) throw new ServiceError("NOT_FOUND", "Thread not found");
+  return thread;
 }
+
+const scopeOf = (agent: { id: string }, folder: string | null | undefined) => ({
+  agentId: agent.id,
+  folder: folder == null ? null : folderName(folder),
+});

@@ -1,11 +1,9 @@
 import { ServiceError } from "../errors.ts";
 import { requestScope } from "../log.ts";
 import { claimInvalid, keyInvalid, keyRequired } from "../mailbox/access.ts";
-import { type AttachmentRecord, attachmentsOf } from "../mailbox/attachments.ts";
 import { agentByClaimToken, agentByKey, sameSecret } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
-import { batched } from "./batch.ts";
 import { AnswerBudget } from "./limits.ts";
 import type { Streams } from "./streams.ts";
 
@@ -24,8 +22,6 @@ export interface Context extends Services {
   /** Aborts when the client goes away, where the transport tells. */
   signal(): AbortSignal | undefined;
   streams: Streams;
-  /** An email's attachments, loaded together with those of the other emails of the answer. */
-  attachments(emailId: string): Promise<AttachmentRecord[]>;
 }
 
 /** What the transport knows of the request, and the one budget of everything answered to it. */
@@ -64,7 +60,6 @@ export function createContext(services: Services, request: RequestFacts, streams
     answer: request.answer,
     streams,
     signal: request.signal,
-    attachments: batched((emailIds) => attachmentsOf(services, emailIds), []),
     async operator() {
       const token = services.config.adminToken;
       if (token === null) throw new ServiceError("NOT_FOUND", "The admin API is off: ADMIN_TOKEN is not set");

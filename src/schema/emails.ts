@@ -1,5 +1,6 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { ServiceError } from "../errors.ts";
-import { type AttachmentRecord, attachmentContent } from "../mailbox/attachments.ts";
+import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Authentication } from "../mailbox/authentication.ts";
 import {
   deleteEmail,
@@ -16,7 +17,7 @@ import type { MailFilter } from "../mailbox/search.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
-import { connectionCost, connectionOf, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
 
 // Received mail and the agent's folders.
 
@@ -30,7 +31,7 @@ const EmailAddress = builder.objectRef<{ address: string; name: string | null }>
 /** Attachment.content carries no more than this; larger ones are downloaded. */
 const MAX_INLINE_CONTENT = 10 * 1024 * 1024;
 
-const AttachmentType = builder.objectRef<AttachmentRecord & { agentId: string }>("Attachment").implement({
+builder.prismaObject("Attachment", {
   fields: (t) => ({
     id: t.exposeID("id"),
     filename: t.exposeString("filename"),
@@ -39,9 +40,10 @@ const AttachmentType = builder.objectRef<AttachmentRecord & { agentId: string }>
     inline: t.exposeBoolean("inline", { description: "Shown in the body (by its contentId) rather than attached" }),
     contentId: t.exposeString("contentId", { nullable: true }),
     sha256: t.exposeString("sha256", { description: "Of the decoded bytes, in hex" }),
+    // Only the caller's own mail leads to its attachments: the path is the caller's.
     downloadPath: t.string({
       description: "Where its bytes are served, with the same API key",
-      resolve: (a) => `/agents/${a.agentId}/emails/${a.emailId}/attachments/${a.id}`,
+      resolve: async (a, _, ctx) => `/agents/${(await ctx.caller()).id}/emails/${a.emailId}/attachments/${a.id}`,
     }),
     content: t.string({
       description: `The bytes in base64; refused above ${MAX_INLINE_CONTENT / 2 ** 20} MiB (use downloadPath)`,
@@ -82,7 +84,7 @@ const LinkType = builder.objectRef<Link>("Link").implement({
   fields: (t) => ({ url: t.exposeString("url"), text: t.exposeString("text") }),
 });
 
-export const EmailType = builder.objectRef<EmailRecord>("Email").implement({
+export const EmailType = builder.prismaObject("Email", {
   fields: (t) => ({
     id: t.exposeID("id"),
     agentId: t.exposeString("agentId"),
@@ -124,11 +126,9 @@ export const EmailType = builder.objectRef<EmailRecord>("Email").implement({
       complexity: 0,
       resolve: (email) => authenticationOf(email),
     }),
-    attachments: t.field({
-      type: [AttachmentType],
+    attachments: t.relation("attachments", {
       description: "Its attachments and inline parts, in the order the message has them",
-      resolve: async (email, _, ctx) =>
-        (await ctx.attachments(email.id)).map((a) => ({ ...a, agentId: email.agentId })),
+      query: { orderBy: { position: "asc" } },
     }),
   }),
 });
@@ -194,11 +194,11 @@ builder.objectFields(AgentType, (t) => ({
     args: { ...mailArgs, limit: t.arg.int(), offset: t.arg.int() },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
-    resolve: (agent, args, ctx) =>
-      ctx.answer.load(
-        () => listEmails(ctx, agent, { ...filterOf(args), limit: args.limit, offset: args.offset }),
-        (page) => bodyBytes(page.data),
-      ),
+    resolve: (agent, args, ctx, info) => {
+      const request = { ...filterOf(args), limit: args.limit, offset: args.offset };
+      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      return ctx.answer.load(() => listEmails(ctx, agent, request, query), bodyBytes);
+    },
   }),
   emailConnection: t.connection({
     type: EmailType,
@@ -206,9 +206,9 @@ builder.objectFields(AgentType, (t) => ({
     args: mailArgs,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: connectionCost,
-    resolve: (agent, args, ctx) =>
+    resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
-        ctx.answer.load(() => emailSlice(ctx, agent, filterOf(args), slice), bodyBytes),
+        ctx.answer.load(() => emailSlice(ctx, agent, filterOf(args), slice, nodesQuery(ctx, info)), bodyBytes),
       ),
   }),
   folders: t.field({
@@ -220,22 +220,22 @@ builder.objectFields(AgentType, (t) => ({
 }));
 
 builder.queryField("email", (t) =>
-  t.field({
-    type: EmailType,
+  t.prismaField({
+    type: "Email",
     nullable: true,
     description: "One received email of your agent.",
     args: { agentId: t.arg.id({ required: true }), emailId: t.arg.id({ required: true }) },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => {
+    resolve: async (query, _, args, ctx) => {
       const agent = await ctx.caller();
-      return ctx.answer.load(() => getEmail(ctx, agent, args.emailId), bodyBytes);
+      return ctx.answer.load(() => getEmail(ctx, agent, args.emailId, query), bodyBytes);
     },
   }),
 );
 
 builder.mutationFields((t) => ({
-  updateEmail: t.field({
-    type: EmailType,
+  updateEmail: t.prismaField({
+    type: "Email",
     description: "Moves an email to a folder and/or sets its read flag.",
     args: {
       agentId: t.arg.id({ required: true }),
@@ -244,9 +244,9 @@ builder.mutationFields((t) => ({
       isRead: t.arg.boolean(),
     },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => {
+    resolve: async (query, _, args, ctx) => {
       const agent = await ctx.caller();
-      return ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args), bodyBytes);
+      return ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args, query), bodyBytes);
     },
   }),
   updateEmails: t.field({

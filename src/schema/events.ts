@@ -67,8 +67,8 @@ builder.queryFields((t) => ({
     resolve: async (_, args, ctx) =>
       agentEvents(ctx, await ctx.caller(), { ...args, waitSeconds: args.wait }, ctx.signal()),
   }),
-  waitForEmail: t.field({
-    type: EmailType,
+  waitForEmail: t.prismaField({
+    type: "Email",
     nullable: true,
     description:
       "The first matching email received after the filter's time, as soon as it is filed; null when none came in time.",
@@ -78,9 +78,9 @@ builder.queryFields((t) => ({
       timeoutSeconds: t.arg.int({ description: "0-25, default 25" }),
     },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, { filter, timeoutSeconds }, ctx) => {
+    resolve: async (query, _, { filter, timeoutSeconds }, ctx) => {
       const wait = { ...filter, after: filter?.after?.getTime(), timeoutSeconds };
-      const email = await waitForEmail(ctx, await ctx.caller(), wait, ctx.signal());
+      const email = await waitForEmail(ctx, await ctx.caller(), wait, ctx.signal(), query);
       return email && ctx.answer.load(async () => email, bodyBytes);
     },
   }),

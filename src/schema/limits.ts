@@ -126,15 +126,19 @@ export class AnswerBudget {
 }
 
 /** The long text fields of a mail row: its bodies and what is derived from them for reading. */
-type Bodies = { bodyText?: string | null; bodyHtml?: string | null; text?: string | null; replyText?: string | null };
+const BODIES = ["bodyText", "bodyHtml", "text", "replyText"];
 
-/** Characters of the bodies in loaded mail rows. */
-export function bodyBytes(rows: Bodies | null | readonly object[]) {
-  const list = rows === null ? [] : Array.isArray(rows) ? rows : [rows];
+/**
+ * Characters of the bodies in what a read loaded: its rows, and the rows
+ * loaded beneath them (a thread's messages, a page's data), however deep.
+ */
+export function bodyBytes(loaded: unknown): number {
+  if (Array.isArray(loaded)) return loaded.reduce((sum: number, item) => sum + bodyBytes(item), 0);
+  if (typeof loaded !== "object" || loaded === null || loaded instanceof Date || ArrayBuffer.isView(loaded)) return 0;
   let bytes = 0;
-  for (const row of list as Bodies[]) {
-    bytes += (row.bodyText?.length ?? 0) + (row.bodyHtml?.length ?? 0);
-    bytes += (row.text?.length ?? 0) + (row.replyText?.length ?? 0);
+  for (const [name, value] of Object.entries(loaded)) {
+    if (typeof value === "string") bytes += BODIES.includes(name) ? value.length : 0;
+    else bytes += bodyBytes(value);
   }
   return bytes;
 }

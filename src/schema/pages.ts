@@ -1,5 +1,7 @@
 import type { ObjectRef } from "@pothos/core";
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import { resolveCursorConnection } from "@pothos/plugin-relay";
+import type { GraphQLResolveInfo } from "graphql";
 import { ServiceError } from "../errors.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, type Page, type Position, type SliceRequest } from "../mailbox/pages.ts";
 import { builder } from "./builder.ts";
@@ -53,4 +55,9 @@ export function connectionOf<T>(
     ({ after, before, limit, inverted }) =>
       slice({ after: decodeCursor(after), before: decodeCursor(before), limit, inverted }),
   );
+}
+
+/** The Prisma selection beneath a connection's nodes, however the client reaches them. */
+export function nodesQuery(context: object, info: GraphQLResolveInfo) {
+  return queryFromInfo({ context, info, paths: [["edges", "node"], ["nodes"]] });
 }

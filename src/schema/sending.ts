@@ -1,14 +1,15 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { SentRecord } from "../mailbox/records.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { deleteSent, listSent, sendEmail, sendQuota, sentSlice } from "../mailbox/sending.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
-import { connectionCost, connectionOf, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
 
 // Sending, what went out, and the daily quota.
 
-export const SentEmailType = builder.objectRef<SentRecord>("SentEmail").implement({
+export const SentEmailType = builder.prismaObject("SentEmail", {
   fields: (t) => ({
     id: t.exposeID("id"),
     agentId: t.exposeString("agentId"),
@@ -90,10 +91,10 @@ builder.objectFields(AgentType, (t) => ({
     args: { limit: t.arg.int(), offset: t.arg.int() },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
-    resolve: (agent, args, ctx) =>
+    resolve: (agent, args, ctx, info) =>
       ctx.answer.load(
-        () => listSent(ctx, agent, args),
-        (page) => bodyBytes(page.data),
+        () => listSent(ctx, agent, args, queryFromInfo({ context: ctx, info, path: ["data"] })),
+        bodyBytes,
       ),
   }),
   sentConnection: t.connection({
@@ -101,8 +102,10 @@ builder.objectFields(AgentType, (t) => ({
     description: "Sent mail as a cursor connection, newest first.",
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: connectionCost,
-    resolve: (agent, args, ctx) =>
-      connectionOf(args, positionOf, (slice) => ctx.answer.load(() => sentSlice(ctx, agent, slice), bodyBytes)),
+    resolve: (agent, args, ctx, info) =>
+      connectionOf(args, positionOf, (slice) =>
+        ctx.answer.load(() => sentSlice(ctx, agent, slice, nodesQuery(ctx, info)), bodyBytes),
+      ),
   }),
   sendQuota: t.field({
     type: SendQuotaType,

@@ -1,31 +1,39 @@
-import { getThread, listThreads, type ThreadMessage, type ThreadRecord, threadSlice } from "../mailbox/threads.ts";
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { Email, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
+import { getThread, listThreads, participantsOf, threadSlice } from "../mailbox/threads.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import { EmailType } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
-import { connectionCost, connectionOf, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
 import { SentEmailType } from "./sending.ts";
 
-// Conversations: received and sent mail linked by Message-ID.
+// Conversations: received and sent mail linked by Message-ID. A thread's
+// counts, participants and messages are read from its emails and sent mail,
+// loaded together with the thread.
 
-export const ThreadType = builder.objectRef<ThreadRecord & { messages?: ThreadMessage[] }>("Thread").implement({
-  fields: (t) => ({
-    id: t.exposeID("id"),
-    subject: t.exposeString("subject", { description: "The first message's subject without Re:/Fwd: prefixes" }),
-    participants: t.exposeStringList("participants", { description: "Every address involved, in lower case" }),
-    messageCount: t.exposeInt("messageCount", { description: "Received and sent messages" }),
-    unreadCount: t.exposeInt("unreadCount"),
-    lastMessageAt: t.expose("lastMessageAt", { type: "Timestamp" }),
-    messages: t.field({
-      type: [ThreadMessageType],
-      description: "Received and sent, oldest first.",
-      complexity: { field: 1, multiplier: 20 },
-      resolve: async (thread, _, ctx) =>
-        thread.messages ??
-        (await ctx.answer.load(async () => (await getThread(ctx, await ctx.caller(), thread.id)).messages, bodyBytes)),
-    }),
-  }),
-});
+/** What a thread's counts, participants and message order are read from. */
+const SUMMARY = {
+  emails: { select: { id: true, receivedAt: true, fromAddress: true, toList: true, ccList: true, isRead: true } },
+  sent: { select: { id: true, sentAt: true, to: true, cc: true, bcc: true } },
+} as const;
+
+type ThreadMessage = { direction: "received"; email: Email } | { direction: "sent"; sent: SentEmail };
+
+/** A relation's planned query with the columns messages are ordered by, when it selects columns at all. */
+function ordered<Q>(query: Q, columns: Record<string, true>): Q {
+  if (typeof query !== "object" || query === null || !("select" in query)) return query;
+  return { ...query, select: { ...columns, ...(query.select as object) } };
+}
+
+/** Received and sent, oldest first. */
+function messagesOf(thread: Thread & { emails: Email[]; sent: SentEmail[] }): ThreadMessage[] {
+  const messages: (ThreadMessage & { at: number; id: string })[] = [
+    ...thread.emails.map((email) => ({ direction: "received" as const, email, at: +email.receivedAt, id: email.id })),
+    ...thread.sent.map((sent) => ({ direction: "sent" as const, sent, at: +sent.sentAt, id: sent.id })),
+  ];
+  return messages.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
+}
 
 const ThreadMessageType = builder.objectRef<ThreadMessage>("ThreadMessage").implement({
   description: "A message of a thread: an email received, or one sent.",
@@ -35,20 +43,50 @@ const ThreadMessageType = builder.objectRef<ThreadMessage>("ThreadMessage").impl
       type: EmailType,
       nullable: true,
       description: "The email, when received",
-      resolve: (message) => (message.direction === "received" ? message : null),
+      resolve: (message) => (message.direction === "received" ? message.email : null),
     }),
     sent: t.field({
       type: SentEmailType,
       nullable: true,
       description: "The sent email, when sent",
-      resolve: (message) => (message.direction === "sent" ? message : null),
+      resolve: (message) => (message.direction === "sent" ? message.sent : null),
+    }),
+  }),
+});
+
+export const ThreadType = builder.prismaObject("Thread", {
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    subject: t.exposeString("subject", { description: "The first message's subject without Re:/Fwd: prefixes" }),
+    participants: t.stringList({
+      description: "Every address involved, in lower case",
+      select: SUMMARY,
+      resolve: (thread, _, ctx) => participantsOf(ctx, thread),
+    }),
+    messageCount: t.int({
+      description: "Received and sent messages",
+      select: SUMMARY,
+      resolve: (thread) => thread.emails.length + thread.sent.length,
+    }),
+    unreadCount: t.int({ select: SUMMARY, resolve: (thread) => thread.emails.filter((e) => !e.isRead).length }),
+    lastMessageAt: t.expose("lastMessageAt", { type: "Timestamp" }),
+    messages: t.field({
+      type: [ThreadMessageType],
+      description: "Received and sent, oldest first.",
+      complexity: { field: 1, multiplier: 20 },
+      // A message the client reads no field of is still listed, by its direction: its order is all it needs.
+      select: (_args, _ctx, nested) => ({
+        emails: ordered(nested(true, ["email"]), { id: true, receivedAt: true }),
+        sent: ordered(nested(true, ["sent"]), { id: true, sentAt: true }),
+      }),
+      resolve: (thread) => messagesOf(thread as Thread & { emails: Email[]; sent: SentEmail[] }),
     }),
   }),
 });
 
 const ThreadPage = pageType("ThreadPage", ThreadType);
 
-const positionOf = (thread: ThreadRecord) => ({ at: thread.lastMessageAt, id: thread.id });
+const positionOf = (thread: Thread) => ({ at: thread.lastMessageAt, id: thread.id });
 
 builder.objectFields(AgentType, (t) => ({
   threads: t.field({
@@ -57,7 +95,11 @@ builder.objectFields(AgentType, (t) => ({
     args: { folder: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
-    resolve: (agent, args, ctx) => listThreads(ctx, agent, args),
+    resolve: (agent, args, ctx, info) =>
+      ctx.answer.load(
+        () => listThreads(ctx, agent, args, queryFromInfo({ context: ctx, info, path: ["data"] })),
+        bodyBytes,
+      ),
   }),
   threadConnection: t.connection({
     type: ThreadType,
@@ -65,39 +107,30 @@ builder.objectFields(AgentType, (t) => ({
     args: { folder: t.arg.string() },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: connectionCost,
-    resolve: (agent, args, ctx) =>
-      connectionOf(args, positionOf, (slice) => threadSlice(ctx, agent, args.folder, slice)),
+    resolve: (agent, args, ctx, info) =>
+      connectionOf(args, positionOf, (slice) =>
+        ctx.answer.load(() => threadSlice(ctx, agent, args.folder, slice, nodesQuery(ctx, info)), bodyBytes),
+      ),
   }),
 }));
 
-builder.objectFields(EmailType, (t) => ({
-  thread: t.field({
-    type: ThreadType,
-    description: "The conversation this email belongs to.",
-    resolve: async (email, _, ctx) => getThread(ctx, await ctx.caller(), email.threadId),
-  }),
-}));
+builder.prismaObjectField(EmailType, "thread", (t) =>
+  t.relation("thread", { description: "The conversation this email belongs to." }),
+);
 
-builder.objectFields(SentEmailType, (t) => ({
-  thread: t.field({
-    type: ThreadType,
-    description: "The conversation this email belongs to.",
-    resolve: async (sent, _, ctx) => getThread(ctx, await ctx.caller(), sent.threadId),
-  }),
-}));
+builder.prismaObjectField(SentEmailType, "thread", (t) =>
+  t.relation("thread", { description: "The conversation this email belongs to." }),
+);
 
 builder.queryField("thread", (t) =>
-  t.field({
-    type: ThreadType,
+  t.prismaField({
+    type: "Thread",
     description: "One conversation of your agent, with its messages.",
     args: { agentId: t.arg.id({ required: true }), threadId: t.arg.id({ required: true }) },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => {
+    resolve: async (query, _, args, ctx) => {
       const agent = await ctx.caller();
-      return ctx.answer.load(
-        () => getThread(ctx, agent, args.threadId),
-        (thread) => bodyBytes(thread.messages),
-      );
+      return ctx.answer.load(() => getThread(ctx, agent, args.threadId, query), bodyBytes);
     },
   }),
 );

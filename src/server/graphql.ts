@@ -1,5 +1,13 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
-import { type DocumentNode, type ExecutionResult, GraphQLError, type GraphQLSchema, getOperationAST } from "graphql";
+import {
+  BREAK,
+  type DocumentNode,
+  type ExecutionResult,
+  GraphQLError,
+  type GraphQLSchema,
+  getOperationAST,
+  visit,
+} from "graphql";
 import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { excerpt, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
@@ -44,6 +52,26 @@ const requestChecks: Plugin = {
 
 function isSubscription(document: DocumentNode, operationName?: string | null): boolean {
   return getOperationAST(document, operationName)?.operation === "subscription";
+}
+
+/**
+ * Fields whose rows are loaded by the selection of a field above them, through
+ * a path Pothos' Prisma plugin follows by the identity of graphql-js's path
+ * objects: graphql-jit builds those afresh for every resolver, and beneath
+ * these the plugin would read every row again.
+ */
+const INDIRECT_FIELDS = new Set(["messages"]);
+
+function selectsIndirectRows(document: DocumentNode): boolean {
+  let found = false;
+  visit(document, {
+    Field(node) {
+      if (!INDIRECT_FIELDS.has(node.name.value)) return undefined;
+      found = true;
+      return BREAK;
+    },
+  });
+  return found;
 }
 
 export interface GraphqlParams {
@@ -120,13 +148,20 @@ export function createGraphql(schema: GraphQLSchema, services: Services): Graphq
     fetchAPI: { Request, Response, Headers, ReadableStream, TextEncoder, TextDecoder, URL, URLSearchParams },
     logging: false,
     // graphql-jit compiles each document once into plain functions; the same answers, several times faster.
-    // Subscriptions run on graphql-js: graphql-jit does not hand a subscribe function its arguments.
+    // Subscriptions run on graphql-js: graphql-jit does not hand a subscribe function its arguments; so do
+    // documents that select a thread's messages (selectsIndirectRows).
     plugins: [
       countOperations(services),
       ...documentLimits({ introspection }),
       requestChecks,
       refusedSubscriptions,
-      useGraphQlJit({}, { enableIf: ({ document, operationName }) => !isSubscription(document, operationName) }),
+      useGraphQlJit(
+        {},
+        {
+          enableIf: ({ document, operationName }) =>
+            !isSubscription(document, operationName) && !selectsIndirectRows(document),
+        },
+      ),
     ],
     context: (initial) => {
       const facts = initial.request as Request | RequestFacts;

@@ -1,0 +1,260 @@
+import type { Attachment, Email, Prisma } from "../generated/prisma/sqlite/client.ts";
+import type { Db } from "./client.ts";
+import type { SliceRequest, Window } from "./pages.ts";
+import type { RankedSearch, SearchTerms } from "./search.ts";
+import { likeLiteral, type Param, type Row, type Sql } from "./sql.ts";
+
+// Reading received mail. Which emails, in which order (folders, filters,
+// full-text search, newest or best first), is our own SQL: Prisma cannot
+// match an address without case on both databases, nor search. What each
+// email is read with is the GraphQL selection Prisma plans. Our own
+// statements serve the hot reads, an email's columns and its attachments,
+// which Prisma costs several times more (docs/performance.md); anything more
+// the selection plans, such as its thread and that thread's messages, is
+// read by Prisma by the emails' ids, in one query per relation.
+
+/** What a read of emails loads with each: the GraphQL selection, as Prisma takes it. */
+export type EmailQuery = { include?: Prisma.EmailInclude } | { select?: Prisma.EmailSelect };
+
+/** Which of an agent's mail a list shows, checked and normalised by the domain. */
+export interface MailSelector {
+  /** A folder's stored name. */
+  folder?: string | null;
+  /** The search's terms; null when it can match nothing. */
+  search?: SearchTerms | null;
+  from?: string | null;
+  to?: string | null;
+  after?: Date | null;
+  before?: Date | null;
+  isRead?: boolean | null;
+  hasAttachments?: boolean | null;
+  authenticated?: boolean | null;
+}
+
+export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","trashedAt"`;
+
+/** The columns named with their table: a search joins another. */
+const COLUMNS = EMAIL_COLUMNS.split(",")
+  .map((column) => `"Email".${column}`)
+  .join(",");
+
+function emailFromRow(sql: Sql, row: Row): Email {
+  return {
+    ...(row as Email),
+    receivedAt: sql.date(row.receivedAt),
+    isRead: sql.flag(row.isRead),
+    trashedAt: row.trashedAt === null ? null : sql.date(row.trashedAt),
+  };
+}
+
+/** The condition on the sender: one address, or `@domain` for any address there, without case. */
+function senderCondition(from: string): { where: string; params: Param[] } {
+  if (from.startsWith("@"))
+    return { where: `LOWER("fromAddress") LIKE ? ESCAPE '\\'`, params: [`%${likeLiteral(from)}`] };
+  return { where: `LOWER("fromAddress") = ?`, params: [from.toLowerCase()] };
+}
+
+/** The rows a selector picks: what to join, the condition, and the order by relevance when it searches. */
+function mailSelection(sql: Sql, agentId: string, selector: MailSelector) {
+  const conditions = [`"Email"."agentId" = ?`];
+  const params: Param[] = [agentId];
+  const add = (where: string, ...values: Param[]) => {
+    conditions.push(where);
+    params.push(...values);
+  };
+  if (selector.folder != null) add(`"folder" = ?`, selector.folder);
+  if (selector.from != null) {
+    const sender = senderCondition(selector.from);
+    add(sender.where, ...sender.params);
+  }
+  if (selector.to != null) {
+    const quoted = `%${likeLiteral(JSON.stringify(selector.to.toLowerCase()))}%`;
+    add(`(LOWER("toList") LIKE ? ESCAPE '\\' OR LOWER("ccList") LIKE ? ESCAPE '\\')`, quoted, quoted);
+  }
+  if (selector.after != null) add(`"receivedAt" > ?`, sql.at(selector.after));
+  if (selector.before != null) add(`"receivedAt" < ?`, sql.at(selector.before));
+  if (selector.isRead != null) add(`"isRead" = ?`, selector.isRead);
+  if (selector.hasAttachments != null) {
+    const exists = `EXISTS (SELECT 1 FROM "Attachment" a WHERE a."emailId" = "Email"."id")`;
+    add(selector.hasAttachments ? exists : `NOT ${exists}`);
+  }
+  if (selector.authenticated != null)
+    add(selector.authenticated ? `"authVerdict" = 'pass'` : `"authVerdict" <> 'pass'`);
+  const terms = selector.search;
+  if (terms === null) add("1 = 0");
+  if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {
+    return { join: "", where: conditions.join(" AND "), params, relevance: null, ranked: null };
+  }
+  const searchAlone = conditions.length === 1;
+  const clause = sql.search(terms, agentId);
+  add(clause.where, ...clause.params);
+  return {
+    join: clause.join,
+    where: conditions.join(" AND "),
+    params,
+    relevance: clause.relevance === null ? null : { order: clause.relevance, params: clause.relevanceParams },
+    ranked: searchAlone ? clause.ranked : null,
+  };
+}
+
+/** The attachments of each email, in the order the message has them: one statement for all. */
+async function attachmentsOf(sql: Sql, emailIds: string[]): Promise<Map<string, Attachment[]>> {
+  const byEmail = new Map<string, Attachment[]>(emailIds.map((id) => [id, []]));
+  if (emailIds.length === 0) return byEmail;
+  const rows = await sql.all(
+    `SELECT "id", "emailId", "position", "filename", "contentType", "size", "contentId", "inline", "sha256"
+      FROM "Attachment" WHERE "emailId" IN (${emailIds.map(() => "?").join(", ")}) ORDER BY "position"`,
+    emailIds,
+  );
+  for (const row of rows)
+    byEmail.get(row.emailId as string)?.push({ ...(row as Attachment), inline: sql.flag(row.inline) });
+  return byEmail;
+}
+
+/** Whether our own statements can read what the selection plans: the email's columns, and its attachments. */
+function ownStatementsServe(query: EmailQuery): boolean {
+  if ("select" in query && query.select) return false;
+  const include = ("include" in query && query.include) || {};
+  return Object.keys(include).every((relation) => relation === "attachments");
+}
+
+/** The emails read with what the selection plans, in the order given; `own`: ownStatementsServe(query). */
+async function planned(db: Store, rows: Email[], query: EmailQuery, own: boolean): Promise<Email[]> {
+  const ids = rows.map((row) => row.id);
+  if (rows.length === 0) return [];
+  if (!own) {
+    const found = await db.prisma.email.findMany({ ...query, where: { id: { in: ids } } });
+    const byId = new Map(found.map((email) => [email.id, email as Email]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
+  }
+  if (!("include" in query && query.include?.attachments)) return rows;
+  const attachments = await attachmentsOf(db.sql, ids);
+  return rows.map((row) => Object.assign(row, { attachments: attachments.get(row.id) ?? [] }));
+}
+
+/** What the reads of this module use: Prisma, and our own statements. */
+export interface Store {
+  prisma: Db;
+  sql: Sql;
+}
+
+/** One page of the mail a selector picks, best match first when it searches, else newest first; and how much in all. */
+export async function emailPage(db: Store, agentId: string, selector: MailSelector, window: Window, query: EmailQuery) {
+  const { sql } = db;
+  const own = ownStatementsServe(query);
+  const { join, where, params, relevance, ranked } = mailSelection(sql, agentId, selector);
+  const newest = `"receivedAt" DESC, "id" DESC`;
+  const order = relevance ? `${relevance.order}, ${newest}` : newest;
+  const [rows, count] = ranked
+    ? await rankedRows(sql, ranked, window)
+    : await Promise.all([
+        sql.all(`SELECT ${COLUMNS} FROM "Email" ${join} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+          ...params,
+          ...(relevance?.params ?? []),
+          window.limit,
+          window.offset,
+        ]),
+        sql.one(`SELECT COUNT(*) AS "n" FROM "Email" ${join} WHERE ${where}`, params),
+      ]);
+  const data = await planned(
+    db,
+    rows.map((row) => emailFromRow(sql, row)),
+    query,
+    own,
+  );
+  return { data, total: Number(count?.n) };
+}
+
+/** A page found through a search index: its rows best first, and the count of every match. */
+function rankedRows(sql: Sql, ranked: RankedSearch, window: Window) {
+  const page = ranked.page(COLUMNS, window.limit, window.offset);
+  return Promise.all([sql.all(page.text, page.params), sql.one(ranked.count.text, ranked.count.params)]);
+}
+
+/**
+ * Mail a selector picks after or before a position, newest first (oldest
+ * first when inverted), by keyset: as fast on the thousandth page as on the
+ * first, since the index takes it straight to the position.
+ */
+export async function emailSlice(
+  db: Store,
+  agentId: string,
+  selector: MailSelector,
+  slice: SliceRequest,
+  query: EmailQuery,
+) {
+  const { sql } = db;
+  const own = ownStatementsServe(query);
+  const { join, where, params } = mailSelection(sql, agentId, selector);
+  const conditions = [where];
+  const values = [...params];
+  const key = `("Email"."receivedAt", "Email"."id")`;
+  if (slice.after) {
+    conditions.push(`${key} < (?, ?)`);
+    values.push(sql.at(slice.after.at), slice.after.id);
+  }
+  if (slice.before) {
+    conditions.push(`${key} > (?, ?)`);
+    values.push(sql.at(slice.before.at), slice.before.id);
+  }
+  const direction = slice.inverted ? "ASC" : "DESC";
+  const rows = await sql.all(
+    `SELECT ${COLUMNS} FROM "Email" ${join} WHERE ${conditions.join(" AND ")}
+      ORDER BY "Email"."receivedAt" ${direction}, "Email"."id" ${direction} LIMIT ?`,
+    [...values, slice.limit],
+  );
+  return planned(
+    db,
+    rows.map((row) => emailFromRow(sql, row)),
+    query,
+    own,
+  );
+}
+
+/** One of the agent's emails, or null. */
+export async function emailById(db: Store, agentId: string, emailId: string, query: EmailQuery): Promise<Email | null> {
+  const own = ownStatementsServe(query);
+  const row = await db.sql.one(`SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [
+    emailId,
+    agentId,
+  ]);
+  if (!row) return null;
+  const [email] = await planned(db, [emailFromRow(db.sql, row)], query, own);
+  return email ?? null;
+}
+
+/** What a wait for mail matches: received after a time, in a folder, from a sender, with words in the subject. */
+export interface MailWait {
+  after: Date;
+  folder?: string | null;
+  from?: string | null;
+  subject?: string | null;
+}
+
+/** The first email received after the time that matches, oldest first. */
+export async function firstEmailAfter(db: Store, agentId: string, wait: MailWait, query: EmailQuery) {
+  const { sql } = db;
+  const own = ownStatementsServe(query);
+  const conditions = [`"agentId" = ?`, `"receivedAt" > ?`];
+  const params: Param[] = [agentId, sql.at(wait.after)];
+  if (wait.folder != null) {
+    conditions.push(`"folder" = ?`);
+    params.push(wait.folder);
+  }
+  if (wait.from != null) {
+    const sender = senderCondition(wait.from);
+    conditions.push(sender.where);
+    params.push(...sender.params);
+  }
+  if (wait.subject != null) {
+    conditions.push(`LOWER("subject") LIKE ? ESCAPE '\\'`);
+    params.push(`%${likeLiteral(wait.subject)}%`);
+  }
+  const row = await sql.one(
+    `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
+    params,
+  );
+  if (!row) return null;
+  const [email] = await planned(db, [emailFromRow(sql, row)], query, own);
+  return email ?? null;
+}

@@ -1,0 +1,140 @@
+import { randomUUID } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { Api, createVerifiedAgent, type Reply, type TestAgent } from "./support/api.ts";
+import { Dovecot } from "./support/dovecot.ts";
+import { inboxOf } from "./support/inbox.ts";
+import { messageId, rawMessage } from "./support/mail.ts";
+import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { startTestService, type TestService } from "./support/service.ts";
+import { FakeProvider } from "./support/smtp-provider.ts";
+import { waitFor } from "./support/wait.ts";
+
+// How many statements a read sends to the database, counted where they leave
+// (Prisma's driver adapter and our own statements, for the request's log
+// line): a nested selection is loaded with its parent, so the count does not
+// grow with the page.
+
+let dovecot: Dovecot;
+let x: FakeX;
+let provider: FakeProvider;
+let svc: TestService;
+let api: Api;
+let agent: TestAgent;
+let emailId: string;
+let threadId: string;
+
+const DOMAIN = "mail.example";
+
+/** A message from outside with a small attachment; every other one answers the one before. */
+function withAttachment(n: number, id: string, parent: string | null): string {
+  return rawMessage({
+    to: `${agent.id}@${DOMAIN}`,
+    id,
+    subject: `Thread ${Math.floor(n / 2)}`,
+    headers: parent ? [`In-Reply-To: ${parent}`, `References: ${parent}`] : [],
+    contentType: 'multipart/mixed; boundary="b"',
+    body: [
+      "--b",
+      "Content-Type: text/plain",
+      "",
+      `Message ${n}`,
+      "--b",
+      'Content-Type: text/plain; name="n.txt"',
+      'Content-Disposition: attachment; filename="n.txt"',
+      "",
+      `part ${n}`,
+      "--b--",
+    ].join("\r\n"),
+  });
+}
+
+beforeAll(async () => {
+  [dovecot, x, provider] = await Promise.all([Dovecot.start(), startFakeX(), FakeProvider.start()]);
+  svc = await startTestService({
+    SOCIAL_OEMBED_URL: x.url,
+    MAIL_DOMAIN: DOMAIN,
+    IMAP_URL: dovecot.url(),
+    SMTP_URL: provider.url,
+    DAILY_SEND_LIMIT: "100",
+  });
+  api = new Api(svc.url);
+  agent = await createVerifiedAgent(api, x);
+  const ids = Array.from({ length: 60 }, messageId);
+  await dovecot.append(ids.map((id, n) => withAttachment(n, id, n % 2 ? (ids[n - 1] as string) : null)));
+  const inbox = (await inboxOf(api, agent, 60, 30_000)).body.data;
+  emailId = inbox[0].id;
+  threadId = inbox[0].threadId;
+  for (const email of inbox.slice(0, 55)) {
+    const reply = await api.post(`/agents/${agent.id}/emails/${email.id}/reply`, {
+      key: agent.apiKey,
+      body: { text: "Noted." },
+    });
+    expect(reply.status).toBe(201);
+  }
+}, 120_000);
+afterAll(async () => {
+  await svc.stop();
+  await provider.down();
+  await x.close();
+  await dovecot.stop();
+});
+
+/** The statements one request sent, from its log line; it must have answered in full. */
+async function statementsOf(send: (headers: Record<string, string>) => Promise<Reply>) {
+  const requestId = randomUUID();
+  const reply = await send({ "x-request-id": requestId });
+  expect(reply.status).toBe(200);
+  expect(reply.body.errors).toBeUndefined();
+  const line = await waitFor(() =>
+    svc.logs.find((entry) => entry.event === "request" && entry.fields.requestId === requestId),
+  );
+  return line?.fields.statements as number;
+}
+
+const graphql = (query: string, size: number) =>
+  statementsOf((headers) =>
+    api.post("/graphql", {
+      key: agent.apiKey,
+      headers,
+      body: { query, variables: { id: agent.id, n: size } },
+    }),
+  );
+const rest = (path: (size: number) => string, size: number) =>
+  statementsOf((headers) => api.get(path(size), { key: agent.apiKey, headers }));
+
+const QUERIES: Record<string, string> = {
+  emails: `query($id: ID!, $n: Int) { agent(id: $id) { emails(limit: $n) { data { id attachments { id }
+    thread { messages { email { id attachments { id } } } } } } } }`,
+  emailConnection: `query($id: ID!, $n: Int) { agent(id: $id) { emailConnection(first: $n) { edges { node { id
+    attachments { id } thread { messages { email { id } sent { id } } } } } } } }`,
+  threads: `query($id: ID!, $n: Int) { agent(id: $id) { threads(limit: $n) { data { id participants
+    messages { email { id } sent { id } } } } } }`,
+  threadConnection: `query($id: ID!, $n: Int) { agent(id: $id) { threadConnection(first: $n) { edges { node { id
+    messages { email { id } sent { id } } } } } } }`,
+  sent: `query($id: ID!, $n: Int) { agent(id: $id) { sent(limit: $n) { data { id to thread { id subject } } } } }`,
+  sentConnection: `query($id: ID!, $n: Int) { agent(id: $id) { sentConnection(first: $n) { edges { node { id
+    thread { id } } } } } }`,
+};
+
+const ROUTES: Record<string, (size: number) => string> = {
+  "GET …/emails": (n) => `/agents/${agent.id}/emails?limit=${n}`,
+  "GET …/emails/{id}": () => `/agents/${agent.id}/emails/${emailId}`,
+  "GET …/sent": (n) => `/agents/${agent.id}/sent?limit=${n}`,
+  "GET …/threads": (n) => `/agents/${agent.id}/threads?limit=${n}`,
+  "GET …/threads/{id}": () => `/agents/${agent.id}/threads/${threadId}`,
+};
+
+describe("statements per request", () => {
+  test.each(Object.keys(QUERIES))("GraphQL %s: the same at 5 as at 50, at most 10", async (name) => {
+    const [few, many] = [await graphql(QUERIES[name] as string, 5), await graphql(QUERIES[name] as string, 50)];
+    expect(many).toBe(few);
+    expect(many).toBeLessThanOrEqual(10);
+  });
+
+  test.each(Object.keys(ROUTES))("REST %s: the same at 5 as at 50, at most 10", async (name) => {
+    const route = ROUTES[name] as (size: number) => string;
+    const [few, many] = [await rest(route, 5), await rest(route, 50)];
+    expect(many).toBe(few);
+    expect(many).toBeLessThanOrEqual(10);
+  });
+});
