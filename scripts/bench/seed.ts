@@ -2,7 +2,8 @@ import { createHash, randomBytes } from "node:crypto";
 import { type Database, openDatabase } from "../../src/db/client.ts";
 import { migrate } from "../../src/db/migrate.ts";
 import { reindexPostgresSearch, reindexSqliteSearch } from "../../src/db/search.ts";
-import { numberedParams, type Row } from "../../src/db/sql.ts";
+import { numberedParams } from "../../src/db/sql.ts";
+import type { Row } from "../../src/db/statements.ts";
 
 // Fills a fresh database with what the scenarios read: agents with known
 // keys, and realistic mail. Written with plain SQL in large transactions; the

@@ -16,6 +16,12 @@ import { listeningWakeups, localWakeups, type Wakeups } from "./wakeups.ts";
 export type Db = PrismaClient;
 export type Provider = "sqlite" | "postgresql";
 
+/** What the store's functions read and write through: Prisma, and our own statements. */
+export interface Store {
+  prisma: Db;
+  sql: Sql;
+}
+
 export interface Database {
   prisma: Db;
   /** Prepared statements of our own, for the hottest reads. */

@@ -1,8 +1,10 @@
 import type { Attachment, Email, Prisma } from "../generated/prisma/sqlite/client.ts";
-import type { Db } from "./client.ts";
+import type { Store } from "./client.ts";
 import type { SliceRequest, Window } from "./pages.ts";
+import { columnsOf, rowOf, rowsOf } from "./rows.ts";
 import type { RankedSearch, SearchTerms } from "./search.ts";
-import { likeLiteral, type Param, type Row, type Sql } from "./sql.ts";
+import { likeLiteral, type Sql } from "./sql.ts";
+import type { Param, Tx } from "./statements.ts";
 
 // Reading received mail. Which emails, in which order (folders, filters,
 // full-text search, newest or best first), is our own SQL: Prisma cannot
@@ -31,21 +33,8 @@ export interface MailSelector {
   authenticated?: boolean | null;
 }
 
-export const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","size","receivedAt","isRead","folder","toList","ccList","replyToList","inReplyTo","references","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","trashedAt"`;
-
 /** The columns named with their table: a search joins another. */
-const COLUMNS = EMAIL_COLUMNS.split(",")
-  .map((column) => `"Email".${column}`)
-  .join(",");
-
-function emailFromRow(sql: Sql, row: Row): Email {
-  return {
-    ...(row as Email),
-    receivedAt: sql.date(row.receivedAt),
-    isRead: sql.flag(row.isRead),
-    trashedAt: row.trashedAt === null ? null : sql.date(row.trashedAt),
-  };
-}
+const COLUMNS = columnsOf("Email", { table: true });
 
 /** The condition on the sender: one address, or `@domain` for any address there, without case. */
 function senderCondition(from: string): { where: string; params: Param[] } {
@@ -102,12 +91,10 @@ async function attachmentsOf(sql: Sql, emailIds: string[]): Promise<Map<string, 
   const byEmail = new Map<string, Attachment[]>(emailIds.map((id) => [id, []]));
   if (emailIds.length === 0) return byEmail;
   const rows = await sql.all(
-    `SELECT "id", "emailId", "position", "filename", "contentType", "size", "contentId", "inline", "sha256"
-      FROM "Attachment" WHERE "emailId" IN (${emailIds.map(() => "?").join(", ")}) ORDER BY "position"`,
+    `SELECT ${columnsOf("Attachment")} FROM "Attachment" WHERE "emailId" IN (${emailIds.map(() => "?").join(", ")}) ORDER BY "position"`,
     emailIds,
   );
-  for (const row of rows)
-    byEmail.get(row.emailId as string)?.push({ ...(row as Attachment), inline: sql.flag(row.inline) });
+  for (const attachment of rowsOf(sql, "Attachment", rows)) byEmail.get(attachment.emailId)?.push(attachment);
   return byEmail;
 }
 
@@ -132,12 +119,6 @@ async function planned(db: Store, rows: Email[], query: EmailQuery, own: boolean
   return rows.map((row) => Object.assign(row, { attachments: attachments.get(row.id) ?? [] }));
 }
 
-/** What the reads of this module use: Prisma, and our own statements. */
-export interface Store {
-  prisma: Db;
-  sql: Sql;
-}
-
 /** One page of the mail a selector picks, best match first when it searches, else newest first; and how much in all. */
 export async function emailPage(db: Store, agentId: string, selector: MailSelector, window: Window, query: EmailQuery) {
   const { sql } = db;
@@ -156,12 +137,7 @@ export async function emailPage(db: Store, agentId: string, selector: MailSelect
         ]),
         sql.one(`SELECT COUNT(*) AS "n" FROM "Email" ${join} WHERE ${where}`, params),
       ]);
-  const data = await planned(
-    db,
-    rows.map((row) => emailFromRow(sql, row)),
-    query,
-    own,
-  );
+  const data = await planned(db, rowsOf(sql, "Email", rows), query, own);
   return { data, total: Number(count?.n) };
 }
 
@@ -203,23 +179,15 @@ export async function emailSlice(
       ORDER BY "Email"."receivedAt" ${direction}, "Email"."id" ${direction} LIMIT ?`,
     [...values, slice.limit],
   );
-  return planned(
-    db,
-    rows.map((row) => emailFromRow(sql, row)),
-    query,
-    own,
-  );
+  return planned(db, rowsOf(sql, "Email", rows), query, own);
 }
 
 /** One of the agent's emails, or null. */
 export async function emailById(db: Store, agentId: string, emailId: string, query: EmailQuery): Promise<Email | null> {
   const own = ownStatementsServe(query);
-  const row = await db.sql.one(`SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [
-    emailId,
-    agentId,
-  ]);
+  const row = await db.sql.one(`SELECT ${COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [emailId, agentId]);
   if (!row) return null;
-  const [email] = await planned(db, [emailFromRow(db.sql, row)], query, own);
+  const [email] = await planned(db, [rowOf(db.sql, "Email", row)], query, own);
   return email ?? null;
 }
 
@@ -251,10 +219,92 @@ export async function firstEmailAfter(db: Store, agentId: string, wait: MailWait
     params.push(`%${likeLiteral(wait.subject)}%`);
   }
   const row = await sql.one(
-    `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
+    `SELECT ${COLUMNS} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
     params,
   );
   if (!row) return null;
-  const [email] = await planned(db, [emailFromRow(sql, row)], query, own);
+  const [email] = await planned(db, [rowOf(sql, "Email", row)], query, own);
   return email ?? null;
+}
+
+/** An email's folder and read flag, as a change finds them. */
+export type EmailState = Pick<Email, "id" | "folder" | "isRead">;
+
+// The writes below run in the transaction of the events they report, which
+// is our own (see events.ts): raw SQL.
+
+/** Inside a transaction: the agent's emails of these ids, their rows locked until commit. */
+export async function lockEmails(tx: Tx, agentId: string, ids: string[]): Promise<EmailState[]> {
+  const rows = await tx.all(
+    `SELECT "id", "folder", "isRead" FROM "Email" WHERE "agentId" = ? AND "id" IN (${ids.map(() => "?").join(", ")})${tx.forUpdate}`,
+    [agentId, ...ids],
+  );
+  return rows.map((row) => rowOf(tx, "Email", row));
+}
+
+/** Moves an email and sets its read flag; it keeps when it went into the trash while it stays there. */
+export async function changeEmail(tx: Tx, agentId: string, state: EmailState, now: Date): Promise<void> {
+  await tx.run(
+    `UPDATE "Email" SET "folder" = ?, "isRead" = ?,
+      "trashedAt" = CASE WHEN ? = 'trash' THEN COALESCE("trashedAt", ?) ELSE NULL END WHERE "id" = ? AND "agentId" = ?`,
+    [state.folder, state.isRead, state.folder, tx.at(now), state.id, agentId],
+  );
+}
+
+/** Inside a transaction: one of the agent's emails' folder and size, its row locked until commit; null when gone. */
+export async function lockEmailSize(
+  tx: Tx,
+  agentId: string,
+  id: string,
+): Promise<{ folder: string; size: number } | null> {
+  const row = await tx.one(`SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?${tx.forUpdate}`, [
+    id,
+    agentId,
+  ]);
+  return row ? { folder: row.folder as string, size: Number(row.size) } : null;
+}
+
+/** The size of an email the trash has held since before the time, its row locked until commit; null when it left. */
+export async function lockTrashedSize(tx: Tx, agentId: string, id: string, before: Date): Promise<number | null> {
+  const row = await tx.one(
+    `SELECT "size" FROM "Email" WHERE "id" = ? AND "agentId" = ? AND "folder" = 'trash' AND "trashedAt" < ?${tx.forUpdate}`,
+    [id, agentId, tx.at(before)],
+  );
+  return row ? Number(row.size) : null;
+}
+
+/** Moves an email to the trash; false when it was gone. */
+export async function trashEmail(tx: Tx, agentId: string, id: string, now: Date): Promise<boolean> {
+  const trashed = `UPDATE "Email" SET "folder" = 'trash', "trashedAt" = ? WHERE "id" = ? AND "agentId" = ?`;
+  return (await tx.run(trashed, [tx.at(now), id, agentId])) > 0;
+}
+
+/** Deletes an email with its source and attachments; false when it was gone already. */
+export async function deleteEmailRow(tx: Tx, agentId: string, id: string): Promise<boolean> {
+  return (await tx.run(`DELETE FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [id, agentId])) > 0;
+}
+
+/** Mail the trash has held since before the time, at most `limit`, across agents. */
+export function trashedBefore({ prisma }: Store, before: Date, limit: number) {
+  return prisma.email.findMany({
+    where: { folder: "trash", trashedAt: { lt: before } },
+    select: { id: true, agentId: true },
+    take: limit,
+  });
+}
+
+/** How many of the agent's emails each folder holds, read and unread. */
+export async function folderCounts({ prisma }: Store, agentId: string) {
+  const groups = await prisma.email.groupBy({ by: ["folder", "isRead"], where: { agentId }, _count: { _all: true } });
+  return groups.map((group) => ({ folder: group.folder, isRead: group.isRead, count: group._count._all }));
+}
+
+/** The part of an email the agent holds: its raw source, and its attachments in the order the message has them. */
+export async function sourceAndAttachments({ prisma }: Store, agentId: string, emailId: string) {
+  const email = await prisma.email.findFirst({
+    where: { id: emailId, agentId },
+    select: { source: { select: { raw: true } }, attachments: { orderBy: { position: "asc" } } },
+  });
+  if (!email?.source) return null;
+  return { raw: Buffer.from(email.source.raw), attachments: email.attachments };
 }

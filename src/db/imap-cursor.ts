@@ -1,4 +1,4 @@
-import type { Statements } from "./sql.ts";
+import type { Statements } from "./statements.ts";
 
 // How far the poller has read a catch-all mailbox, and how often it has
 // begun on the message after that without committing.

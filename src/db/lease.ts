@@ -1,5 +1,6 @@
 import type { Clock } from "../clock.ts";
-import type { Sql, Statements } from "./sql.ts";
+import type { Sql } from "./sql.ts";
+import type { Tx } from "./statements.ts";
 import type { Takeover } from "./takeover.ts";
 
 // A lease row lets one instance at a time run a job across every instance on
@@ -11,7 +12,7 @@ export interface Lease {
   /** Takes the lease when free or already ours; true while we hold it. */
   acquire(): Promise<boolean>;
   /** Inside a transaction: extends the lease, false when it was lost. Holds the row until commit. */
-  confirm(tx: Statements): Promise<boolean>;
+  confirm(tx: Tx): Promise<boolean>;
   release(): Promise<void>;
 }
 
@@ -42,7 +43,7 @@ export function lease(sql: Sql, clock: Clock, name: string, takeover: Takeover, 
     async confirm(tx) {
       const confirmed = await tx.run(
         `UPDATE "Lease" SET "expiresAt" = ? WHERE "name" = ? AND "holder" = ? AND "expiresAt" >= ?`,
-        [until(), name, holder, sql.at(clock.now())],
+        [until(), name, holder, tx.at(clock.now())],
       );
       return confirmed === 1;
     },

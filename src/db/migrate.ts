@@ -3,7 +3,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Database } from "./client.ts";
 import { reindexPostgresSearch, reindexSqliteSearch } from "./search.ts";
-import { numberedParams, type Statements } from "./sql.ts";
+import { numberedParams } from "./sql.ts";
+import type { Statements } from "./statements.ts";
 
 // Applies the committed migrations of the database's provider at start-up.
 // Several instances may start at once: on PostgreSQL an advisory lock makes

@@ -1,4 +1,5 @@
-import type { Statements } from "./sql.ts";
+import type { Store } from "./client.ts";
+import type { Statements } from "./statements.ts";
 
 // The daily send limit and the storage limit. A send takes both before the
 // message goes out and gives them back if it does not; received mail takes
@@ -55,4 +56,9 @@ export async function giveStorageBack(db: Statements, agentId: string, bytes: nu
 
 export async function storageUsed(db: Statements, agentId: string): Promise<number> {
   return Number((await db.one(`SELECT "storageUsed" FROM "Agent" WHERE "id" = ?`, [agentId]))?.storageUsed ?? 0);
+}
+
+/** Send counters of days before this one count nothing any more: deleted; how many. */
+export async function deleteSendCountersBefore({ prisma }: Store, day: string): Promise<number> {
+  return (await prisma.sendCounter.deleteMany({ where: { day: { lt: day } } })).count;
 }

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Param, Row, Statements } from "./sql.ts";
+import type { Param, Row, Statements } from "./statements.ts";
 
 // Full-text search over received mail as each database does it, in a table
 // "EmailSearch" beside "Email": SQLite's FTS5 index by the email's rowid, and

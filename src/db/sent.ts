@@ -1,6 +1,8 @@
 import type { Prisma, SentEmail } from "../generated/prisma/sqlite/client.ts";
-import type { Db } from "./client.ts";
+import type { Store } from "./client.ts";
 import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
+import { insertRow } from "./rows.ts";
+import type { Tx } from "./statements.ts";
 
 // Reading what an agent sent, with whatever the caller selects beneath it
 // (its thread and that thread's messages) loaded by the same query.
@@ -9,7 +11,7 @@ import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
 export type SentQuery = { include?: Prisma.SentEmailInclude } | { select?: Prisma.SentEmailSelect };
 
 /** One page of the agent's sent mail, newest first, and how much there is in all. */
-export async function sentPage(db: Db, agentId: string, window: Window, query: SentQuery) {
+export async function sentPage({ prisma: db }: Store, agentId: string, window: Window, query: SentQuery) {
   const where = { agentId };
   const [data, total] = await Promise.all([
     db.sentEmail.findMany({
@@ -25,7 +27,7 @@ export async function sentPage(db: Db, agentId: string, window: Window, query: S
 }
 
 /** Sent mail after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
-export async function sentSlice(db: Db, agentId: string, slice: SliceRequest, query: SentQuery) {
+export async function sentSlice({ prisma: db }: Store, agentId: string, slice: SliceRequest, query: SentQuery) {
   const order = slice.inverted ? "asc" : "desc";
   const rows = await db.sentEmail.findMany({
     ...query,
@@ -34,4 +36,33 @@ export async function sentSlice(db: Db, agentId: string, slice: SliceRequest, qu
     take: slice.limit,
   });
   return rows as SentEmail[];
+}
+
+/** One sent email by its id, or null. */
+export function sentById({ prisma }: Store, id: string): Promise<SentEmail | null> {
+  return prisma.sentEmail.findUnique({ where: { id } });
+}
+
+/** A sent email's row as written: its addresses joined with ", ", its references with spaces. */
+export type NewSent = Omit<SentEmail, "providerId">;
+
+// Sending writes in the transaction that takes its quota, or in the one that
+// writes its event; both are our own: raw SQL.
+
+export function insertSent(tx: Tx, sent: NewSent): Promise<void> {
+  return insertRow(tx, "SentEmail", sent);
+}
+
+/** Gives the sent email the provider's id for it; false when it was deleted meanwhile. */
+export async function setProviderId(tx: Tx, id: string, providerId: string): Promise<boolean> {
+  return (await tx.run(`UPDATE "SentEmail" SET "providerId" = ? WHERE "id" = ?`, [providerId, id])) > 0;
+}
+
+/** Deletes a sent email; its size, or null when it was not there (or not the agent's, when one is named). */
+export async function deleteSentRow(tx: Tx, id: string, agentId?: string): Promise<number | null> {
+  const mine = agentId === undefined ? "" : ` AND "agentId" = ?`;
+  const params = agentId === undefined ? [id] : [id, agentId];
+  const row = await tx.one(`SELECT "size" FROM "SentEmail" WHERE "id" = ?${mine}${tx.forUpdate}`, params);
+  if (!row || (await tx.run(`DELETE FROM "SentEmail" WHERE "id" = ?${mine}`, params)) === 0) return null;
+  return Number(row.size);
 }

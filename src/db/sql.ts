@@ -10,50 +10,31 @@ import {
   sqliteSearch,
 } from "./search.ts";
 import type { Lock } from "./sqlite-adapter.ts";
-import { countStatement } from "./statements.ts";
+import { countStatement, type Dialect, type Param, type Row, type Tx } from "./statements.ts";
 
 // Plain statements beside Prisma, for the reads every request makes (the
 // caller's key, a page of mail, one email) and a few single-statement writes.
 // Prisma compiles each model query anew; a prepared statement is a lookup.
 // One SQL text serves both databases: `?` placeholders, double-quoted names.
 
-export type Param = string | number | boolean | null | Uint8Array;
 /** The work that takes turns: appending events, claiming webhook deliveries. */
 export type TurnName = "events" | "webhook-claims";
-export type Row = Record<string, unknown>;
 
 /** LIKE text (in lower case) for a literal piece, with its wildcards escaped: compared with ESCAPE '\\'. */
 export const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Statements: alone, or inside one transaction. */
-export interface Statements {
-  /** The first row, or undefined. */
-  one(text: string, params: Param[]): Promise<Row | undefined>;
-  all(text: string, params: Param[]): Promise<Row[]>;
-  /** A write; the number of rows it changed. */
-  run(text: string, params: Param[]): Promise<number>;
-}
-
-export interface Sql extends Statements {
+export interface Sql extends Tx {
   /** Runs the work in one transaction: all of its writes or none. */
-  transaction<T>(work: (tx: Statements) => Promise<T>): Promise<T>;
-  /** A DateTime column as this database hands it back. */
-  date(value: unknown): Date;
-  /** A DateTime as a parameter this database compares with its column. */
-  at(date: Date): string;
-  /** A Boolean column as this database hands it back. */
-  flag(value: unknown): boolean;
+  transaction<T>(work: (tx: Tx) => Promise<T>): Promise<T>;
   /**
    * Inside a transaction, first: makes the transactions that take turns on
    * this name wait for each other until each commits, across instances.
    */
-  takeTurns(tx: Statements, name: TurnName): Promise<void>;
-  /** Appended to a SELECT in a transaction: locks its rows until commit, so that checks made under it hold. */
-  forUpdate: string;
+  takeTurns(tx: Tx, name: TurnName): Promise<void>;
   /** Full-text search over one agent's "Email" rows, as this database does it. */
   search(terms: SearchTerms, agentId: string): SearchClause;
   /** Inside the transaction that files it: makes a received email searchable. */
-  indexForSearch(tx: Statements, email: Row): Promise<void>;
+  indexForSearch(tx: Tx, email: Row): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -82,13 +63,23 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
   const read = statementCache(reader);
   const write = statementCache(writer);
   const bind = (params: Param[]) => params.map((value) => (typeof value === "boolean" ? Number(value) : value));
+  const dialect: Dialect = {
+    // Prisma stores DateTime as ISO 8601 text, in UTC written +00:00.
+    date: (value) => new Date(value as string),
+    at: (date) => date.toISOString().replace("Z", "+00:00"),
+    flag: (value) => value === 1,
+    // Writers take turns already: a transaction holds the database's one write lock.
+    forUpdate: "",
+  };
   /** Reads inside a transaction go to the writer, which sees the transaction's own writes. */
-  const inTransaction: Statements = {
+  const inTransaction: Tx = {
+    ...dialect,
     one: async (text, params) => write(text).get(...bind(params)) as Row | undefined,
     all: async (text, params) => write(text).all(...bind(params)) as Row[],
     run: async (text, params) => write(text).run(...bind(params)).changes,
   };
   return {
+    ...dialect,
     one: async (text, params) => read(text).get(...bind(params)) as Row | undefined,
     all: async (text, params) => read(text).all(...bind(params)) as Row[],
     run: (text, params) => lock.run(async () => write(text).run(...bind(params)).changes),
@@ -106,13 +97,8 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
       }),
     // Writers already take turns on SQLite.
     takeTurns: async () => {},
-    forUpdate: "",
     search: sqliteSearch,
     indexForSearch: indexSqliteEmail,
-    // Prisma stores DateTime as ISO 8601 text, in UTC written +00:00.
-    date: (value) => new Date(value as string),
-    at: (date) => date.toISOString().replace("Z", "+00:00"),
-    flag: (value) => value === 1,
     close: async () => {
       reader.close();
       writer.close();
@@ -152,12 +138,20 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
     events: advisoryKey(schema, "events"),
     "webhook-claims": advisoryKey(schema, "webhook-claims"),
   };
-  const on = (client: pg.Pool | pg.PoolClient): Statements => {
+  const dialect: Dialect = {
+    date: (value) => value as Date,
+    // timestamp without time zone takes the UTC digits and ignores the Z.
+    at: (date) => date.toISOString(),
+    flag: (value) => value === true,
+    forUpdate: " FOR UPDATE",
+  };
+  const on = (client: pg.Pool | pg.PoolClient): Tx => {
     const query = (text: string, params: Param[]) => {
       countStatement(text);
       return client.query<Row>({ ...statement(text), values: params, types: parsers });
     };
     return {
+      ...dialect,
       one: async (text, params) => (await query(text, params)).rows[0],
       all: async (text, params) => (await query(text, params)).rows,
       run: async (text, params) => (await query(text, params)).rowCount ?? 0,
@@ -183,13 +177,25 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
     takeTurns: async (tx, name) => {
       await tx.one("SELECT pg_advisory_xact_lock(?::bigint)", [turnKeys[name]]);
     },
-    forUpdate: " FOR UPDATE",
     search: postgresSearch,
     indexForSearch: indexPostgresEmail,
-    date: (value) => value as Date,
-    // timestamp without time zone takes the UTC digits and ignores the Z.
-    at: (date) => date.toISOString(),
-    flag: (value) => value === true,
     close: () => pool.end(),
   };
+}
+
+/**
+ * Deletes a table's matching rows a thousand at a time, so that no statement
+ * holds the table for long; how many. Raw: Prisma's deleteMany cannot bound
+ * how many rows one statement deletes.
+ */
+export async function deleteInBatches(sql: Sql, table: string, where: string, params: Param[]): Promise<number> {
+  let deleted = 0;
+  for (;;) {
+    const count = await sql.run(
+      `DELETE FROM "${table}" WHERE "id" IN (SELECT "id" FROM "${table}" WHERE ${where} LIMIT 1000)`,
+      params,
+    );
+    deleted += count;
+    if (count < 1000) return deleted;
+  }
 }

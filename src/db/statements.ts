@@ -20,6 +20,33 @@ export function countStatement(text: string): void {
   if (scope && !TRANSACTION_CONTROL.test(text)) scope.statements++;
 }
 
+export type Param = string | number | boolean | null | Uint8Array;
+export type Row = Record<string, unknown>;
+
+/** Statements: alone, or inside one transaction. */
+export interface Statements {
+  /** The first row, or undefined. */
+  one(text: string, params: Param[]): Promise<Row | undefined>;
+  all(text: string, params: Param[]): Promise<Row[]>;
+  /** A write; the number of rows it changed. */
+  run(text: string, params: Param[]): Promise<number>;
+}
+
+/** How this database writes and hands back what SQL text alone does not say. */
+export interface Dialect {
+  /** A DateTime column as this database hands it back. */
+  date(value: unknown): Date;
+  /** A DateTime as a parameter this database compares with its column. */
+  at(date: Date): string;
+  /** A Boolean column as this database hands it back. */
+  flag(value: unknown): boolean;
+  /** Appended to a SELECT in a transaction: locks its rows until commit, so that checks made under it hold. */
+  forUpdate: string;
+}
+
+/** Statements with the dialect they are written in: alone, or one transaction's. */
+export interface Tx extends Statements, Dialect {}
+
 type Queries = Pick<SqlDriverAdapter, "queryRaw" | "executeRaw">;
 
 function counting(queries: Queries): Queries {

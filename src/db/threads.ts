@@ -1,6 +1,8 @@
 import type { Prisma, Thread } from "../generated/prisma/sqlite/client.ts";
-import type { Db } from "./client.ts";
+import type { Store } from "./client.ts";
 import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
+import { rowOf } from "./rows.ts";
+import type { Tx } from "./statements.ts";
 
 // Reading an agent's threads, with whatever the caller selects beneath them
 // (their emails, sent mail, attachments) loaded by the same query.
@@ -22,7 +24,7 @@ function threadsWhere({ agentId, folder }: ThreadScope): Prisma.ThreadWhereInput
 const NEWEST_FIRST = [{ lastMessageAt: "desc" }, { id: "desc" }] satisfies Prisma.ThreadOrderByWithRelationInput[];
 
 /** One page of threads, newest activity first, and how many there are in all. */
-export async function threadPage(db: Db, scope: ThreadScope, window: Window, query: ThreadQuery) {
+export async function threadPage({ prisma: db }: Store, scope: ThreadScope, window: Window, query: ThreadQuery) {
   const where = threadsWhere(scope);
   const [data, total] = await Promise.all([
     db.thread.findMany({ ...query, where, orderBy: NEWEST_FIRST, take: window.limit, skip: window.offset }),
@@ -32,7 +34,7 @@ export async function threadPage(db: Db, scope: ThreadScope, window: Window, que
 }
 
 /** Threads after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
-export async function threadSlice(db: Db, scope: ThreadScope, slice: SliceRequest, query: ThreadQuery) {
+export async function threadSlice({ prisma: db }: Store, scope: ThreadScope, slice: SliceRequest, query: ThreadQuery) {
   const order = slice.inverted ? "asc" : "desc";
   const rows = await db.thread.findMany({
     ...query,
@@ -44,10 +46,73 @@ export async function threadSlice(db: Db, scope: ThreadScope, slice: SliceReques
 }
 
 /** One of the agent's threads that holds a message, or null. */
-export async function threadById(db: Db, agentId: string, threadId: string, query: ThreadQuery) {
+export async function threadById({ prisma: db }: Store, agentId: string, threadId: string, query: ThreadQuery) {
   const row = await db.thread.findFirst({
     ...query,
     where: { id: threadId, ...threadsWhere({ agentId, folder: null }) },
   });
   return row as Thread | null;
+}
+
+/** The message's references, when the agent holds a message of this Message-ID: received first, else sent. */
+export async function referencesOf({ prisma }: Store, agentId: string, messageId: string): Promise<string | null> {
+  const where = { agentId, messageId };
+  const received = await prisma.email.findFirst({ where, select: { references: true } });
+  if (received) return received.references;
+  const sent = await prisma.sentEmail.findFirst({ where, select: { references: true } });
+  return sent?.references ?? null;
+}
+
+// Threading runs inside the transaction that stores a message, which is our
+// own (filing's with its cursor, sending's with its quota): raw SQL.
+
+/** The threads these Message-IDs of the agent belong to, by id. */
+export async function threadsOfIds(tx: Tx, agentId: string, messageIds: string[]): Promise<Map<string, string>> {
+  if (messageIds.length === 0) return new Map();
+  const rows = await tx.all(
+    `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? AND "messageId" IN (${messageIds.map(() => "?").join(", ")})`,
+    [agentId, ...messageIds],
+  );
+  return new Map(rows.map((row) => [row.messageId as string, row.threadId as string]));
+}
+
+export async function insertThread(tx: Tx, thread: { id: string; agentId: string; subject: string; at: Date }) {
+  await tx.run(
+    `INSERT INTO "Thread" ("id", "agentId", "subject", "startedAt", "lastMessageAt") VALUES (?, ?, ?, ?, ?)`,
+    [thread.id, thread.agentId, thread.subject, tx.at(thread.at), tx.at(thread.at)],
+  );
+}
+
+/** A thread took in messages from `startedAt` to `lastAt`: it starts and ends no later and no earlier than they do. */
+export async function widenThread(tx: Tx, threadId: string, subject: string, startedAt: Date, lastAt: Date) {
+  await tx.run(
+    `UPDATE "Thread" SET
+       "subject" = CASE WHEN "startedAt" > ? THEN ? ELSE "subject" END,
+       "startedAt" = CASE WHEN "startedAt" > ? THEN ? ELSE "startedAt" END,
+       "lastMessageAt" = CASE WHEN "lastMessageAt" < ? THEN ? ELSE "lastMessageAt" END
+     WHERE "id" = ?`,
+    [tx.at(startedAt), subject, tx.at(startedAt), tx.at(startedAt), tx.at(lastAt), tx.at(lastAt), threadId],
+  );
+}
+
+/** Records the Message-IDs as the thread's; one another thread claimed first stays that thread's. */
+export async function claimMessageIds(tx: Tx, agentId: string, messageIds: string[], threadId: string) {
+  for (const messageId of messageIds) {
+    await tx.run(
+      `INSERT INTO "ThreadMessageId" ("agentId", "messageId", "threadId") VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+      [agentId, messageId, threadId],
+    );
+  }
+}
+
+/** Moves everything of one thread into another; the first message's subject wins. */
+export async function mergeThread(tx: Tx, from: string, into: string): Promise<void> {
+  const row = await tx.one(`SELECT "subject", "startedAt", "lastMessageAt" FROM "Thread" WHERE "id" = ?`, [from]);
+  if (!row) return;
+  const source = rowOf(tx, "Thread", row);
+  for (const table of ["Email", "SentEmail", "ThreadMessageId"]) {
+    await tx.run(`UPDATE "${table}" SET "threadId" = ? WHERE "threadId" = ?`, [into, from]);
+  }
+  await tx.run(`DELETE FROM "Thread" WHERE "id" = ?`, [from]);
+  await widenThread(tx, into, source.subject, source.startedAt, source.lastMessageAt);
 }

@@ -1,5 +1,5 @@
 import pg from "pg";
-import type { Statements } from "./sql.ts";
+import type { Statements } from "./statements.ts";
 
 // Wake-ups for whoever waits on an agent's events: long polls, subscriptions,
 // the webhook worker. A wake-up only says "look again"; the event log is the

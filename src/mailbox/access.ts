@@ -1,5 +1,6 @@
+import { liveAgentExists } from "../db/agents.ts";
 import { excerpt, ServiceError } from "../errors.ts";
-import { expiredAgents } from "./lifetimes.ts";
+import { expiryCutoff } from "./lifetimes.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -16,10 +17,7 @@ export const claimInvalid = () =>
 
 export async function assertOwns(services: Services, caller: AgentRecord, agentId: string): Promise<void> {
   if (caller.idKey === agentId.toLowerCase()) return;
-  const other = await services.prisma.agent.findFirst({
-    where: { idKey: agentId.toLowerCase(), NOT: expiredAgents(services.clock.now()) },
-    select: { id: true },
-  });
+  const other = await liveAgentExists(services, agentId.toLowerCase(), expiryCutoff(services.clock.now()));
   if (!other) throw new ServiceError("NOT_FOUND", `Agent ${excerpt(agentId)} not found`);
   throw new ServiceError("FORBIDDEN", "This API key belongs to another agent");
 }

@@ -1,9 +1,9 @@
 import type { Config } from "../config.ts";
-import { isUniqueViolation } from "../db/errors.ts";
+import { deleteAgentRow, insertAgent, replaceKeyHash } from "../db/agents.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
-import { expiredAgents } from "./lifetimes.ts";
+import { expiryCutoff } from "./lifetimes.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -96,41 +96,26 @@ function instructionFor(address: string, verifyUrl: string, config: Config): str
   }
 }
 
-export async function createAgent({ prisma, clock, config }: Services, input: NewAgent): Promise<Registration> {
+export async function createAgent(services: Services, input: NewAgent): Promise<Registration> {
+  const { clock, config } = services;
   const { id, name, metadata } = validated(input);
   const now = clock.now();
   const { apiKey, apiKeyHash } = newApiKey(config);
   const { claimToken, claimTokenHash } = newClaimToken();
-  const idKey = id.toLowerCase();
   // With VERIFICATION_MODE=none nobody verifies: the agent is verified as it is made.
   const verified = config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
-  const [, agent] = await prisma
-    .$transaction([
-      // An expired agent the cleanup job has not reached yet no longer holds its id.
-      prisma.agent.deleteMany({ where: { idKey, ...expiredAgents(now) } }),
-      prisma.agent.create({
-        data: { id, idKey, name, metadata, apiKeyHash, claimTokenHash, createdAt: now, ...verified },
-      }),
-    ])
-    .catch((error: unknown) => {
-      if (isUniqueViolation(error)) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
-      throw error;
-    });
+  const row = { id, idKey: id.toLowerCase(), name, metadata, apiKeyHash, claimTokenHash, createdAt: now, ...verified };
+  const agent = await insertAgent(services, row, expiryCutoff(now));
+  if (!agent) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
   return { agent, apiKey, verifyUrl, instruction: instructionFor(addressOf(agent, config), verifyUrl, config) };
 }
 
 /** A new key; the current one stops working at once. Of two rotations with one key, only the first wins. */
-export async function rotateKey(
-  { prisma, config }: Services,
-  agent: AgentRecord,
-): Promise<{ apiKey: string; message: string }> {
-  const { apiKey, apiKeyHash } = newApiKey(config);
-  const { count } = await prisma.agent.updateMany({
-    where: { id: agent.id, apiKeyHash: agent.apiKeyHash },
-    data: { apiKeyHash },
-  });
-  if (count === 0) throw new ServiceError("UNAUTHORIZED", "API key is invalid");
+export async function rotateKey(services: Services, agent: AgentRecord): Promise<{ apiKey: string; message: string }> {
+  const { apiKey, apiKeyHash } = newApiKey(services.config);
+  if (!(await replaceKeyHash(services, agent.id, agent.apiKeyHash, apiKeyHash)))
+    throw new ServiceError("UNAUTHORIZED", "API key is invalid");
   return { apiKey, message: "API key rotated. The previous key no longer works; store this one safely." };
 }
 
@@ -140,8 +125,7 @@ export interface Outcome {
 }
 
 /** The agent with all its mail and data, for good. */
-export async function deleteAgent({ prisma }: Services, agent: AgentRecord): Promise<Outcome> {
-  const { count } = await prisma.agent.deleteMany({ where: { id: agent.id } });
-  if (count === 0) throw new ServiceError("NOT_FOUND", `Agent ${agent.id} not found`);
+export async function deleteAgent(services: Services, agent: AgentRecord): Promise<Outcome> {
+  if (!(await deleteAgentRow(services, agent.id))) throw new ServiceError("NOT_FOUND", `Agent ${agent.id} not found`);
   return { success: true, message: `Agent ${agent.id} and all its data were deleted permanently` };
 }

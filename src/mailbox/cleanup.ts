@@ -1,8 +1,12 @@
-import { utcDay } from "../db/quota.ts";
-import type { Param, Sql } from "../db/sql.ts";
+import { deleteExpiredAgents as deleteExpired } from "../db/agents.ts";
+import { trashedBefore } from "../db/emails.ts";
+import { trimEvents as trimEventLog } from "../db/events.ts";
+import { forgetKeys } from "../db/idempotency.ts";
+import { deleteSendCountersBefore, utcDay } from "../db/quota.ts";
+import { trimDeliveries } from "../db/webhook-deliveries.ts";
 import { deleteFromTrash } from "./emails.ts";
 import { KEY_LIFETIME_MS } from "./idempotency.ts";
-import { expiredAgents } from "./lifetimes.ts";
+import { expiryCutoff } from "./lifetimes.ts";
 import type { Services } from "./services.ts";
 
 // Unverified agents are deleted 24 hours after creation, yesterday's send
@@ -30,19 +34,14 @@ const TRASH_PER_RUN = 2000;
  * record of delivery stays, so the message never comes back from the catch-all.
  */
 export async function emptyTrash(services: Services): Promise<number> {
-  const { sql, clock, config } = services;
+  const { clock, config } = services;
   if (config.trashRetentionDays === 0) return 0;
   const before = new Date(clock.now().getTime() - config.trashRetentionDays * 86_400_000);
   let deleted = 0;
   for (let run = 0; run < TRASH_PER_RUN; run += TRASH_BATCH) {
-    const due = await sql.all(
-      `SELECT "id", "agentId" FROM "Email" WHERE "trashedAt" < ? AND "folder" = 'trash' LIMIT ${TRASH_BATCH}`,
-      [sql.at(before)],
-    );
+    const due = await trashedBefore(services, before, TRASH_BATCH);
     for (const email of due) {
-      if (await deleteFromTrash(services, { id: email.id as string, agentId: email.agentId as string }, before)) {
-        deleted++;
-      }
+      if (await deleteFromTrash(services, email, before)) deleted++;
     }
     if (due.length < TRASH_BATCH) break;
   }
@@ -50,41 +49,28 @@ export async function emptyTrash(services: Services): Promise<number> {
   return deleted;
 }
 
-/** Deletes matching rows a thousand at a time, so that no statement holds the table for long. */
-async function deleteInBatches(sql: Sql, table: string, where: string, params: Param[]): Promise<number> {
-  let deleted = 0;
-  for (;;) {
-    const count = await sql.run(
-      `DELETE FROM "${table}" WHERE "id" IN (SELECT "id" FROM "${table}" WHERE ${where} LIMIT 1000)`,
-      params,
-    );
-    deleted += count;
-    if (count < 1000) return deleted;
-  }
-}
-
 /** Events past the retention, and the finished deliveries of webhooks that carried them. */
-export async function trimEvents({ sql, clock, config }: Services): Promise<number> {
-  const before = [sql.at(new Date(clock.now().getTime() - config.eventRetentionHours * 3_600_000))];
-  const events = await deleteInBatches(sql, "Event", `"createdAt" < ?`, before);
-  await deleteInBatches(sql, "WebhookDelivery", `"status" <> 'pending' AND "createdAt" < ?`, before);
+export async function trimEvents(services: Services): Promise<number> {
+  const { clock, config } = services;
+  const before = new Date(clock.now().getTime() - config.eventRetentionHours * 3_600_000);
+  const events = await trimEventLog(services, before);
+  await trimDeliveries(services, before);
   return events;
 }
 
 /** Idempotency keys answer retries for 24 hours, then go. */
-export async function forgetIdempotencyKeys({ sql, clock }: Services): Promise<number> {
-  const before = new Date(clock.now().getTime() - KEY_LIFETIME_MS);
-  return sql.run(`DELETE FROM "IdempotencyKey" WHERE "createdAt" < ?`, [sql.at(before)]);
+export function forgetIdempotencyKeys(services: Services): Promise<number> {
+  return forgetKeys(services, new Date(services.clock.now().getTime() - KEY_LIFETIME_MS));
 }
 
-export async function deleteExpiredAgents({ prisma, clock, log }: Services): Promise<number> {
-  const { count } = await prisma.agent.deleteMany({ where: expiredAgents(clock.now()) });
+export async function deleteExpiredAgents(services: Services): Promise<number> {
+  const { clock, log } = services;
+  const count = await deleteExpired(services, expiryCutoff(clock.now()));
   if (count > 0) log("info", "expired_agents_deleted", { count });
   return count;
 }
 
 /** Send counters of past UTC days count nothing any more. */
-export async function deletePastSendCounters({ prisma, clock }: Services): Promise<number> {
-  const { count } = await prisma.sendCounter.deleteMany({ where: { day: { lt: utcDay(clock.now()) } } });
-  return count;
+export function deletePastSendCounters(services: Services): Promise<number> {
+  return deleteSendCountersBefore(services, utcDay(services.clock.now()));
 }

@@ -1,6 +1,19 @@
-import { type EmailQuery, emailById, emailPage, firstEmailAfter, emailSlice as sliceOfEmails } from "../db/emails.ts";
+import {
+  changeEmail,
+  deleteEmailRow,
+  type EmailQuery,
+  emailById,
+  emailPage,
+  firstEmailAfter,
+  folderCounts,
+  lockEmailSize,
+  lockEmails,
+  lockTrashedSize,
+  emailSlice as sliceOfEmails,
+  trashEmail,
+} from "../db/emails.ts";
 import { giveStorageBack } from "../db/quota.ts";
-import type { Statements } from "../db/sql.ts";
+import type { Tx } from "../db/statements.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
@@ -72,9 +85,6 @@ function checkedChange(change: EmailChange): { folder: string | null; isRead: bo
   return { folder: change.folder == null ? null : folderName(change.folder), isRead: change.isRead ?? null };
 }
 
-/** When mail went into the trash, kept while it stays there: its parameters are the new folder and now. */
-const TRASHED_AT = `"trashedAt" = CASE WHEN ? = 'trash' THEN COALESCE("trashedAt", ?) ELSE NULL END`;
-
 /** Applies the change to the agent's emails, all of them or, when one is not the agent's, none; how many changed. */
 async function applyChange(
   services: Services,
@@ -82,29 +92,15 @@ async function applyChange(
   emailIds: string[],
   change: { folder: string | null; isRead: boolean | null },
 ): Promise<number> {
-  const { sql } = services;
   return withEvents(services, async (tx, emit) => {
-    const rows = await tx.all(
-      `SELECT "id", "folder", "isRead" FROM "Email" WHERE "agentId" = ? AND "id" IN (${emailIds.map(() => "?").join(", ")})${sql.forUpdate}`,
-      [agentId, ...emailIds],
-    );
-    if (rows.length !== emailIds.length) throw notFound();
+    const found = await lockEmails(tx, agentId, emailIds);
+    if (found.length !== emailIds.length) throw notFound();
     let changed = 0;
-    for (const before of rows) {
-      const after = {
-        folder: change.folder ?? (before.folder as string),
-        isRead: change.isRead ?? sql.flag(before.isRead),
-      };
-      if (after.folder === before.folder && after.isRead === sql.flag(before.isRead)) continue;
-      await tx.run(`UPDATE "Email" SET "folder" = ?, "isRead" = ?, ${TRASHED_AT} WHERE "id" = ? AND "agentId" = ?`, [
-        after.folder,
-        after.isRead,
-        after.folder,
-        sql.at(services.clock.now()),
-        before.id as string,
-        agentId,
-      ]);
-      await emit({ type: "email.updated", agentId, data: { emailId: before.id as string, ...after } });
+    for (const before of found) {
+      const after = { folder: change.folder ?? before.folder, isRead: change.isRead ?? before.isRead };
+      if (after.folder === before.folder && after.isRead === before.isRead) continue;
+      await changeEmail(tx, agentId, { id: before.id, ...after }, services.clock.now());
+      await emit({ type: "email.updated", agentId, data: { emailId: before.id, ...after } });
       changed++;
     }
     return changed;
@@ -144,19 +140,15 @@ export async function deleteEmail(
   emailId: string,
   permanent: boolean,
 ): Promise<Outcome> {
-  const mine = [emailId, agent.id];
   return withEvents(services, async (tx, emit) => {
-    const email = await tx.one(`SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?`, mine);
+    const email = await lockEmailSize(tx, agent.id, emailId);
     if (!email) throw notFound();
     if (!permanent && email.folder !== "trash") {
-      const trashed = `UPDATE "Email" SET "folder" = 'trash', "trashedAt" = ? WHERE "id" = ? AND "agentId" = ?`;
-      if ((await tx.run(trashed, [services.sql.at(services.clock.now()), ...mine])) === 0) {
-        throw notFound();
-      }
+      if (!(await trashEmail(tx, agent.id, emailId, services.clock.now()))) throw notFound();
       await emit({ type: "email.deleted", agentId: agent.id, data: { emailId, permanent: false } });
       return { success: true, message: "Email moved to trash" };
     }
-    if (!(await deleteForGood(tx, emit, agent.id, emailId, Number(email.size)))) throw notFound();
+    if (!(await deleteForGood(tx, emit, agent.id, emailId, email.size))) throw notFound();
     return { success: true, message: "Email permanently deleted" };
   });
 }
@@ -165,8 +157,8 @@ export async function deleteEmail(
  * Deletes an email for good, freeing its bytes; false when it was gone
  * already. Conditional, so that of two concurrent deletes only one frees them.
  */
-async function deleteForGood(tx: Statements, emit: Emit, agentId: string, emailId: string, size: number) {
-  if ((await tx.run(`DELETE FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [emailId, agentId])) === 0) return false;
+async function deleteForGood(tx: Tx, emit: Emit, agentId: string, emailId: string, size: number) {
+  if (!(await deleteEmailRow(tx, agentId, emailId))) return false;
   await giveStorageBack(tx, agentId, size);
   await emit({ type: "email.deleted", agentId, data: { emailId, permanent: true } });
   return true;
@@ -178,28 +170,19 @@ export async function deleteFromTrash(
   email: { id: string; agentId: string },
   before: Date,
 ): Promise<boolean> {
-  const { sql } = services;
   return withEvents(services, async (tx, emit) => {
-    const row = await tx.one(
-      `SELECT "size" FROM "Email" WHERE "id" = ? AND "agentId" = ? AND "folder" = 'trash' AND "trashedAt" < ?${sql.forUpdate}`,
-      [email.id, email.agentId, sql.at(before)],
-    );
-    return row !== undefined && row !== null && deleteForGood(tx, emit, email.agentId, email.id, Number(row.size));
+    const size = await lockTrashedSize(tx, email.agentId, email.id, before);
+    return size !== null && deleteForGood(tx, emit, email.agentId, email.id, size);
   });
 }
 
 /** inbox, archive and trash, then every custom folder that holds mail. */
-export async function folderSummary({ prisma }: Services, agent: { id: string }): Promise<Folder[]> {
-  const groups = await prisma.email.groupBy({
-    by: ["folder", "isRead"],
-    where: { agentId: agent.id },
-    _count: { _all: true },
-  });
+export async function folderSummary(services: Services, agent: { id: string }): Promise<Folder[]> {
   const folders = new Map(SYSTEM_FOLDERS.map((name) => [name, { name, total: 0, unread: 0 }]));
-  for (const group of groups) {
+  for (const group of await folderCounts(services, agent.id)) {
     const folder = folders.get(group.folder) ?? { name: group.folder, total: 0, unread: 0 };
-    folder.total += group._count._all;
-    if (!group.isRead) folder.unread += group._count._all;
+    folder.total += group.count;
+    if (!group.isRead) folder.unread += group.count;
     folders.set(group.folder, folder);
   }
   const rank = (name: string) => {

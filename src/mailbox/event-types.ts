@@ -1,3 +1,5 @@
+import { excerpt, ServiceError } from "../errors.ts";
+
 // The kinds of event and what each carries: ids, folder, subject, sender,
 // size; never bodies. Besides mail: an agent verified, a webhook disabled.
 
@@ -24,4 +26,16 @@ export interface EventData {
   "email.deleted": { emailId: string; permanent: boolean };
   "agent.verified": { verifiedAt: number; socialUsername: string | null };
   "webhook.disabled": { webhookId: string; url: string; reason: string };
+}
+
+/** The event types a request names, each once; a name that is not one is a bad request naming the field. */
+export function checkedEventTypes(types: readonly string[], field: string): EventType[] {
+  const unknown = types.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
+  if (unknown !== undefined) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      `${field}: ${JSON.stringify(excerpt(unknown))} is not one of ${EVENT_TYPES.join(", ")}`,
+    );
+  }
+  return [...new Set(types)] as EventType[];
 }

@@ -1,7 +1,8 @@
-import type { Statements } from "../db/sql.ts";
+import { appendEvent, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
+import type { Tx } from "../db/statements.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
-import { EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
+import { checkedEventTypes, EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
 import type { Services } from "./services.ts";
 import { queueDeliveries } from "./webhooks.ts";
 
@@ -14,29 +15,19 @@ export { EVENT_TYPES, type EventType };
 
 export type NewEvent = { [T in EventType]: { type: T; agentId: string; data: EventData[T] } }[EventType];
 
-export interface EventRecord {
-  /** Decimal digits, increasing; compare as numbers. */
-  id: string;
-  type: EventType;
-  agentId: string;
-  createdAt: Date;
-  data: Record<string, unknown>;
-}
+/** An event as read; its id in decimal digits, increasing: compare them as numbers. */
+export type EventRecord = StoredEvent & { type: EventType };
 
 export const MAX_EVENTS_PER_READ = 100;
 /** Longest wait a request may ask for, inside the 30-second request timeout. */
 export const MAX_WAIT_SECONDS = 25;
 
 /** Appends inside the transaction that makes the change; on PostgreSQL the NOTIFY goes out when it commits. */
-async function append(tx: Statements, services: Services, event: NewEvent): Promise<void> {
-  const { sql, clock, wakeups } = services;
+async function append(tx: Tx, services: Services, event: NewEvent): Promise<void> {
+  const { clock, wakeups } = services;
   const createdAt = clock.now();
-  const row = await tx.one(
-    `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES (?, ?, ?, ?) RETURNING "id"`,
-    [event.agentId, event.type, JSON.stringify(event.data), sql.at(createdAt)],
-  );
-  const id = String(row?.id);
-  await queueDeliveries(tx, services, { ...event, id, createdAt });
+  const id = await appendEvent(tx, { ...event, createdAt });
+  await queueDeliveries(tx, { ...event, id, createdAt });
   await wakeups.announce(tx, id, event.agentId);
 }
 
@@ -47,7 +38,7 @@ export type Emit = (event: NewEvent) => Promise<void>;
  * Runs the work in one transaction together with the events it emits; once
  * it commits, the agents' waiters in this process are woken.
  */
-export async function withEvents<T>(services: Services, work: (tx: Statements, emit: Emit) => Promise<T>): Promise<T> {
+export async function withEvents<T>(services: Services, work: (tx: Tx, emit: Emit) => Promise<T>): Promise<T> {
   const agents = new Set<string>();
   const { sql } = services;
   const result = await sql.transaction(async (tx) => {
@@ -76,32 +67,13 @@ function validated(request: EventsRequest): { after: string; limit: number; type
   if (!/^\d{1,19}$/.test(after)) throw new ServiceError("BAD_REQUEST", "after must be an event id: decimal digits");
   const limit = request.limit ?? MAX_EVENTS_PER_READ;
   if (limit < 1) throw new ServiceError("BAD_REQUEST", "limit must be an integer of at least 1");
-  const unknown = request.types?.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown !== undefined) {
-    throw new ServiceError("BAD_REQUEST", `types: ${JSON.stringify(unknown)} is not one of ${EVENT_TYPES.join(", ")}`);
-  }
-  const types = request.types?.length ? [...request.types] : null;
+  const types = request.types?.length ? checkedEventTypes(request.types, "types") : null;
   return { after: String(BigInt(after)), limit: Math.min(limit, MAX_EVENTS_PER_READ), types };
 }
 
 /** The agent's events after an id, oldest first. */
 async function read(services: Services, agentId: string, after: string, limit: number, types: string[] | null) {
-  const { sql } = services;
-  const typeFilter = types ? ` AND "type" IN (${types.map(() => "?").join(", ")})` : "";
-  const rows = await sql.all(
-    `SELECT "id", "type", "agentId", "data", "createdAt" FROM "Event"
-      WHERE "agentId" = ? AND "id" > ?${typeFilter} ORDER BY "id" LIMIT ?`,
-    [agentId, after, ...(types ?? []), limit],
-  );
-  return rows.map(
-    (row): EventRecord => ({
-      id: String(row.id),
-      type: row.type as EventType,
-      agentId: row.agentId as string,
-      createdAt: sql.date(row.createdAt),
-      data: JSON.parse(row.data as string),
-    }),
-  );
+  return (await eventsAfter(services, agentId, after, limit, types)) as EventRecord[];
 }
 
 export interface EventPage {
@@ -141,11 +113,6 @@ export async function agentEvents(
 }
 
 /** The agent's newest event id: a stream without `after` starts there. */
-async function newest({ sql }: Services, agentId: string): Promise<string> {
-  const row = await sql.one(`SELECT MAX("id") AS "at" FROM "Event" WHERE "agentId" = ?`, [agentId]);
-  return String(row?.at ?? 0);
-}
-
 /** How often a stream with nothing to say checks that its caller may still read. */
 const RECHECK_SECONDS = 5;
 
@@ -161,7 +128,7 @@ export async function* eventStream(
   allowed: () => Promise<boolean>,
   signal?: AbortSignal,
 ): AsyncGenerator<EventRecord> {
-  let after = request.after ?? (await newest(services, agent.id));
+  let after = request.after ?? (await newestEventId(services, agent.id));
   while (!signal?.aborted) {
     const page = await agentEvents(services, agent, { ...request, after, waitSeconds: RECHECK_SECONDS }, signal);
     for (const event of page.data) yield event;

@@ -1,14 +1,17 @@
 import { randomUUID } from "node:crypto";
+import { recipientByIdKey } from "../db/agents.ts";
+import { insertEmail, rememberDelivery } from "../db/filing.ts";
 import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
 import type { Lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
-import type { Statements } from "../db/sql.ts";
+import type { Tx } from "../db/statements.ts";
+import type { Attachment } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import type { Authentication } from "./authentication.ts";
 import { type NewEvent, withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
-import { senderAllowed, senderListsOf } from "./senders.ts";
+import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { threadFor } from "./threads.ts";
 
@@ -38,17 +41,8 @@ export interface IncomingMessage {
   reading: Reading;
 }
 
-/** A part that is not the message's text, as the parser found it. */
-export interface AttachmentInfo {
-  /** Its place among the message's attachments: where it is found again. */
-  position: number;
-  filename: string;
-  contentType: string;
-  size: number;
-  contentId: string | null;
-  inline: boolean;
-  sha256: string;
-}
+/** A part that is not the message's text, as the parser found it; its position is where it is found again. */
+export type AttachmentInfo = Omit<Attachment, "id" | "emailId">;
 
 export interface Arrival {
   uid: bigint;
@@ -73,86 +67,64 @@ export type { ImapCursor };
 /** The batch is not this poller's to file any more; it reconnects and reads the cursor again. */
 export class BatchRefused extends Error {}
 
-const AGENT = `SELECT "id", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "dailySendLimit" FROM "Agent" WHERE "idKey" = ?`;
-/** Remembered whatever becomes of the message: one dropped or deleted is not filed again. */
-const REMEMBER = `INSERT INTO "Delivery" ("agentId", "dedupeKey") VALUES (?, ?) ON CONFLICT DO NOTHING`;
-const FILE = `INSERT INTO "Email" ("id", "agentId", "messageId", "fromAddress", "fromName", "to", "subject", "bodyText",
-  "bodyHtml", "size", "receivedAt", "isRead", "folder", "toList", "ccList", "replyToList", "inReplyTo",
-  "references", "threadId", "text", "preview", "replyText", "links", "codes", "authSpf", "authDkim", "authDmarc",
-  "authArc", "authVerdict")
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-const SOURCE = `INSERT INTO "EmailSource" ("emailId", "raw") VALUES (?, ?)`;
-const ATTACHMENT = `INSERT INTO "Attachment" ("id", "emailId", "position", "filename", "contentType", "size", "contentId",
-  "inline", "sha256") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`;
-
 async function fileOne(
-  tx: Statements,
+  tx: Tx,
   emit: (event: NewEvent) => Promise<void>,
   services: Services,
   arrival: Arrival,
   localPart: string,
 ): Promise<Outcome> {
-  const agent = await tx.one(AGENT, [localPart]);
+  const agent = await recipientByIdKey(tx, localPart);
   if (!agent) return "unknown_recipient";
-  const agentId = agent.id as string;
+  const agentId = agent.id;
   const { message, raw, authentication: auth } = arrival;
-  if ((await tx.run(REMEMBER, [agentId, message.dedupeKey])) === 0) return "duplicate";
+  if (!(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
   if (agent.verifiedAt === null) return "unverified";
-  if (!senderAllowed(senderListsOf(agent), message.from.address)) return "sender_refused";
-  const { storageBytes } = limitsOf(
-    agent as { storageLimit: number | null; dailySendLimit: number | null },
-    services.config,
-  );
+  if (!senderAllowed(storedLists(agent), message.from.address)) return "sender_refused";
+  const { storageBytes } = limitsOf(agent, services.config);
   if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) return "over_quota";
   const { sql, config, clock } = services;
   const emailId = randomUUID();
   const now = clock.now();
-  const threadId = await threadFor(tx, sql, { agentId, ...message, at: now });
-  await tx.run(FILE, [
-    emailId,
+  const threadId = await threadFor(tx, { agentId, ...message, at: now });
+  const { subject, from, reading } = message;
+  const email = {
+    id: emailId,
     agentId,
-    message.messageId,
-    message.from.address,
-    message.from.name,
-    addressOf({ id: agentId }, config),
-    message.subject,
-    message.bodyText,
-    message.bodyHtml,
-    raw.length,
-    sql.at(now),
-    false,
-    "inbox",
-    JSON.stringify(message.toList),
-    JSON.stringify(message.ccList),
-    JSON.stringify(message.replyToList),
-    message.inReplyTo,
-    message.references.join(" ") || null,
+    messageId: message.messageId,
+    fromAddress: from.address,
+    fromName: from.name,
+    to: addressOf({ id: agentId }, config),
+    subject,
+    bodyText: message.bodyText,
+    bodyHtml: message.bodyHtml,
+    size: raw.length,
+    receivedAt: now,
+    toList: JSON.stringify(message.toList),
+    ccList: JSON.stringify(message.ccList),
+    replyToList: JSON.stringify(message.replyToList),
+    inReplyTo: message.inReplyTo,
+    references: message.references.join(" ") || null,
     threadId,
-    message.reading.text,
-    message.reading.preview,
-    message.reading.replyText,
-    JSON.stringify(message.reading.links),
-    JSON.stringify(message.reading.codes),
-    auth.spf,
-    auth.dkim,
-    auth.dmarc,
-    auth.arc,
-    auth.verdict,
-  ]);
-  await tx.run(SOURCE, [emailId, raw]);
-  const { subject, from } = message;
-  const text = message.reading.text;
-  await sql.indexForSearch(tx, { id: emailId, agentId, subject, fromName: from.name, fromAddress: from.address, text });
-  for (const a of message.attachments) {
-    const row = [randomUUID(), emailId, a.position, a.filename, a.contentType, a.size, a.contentId, a.inline, a.sha256];
-    await tx.run(ATTACHMENT, row);
-  }
+    text: reading.text,
+    preview: reading.preview,
+    replyText: reading.replyText,
+    links: JSON.stringify(reading.links),
+    codes: JSON.stringify(reading.codes),
+    authSpf: auth.spf,
+    authDkim: auth.dkim,
+    authDmarc: auth.dmarc,
+    authArc: auth.arc,
+    authVerdict: auth.verdict,
+  };
+  const attachments = message.attachments.map((a) => ({ ...a, id: randomUUID(), emailId }));
+  await insertEmail(sql, tx, email, raw, attachments);
   await emit({ type: "email.received", agentId, data: { emailId, folder: "inbox", subject, from, size: raw.length } });
   return "stored";
 }
 
 /** The lease confirmed in the transaction, first, so that an instance taking it over waits for this commit. */
-async function confirmLease(tx: Statements, lease: Lease): Promise<void> {
+async function confirmLease(tx: Tx, lease: Lease): Promise<void> {
   if (!(await lease.confirm(tx))) throw new BatchRefused("the poller lease was taken over");
 }
 

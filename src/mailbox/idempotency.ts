@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { claimKey, keepAnswer, keptKey, releaseKey, takeKeyOver } from "../db/idempotency.ts";
 import { type ErrorDetails, type ErrorKind, ServiceError } from "../errors.ts";
 import type { Services } from "./services.ts";
 
@@ -42,28 +43,14 @@ function checkedKey(key: string): string {
 
 /** Claims the key for this request: true when the work is ours to do, else the kept answer (or a refusal). */
 async function claim(services: Services, agentId: string, key: string, fingerprint: string): Promise<true | Kept> {
-  const { sql, clock } = services;
-  const now = clock.now();
-  const inserted = await sql.run(
-    `INSERT INTO "IdempotencyKey" ("agentId", "key", "fingerprint", "createdAt") VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-    [agentId, key, fingerprint, sql.at(now)],
-  );
-  if (inserted === 1) return true;
-  const row = await sql.one(
-    `SELECT "fingerprint", "status", "answer", "createdAt" FROM "IdempotencyKey" WHERE "agentId" = ? AND "key" = ?`,
-    [agentId, key],
-  );
+  const now = services.clock.now();
+  if (await claimKey(services, agentId, key, fingerprint, now)) return true;
+  const row = await keptKey(services, agentId, key);
   if (!row) return claim(services, agentId, key, fingerprint);
-  const age = now.getTime() - sql.date(row.createdAt).getTime();
+  const age = now.getTime() - row.createdAt.getTime();
   const stale = age >= KEY_LIFETIME_MS || (row.status === null && age >= ABANDONED_MS);
   if (stale) {
-    // Conditional on what was read: of two retries only one takes it over.
-    const taken = await sql.run(
-      `UPDATE "IdempotencyKey" SET "fingerprint" = ?, "status" = NULL, "answer" = NULL, "createdAt" = ?
-       WHERE "agentId" = ? AND "key" = ? AND "createdAt" = ?`,
-      [fingerprint, sql.at(now), agentId, key, sql.at(sql.date(row.createdAt))],
-    );
-    if (taken === 1) return true;
+    if (await takeKeyOver(services, row, fingerprint, now)) return true;
     return claim(services, agentId, key, fingerprint);
   }
   if (row.fingerprint !== fingerprint) {
@@ -76,16 +63,11 @@ async function claim(services: Services, agentId: string, key: string, fingerpri
       code: "IDEMPOTENCY_KEY_IN_USE",
     });
   }
-  return JSON.parse(row.answer as string) as Kept;
+  return JSON.parse(row.answer ?? "{}") as Kept;
 }
 
 async function keep(services: Services, agentId: string, key: string, status: number, kept: Kept): Promise<void> {
-  await services.sql.run(`UPDATE "IdempotencyKey" SET "status" = ?, "answer" = ? WHERE "agentId" = ? AND "key" = ?`, [
-    status,
-    JSON.stringify(kept),
-    agentId,
-    key,
-  ]);
+  await keepAnswer(services, agentId, key, status, JSON.stringify(kept));
 }
 
 /**
@@ -117,7 +99,7 @@ export async function once<T>(
       const { kind, message, details } = error;
       await keep(services, agentId, key, error.status, { error: { kind, message, details } });
     } else {
-      await services.sql.run(`DELETE FROM "IdempotencyKey" WHERE "agentId" = ? AND "key" = ?`, [agentId, key]);
+      await releaseKey(services, agentId, key);
     }
     throw error;
   }

@@ -1,7 +1,8 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
+import { agentByClaimHash, agentByKeyHash } from "../db/agents.ts";
 import { keyPrefixOf } from "../wire-names.ts";
-import { AGENT_COLUMNS, type AgentRecord, agentFromRow } from "./records.ts";
+import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // API keys are 32 random bytes behind a recognisable prefix. Only their
@@ -36,20 +37,15 @@ export function hashApiKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex");
 }
 
-const BY_KEY = `SELECT ${AGENT_COLUMNS} FROM "Agent" WHERE "apiKeyHash" = ?`;
-const BY_CLAIM = `SELECT ${AGENT_COLUMNS} FROM "Agent" WHERE "claimTokenHash" = ?`;
-
 /** The agent a key belongs to, or null. */
-export async function agentByKey({ sql }: Services, apiKey: string): Promise<AgentRecord | null> {
-  const row = await sql.one(BY_KEY, [hashApiKey(apiKey)]);
-  return row ? agentFromRow(sql, row) : null;
+export function agentByKey(services: Services, apiKey: string): Promise<AgentRecord | null> {
+  return agentByKeyHash(services, hashApiKey(apiKey));
 }
 
 /** The agent a verification link is for, or null. */
-export async function agentByClaimToken({ sql }: Services, claimToken: string): Promise<AgentRecord | null> {
+export async function agentByClaimToken(services: Services, claimToken: string): Promise<AgentRecord | null> {
   if (!CLAIM_TOKEN.test(claimToken)) return null;
-  const row = await sql.one(BY_CLAIM, [hashApiKey(claimToken)]);
-  return row ? agentFromRow(sql, row) : null;
+  return agentByClaimHash(services, hashApiKey(claimToken));
 }
 
 /** Compared in constant time: digests of equal length, whatever was sent. */

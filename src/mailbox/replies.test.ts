@@ -1,7 +1,8 @@
 import { describe, expect, test } from "vitest";
 import type { EmailRecord } from "./records.ts";
-import { forwardBodies, forwardSubject, replyRecipients, replySubject } from "./replies.ts";
-import { baseSubject, trimReferences } from "./threads.ts";
+import { forwardBodies, replyRecipients } from "./replies.ts";
+import { baseSubject, forwardSubject, replySubject } from "./subjects.ts";
+import { trimReferences } from "./threads.ts";
 
 const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   id: "e1",

@@ -1,35 +1,16 @@
 import { addressOf } from "./agents.ts";
 import { attachmentsToForward } from "./attachments.ts";
 import { getEmail } from "./emails.ts";
-import {
-  asSubject,
-  type BodyInput,
-  checkedAttachments,
-  checkedBody,
-  checkedRecipients,
-  type Outgoing,
-} from "./outgoing.ts";
+import { type BodyInput, checkedAttachments, checkedBody, checkedRecipients, type Outgoing } from "./outgoing.ts";
 import type { AgentRecord, EmailRecord, SentRecord } from "./records.ts";
 import { sendOnce } from "./sending.ts";
 import type { Services } from "./services.ts";
+import { forwardSubject, replySubject } from "./subjects.ts";
 import { trimReferences } from "./threads.ts";
 
 // Answering received mail: reply and reply-all in the original's thread,
 // and forward with the original quoted and its attachments carried along.
 // Each is a send like any other: the same limits, errors and outcomes.
-
-/** Reply prefixes of the common languages and clients: Re:, RE:, Aw:, Sv:, Antw:, Vs:. */
-const REPLY_PREFIXES = /^\s*(?:(?:re|aw|sv|antw|vs|odp)\s*(?:\[\d+\])?\s*:\s*)+/i;
-const FORWARD_PREFIX = /^\s*(?:fwd?|wg|tr|rv)\s*:/i;
-
-export function replySubject(subject: string | null): string {
-  return asSubject(`Re: ${(subject ?? "").replace(REPLY_PREFIXES, "")}`);
-}
-
-export function forwardSubject(subject: string | null): string {
-  const original = (subject ?? "").trim();
-  return asSubject(FORWARD_PREFIX.test(original) ? original : `Fwd: ${original}`);
-}
 
 const listOf = (json: string) => JSON.parse(json) as string[];
 

@@ -1,3 +1,4 @@
+import { replaceSenderLists, senderListsOf } from "../db/agents.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { isEmailAddress } from "../outbound/address.ts";
 import type { Services } from "./services.ts";
@@ -36,28 +37,24 @@ export function senderAllowed(lists: SenderLists, address: string): boolean {
 }
 
 /** The lists as stored on the agent's row. */
-export function senderListsOf(row: Record<string, unknown>): SenderLists {
-  return { allow: JSON.parse(row.senderAllow as string), block: JSON.parse(row.senderBlock as string) };
+export function storedLists(agent: { senderAllow: string; senderBlock: string }): SenderLists {
+  return { allow: JSON.parse(agent.senderAllow), block: JSON.parse(agent.senderBlock) };
 }
 
-export async function getSenders({ sql }: Services, agent: { id: string }): Promise<SenderLists> {
-  const row = await sql.one(`SELECT "senderAllow", "senderBlock" FROM "Agent" WHERE "id" = ?`, [agent.id]);
-  if (!row) throw new ServiceError("NOT_FOUND", "Agent not found");
-  return senderListsOf(row);
+export async function getSenders(services: Services, agent: { id: string }): Promise<SenderLists> {
+  const stored = await senderListsOf(services, agent.id);
+  if (!stored) throw new ServiceError("NOT_FOUND", "Agent not found");
+  return storedLists(stored);
 }
 
 /** Replaces both lists. */
 export async function setSenders(
-  { sql }: Services,
+  services: Services,
   agent: { id: string },
   lists: { allow?: string[] | null; block?: string[] | null },
 ): Promise<SenderLists> {
   const checked = { allow: checkedList(lists.allow ?? [], "allow"), block: checkedList(lists.block ?? [], "block") };
-  const changed = await sql.run(`UPDATE "Agent" SET "senderAllow" = ?, "senderBlock" = ? WHERE "id" = ?`, [
-    JSON.stringify(checked.allow),
-    JSON.stringify(checked.block),
-    agent.id,
-  ]);
-  if (changed === 0) throw new ServiceError("NOT_FOUND", "Agent not found");
+  const stored = { senderAllow: JSON.stringify(checked.allow), senderBlock: JSON.stringify(checked.block) };
+  if (!(await replaceSenderLists(services, agent.id, stored))) throw new ServiceError("NOT_FOUND", "Agent not found");
   return checked;
 }

@@ -9,8 +9,17 @@ import {
   takeStorage,
   utcDay,
 } from "../db/quota.ts";
-import { type SentQuery, sentPage, sentSlice as sliceOfSent } from "../db/sent.ts";
-import type { Sql, Statements } from "../db/sql.ts";
+import {
+  deleteSentRow,
+  insertSent,
+  type SentQuery,
+  sentById,
+  sentPage,
+  setProviderId,
+  sentSlice as sliceOfSent,
+} from "../db/sent.ts";
+import type { Sql } from "../db/sql.ts";
+import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import { composeMessage } from "../outbound/compose.ts";
@@ -30,7 +39,7 @@ import {
   type OutgoingInput,
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
-import { type AgentRecord, SENT_COLUMNS, type SentRecord, sentFromRow } from "./records.ts";
+import type { AgentRecord, SentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 import { referencesFor, threadFor } from "./threads.ts";
 
@@ -65,7 +74,7 @@ const SENT_ANSWER: AnswerCodec<SentRecord> = {
   },
 };
 
-async function dailyLimitReached(tx: Statements, agentId: string, limit: number, now: Date): Promise<ServiceError> {
+async function dailyLimitReached(tx: Tx, agentId: string, limit: number, now: Date): Promise<ServiceError> {
   return new ServiceError("RATE_LIMITED", `Daily send limit of ${limit} reached; it resets at midnight UTC`, {
     code: "DAILY_SEND_LIMIT_EXCEEDED",
     limit,
@@ -74,7 +83,7 @@ async function dailyLimitReached(tx: Statements, agentId: string, limit: number,
   });
 }
 
-async function storageFull(tx: Statements, agentId: string, limit: number): Promise<ServiceError> {
+async function storageFull(tx: Tx, agentId: string, limit: number): Promise<ServiceError> {
   return new ServiceError(
     "RATE_LIMITED",
     "Storage limit reached: delete emails permanently, or sent emails, to make room",
@@ -89,7 +98,7 @@ async function storageFull(tx: Statements, agentId: string, limit: number): Prom
 /** A send that went nowhere: its record, its daily slot and its storage go back, together. */
 async function undoSend(sql: Sql, taken: Taken): Promise<void> {
   await sql.transaction(async (tx) => {
-    if ((await tx.run(`DELETE FROM "SentEmail" WHERE "id" = ?`, [taken.id])) === 0) return;
+    if ((await deleteSentRow(tx, taken.id)) === null) return;
     await giveSendBack(tx, taken.agentId, taken.day);
     await giveStorageBack(tx, taken.agentId, taken.size);
   });
@@ -98,7 +107,7 @@ async function undoSend(sql: Sql, taken: Taken): Promise<void> {
 /** The provider took it: the record gets its providerId, and the agent's event log says it went out. */
 async function accepted(services: Services, taken: Taken, providerId: string): Promise<void> {
   await withEvents(services, async (tx, emit) => {
-    if ((await tx.run(`UPDATE "SentEmail" SET "providerId" = ? WHERE "id" = ?`, [providerId, taken.id])) === 0) return;
+    if (!(await setProviderId(tx, taken.id, providerId))) return;
     const { id: sentId, to, subject } = taken;
     await emit({ type: "email.sent", agentId: taken.agentId, data: { sentId, to, subject } });
   });
@@ -119,9 +128,6 @@ async function settleLate(services: Services, taken: Taken, messageId: string, f
     log("error", "delivery_settle_failed", { sentId: taken.id, error: describeFault(error) });
   }
 }
-
-const RECORD = `INSERT INTO "SentEmail" ("id", "agentId", "to", "cc", "bcc", "subject", "bodyText", "bodyHtml", "replyTo",
-  "messageId", "size", "sentAt", "inReplyTo", "references", "threadId") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** Takes the day's send, the storage and the record in one transaction: storage always matches the records kept. */
 async function take(services: Services, agent: AgentRecord, out: Outgoing, messageId: string, raw: Buffer, now: Date) {
@@ -147,24 +153,24 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
       throw refused(await storageFull(tx, agent.id, limits.storageBytes));
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
-    const threadId = await threadFor(tx, sql, { ...threading, ...out });
-    await tx.run(RECORD, [
-      taken.id,
-      agent.id,
-      out.to.join(", "),
-      out.cc.join(", ") || null,
-      out.bcc.join(", ") || null,
-      out.subject,
-      out.text,
-      out.html,
-      out.replyTo,
+    const threadId = await threadFor(tx, { ...threading, ...out });
+    await insertSent(tx, {
+      id: taken.id,
+      agentId: agent.id,
+      to: out.to.join(", "),
+      cc: out.cc.join(", ") || null,
+      bcc: out.bcc.join(", ") || null,
+      subject: out.subject,
+      bodyText: out.text,
+      bodyHtml: out.html,
+      replyTo: out.replyTo,
       messageId,
-      raw.length,
-      sql.at(now),
-      out.inReplyTo,
-      out.references.join(" ") || null,
+      size: raw.length,
+      sentAt: now,
+      inReplyTo: out.inReplyTo,
+      references: out.references.join(" ") || null,
       threadId,
-    ]);
+    });
   });
   return taken;
 }
@@ -196,10 +202,10 @@ export async function deliver(services: Services, agent: AgentRecord, out: Outgo
     );
   }
   await accepted(services, taken, delivery.queueId ?? messageId);
-  const row = await sql.one(`SELECT ${SENT_COLUMNS} FROM "SentEmail" WHERE "id" = ?`, [taken.id]);
+  const sent = await sentById(services, taken.id);
   // The agent was deleted while its message went out.
-  if (!row) throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
-  return sentFromRow(sql, row);
+  if (!sent) throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
+  return sent;
 }
 
 /** Runs a send once per Idempotency-Key (see idempotency.ts). */
@@ -238,33 +244,31 @@ export function sendEmail(
 
 /** Sent mail, newest first; total counts every send, not only today's. */
 export async function listSent(
-  { prisma }: Services,
+  services: Services,
   agent: { id: string },
   request: PageRequest,
   query: SentQuery,
 ): Promise<Page<SentRecord>> {
   const window = pageWindow(request);
-  return { ...(await sentPage(prisma, agent.id, window, query)), ...window };
+  return { ...(await sentPage(services, agent.id, window, query)), ...window };
 }
 
 /** Sent mail after or before a position, for cursor paging. */
 export function sentSlice(
-  { prisma }: Services,
+  services: Services,
   agent: { id: string },
   request: SliceRequest,
   query: SentQuery,
 ): Promise<SentRecord[]> {
-  return sliceOfSent(prisma, agent.id, request, query);
+  return sliceOfSent(services, agent.id, request, query);
 }
 
 /** A sent email's record, for good, freeing its storage. */
 export async function deleteSent({ sql }: Services, agent: { id: string }, sentId: string): Promise<Outcome> {
-  const mine = [sentId, agent.id];
   return sql.transaction(async (tx) => {
-    const sent = await tx.one(`SELECT "size" FROM "SentEmail" WHERE "id" = ? AND "agentId" = ?`, mine);
-    const deleted = await tx.run(`DELETE FROM "SentEmail" WHERE "id" = ? AND "agentId" = ?`, mine);
-    if (!sent || deleted === 0) throw new ServiceError("NOT_FOUND", "Sent email not found");
-    await giveStorageBack(tx, agent.id, Number(sent.size));
+    const size = await deleteSentRow(tx, sentId, agent.id);
+    if (size === null) throw new ServiceError("NOT_FOUND", "Sent email not found");
+    await giveStorageBack(tx, agent.id, size);
     return { success: true, message: "Sent email permanently deleted" };
   });
 }

@@ -1,12 +1,24 @@
 import { randomUUID } from "node:crypto";
-import type { Sql, Statements } from "../db/sql.ts";
-import { threadSlice as sliceOfThreads, type ThreadQuery, threadById, threadPage } from "../db/threads.ts";
+import type { Tx } from "../db/statements.ts";
+import {
+  claimMessageIds,
+  insertThread,
+  mergeThread,
+  referencesOf,
+  threadSlice as sliceOfThreads,
+  type ThreadQuery,
+  threadById,
+  threadPage,
+  threadsOfIds,
+  widenThread,
+} from "../db/threads.ts";
 import { ServiceError } from "../errors.ts";
 import type { Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import { folderName } from "./folders.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import type { Services } from "./services.ts";
+import { baseSubject } from "./subjects.ts";
 
 // Threads: messages linked by Message-ID, never by subject. A thread keeps
 // every Message-ID its messages have or name (ThreadMessageId), so a message
@@ -15,16 +27,10 @@ import type { Services } from "./services.ts";
 // parent that arrives after its children finds them through its own id, and
 // two threads that turn out to be one conversation are merged.
 
-/** Re:, Fwd: and their kin in other languages and clients, stacked or not. */
-const PREFIXES = /^\s*(?:(?:re|fwd?|aw|sv|vs|wg|tr|rv|antw|odp)\s*(?:\[\d+\])?\s*:\s*)+/i;
 /** References past this many (the oldest) are not looked up. */
 const MAX_NAMED = 100;
 /** A header line's length, less room for "References: ". */
 const MAX_REFERENCES_LENGTH = 998 - "References: ".length;
-
-export function baseSubject(subject: string | null): string {
-  return (subject ?? "").replace(PREFIXES, "").trim();
-}
 
 export type { ThreadQuery };
 
@@ -41,71 +47,30 @@ export interface Threading {
   threadId?: string | null;
 }
 
-const placeholders = (count: number) => Array.from({ length: count }, () => "?").join(", ");
-
-async function threadsOf(tx: Statements, agentId: string, messageIds: string[]): Promise<Map<string, string>> {
-  if (messageIds.length === 0) return new Map();
-  const rows = await tx.all(
-    `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? AND "messageId" IN (${placeholders(messageIds.length)})`,
-    [agentId, ...messageIds],
-  );
-  return new Map(rows.map((row) => [row.messageId as string, row.threadId as string]));
-}
-
-/** Moves everything of one thread into another; the first message's subject wins. */
-async function merge(tx: Statements, sql: Sql, from: string, into: string): Promise<void> {
-  const source = await tx.one(`SELECT "subject", "startedAt", "lastMessageAt" FROM "Thread" WHERE "id" = ?`, [from]);
-  if (!source) return;
-  for (const table of ["Email", "SentEmail", "ThreadMessageId"]) {
-    await tx.run(`UPDATE "${table}" SET "threadId" = ? WHERE "threadId" = ?`, [into, from]);
-  }
-  await tx.run(`DELETE FROM "Thread" WHERE "id" = ?`, [from]);
-  await touch(tx, sql, into, source.subject as string, sql.date(source.startedAt), sql.date(source.lastMessageAt));
-}
-
-/** A thread took in messages from `startedAt` to `lastAt`: it starts and ends no later and no earlier than they do. */
-async function touch(tx: Statements, sql: Sql, threadId: string, subject: string, startedAt: Date, lastAt: Date) {
-  await tx.run(
-    `UPDATE "Thread" SET
-       "subject" = CASE WHEN "startedAt" > ? THEN ? ELSE "subject" END,
-       "startedAt" = CASE WHEN "startedAt" > ? THEN ? ELSE "startedAt" END,
-       "lastMessageAt" = CASE WHEN "lastMessageAt" < ? THEN ? ELSE "lastMessageAt" END
-     WHERE "id" = ?`,
-    [sql.at(startedAt), subject, sql.at(startedAt), sql.at(startedAt), sql.at(lastAt), sql.at(lastAt), threadId],
-  );
-}
-
 /**
  * The thread a new message joins, inside the transaction that stores it:
  * the one of In-Reply-To, then of References newest first, then of its own
  * Message-ID (a child that came first); else a new one. Every other thread
  * those ids lead to is merged into it.
  */
-export async function threadFor(tx: Statements, sql: Sql, message: Threading): Promise<string> {
+export async function threadFor(tx: Tx, message: Threading): Promise<string> {
+  const { agentId, at } = message;
   const named = [message.inReplyTo, ...[...message.references].reverse()].filter((id): id is string => id !== null);
   const ids = [...new Set([...named.slice(0, MAX_NAMED), ...(message.messageId ? [message.messageId] : [])])];
   const subject = baseSubject(message.subject);
-  let known = await threadsOf(tx, message.agentId, ids);
+  let known = await threadsOfIds(tx, agentId, ids);
   let threadId = message.threadId ?? ids.map((id) => known.get(id)).find((id) => id !== undefined);
   if (threadId === undefined) {
     threadId = randomUUID();
-    await tx.run(
-      `INSERT INTO "Thread" ("id", "agentId", "subject", "startedAt", "lastMessageAt") VALUES (?, ?, ?, ?, ?)`,
-      [threadId, message.agentId, subject, sql.at(message.at), sql.at(message.at)],
-    );
+    await insertThread(tx, { id: threadId, agentId, subject, at });
   } else {
-    await touch(tx, sql, threadId, subject, message.at, message.at);
+    await widenThread(tx, threadId, subject, at, at);
   }
-  for (const id of ids) {
-    await tx.run(
-      `INSERT INTO "ThreadMessageId" ("agentId", "messageId", "threadId") VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-      [message.agentId, id, threadId],
-    );
-  }
+  await claimMessageIds(tx, agentId, ids, threadId);
   // Read again after the inserts: a concurrent writer may have claimed an id first.
-  known = await threadsOf(tx, message.agentId, ids);
+  known = await threadsOfIds(tx, agentId, ids);
   for (const other of new Set(known.values())) {
-    if (other !== threadId) await merge(tx, sql, other, threadId);
+    if (other !== threadId) await mergeThread(tx, other, threadId);
   }
   return threadId;
 }
@@ -119,17 +84,8 @@ export function trimReferences(ids: string[]): string[] {
 
 /** The References of a message answering `parent`: the parent's own, then the parent, when the agent holds it. */
 export async function referencesFor(services: Services, agentId: string, parent: string): Promise<string[]> {
-  const { sql } = services;
-  const row =
-    (await sql.one(`SELECT "references" FROM "Email" WHERE "agentId" = ? AND "messageId" = ? LIMIT 1`, [
-      agentId,
-      parent,
-    ])) ??
-    (await sql.one(`SELECT "references" FROM "SentEmail" WHERE "agentId" = ? AND "messageId" = ? LIMIT 1`, [
-      agentId,
-      parent,
-    ]));
-  const before = typeof row?.references === "string" ? row.references.split(" ") : [];
+  const references = await referencesOf(services, agentId, parent);
+  const before = references ? references.split(" ") : [];
   return trimReferences([...before.filter((id) => id !== parent), parent]);
 }
 
@@ -161,7 +117,7 @@ export async function listThreads(
   query: ThreadQuery,
 ): Promise<Page<Thread>> {
   const window = pageWindow(request);
-  const page = await threadPage(services.prisma, scopeOf(agent, request.folder), window, query);
+  const page = await threadPage(services, scopeOf(agent, request.folder), window, query);
   return { ...page, ...window };
 }
 
@@ -173,7 +129,7 @@ export function threadSlice(
   request: SliceRequest,
   query: ThreadQuery,
 ): Promise<Thread[]> {
-  return sliceOfThreads(services.prisma, scopeOf(agent, folder), request, query);
+  return sliceOfThreads(services, scopeOf(agent, folder), request, query);
 }
 
 /** One of the agent's threads; 404 when it is another's, or holds no message any more. */
@@ -183,7 +139,7 @@ export async function getThread(
   threadId: string,
   query: ThreadQuery,
 ): Promise<Thread> {
-  const thread = await threadById(services.prisma, agent.id, threadId, query);
+  const thread = await threadById(services, agent.id, threadId, query);
   if (!thread) throw new ServiceError("NOT_FOUND", "Thread not found");
   return thread;
 }

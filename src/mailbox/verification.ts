@@ -1,12 +1,12 @@
 import { randomInt } from "node:crypto";
 import type { Config, VerificationMode } from "../config.ts";
-import { isUniqueViolation } from "../db/errors.ts";
+import { markVerified, setVerificationCode } from "../db/agents.ts";
 import { ServiceError } from "../errors.ts";
 import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
 import { addressOf } from "./agents.ts";
 import { withEvents } from "./events.ts";
 import { agentByClaimToken } from "./keys.ts";
-import { isExpired, UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
+import { expiryCutoff, isExpired, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -112,16 +112,13 @@ export function verificationStatus({ clock, config }: Services, agent: AgentReco
 
 /** A code valid for 15 minutes, replacing any earlier one. */
 export async function startVerification(services: Services, agent: AgentRecord): Promise<Challenge> {
-  const { config, clock, prisma } = services;
+  const { config, clock } = services;
   assertSocialMode(config);
   assertVerifiable(agent, clock.now());
   const verificationCode = newCode(config.verificationCodePrefix);
   const expiresAt = new Date(clock.now().getTime() + VERIFICATION_CODE_LIFETIME_MS);
-  const { count } = await prisma.agent.updateMany({
-    where: { id: agent.id, verifiedAt: null },
-    data: { verificationCode, verificationExpires: expiresAt },
-  });
-  if (count === 0) throw new ServiceError("BAD_REQUEST", "Agent is already verified");
+  if (!(await setVerificationCode(services, agent.id, verificationCode, expiresAt)))
+    throw new ServiceError("BAD_REQUEST", "Agent is already verified");
   const tweetText = `Verifying my AI agent's mailbox ${addressOf(agent, config)} with @${config.socialHandle} ${verificationCode}`;
   const intent = new URL(config.socialIntentUrl);
   intent.searchParams.set("text", tweetText);
@@ -134,7 +131,7 @@ export async function completeVerification(
   agent: AgentRecord,
   tweetUrl: string,
 ): Promise<Verified> {
-  const { config, clock, sql, posts } = services;
+  const { config, clock, posts } = services;
   assertSocialMode(config);
   assertVerifiable(agent, clock.now());
   const url = parsePostUrl(tweetUrl);
@@ -150,27 +147,15 @@ export async function completeVerification(
   const verifiedAt = clock.now();
   const socialUsername = post.authorUsername;
   // The lookup took time: the agent and its code must still be valid now, on whichever instance.
+  const verification = { at: verifiedAt, by: "social", socialUsername: socialUsername.toLowerCase(), code } as const;
   const verified = await withEvents(services, async (tx, emit) => {
-    const changed = await tx
-      .run(
-        `UPDATE "Agent" SET "verifiedAt" = ?, "socialUsername" = ?, "verifiedBy" = 'social', "verificationCode" = NULL, "verificationExpires" = NULL
-          WHERE "id" = ? AND "verifiedAt" IS NULL AND "verificationCode" = ? AND "verificationExpires" > ? AND "createdAt" > ?`,
-        [
-          sql.at(verifiedAt),
-          socialUsername.toLowerCase(),
-          agent.id,
-          code,
-          sql.at(verifiedAt),
-          sql.at(new Date(verifiedAt.getTime() - UNVERIFIED_LIFETIME_MS)),
-        ],
-      )
-      .catch((error: unknown) => {
-        if (!isUniqueViolation(error)) throw error;
-        throw new ServiceError("BAD_REQUEST", `The X account @${socialUsername} already verified another agent`, {
-          code: "SOCIAL_ALREADY_USED",
-        });
+    const outcome = await markVerified(tx, agent.id, verification, expiryCutoff(verifiedAt));
+    if (outcome === "taken") {
+      throw new ServiceError("BAD_REQUEST", `The X account @${socialUsername} already verified another agent`, {
+        code: "SOCIAL_ALREADY_USED",
       });
-    if (changed === 0) return false;
+    }
+    if (outcome === "changed") return false;
     await emit({
       type: "agent.verified",
       agentId: agent.id,
@@ -189,23 +174,20 @@ export async function completeVerification(
 
 /** The operator verifies an agent (admin API or CLI), in any mode; refused when verified already or expired. */
 export async function verifyByOperator(services: Services, agent: AgentRecord): Promise<Date> {
-  const { clock, sql } = services;
+  const { clock } = services;
   assertVerifiable(agent, clock.now());
   const verifiedAt = clock.now();
+  const verification = { at: verifiedAt, by: "admin", socialUsername: null, code: null } as const;
   const verified = await withEvents(services, async (tx, emit) => {
-    const changed = await tx.run(
-      `UPDATE "Agent" SET "verifiedAt" = ?, "verifiedBy" = 'admin', "verificationCode" = NULL, "verificationExpires" = NULL
-        WHERE "id" = ? AND "verifiedAt" IS NULL AND "createdAt" > ?`,
-      [sql.at(verifiedAt), agent.id, sql.at(new Date(verifiedAt.getTime() - UNVERIFIED_LIFETIME_MS))],
-    );
-    if (changed > 0) {
+    const changed = (await markVerified(tx, agent.id, verification, expiryCutoff(verifiedAt))) === "verified";
+    if (changed) {
       await emit({
         type: "agent.verified",
         agentId: agent.id,
         data: { verifiedAt: verifiedAt.getTime(), socialUsername: null },
       });
     }
-    return changed > 0;
+    return changed;
   });
   if (!verified) throw new ServiceError("BAD_REQUEST", "Agent is already verified or expired");
   return verifiedAt;

@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { claimUntil, type DueRow, dueDeliveries } from "../db/webhook-claims.ts";
+import {
+  type AttemptRecord,
+  claimUntil,
+  type DueRow,
+  dueDeliveries,
+  insertAttempt,
+  releaseClaim as letGo,
+  lockFailureState,
+  recordSuccess,
+  writeFailureState,
+} from "../db/webhook-deliveries.ts";
 import { withEvents } from "./events.ts";
 import type { Services } from "./services.ts";
 
@@ -37,12 +47,12 @@ export async function claimDueDeliveries(services: Services, limit: number): Pro
   return sql.transaction(async (tx) => {
     await sql.takeTurns(tx, "webhook-claims");
     const shares = { perWebhook: IN_FLIGHT_PER_WEBHOOK, perAgent: IN_FLIGHT_PER_AGENT };
-    const due = await dueDeliveries(tx, sql, now, shares, limit);
+    const due = await dueDeliveries(tx, now, shares, limit);
+    const until = new Date(now.getTime() + CLAIM_MS);
     await claimUntil(
       tx,
-      sql,
       due.map((delivery) => delivery.id),
-      new Date(now.getTime() + CLAIM_MS),
+      until,
     );
     return due;
   });
@@ -60,11 +70,6 @@ export interface AttemptOutcome {
   durationMs: number;
 }
 
-const ATTEMPT = `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "at", "statusCode", "error", "durationMs")
-  VALUES (?, ?, ?, ?, ?, ?)`;
-const DELIVERY = `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "nextAttemptAt" = ?, "claimedUntil" = NULL
-  WHERE "id" = ?`;
-
 /**
  * Records one attempt. A 2xx delivers it and resumes its webhook. Anything
  * else tries the delivery again later (given up once that would pass 24
@@ -77,48 +82,43 @@ export async function recordAttempt(services: Services, delivery: DueDelivery, o
   const { sql, clock } = services;
   const now = clock.now();
   const attempts = delivery.attempts + 1;
-  const attempt = [randomUUID(), delivery.id, sql.at(now), outcome.statusCode, outcome.error, outcome.durationMs];
-  // The webhook's row first, then the delivery's, as a change to the webhook takes them: no two wait on each other.
+  const attempt = { id: randomUUID(), deliveryId: delivery.id, at: now, ...outcome, attempts };
   if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) {
-    await sql.transaction(async (tx) => {
-      await tx.run(
-        `UPDATE "Webhook" SET "failuresInARow" = 0, "failingSince" = NULL, "pausedUntil" = NULL WHERE "id" = ?`,
-        [delivery.webhookId],
-      );
-      await tx.run(ATTEMPT, attempt);
-      await tx.run(DELIVERY, ["delivered", attempts, null, delivery.id]);
-    });
+    await recordSuccess(sql, delivery.webhookId, { ...attempt, status: "delivered", nextAttemptAt: null });
     return;
   }
   const next = pauseAfter(attempts, now);
   const givenUp = next.getTime() - delivery.createdAt.getTime() > GIVE_UP_AFTER_MS;
+  const failed: AttemptRecord = {
+    ...attempt,
+    status: givenUp ? "given_up" : "pending",
+    nextAttemptAt: givenUp ? null : next,
+  };
   await withEvents(services, async (tx, emit) => {
-    const webhook = await tx.one(
-      `SELECT "url", "enabled", "failuresInARow", "failingSince", "pausedUntil" FROM "Webhook" WHERE "id" = ?${sql.forUpdate}`,
-      [delivery.webhookId],
-    );
-    await tx.run(ATTEMPT, attempt);
-    await tx.run(DELIVERY, [givenUp ? "given_up" : "pending", attempts, givenUp ? null : sql.at(next), delivery.id]);
+    // The webhook's row first, then the delivery's, as a change to the webhook takes them: no two wait on each other.
+    const webhook = await lockFailureState(tx, delivery.webhookId);
+    await insertAttempt(tx, failed);
     // Paused already: a failure of an attempt made together with the one that paused it.
-    if (!webhook || (webhook.pausedUntil !== null && sql.date(webhook.pausedUntil) > now)) return;
-    const failures = Number(webhook.failuresInARow) + 1;
-    const since = webhook.failingSince === null ? now : sql.date(webhook.failingSince);
-    const enabled = sql.flag(webhook.enabled);
-    const disable = enabled && now.getTime() - since.getTime() >= DISABLE_AFTER_MS;
+    if (!webhook || (webhook.pausedUntil !== null && webhook.pausedUntil > now)) return;
+    const failuresInARow = webhook.failuresInARow + 1;
+    const failingSince = webhook.failingSince ?? now;
+    const disable = webhook.enabled && now.getTime() - failingSince.getTime() >= DISABLE_AFTER_MS;
     const reason = disable ? `Every attempt failed for 24 hours; the last: ${outcome.error ?? "no answer"}` : null;
-    await tx.run(
-      `UPDATE "Webhook" SET "failuresInARow" = ?, "failingSince" = ?, "pausedUntil" = ?, "enabled" = ?,
-        "disabledReason" = COALESCE(?, "disabledReason") WHERE "id" = ?`,
-      [failures, sql.at(since), sql.at(pauseAfter(failures, now)), enabled && !disable, reason, delivery.webhookId],
-    );
+    const state = {
+      failuresInARow,
+      failingSince,
+      pausedUntil: pauseAfter(failuresInARow, now),
+      enabled: webhook.enabled && !disable,
+    };
+    await writeFailureState(tx, delivery.webhookId, state, reason);
     if (reason) {
-      const data = { webhookId: delivery.webhookId, url: webhook.url as string, reason };
+      const data = { webhookId: delivery.webhookId, url: webhook.url, reason };
       await emit({ type: "webhook.disabled", agentId: delivery.agentId, data });
     }
   });
 }
 
 /** Lets go of a claimed delivery without an attempt (the service is stopping): another may take it at once. */
-export async function releaseClaim({ sql }: Services, delivery: DueDelivery): Promise<void> {
-  await sql.run(`UPDATE "WebhookDelivery" SET "claimedUntil" = NULL WHERE "id" = ?`, [delivery.id]);
+export async function releaseClaim(services: Services, delivery: DueDelivery): Promise<void> {
+  await letGo(services, delivery.id);
 }

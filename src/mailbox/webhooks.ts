@@ -1,10 +1,22 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { isIP } from "node:net";
-import type { Statements } from "../db/sql.ts";
+import type { Tx } from "../db/statements.ts";
+import { deliveryPage, enabledWebhooks, insertDelivery, redeliver } from "../db/webhook-deliveries.ts";
+import {
+  changeWebhook,
+  insertWebhook,
+  removeWebhook,
+  replaceSecret,
+  type Webhook,
+  type WebhookQuery,
+  webhookById,
+  webhooksOf,
+} from "../db/webhooks.ts";
 import { excerpt, ServiceError } from "../errors.ts";
+import type { WebhookAttempt, WebhookDelivery } from "../generated/prisma/sqlite/client.ts";
 import { isPublicAddress } from "../outbound/public-address.ts";
-import { EVENT_TYPES, type EventType } from "./event-types.ts";
-import { offsetPage, type Page, type PageRequest } from "./pages.ts";
+import { checkedEventTypes, type EventType } from "./event-types.ts";
+import { type Page, type PageRequest, pageWindow } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 // Webhooks: where an agent wants its events POSTed. A delivery is a row,
@@ -15,64 +27,23 @@ export const MAX_WEBHOOKS_PER_AGENT = 10;
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 256;
 
-export interface WebhookRecord {
-  id: string;
-  agentId: string;
-  url: string;
-  events: EventType[];
-  description: string | null;
-  enabled: boolean;
-  disabledReason: string | null;
-  /** While its receiver fails, its deliveries wait until then. */
-  pausedUntil: Date | null;
-  createdAt: Date;
-}
+/** A webhook as stored: its event types are a JSON array (see eventTypesOf). */
+export type { Webhook };
 
-/** A webhook with its signing secret, as answered once: at creation and rotation. */
-export interface WebhookWithSecret extends WebhookRecord {
+/** A webhook with its signing secret, answered once: at creation and rotation. */
+export interface WebhookWithSecret {
+  webhook: Webhook;
   secret: string;
 }
 
-export interface AttemptRecord {
-  at: Date;
-  statusCode: number | null;
-  error: string | null;
-  durationMs: number;
-}
-
-export interface DeliveryRecord {
-  id: string;
-  webhookId: string;
-  eventId: string;
-  type: string;
-  status: "pending" | "delivered" | "given_up";
-  attempts: number;
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-  attemptLog: AttemptRecord[];
-}
+/** One delivery with its attempts, oldest first. */
+export type DeliveryRecord = WebhookDelivery & { attemptLog: WebhookAttempt[] };
 
 export interface WebhookInput {
   url?: string | null;
   events?: readonly string[] | null;
   description?: string | null;
   enabled?: boolean | null;
-}
-
-const COLUMNS = `"id", "agentId", "url", "events", "description", "enabled", "disabledReason", "pausedUntil", "createdAt"`;
-
-function webhookFromRow({ sql }: Services, row: Record<string, unknown>): WebhookRecord {
-  return {
-    id: row.id as string,
-    agentId: row.agentId as string,
-    url: row.url as string,
-    events: JSON.parse(row.events as string),
-    description: row.description as string | null,
-    enabled: sql.flag(row.enabled),
-    disabledReason: row.disabledReason as string | null,
-    pausedUntil: row.pausedUntil === null ? null : sql.date(row.pausedUntil),
-    createdAt: sql.date(row.createdAt),
-  };
 }
 
 /** A URL to POST to: https (or http where private networks are allowed), no credentials, no literal private address. */
@@ -89,17 +60,6 @@ function validUrl(url: string, allowPrivate: boolean): string {
   return parsed.toString();
 }
 
-function validEvents(events: readonly string[]): EventType[] {
-  const unknown = events.find((type) => !(EVENT_TYPES as readonly string[]).includes(type));
-  if (unknown !== undefined) {
-    throw new ServiceError(
-      "BAD_REQUEST",
-      `events: ${JSON.stringify(excerpt(unknown))} is not one of ${EVENT_TYPES.join(", ")}`,
-    );
-  }
-  return [...new Set(events)] as EventType[];
-}
-
 function validDescription(description: string | null | undefined): string | null {
   if (description == null) return null;
   if ([...description].length > DESCRIPTION_MAX) {
@@ -113,70 +73,50 @@ const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 
 const notFound = () => new ServiceError("NOT_FOUND", "Webhook not found");
 
+/** The event types a webhook receives; empty for all. */
+export const eventTypesOf = (webhook: Pick<Webhook, "events">): EventType[] => JSON.parse(webhook.events);
+
 export async function createWebhook(
   services: Services,
   agent: { id: string },
   input: WebhookInput,
 ): Promise<WebhookWithSecret> {
-  const { sql, clock, config } = services;
+  const { clock, config } = services;
   if (input.url == null) throw new ServiceError("BAD_REQUEST", "url is required");
-  const webhook: WebhookWithSecret = {
+  const row = {
     id: randomUUID(),
     agentId: agent.id,
     url: validUrl(input.url, config.webhookAllowPrivate),
-    events: validEvents(input.events ?? []),
+    events: JSON.stringify(checkedEventTypes(input.events ?? [], "events")),
     description: validDescription(input.description),
-    enabled: true,
-    disabledReason: null,
-    pausedUntil: null,
-    createdAt: clock.now(),
     secret: newSecret(),
+    createdAt: clock.now(),
   };
-  await sql.transaction(async (tx) => {
-    // The agent's row, locked: creations for one agent take turns, so the count holds until the insert.
-    await tx.one(`SELECT "id" FROM "Agent" WHERE "id" = ?${sql.forUpdate}`, [agent.id]);
-    const count = await tx.one(`SELECT COUNT(*) AS "n" FROM "Webhook" WHERE "agentId" = ?`, [agent.id]);
-    const current = Number(count?.n);
-    if (current >= MAX_WEBHOOKS_PER_AGENT) {
-      throw new ServiceError("BAD_REQUEST", `An agent may have at most ${MAX_WEBHOOKS_PER_AGENT} webhooks`, {
-        code: "TOO_MANY_WEBHOOKS",
-        limit: MAX_WEBHOOKS_PER_AGENT,
-        current,
-      });
-    }
-    await tx.run(
-      `INSERT INTO "Webhook" ("id", "agentId", "url", "events", "description", "secret", "enabled", "createdAt")
-        VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      [
-        webhook.id,
-        agent.id,
-        webhook.url,
-        JSON.stringify(webhook.events),
-        webhook.description,
-        webhook.secret,
-        true,
-        sql.at(webhook.createdAt),
-      ],
-    );
-  });
+  const { added, count } = await insertWebhook(services, row, MAX_WEBHOOKS_PER_AGENT);
+  if (!added) {
+    throw new ServiceError("BAD_REQUEST", `An agent may have at most ${MAX_WEBHOOKS_PER_AGENT} webhooks`, {
+      code: "TOO_MANY_WEBHOOKS",
+      limit: MAX_WEBHOOKS_PER_AGENT,
+      current: count,
+    });
+  }
+  return { webhook: await getWebhook(services, agent, row.id), secret: row.secret };
+}
+
+/** The agent's webhooks, oldest first, loaded with what the selection plans. */
+export function listWebhooks(services: Services, agent: { id: string }, query: WebhookQuery = {}): Promise<Webhook[]> {
+  return webhooksOf(services, agent.id, query);
+}
+
+export async function getWebhook(
+  services: Services,
+  agent: { id: string },
+  webhookId: string,
+  query: WebhookQuery = {},
+): Promise<Webhook> {
+  const webhook = await webhookById(services, agent.id, webhookId, query);
+  if (!webhook) throw notFound();
   return webhook;
-}
-
-export async function listWebhooks(services: Services, agent: { id: string }): Promise<WebhookRecord[]> {
-  const rows = await services.sql.all(
-    `SELECT ${COLUMNS} FROM "Webhook" WHERE "agentId" = ? ORDER BY "createdAt", "id"`,
-    [agent.id],
-  );
-  return rows.map((row) => webhookFromRow(services, row));
-}
-
-export async function getWebhook(services: Services, agent: { id: string }, webhookId: string): Promise<WebhookRecord> {
-  const row = await services.sql.one(`SELECT ${COLUMNS} FROM "Webhook" WHERE "id" = ? AND "agentId" = ?`, [
-    webhookId,
-    agent.id,
-  ]);
-  if (!row) throw notFound();
-  return webhookFromRow(services, row);
 }
 
 /**
@@ -189,39 +129,23 @@ export async function updateWebhook(
   agent: { id: string },
   webhookId: string,
   input: WebhookInput,
-): Promise<WebhookRecord> {
-  const { sql, clock, config } = services;
+  query: WebhookQuery = {},
+): Promise<Webhook> {
+  const { clock, config } = services;
   const current = await getWebhook(services, agent, webhookId);
-  const url = input.url == null ? current.url : validUrl(input.url, config.webhookAllowPrivate);
-  const events = input.events == null ? current.events : validEvents(input.events);
-  const description = input.description === undefined ? current.description : validDescription(input.description);
-  const enabled = input.enabled ?? current.enabled;
-  const resumed =
-    input.enabled === true
-      ? `, "disabledReason" = NULL, "failuresInARow" = 0, "failingSince" = NULL, "pausedUntil" = NULL`
-      : "";
-  await sql.transaction(async (tx) => {
-    const changed = await tx.run(
-      `UPDATE "Webhook" SET "url" = ?, "events" = ?, "description" = ?, "enabled" = ?${resumed}
-        WHERE "id" = ? AND "agentId" = ?`,
-      [url, JSON.stringify(events), description, enabled, webhookId, agent.id],
-    );
-    if (changed === 0) throw notFound();
-    if (!resumed) return;
-    await tx.run(`UPDATE "WebhookDelivery" SET "nextAttemptAt" = ? WHERE "webhookId" = ? AND "status" = 'pending'`, [
-      sql.at(clock.now()),
-      webhookId,
-    ]);
-  });
-  return getWebhook(services, agent, webhookId);
+  const change = {
+    url: input.url == null ? current.url : validUrl(input.url, config.webhookAllowPrivate),
+    events: input.events == null ? current.events : JSON.stringify(checkedEventTypes(input.events, "events")),
+    description: input.description === undefined ? current.description : validDescription(input.description),
+    enabled: input.enabled ?? current.enabled,
+  };
+  const resumeAt = input.enabled === true ? clock.now() : null;
+  if (!(await changeWebhook(services, agent.id, webhookId, change, resumeAt))) throw notFound();
+  return getWebhook(services, agent, webhookId, query);
 }
 
 export async function deleteWebhook(services: Services, agent: { id: string }, webhookId: string) {
-  const deleted = await services.sql.run(`DELETE FROM "Webhook" WHERE "id" = ? AND "agentId" = ?`, [
-    webhookId,
-    agent.id,
-  ]);
-  if (deleted === 0) throw notFound();
+  if (!(await removeWebhook(services, agent.id, webhookId))) throw notFound();
   return { success: true, message: "Webhook deleted; its pending deliveries went with it" };
 }
 
@@ -232,13 +156,8 @@ export async function rotateWebhookSecret(
   webhookId: string,
 ): Promise<WebhookWithSecret> {
   const secret = newSecret();
-  const changed = await services.sql.run(`UPDATE "Webhook" SET "secret" = ? WHERE "id" = ? AND "agentId" = ?`, [
-    secret,
-    webhookId,
-    agent.id,
-  ]);
-  if (changed === 0) throw notFound();
-  return { ...(await getWebhook(services, agent, webhookId)), secret };
+  if (!(await replaceSecret(services, agent.id, webhookId, secret))) throw notFound();
+  return { webhook: await getWebhook(services, agent, webhookId), secret };
 }
 
 /** The webhook's deliveries, newest first, each with its attempts. */
@@ -249,60 +168,19 @@ export async function listDeliveries(
   request: PageRequest,
 ): Promise<Page<DeliveryRecord>> {
   await getWebhook(services, agent, webhookId);
-  const { sql } = services;
-  const columns = `"id", "webhookId", "eventId", "payload", "status", "attempts", "nextAttemptAt", "createdAt"`;
-  const page = await offsetPage(
-    sql,
-    {
-      table: "WebhookDelivery",
-      columns,
-      order: `"createdAt" DESC, "id" DESC`,
-      where: `"webhookId" = ?`,
-      params: [webhookId],
-    },
-    request,
-  );
-  const ids = page.data.map((row) => row.id as string);
-  const attempts = ids.length
-    ? await sql.all(
-        `SELECT "deliveryId", "at", "statusCode", "error", "durationMs" FROM "WebhookAttempt"
-          WHERE "deliveryId" IN (${ids.map(() => "?").join(", ")}) ORDER BY "at", "id"`,
-        ids,
-      )
-    : [];
-  const data = page.data.map(
-    (row): DeliveryRecord => ({
-      id: row.id as string,
-      webhookId: row.webhookId as string,
-      eventId: String(row.eventId),
-      type: JSON.parse(row.payload as string).type,
-      status: row.status as DeliveryRecord["status"],
-      attempts: Number(row.attempts),
-      nextAttemptAt: row.nextAttemptAt === null ? null : sql.date(row.nextAttemptAt),
-      createdAt: sql.date(row.createdAt),
-      attemptLog: attempts
-        .filter((attempt) => attempt.deliveryId === row.id)
-        .map((attempt) => ({
-          at: sql.date(attempt.at),
-          statusCode: attempt.statusCode === null ? null : Number(attempt.statusCode),
-          error: attempt.error as string | null,
-          durationMs: Number(attempt.durationMs),
-        })),
-    }),
-  );
-  return { ...page, data };
+  const window = pageWindow(request);
+  return { ...(await deliveryPage(services, webhookId, window)), ...window };
 }
+
+/** The event type a delivery carries, from its body. */
+export const deliveryTypeOf = (delivery: Pick<WebhookDelivery, "payload">): string => JSON.parse(delivery.payload).type;
 
 /** Tries a delivery again now, whatever became of it. */
 export async function retryDelivery(services: Services, agent: { id: string }, webhookId: string, deliveryId: string) {
   await getWebhook(services, agent, webhookId);
-  const { sql, clock } = services;
-  const changed = await sql.run(
-    `UPDATE "WebhookDelivery" SET "status" = 'pending', "nextAttemptAt" = ?, "claimedUntil" = NULL
-      WHERE "id" = ? AND "webhookId" = ?`,
-    [sql.at(clock.now()), deliveryId, webhookId],
-  );
-  if (changed === 0) throw new ServiceError("NOT_FOUND", "Delivery not found");
+  if (!(await redeliver(services, webhookId, deliveryId, services.clock.now()))) {
+    throw new ServiceError("NOT_FOUND", "Delivery not found");
+  }
   return { success: true, message: "Delivery queued to be tried again now" };
 }
 
@@ -312,27 +190,23 @@ export async function retryDelivery(services: Services, agent: { id: string }, w
  * when sent: {type, timestamp, data} with the event's id and agent in data.
  */
 export async function queueDeliveries(
-  tx: Statements,
-  services: Services,
+  tx: Tx,
   event: { id: string; type: string; agentId: string; createdAt: Date; data: unknown },
 ): Promise<void> {
-  const { sql } = services;
-  const webhooks = await tx.all(`SELECT "id", "events" FROM "Webhook" WHERE "agentId" = ? AND "enabled" = ?`, [
-    event.agentId,
-    true,
-  ]);
-  for (const webhook of webhooks) {
-    const types = JSON.parse(webhook.events as string) as string[];
-    if (types.length > 0 && !types.includes(event.type)) continue;
+  for (const webhook of await enabledWebhooks(tx, event.agentId)) {
+    const types = eventTypesOf(webhook);
+    if (types.length > 0 && !types.includes(event.type as EventType)) continue;
     const payload = JSON.stringify({
       type: event.type,
       timestamp: event.createdAt.toISOString(),
       data: { ...(event.data as object), eventId: event.id, agentId: event.agentId },
     });
-    await tx.run(
-      `INSERT INTO "WebhookDelivery" ("id", "webhookId", "eventId", "status", "payload", "attempts", "nextAttemptAt", "createdAt")
-        VALUES (?, ?, ?, 'pending', ?, 0, ?, ?)`,
-      [randomUUID(), webhook.id as string, event.id, payload, sql.at(event.createdAt), sql.at(event.createdAt)],
-    );
+    await insertDelivery(tx, {
+      id: randomUUID(),
+      webhookId: webhook.id,
+      eventId: event.id,
+      payload,
+      at: event.createdAt,
+    });
   }
 }

@@ -1,4 +1,5 @@
 import * as z from "zod";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../mailbox/pages.ts";
 import type { RestRequest, Route } from "../rest/routes.ts";
 import { routes } from "../rest/routes.ts";
 
@@ -103,7 +104,13 @@ function reading(body: unknown) {
 
 const emailId = z.string().describe("The email's id, from list_emails, search_emails or wait_for_email");
 const folder = z.string().describe('A folder: "inbox", "archive", "trash" or one of your own');
-const limit = z.number().int().min(1).max(100).optional().describe("At most this many (default 50)");
+const limit = z
+  .number()
+  .int()
+  .min(1)
+  .max(MAX_PAGE_SIZE)
+  .optional()
+  .describe(`At most this many (default ${DEFAULT_PAGE_SIZE})`);
 const offset = z.number().int().min(0).optional().describe("Skip this many first (default 0)");
 const recipients = z.array(z.string()).min(1).describe("Email addresses");
 const idempotencyKey = z

@@ -1,5 +1,5 @@
 import type { Context as HonoContext } from "hono";
-import type { AttachmentRecord } from "../mailbox/attachments.ts";
+import type { Attachment } from "../generated/prisma/sqlite/client.ts";
 
 // An attachment's bytes as a download: never rendered by the browser as the
 // service's own page, whatever the sender called it.
@@ -23,7 +23,7 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-export function answerFile(c: HonoContext, record: AttachmentRecord, content: Buffer): Response {
+export function answerFile(c: HonoContext, record: Attachment, content: Buffer): Response {
   const etag = `"${record.sha256}"`;
   const headers = {
     "Content-Type": servedType(record.contentType),

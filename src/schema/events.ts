@@ -1,5 +1,5 @@
 import { getEmail, waitForEmail } from "../mailbox/emails.ts";
-import { agentEvents, type EventPage, type EventRecord, eventStream } from "../mailbox/events.ts";
+import { agentEvents, type EventPage, type EventRecord, eventStream, MAX_EVENTS_PER_READ } from "../mailbox/events.ts";
 import { folderName } from "../mailbox/folders.ts";
 import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
@@ -10,6 +10,12 @@ import { bodyBytes } from "./limits.ts";
 
 // Mail the moment it is filed: the event log read after an id (with a wait),
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
+
+/** What a read of events costs: as many as its limit lets through. */
+const eventsCost = (args: { limit?: number | null }) => ({
+  field: 1,
+  multiplier: Math.min(Math.max(args.limit ?? MAX_EVENTS_PER_READ, 0), MAX_EVENTS_PER_READ),
+});
 
 const MailEventType = builder.objectRef<EventRecord>("MailEvent").implement({
   description: "Something that happened to the agent's mail",
@@ -46,7 +52,7 @@ builder.objectFields(AgentType, (t) => ({
     description: "Events after an id, oldest first.",
     args: { after: t.arg.id(), limit: t.arg.int(), types: t.arg.stringList() },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
-    complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.limit ?? 100, 0), 100) }),
+    complexity: eventsCost,
     resolve: (agent, args, ctx) => agentEvents(ctx, agent, args),
   }),
 }));
@@ -63,7 +69,7 @@ builder.queryFields((t) => ({
       types: t.arg.stringList(),
     },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    complexity: (args) => ({ field: 1, multiplier: Math.min(Math.max(args.limit ?? 100, 0), 100) }),
+    complexity: eventsCost,
     resolve: async (_, args, ctx) =>
       agentEvents(ctx, await ctx.caller(), { ...args, waitSeconds: args.wait }, ctx.signal()),
   }),

@@ -1,8 +1,11 @@
+import { queryFromInfo } from "@pothos/plugin-prisma";
+import type { WebhookAttempt } from "../generated/prisma/sqlite/client.ts";
 import {
-  type AttemptRecord,
   createWebhook,
   type DeliveryRecord,
   deleteWebhook,
+  deliveryTypeOf,
+  eventTypesOf,
   getWebhook,
   listDeliveries,
   listWebhooks,
@@ -10,7 +13,6 @@ import {
   retryDelivery,
   rotateWebhookSecret,
   updateWebhook,
-  type WebhookRecord,
   type WebhookWithSecret,
 } from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
@@ -20,7 +22,7 @@ import { pageCost, pageType } from "./pages.ts";
 // Webhooks: where the agent's events are POSTed, signed the Standard Webhooks
 // way, and what became of each delivery.
 
-const WebhookAttemptType = builder.objectRef<AttemptRecord>("WebhookAttempt").implement({
+const WebhookAttemptType = builder.objectRef<WebhookAttempt>("WebhookAttempt").implement({
   fields: (t) => ({
     at: t.expose("at", { type: "Timestamp" }),
     statusCode: t.exposeInt("statusCode", {
@@ -35,8 +37,11 @@ const WebhookAttemptType = builder.objectRef<AttemptRecord>("WebhookAttempt").im
 const WebhookDeliveryType = builder.objectRef<DeliveryRecord>("WebhookDelivery").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
-    eventId: t.exposeID("eventId", { description: "Also the webhook-id header: receivers de-duplicate on it" }),
-    type: t.exposeString("type"),
+    eventId: t.id({
+      description: "Also the webhook-id header: receivers de-duplicate on it",
+      resolve: (delivery) => String(delivery.eventId),
+    }),
+    type: t.string({ resolve: deliveryTypeOf }),
     status: t.exposeString("status", { description: "pending, delivered or given_up" }),
     attempts: t.exposeInt("attempts"),
     nextAttemptAt: t.expose("nextAttemptAt", { type: "Timestamp", nullable: true, description: "While pending" }),
@@ -47,11 +52,11 @@ const WebhookDeliveryType = builder.objectRef<DeliveryRecord>("WebhookDelivery")
 
 const WebhookDeliveryPage = pageType("WebhookDeliveryPage", WebhookDeliveryType);
 
-const WebhookType = builder.objectRef<WebhookRecord>("Webhook").implement({
+const WebhookType = builder.prismaObject("Webhook", {
   fields: (t) => ({
     id: t.exposeID("id"),
     url: t.exposeString("url"),
-    events: t.exposeStringList("events", { description: "The event types it receives; empty for all" }),
+    events: t.stringList({ description: "The event types it receives; empty for all", resolve: eventTypesOf }),
     description: t.exposeString("description", { nullable: true }),
     enabled: t.exposeBoolean("enabled"),
     disabledReason: t.exposeString("disabledReason", {
@@ -76,7 +81,7 @@ const WebhookType = builder.objectRef<WebhookRecord>("Webhook").implement({
 
 const WebhookSecretType = builder.objectRef<WebhookWithSecret>("WebhookSecret").implement({
   fields: (t) => ({
-    webhook: t.field({ type: WebhookType, resolve: (webhook) => webhook }),
+    webhook: t.field({ type: WebhookType, resolve: (answer) => answer.webhook }),
     secret: t.exposeString("secret", { description: "whsec_…, shown only now" }),
   }),
 });
@@ -104,18 +109,18 @@ builder.objectFields(AgentType, (t) => ({
     description: `The agent's webhooks, oldest first; at most ${MAX_WEBHOOKS_PER_AGENT}.`,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: { field: 1, multiplier: MAX_WEBHOOKS_PER_AGENT },
-    resolve: (agent, _, ctx) => listWebhooks(ctx, agent),
+    resolve: (agent, _, ctx, info) => listWebhooks(ctx, agent, queryFromInfo({ context: ctx, info })),
   }),
 }));
 
 builder.queryField("webhook", (t) =>
-  t.field({
-    type: WebhookType,
+  t.prismaField({
+    type: "Webhook",
     nullable: true,
     description: "One webhook of your agent.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => getWebhook(ctx, await ctx.caller(), args.webhookId),
+    resolve: async (query, _, args, ctx) => getWebhook(ctx, await ctx.caller(), args.webhookId, query),
   }),
 );
 
@@ -127,8 +132,8 @@ builder.mutationFields((t) => ({
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
     resolve: async (_, args, ctx) => createWebhook(ctx, await ctx.caller(), args.input),
   }),
-  updateWebhook: t.field({
-    type: WebhookType,
+  updateWebhook: t.prismaField({
+    type: "Webhook",
     description: "Changes its URL, events or description, or turns it on or off.",
     args: {
       agentId: t.arg.id({ required: true }),
@@ -136,7 +141,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateWebhookInput, required: true }),
     },
     authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => updateWebhook(ctx, await ctx.caller(), args.webhookId, args.input),
+    resolve: async (query, _, args, ctx) => updateWebhook(ctx, await ctx.caller(), args.webhookId, args.input, query),
   }),
   deleteWebhook: t.field({
     type: OutcomeType,

@@ -1,0 +1,231 @@
+import type { Agent, Prisma } from "../generated/prisma/sqlite/client.ts";
+import type { Store } from "./client.ts";
+import { isUniqueViolation } from "./errors.ts";
+import type { Window } from "./pages.ts";
+import { columnsOf, rowOf, rowsOf } from "./rows.ts";
+import { likeLiteral } from "./sql.ts";
+import type { Param, Tx } from "./statements.ts";
+
+// Agents: who they are, their keys, their verification, their limits and
+// sender lists. An agent is expired once it has stayed unverified past a
+// cutoff the domain works out (mailbox/lifetimes.ts); here it is a condition.
+
+export type { Agent };
+
+/** What a read of agents loads with each: the GraphQL selection, as Prisma takes it. */
+export type AgentQuery = { include?: Prisma.AgentInclude } | { select?: Prisma.AgentSelect };
+
+const expired = (cutoff: Date) => ({ verifiedAt: null, createdAt: { lte: cutoff } }) satisfies Prisma.AgentWhereInput;
+
+// Raw: every request looks its key up, and a prepared statement costs a
+// fraction of Prisma's query (docs/performance.md).
+const BY_KEY = `SELECT ${columnsOf("Agent")} FROM "Agent" WHERE "apiKeyHash" = ?`;
+
+/** The agent whose key has this hash, or null. */
+export async function agentByKeyHash({ sql }: Store, apiKeyHash: string): Promise<Agent | null> {
+  const row = await sql.one(BY_KEY, [apiKeyHash]);
+  return row ? rowOf(sql, "Agent", row) : null;
+}
+
+/** The agent whose verification link has this hash, or null. */
+export function agentByClaimHash({ prisma }: Store, claimTokenHash: string): Promise<Agent | null> {
+  return prisma.agent.findUnique({ where: { claimTokenHash } });
+}
+
+/** The agent with this id in lower case, or null; with a query, loaded with what it selects. */
+export async function agentByIdKey({ prisma }: Store, idKey: string, query: AgentQuery = {}): Promise<Agent | null> {
+  return (await prisma.agent.findUnique({ ...query, where: { idKey } })) as Agent | null;
+}
+
+/** The agent with this id, loaded with what the selection plans. */
+export async function agentWith({ prisma }: Store, id: string, query: AgentQuery): Promise<Agent | null> {
+  return (await prisma.agent.findUnique({ ...query, where: { id } })) as Agent | null;
+}
+
+/** Whether an agent with this id in lower case exists and has not expired. */
+export async function liveAgentExists({ prisma }: Store, idKey: string, cutoff: Date): Promise<boolean> {
+  const found = await prisma.agent.findFirst({ where: { idKey, NOT: expired(cutoff) }, select: { id: true } });
+  return found !== null;
+}
+
+/**
+ * Adds the agent; null when its id is taken. An expired agent the cleanup
+ * job has not reached yet no longer holds its id: it goes first, together.
+ */
+export async function insertAgent(
+  { prisma }: Store,
+  agent: Prisma.AgentUncheckedCreateInput,
+  cutoff: Date,
+): Promise<Agent | null> {
+  try {
+    const [, created] = await prisma.$transaction([
+      prisma.agent.deleteMany({ where: { idKey: agent.idKey, ...expired(cutoff) } }),
+      prisma.agent.create({ data: agent }),
+    ]);
+    return created;
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+}
+
+/** Replaces the key's hash, unless another rotation replaced it first; false then. */
+export async function replaceKeyHash({ prisma }: Store, id: string, current: string, next: string): Promise<boolean> {
+  const { count } = await prisma.agent.updateMany({ where: { id, apiKeyHash: current }, data: { apiKeyHash: next } });
+  return count > 0;
+}
+
+/** Deletes the agent and, by cascade, everything of it; false when it was gone. */
+export async function deleteAgentRow({ prisma }: Store, id: string): Promise<boolean> {
+  return (await prisma.agent.deleteMany({ where: { id } })).count > 0;
+}
+
+/** Deletes the agents expired by the cutoff; how many. */
+export async function deleteExpiredAgents({ prisma }: Store, cutoff: Date): Promise<number> {
+  return (await prisma.agent.deleteMany({ where: expired(cutoff) })).count;
+}
+
+/** Which agents the operator lists. */
+export interface AgentFilter {
+  verified?: boolean | null;
+  /** Ids starting with this, in lower case. */
+  prefix?: string | null;
+}
+
+/**
+ * A page of agents, newest first, and how many match. Raw: a prefix is
+ * matched by LIKE with its wildcards escaped, and Prisma's startsWith
+ * escapes nothing (nor can it, on SQLite).
+ */
+export async function agentPage({ sql }: Store, filter: AgentFilter, window: Window) {
+  const conditions = ["1 = 1"];
+  const params: Param[] = [];
+  if (filter.verified != null) conditions.push(`"verifiedAt" IS ${filter.verified ? "NOT " : ""}NULL`);
+  if (filter.prefix) {
+    conditions.push(`"idKey" LIKE ? ESCAPE '\\'`);
+    params.push(`${likeLiteral(filter.prefix)}%`);
+  }
+  const from = `FROM "Agent" WHERE ${conditions.join(" AND ")}`;
+  const [rows, count] = await Promise.all([
+    sql.all(`SELECT ${columnsOf("Agent")} ${from} ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?`, [
+      ...params,
+      window.limit,
+      window.offset,
+    ]),
+    sql.one(`SELECT COUNT(*) AS "n" ${from}`, params),
+  ]);
+  return { data: rowsOf(sql, "Agent", rows), total: Number(count?.n) };
+}
+
+/** Each agent's sends on the day and when it last received mail, read for all of them at once. */
+export async function agentActivity({ prisma }: Store, ids: string[], day: string) {
+  const [sends, received] = await Promise.all([
+    prisma.sendCounter.findMany({ where: { day, agentId: { in: ids } }, select: { agentId: true, count: true } }),
+    prisma.email.groupBy({ by: ["agentId"], where: { agentId: { in: ids } }, _max: { receivedAt: true } }),
+  ]);
+  return {
+    sendsOf: new Map(sends.map((row) => [row.agentId, row.count])),
+    lastReceivedOf: new Map(received.map((row) => [row.agentId, row._max.receivedAt])),
+  };
+}
+
+/** An agent's own limits: a number, null for the instance's default, or left out to keep it. */
+export interface LimitOverrides {
+  storageLimit?: number | null;
+  dailySendLimit?: number | null;
+}
+
+export async function changeLimits({ prisma }: Store, id: string, limits: LimitOverrides): Promise<boolean> {
+  return (await prisma.agent.updateMany({ where: { id }, data: limits })).count > 0;
+}
+
+/** Agents, verified agents, stored bytes and mail across the instance, and the sends on the day. */
+export async function instanceTotals({ prisma }: Store, day: string) {
+  const [agents, verified, emails, sends] = await Promise.all([
+    prisma.agent.aggregate({ _count: { _all: true }, _sum: { storageUsed: true } }),
+    prisma.agent.count({ where: { verifiedAt: { not: null } } }),
+    prisma.email.count(),
+    prisma.sendCounter.aggregate({ where: { day }, _sum: { count: true } }),
+  ]);
+  return {
+    agents: agents._count._all,
+    verified,
+    emails,
+    bytes: agents._sum.storageUsed ?? 0,
+    sendsToday: sends._sum.count ?? 0,
+  };
+}
+
+/** The agent's sender lists as stored: JSON arrays; null when the agent is gone. */
+export function senderListsOf({ prisma }: Store, id: string) {
+  return prisma.agent.findUnique({ where: { id }, select: { senderAllow: true, senderBlock: true } });
+}
+
+export async function replaceSenderLists(
+  { prisma }: Store,
+  id: string,
+  lists: { senderAllow: string; senderBlock: string },
+): Promise<boolean> {
+  return (await prisma.agent.updateMany({ where: { id }, data: lists })).count > 0;
+}
+
+/** A new verification code for an unverified agent; false when it is verified already. */
+export async function setVerificationCode({ prisma }: Store, id: string, code: string, expires: Date) {
+  const { count } = await prisma.agent.updateMany({
+    where: { id, verifiedAt: null },
+    data: { verificationCode: code, verificationExpires: expires },
+  });
+  return count > 0;
+}
+
+/** How an agent was verified. */
+export interface Verification {
+  at: Date;
+  by: "social" | "admin";
+  /** The X account, in lower case, when by social. */
+  socialUsername: string | null;
+  /** Social: the code the post carried, still the agent's active one. */
+  code: string | null;
+}
+
+/**
+ * Inside the transaction that writes its event: marks the agent verified,
+ * if it is still unverified, unexpired by the cutoff and (with a code)
+ * holding that code unexpired. "taken" when the X account verified another
+ * agent. Raw: the event's transaction is our own.
+ */
+export async function markVerified(
+  tx: Tx,
+  id: string,
+  verification: Verification,
+  cutoff: Date,
+): Promise<"verified" | "changed" | "taken"> {
+  const { at, by, socialUsername, code } = verification;
+  const codeStill = code === null ? "" : ` AND "verificationCode" = ? AND "verificationExpires" > ?`;
+  try {
+    const changed = await tx.run(
+      `UPDATE "Agent" SET "verifiedAt" = ?, "socialUsername" = ?, "verifiedBy" = ?, "verificationCode" = NULL,
+        "verificationExpires" = NULL WHERE "id" = ? AND "verifiedAt" IS NULL AND "createdAt" > ?${codeStill}`,
+      [tx.at(at), socialUsername, by, id, tx.at(cutoff), ...(code === null ? [] : [code, tx.at(at)])],
+    );
+    return changed > 0 ? "verified" : "changed";
+  } catch (error) {
+    if (isUniqueViolation(error)) return "taken";
+    throw error;
+  }
+}
+
+/** What filing needs of the agent a message is addressed to. */
+export type Recipient = Pick<
+  Agent,
+  "id" | "verifiedAt" | "senderAllow" | "senderBlock" | "storageLimit" | "dailySendLimit"
+>;
+
+/** Inside the filing transaction (raw: it is ours, with the cursor's): the agent with this id in lower case. */
+export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient | null> {
+  const row = await tx.one(
+    `SELECT "id", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "dailySendLimit" FROM "Agent" WHERE "idKey" = ?`,
+    [idKey],
+  );
+  return row ? (rowOf(tx, "Agent", row) as Recipient) : null;
+}

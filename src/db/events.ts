@@ -1,0 +1,54 @@
+import type { Store } from "./client.ts";
+import { deleteInBatches } from "./sql.ts";
+import type { Tx } from "./statements.ts";
+
+// The event log, read in id order. Appending is raw SQL: it happens in the
+// transaction of the change it reports, which is ours (see sql.ts' takeTurns).
+
+/** An event as read: its id in decimal digits, its data parsed. */
+export interface StoredEvent {
+  id: string;
+  type: string;
+  agentId: string;
+  createdAt: Date;
+  data: Record<string, unknown>;
+}
+
+/** Inside the transaction that makes the change: appends the event; its id. */
+export async function appendEvent(
+  tx: Tx,
+  event: { agentId: string; type: string; data: unknown; createdAt: Date },
+): Promise<string> {
+  const row = await tx.one(
+    `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES (?, ?, ?, ?) RETURNING "id"`,
+    [event.agentId, event.type, JSON.stringify(event.data), tx.at(event.createdAt)],
+  );
+  return String(row?.id);
+}
+
+/** The agent's events after an id, oldest first; only of the given types, when there are any. */
+export async function eventsAfter(
+  { prisma }: Store,
+  agentId: string,
+  after: string,
+  limit: number,
+  types: readonly string[] | null,
+): Promise<StoredEvent[]> {
+  const rows = await prisma.event.findMany({
+    where: { agentId, id: { gt: BigInt(after) }, ...(types ? { type: { in: [...types] } } : {}) },
+    orderBy: { id: "asc" },
+    take: limit,
+  });
+  return rows.map((row) => ({ ...row, id: String(row.id), data: JSON.parse(row.data) }));
+}
+
+/** The agent's newest event id; "0" when it has none. */
+export async function newestEventId({ prisma }: Store, agentId: string): Promise<string> {
+  const { _max } = await prisma.event.aggregate({ where: { agentId }, _max: { id: true } });
+  return String(_max.id ?? 0);
+}
+
+/** Deletes events made before the time, a thousand at a time; how many. */
+export function trimEvents({ sql }: Store, before: Date): Promise<number> {
+  return deleteInBatches(sql, "Event", `"createdAt" < ?`, [sql.at(before)]);
+}

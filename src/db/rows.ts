@@ -1,0 +1,70 @@
+import type PrismaTypes from "../generated/pothos-types.ts";
+import { getDatamodel } from "../generated/pothos-types.ts";
+import type { Dialect, Param, Row, Tx } from "./statements.ts";
+
+// Our own statements' rows as Prisma hands the same rows back. The data
+// model says which columns to name and which need converting (a date is
+// text on SQLite, a flag 0 or 1, a big integer text on PostgreSQL), so a
+// new column is read, converted, by every statement that reads its table.
+
+export type Model = keyof PrismaTypes;
+export type Shape<M extends Model> = PrismaTypes[M]["Shape"];
+
+const { models } = getDatamodel().datamodel;
+
+const scalarFields = (model: Model) =>
+  (models[model]?.fields ?? []).filter((field) => field.kind === "scalar" || field.kind === "enum");
+
+/** The model's columns, quoted, in the data model's order; with `table`, each named with it, for statements that join. */
+export function columnsOf(model: Model, { table = false, omit = [] as string[] } = {}): string {
+  return scalarFields(model)
+    .filter((field) => !omit.includes(field.name))
+    .map((field) => (table ? `"${model}"."${field.name}"` : `"${field.name}"`))
+    .join(", ");
+}
+
+type Convert = (value: unknown, dialect: Dialect) => unknown;
+
+const CONVERT: Record<string, Convert> = {
+  DateTime: (value, dialect) => dialect.date(value),
+  Boolean: (value, dialect) => dialect.flag(value),
+  BigInt: (value) => BigInt(value as number | string),
+  // SQLite keeps JSON as text; PostgreSQL's driver parses it.
+  Json: (value) => (typeof value === "string" ? JSON.parse(value) : value),
+};
+
+const conversions = new Map<Model, [string, Convert][]>();
+
+function conversionsOf(model: Model): [string, Convert][] {
+  let found = conversions.get(model);
+  if (!found) {
+    found = scalarFields(model).flatMap((field): [string, Convert][] => {
+      const convert = CONVERT[field.type];
+      return convert ? [[field.name, convert]] : [];
+    });
+    conversions.set(model, found);
+  }
+  return found;
+}
+
+/** A row of the model as Prisma would hand it back; a column the statement did not read stays out. */
+export function rowOf<M extends Model>(dialect: Dialect, model: M, row: Row): Shape<M> {
+  const converted: Row = { ...row };
+  for (const [name, convert] of conversionsOf(model)) {
+    const value = row[name];
+    if (value !== undefined && value !== null) converted[name] = convert(value, dialect);
+  }
+  return converted as Shape<M>;
+}
+
+/** Every row of the model, converted. */
+export const rowsOf = <M extends Model>(dialect: Dialect, model: M, rows: Row[]): Shape<M>[] =>
+  rows.map((row) => rowOf(dialect, model, row));
+
+/** Inserts a row of the model, naming each column the row has; a date written as this database compares it. */
+export async function insertRow<M extends Model>(tx: Tx, model: M, row: Partial<Shape<M>>): Promise<void> {
+  const names = Object.keys(row);
+  const values = Object.values(row).map((value) => (value instanceof Date ? tx.at(value) : value) as Param);
+  const columns = names.map((name) => `"${name}"`).join(", ");
+  await tx.run(`INSERT INTO "${model}" (${columns}) VALUES (${names.map(() => "?").join(", ")})`, values);
+}

@@ -1,0 +1,237 @@
+import type { Store } from "./client.ts";
+import type { Window } from "./pages.ts";
+import { deleteInBatches, type Sql } from "./sql.ts";
+import type { Tx } from "./statements.ts";
+
+// Webhook deliveries: queued with their event, claimed when due, each
+// attempt recorded, trimmed when finished. Claiming is raw SQL: the query
+// ranks the due deliveries of each webhook and then of each agent with
+// window functions, which Prisma cannot express, so that no webhook's or
+// agent's backlog fills a claim.
+
+export interface DueRow {
+  id: string;
+  webhookId: string;
+  agentId: string;
+  eventId: string;
+  url: string;
+  secret: string;
+  payload: string;
+  attempts: number;
+  createdAt: Date;
+}
+
+/** How many of one webhook's, and of one agent's, may be in flight at once. */
+export interface Shares {
+  perWebhook: number;
+  perAgent: number;
+}
+
+/**
+ * Up to `limit` due deliveries of enabled webhooks that are not paused, the
+ * earliest due first, none past a webhook's or an agent's share once those
+ * in flight (claimed by any instance) are counted.
+ */
+export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: number): Promise<DueRow[]> {
+  const at = tx.at(now);
+  const rows = await tx.all(
+    `WITH "flying" AS (
+      SELECT d."webhookId", w."agentId", COUNT(*) AS "n" FROM "WebhookDelivery" d
+        JOIN "Webhook" w ON w."id" = d."webhookId"
+        WHERE d."status" = 'pending' AND d."claimedUntil" >= ? GROUP BY d."webhookId", w."agentId"
+    ),
+    "agentFlying" AS (SELECT "agentId", SUM("n") AS "n" FROM "flying" GROUP BY "agentId"),
+    "due" AS (
+      SELECT d."id", d."webhookId", d."eventId", d."payload", d."attempts", d."createdAt", d."nextAttemptAt",
+        w."agentId", w."url", w."secret",
+        ROW_NUMBER() OVER (PARTITION BY d."webhookId" ORDER BY d."nextAttemptAt", d."id") AS "inWebhook"
+      FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
+      WHERE d."status" = 'pending' AND w."enabled" = ? AND d."nextAttemptAt" <= ?
+        AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ?) AND (w."pausedUntil" IS NULL OR w."pausedUntil" <= ?)
+    ),
+    "withinWebhook" AS (
+      SELECT "due".*, ROW_NUMBER() OVER (PARTITION BY "due"."agentId" ORDER BY "due"."nextAttemptAt", "due"."id") AS "inAgent"
+      FROM "due" LEFT JOIN "flying" ON "flying"."webhookId" = "due"."webhookId"
+      WHERE "due"."inWebhook" + COALESCE("flying"."n", 0) <= ?
+    )
+    SELECT "withinWebhook".* FROM "withinWebhook" LEFT JOIN "agentFlying" ON "agentFlying"."agentId" = "withinWebhook"."agentId"
+    WHERE "withinWebhook"."inAgent" + COALESCE("agentFlying"."n", 0) <= ?
+    ORDER BY "withinWebhook"."nextAttemptAt", "withinWebhook"."id" LIMIT ?`,
+    [at, true, at, at, at, shares.perWebhook, shares.perAgent, limit],
+  );
+  return rows.map((row) => ({
+    id: row.id as string,
+    webhookId: row.webhookId as string,
+    agentId: row.agentId as string,
+    eventId: String(row.eventId),
+    url: row.url as string,
+    secret: row.secret as string,
+    payload: row.payload as string,
+    attempts: Number(row.attempts),
+    createdAt: tx.date(row.createdAt),
+  }));
+}
+
+/** Keeps other instances off these deliveries until `until`, or until the attempt is recorded. */
+export async function claimUntil(tx: Tx, ids: string[], until: Date): Promise<void> {
+  if (ids.length === 0) return;
+  await tx.run(`UPDATE "WebhookDelivery" SET "claimedUntil" = ? WHERE "id" IN (${ids.map(() => "?").join(", ")})`, [
+    tx.at(until),
+    ...ids,
+  ]);
+}
+
+/** Lets go of a claimed delivery without an attempt: another may take it at once. */
+export async function releaseClaim({ prisma }: Store, deliveryId: string): Promise<void> {
+  await prisma.webhookDelivery.updateMany({ where: { id: deliveryId }, data: { claimedUntil: null } });
+}
+
+/** One attempt at a delivery, and what became of the delivery: delivered, given up, or due again then. */
+export interface AttemptRecord {
+  id: string;
+  deliveryId: string;
+  at: Date;
+  statusCode: number | null;
+  error: string | null;
+  durationMs: number;
+  status: "delivered" | "given_up" | "pending";
+  attempts: number;
+  nextAttemptAt: Date | null;
+}
+
+/**
+ * Inside a transaction that has the webhook's row (raw: a failure's is
+ * the transaction of the event it may write, which is ours): the attempt,
+ * and the delivery as it leaves it, its claim let go.
+ */
+export async function insertAttempt(tx: Tx, attempt: AttemptRecord): Promise<void> {
+  await tx.run(
+    `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "at", "statusCode", "error", "durationMs") VALUES (?, ?, ?, ?, ?, ?)`,
+    [attempt.id, attempt.deliveryId, tx.at(attempt.at), attempt.statusCode, attempt.error, attempt.durationMs],
+  );
+  await tx.run(
+    `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "nextAttemptAt" = ?, "claimedUntil" = NULL WHERE "id" = ?`,
+    [
+      attempt.status,
+      attempt.attempts,
+      attempt.nextAttemptAt === null ? null : tx.at(attempt.nextAttemptAt),
+      attempt.deliveryId,
+    ],
+  );
+}
+
+/** How a webhook's receiver has been failing. */
+export interface FailureState {
+  url: string;
+  enabled: boolean;
+  failuresInARow: number;
+  failingSince: Date | null;
+  pausedUntil: Date | null;
+}
+
+/** Inside a transaction: the webhook's failure state, its row locked until commit; null when it is gone. */
+export async function lockFailureState(tx: Tx, webhookId: string): Promise<FailureState | null> {
+  const row = await tx.one(
+    `SELECT "url", "enabled", "failuresInARow", "failingSince", "pausedUntil" FROM "Webhook" WHERE "id" = ?${tx.forUpdate}`,
+    [webhookId],
+  );
+  if (!row) return null;
+  return {
+    url: row.url as string,
+    enabled: tx.flag(row.enabled),
+    failuresInARow: Number(row.failuresInARow),
+    failingSince: row.failingSince === null ? null : tx.date(row.failingSince),
+    pausedUntil: row.pausedUntil === null ? null : tx.date(row.pausedUntil),
+  };
+}
+
+/** Inside the same transaction: the webhook's new failure state; a reason is kept when it is turned off. */
+export async function writeFailureState(
+  tx: Tx,
+  webhookId: string,
+  state: Omit<FailureState, "url">,
+  disabledReason: string | null,
+): Promise<void> {
+  const { failuresInARow, failingSince, pausedUntil, enabled } = state;
+  await tx.run(
+    `UPDATE "Webhook" SET "failuresInARow" = ?, "failingSince" = ?, "pausedUntil" = ?, "enabled" = ?,
+      "disabledReason" = COALESCE(?, "disabledReason") WHERE "id" = ?`,
+    [
+      failuresInARow,
+      failingSince === null ? null : tx.at(failingSince),
+      pausedUntil === null ? null : tx.at(pausedUntil),
+      enabled,
+      disabledReason,
+      webhookId,
+    ],
+  );
+}
+
+/** A delivery that succeeded: its webhook's failures forgotten, then the attempt, in one transaction. */
+export async function recordSuccess(sql: Sql, webhookId: string, attempt: AttemptRecord): Promise<void> {
+  await sql.transaction(async (tx) => {
+    // The webhook's row first, as a change to the webhook takes them: no two transactions wait on each other.
+    await tx.run(
+      `UPDATE "Webhook" SET "failuresInARow" = 0, "failingSince" = NULL, "pausedUntil" = NULL WHERE "id" = ?`,
+      [webhookId],
+    );
+    await insertAttempt(tx, attempt);
+  });
+}
+
+/** A delivery to queue: written with its event, due at once. */
+export interface NewDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  payload: string;
+  at: Date;
+}
+
+/** Inside the transaction that writes the event (raw: it is ours): the agent's enabled webhooks and the events each wants. */
+export async function enabledWebhooks(tx: Tx, agentId: string): Promise<{ id: string; events: string }[]> {
+  const rows = await tx.all(`SELECT "id", "events" FROM "Webhook" WHERE "agentId" = ? AND "enabled" = ?`, [
+    agentId,
+    true,
+  ]);
+  return rows.map((row) => ({ id: row.id as string, events: row.events as string }));
+}
+
+/** Inside the same transaction: a delivery of the event, due at once. */
+export async function insertDelivery(tx: Tx, delivery: NewDelivery): Promise<void> {
+  await tx.run(
+    `INSERT INTO "WebhookDelivery" ("id", "webhookId", "eventId", "status", "payload", "attempts", "nextAttemptAt", "createdAt")
+      VALUES (?, ?, ?, 'pending', ?, 0, ?, ?)`,
+    [delivery.id, delivery.webhookId, delivery.eventId, delivery.payload, tx.at(delivery.at), tx.at(delivery.at)],
+  );
+}
+
+/** A page of a webhook's deliveries, newest first, each with its attempts oldest first; and how many in all. */
+export async function deliveryPage({ prisma }: Store, webhookId: string, window: Window) {
+  const where = { webhookId };
+  const [data, total] = await Promise.all([
+    prisma.webhookDelivery.findMany({
+      where,
+      include: { attemptLog: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: window.limit,
+      skip: window.offset,
+    }),
+    prisma.webhookDelivery.count({ where }),
+  ]);
+  return { data, total };
+}
+
+/** Makes a delivery of the webhook due now, whatever became of it; false when it has none of that id. */
+export async function redeliver({ prisma }: Store, webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
+  const { count } = await prisma.webhookDelivery.updateMany({
+    where: { id: deliveryId, webhookId },
+    data: { status: "pending", nextAttemptAt: now, claimedUntil: null },
+  });
+  return count > 0;
+}
+
+/** Deletes finished deliveries made before the time, a thousand at a time; how many. */
+export function trimDeliveries({ sql }: Store, before: Date): Promise<number> {
+  return deleteInBatches(sql, "WebhookDelivery", `"status" <> 'pending' AND "createdAt" < ?`, [sql.at(before)]);
+}
