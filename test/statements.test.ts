@@ -138,3 +138,26 @@ describe("statements per request", () => {
     expect(many).toBeLessThanOrEqual(10);
   });
 });
+
+describe("an agent's webhooks", () => {
+  const query = `query($id: ID!) { agent(id: $id) { id webhooks { id url events } } }`;
+  const addWebhooks = async (count: number) => {
+    for (let n = 0; n < count; n++) {
+      const created = await api.post(`/agents/${agent.id}/webhooks`, {
+        key: agent.apiKey,
+        body: { url: `https://hooks.example/${randomUUID()}`, events: ["email.received"] },
+      });
+      expect(created.status).toBe(201);
+    }
+  };
+
+  test("are loaded with the agent: the same for 2 as for 8", async () => {
+    await addWebhooks(2);
+    const few = await graphql(query, 0);
+    await addWebhooks(6);
+    const many = await graphql(query, 0);
+    expect(many).toBe(few);
+    // The key, then the agent with its webhooks: Prisma reads a relation in a query of its own.
+    expect(many).toBe(3);
+  });
+});

@@ -38,7 +38,7 @@ export async function agentByIdKey({ prisma }: Store, idKey: string, query: Agen
 }
 
 /** The agent with this id, loaded with what the selection plans. */
-export async function agentWith({ prisma }: Store, id: string, query: AgentQuery): Promise<Agent | null> {
+export async function agentById({ prisma }: Store, id: string, query: AgentQuery): Promise<Agent | null> {
   return (await prisma.agent.findUnique({ ...query, where: { id } })) as Agent | null;
 }
 

@@ -56,15 +56,6 @@ export async function insertWebhook(
   });
 }
 
-/** The agent's webhooks, oldest first. */
-export function webhooksOf({ prisma }: Store, agentId: string, query: WebhookQuery = {}) {
-  return prisma.webhook.findMany({
-    ...query,
-    where: { agentId },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-  }) as Promise<Webhook[]>;
-}
-
 export function webhookById({ prisma }: Store, agentId: string, webhookId: string, query: WebhookQuery = {}) {
   return prisma.webhook.findFirst({ ...query, where: { id: webhookId, agentId } }) as Promise<Webhook | null>;
 }

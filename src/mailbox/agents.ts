@@ -1,5 +1,5 @@
 import type { Config } from "../config.ts";
-import { deleteAgentRow, insertAgent, replaceKeyHash } from "../db/agents.ts";
+import { type AgentQuery, agentById, deleteAgentRow, insertAgent, replaceKeyHash } from "../db/agents.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
@@ -109,6 +109,18 @@ export async function createAgent(services: Services, input: NewAgent): Promise<
   if (!agent) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
   return { agent, apiKey, verifyUrl, instruction: instructionFor(addressOf(agent, config), verifyUrl, config) };
+}
+
+/**
+ * The caller's agent, loaded with what the selection plans beneath it: the
+ * row its key was looked up by serves when the selection needs no relation.
+ */
+export async function agentWith(services: Services, agent: AgentRecord, query: AgentQuery): Promise<AgentRecord> {
+  const relations = "select" in query ? query.select : "include" in query ? query.include : undefined;
+  if (!relations || Object.keys(relations).length === 0) return agent;
+  const found = await agentById(services, agent.id, query);
+  if (!found) throw new ServiceError("NOT_FOUND", `Agent ${agent.id} not found`);
+  return found;
 }
 
 /** A new key; the current one stops working at once. Of two rotations with one key, only the first wins. */

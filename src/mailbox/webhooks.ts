@@ -10,7 +10,6 @@ import {
   type Webhook,
   type WebhookQuery,
   webhookById,
-  webhooksOf,
 } from "../db/webhooks.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { WebhookAttempt, WebhookDelivery } from "../generated/prisma/sqlite/client.ts";
@@ -24,6 +23,8 @@ import type { Services } from "./services.ts";
 // up (see jobs/webhook-worker.ts); the event log is where it comes from.
 
 export const MAX_WEBHOOKS_PER_AGENT = 10;
+/** An agent's webhooks are listed oldest first. */
+export const WEBHOOK_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 256;
 
@@ -101,11 +102,6 @@ export async function createWebhook(
     });
   }
   return { webhook: await getWebhook(services, agent, row.id), secret: row.secret };
-}
-
-/** The agent's webhooks, oldest first, loaded with what the selection plans. */
-export function listWebhooks(services: Services, agent: { id: string }, query: WebhookQuery = {}): Promise<Webhook[]> {
-  return webhooksOf(services, agent.id, query);
 }
 
 export async function getWebhook(

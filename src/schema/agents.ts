@@ -1,7 +1,6 @@
 import { requestScope } from "../log.ts";
-import { addressOf, createAgent, deleteAgent, type Registration, rotateKey } from "../mailbox/agents.ts";
+import { addressOf, agentWith, createAgent, deleteAgent, type Registration, rotateKey } from "../mailbox/agents.ts";
 import { limitsOf } from "../mailbox/limits.ts";
-import type { AgentRecord } from "../mailbox/records.ts";
 import { builder, OutcomeType } from "./builder.ts";
 
 // Agents and their keys. The Agent type is only ever seen by its own key, or
@@ -10,7 +9,7 @@ import { builder, OutcomeType } from "./builder.ts";
 /** Scope granted to the agent in a registration's answer. */
 const REGISTRATION = "registration";
 
-export const AgentType = builder.objectRef<AgentRecord>("Agent").implement({
+export const AgentType = builder.prismaObject("Agent", {
   authScopes: (agent) => ({ $granted: REGISTRATION, verifiedAgent: agent.id }),
   fields: (t) => ({
     id: t.exposeID("id"),
@@ -64,13 +63,13 @@ const RotateApiKeyPayload = builder.objectRef<{ apiKey: string; message: string 
 });
 
 builder.queryField("agent", (t) =>
-  t.field({
-    type: AgentType,
+  t.prismaField({
+    type: "Agent",
     nullable: true,
     description: "Your own agent; it must be verified.",
     args: { id: t.arg.id({ required: true }) },
     authScopes: (_, args) => ({ verifiedAgent: args.id }),
-    resolve: (_, __, ctx) => ctx.caller(),
+    resolve: async (query, _, __, ctx) => agentWith(ctx, await ctx.caller(), query),
   }),
 );
 

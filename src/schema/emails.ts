@@ -187,7 +187,7 @@ const filterOf = (args: MailArgs): MailFilter => ({
   authenticated: args.authenticated,
 });
 
-builder.objectFields(AgentType, (t) => ({
+builder.prismaObjectFields(AgentType, (t) => ({
   emails: t.field({
     type: EmailPage,
     description: "Received mail, newest first (best match first with search); all folders unless one is named.",

@@ -46,7 +46,7 @@ const EmailWaitFilter = builder.inputType("EmailWaitFilter", {
   }),
 });
 
-builder.objectFields(AgentType, (t) => ({
+builder.prismaObjectFields(AgentType, (t) => ({
   events: t.field({
     type: EventPageType,
     description: "Events after an id, oldest first.",

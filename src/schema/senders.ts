@@ -12,7 +12,7 @@ const SenderListsType = builder.objectRef<SenderLists>("SenderLists").implement(
   }),
 });
 
-builder.objectFields(AgentType, (t) => ({
+builder.prismaObjectFields(AgentType, (t) => ({
   senders: t.field({
     type: SenderListsType,
     description: "Whose mail is filed for the agent: its allow and block lists.",

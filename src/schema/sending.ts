@@ -84,7 +84,7 @@ const IDEMPOTENCY = "Retries with the same key within 24 hours get the first ans
 
 const positionOf = (sent: SentRecord) => ({ at: sent.sentAt, id: sent.id });
 
-builder.objectFields(AgentType, (t) => ({
+builder.prismaObjectFields(AgentType, (t) => ({
   sent: t.field({
     type: SentEmailPage,
     description: "Sent mail, newest first; total counts every send, not only today's.",

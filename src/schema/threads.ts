@@ -88,7 +88,7 @@ const ThreadPage = pageType("ThreadPage", ThreadType);
 
 const positionOf = (thread: Thread) => ({ at: thread.lastMessageAt, id: thread.id });
 
-builder.objectFields(AgentType, (t) => ({
+builder.prismaObjectFields(AgentType, (t) => ({
   threads: t.field({
     type: ThreadPage,
     description: "Conversations, newest activity first; with a folder, those with received mail in it.",

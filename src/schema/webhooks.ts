@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { WebhookAttempt } from "../generated/prisma/sqlite/client.ts";
 import {
   createWebhook,
@@ -8,11 +7,11 @@ import {
   eventTypesOf,
   getWebhook,
   listDeliveries,
-  listWebhooks,
   MAX_WEBHOOKS_PER_AGENT,
   retryDelivery,
   rotateWebhookSecret,
   updateWebhook,
+  WEBHOOK_ORDER,
   type WebhookWithSecret,
 } from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
@@ -103,13 +102,12 @@ const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
   }),
 });
 
-builder.objectFields(AgentType, (t) => ({
-  webhooks: t.field({
-    type: [WebhookType],
+builder.prismaObjectFields(AgentType, (t) => ({
+  webhooks: t.relation("webhooks", {
     description: `The agent's webhooks, oldest first; at most ${MAX_WEBHOOKS_PER_AGENT}.`,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: { field: 1, multiplier: MAX_WEBHOOKS_PER_AGENT },
-    resolve: (agent, _, ctx, info) => listWebhooks(ctx, agent, queryFromInfo({ context: ctx, info })),
+    query: { orderBy: [...WEBHOOK_ORDER] },
   }),
 }));
 
