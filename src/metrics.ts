@@ -1,5 +1,4 @@
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from "prom-client";
-import type { InboundState } from "./mailbox/services.ts";
 
 // What /metrics shows, in Prometheus' conventions: pigeonhole_…_total for
 // counts, _seconds for times, base units. One registry per running service,
@@ -16,10 +15,21 @@ export interface Metrics {
   quotaRefused(code: string): void;
 }
 
+/** What the poller's gauges read of it (src/inbound/state.ts keeps it up to date). */
+export interface PollerReadings {
+  /** This instance holds the catch-all's lease (one instance polls at a time). */
+  polling: boolean;
+  connected: boolean;
+  /** When the mailbox was last read to the end. */
+  lastPollAt: Date | null;
+  /** Messages on the server not yet filed, as of the last look. */
+  lag: number | null;
+}
+
 /** The time buckets of a request or a send, in seconds. */
 const BUCKETS = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-export function createMetrics(inbound: InboundState | null): Metrics {
+export function createMetrics(inbound: PollerReadings | null): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const requests = new Histogram({
@@ -66,7 +76,7 @@ export function createMetrics(inbound: InboundState | null): Metrics {
 }
 
 /** The poller's state, read when scraped. */
-function pollerGauges(registry: Registry, inbound: InboundState | null): void {
+function pollerGauges(registry: Registry, inbound: PollerReadings | null): void {
   if (!inbound) return;
   const gauge = (name: string, help: string, value: () => number | null) =>
     new Gauge({

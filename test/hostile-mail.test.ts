@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { SET_ASIDE_FLAGS } from "../src/inbound/imap-poller.ts";
+import { SET_ASIDE_FLAGS } from "../src/inbound/server-marks.ts";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";

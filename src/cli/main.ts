@@ -215,6 +215,7 @@ async function withServices<T>(config: Config, log: Logger, work: (services: Ser
       return await work(services);
     } finally {
       await services.wakeups.close();
+      await services.takeover.close();
     }
   });
 }

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { recipientByIdKey } from "../db/agents.ts";
 import { insertEmail, rememberDelivery } from "../db/filing.ts";
 import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
-import type { Lease } from "../db/lease.ts";
+import { type Lease, lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
@@ -62,7 +62,20 @@ export interface Filed {
   outcome: Outcome;
 }
 
-export type { ImapCursor };
+export type { ImapCursor, Lease };
+
+/** How long the catch-all's lease lasts unless renewed; its holder renews it three times as often. */
+export const LEASE_TTL_MS = 30_000;
+
+/** The lease that lets one instance at a time read a catch-all mailbox. */
+export function catchAllLease(services: Services, mailbox: string): Lease {
+  return lease(services.sql, services.clock, `imap:${mailbox}`, services.takeover, LEASE_TTL_MS);
+}
+
+/** How far the mailbox has been read; null before its first batch. */
+export function cursorOf(services: Services, mailbox: string): Promise<ImapCursor | null> {
+  return readCursor(services.sql, mailbox);
+}
 
 /** The batch is not this poller's to file any more; it reconnects and reads the cursor again. */
 export class BatchRefused extends Error {}

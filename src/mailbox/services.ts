@@ -2,6 +2,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import type { Db } from "../db/client.ts";
 import type { Sql } from "../db/sql.ts";
+import type { Takeover } from "../db/takeover.ts";
 import type { Wakeups } from "../db/wakeups.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
@@ -20,30 +21,9 @@ export interface Services {
   mailer: Mailer | null;
   /** Who waits on an agent's events hears of them here. */
   wakeups: Wakeups;
+  /** How a lease whose holder died is known to be free (see db/takeover.ts). */
+  takeover: Takeover;
   log: Logger;
-  /** What this instance's IMAP poller last saw; null when IMAP_URL is not set. */
-  inbound: InboundState | null;
-  /** How this instance's last sends went; null when SMTP_URL is not set. */
-  outbound: OutboundState | null;
   metrics: Metrics;
   limits: RequestLimits;
-}
-
-/** The provider as this instance's sends found it. */
-export interface OutboundState {
-  lastSuccessAt: Date | null;
-  lastErrorAt: Date | null;
-  lastError: string | null;
-}
-
-/** The poller's own account of itself, kept up to date as it works. */
-export interface InboundState {
-  /** This instance holds the catch-all's lease (one instance polls at a time). */
-  polling: boolean;
-  connected: boolean;
-  /** When the mailbox was last read to the end. */
-  lastPollAt: Date | null;
-  /** Messages on the server not yet filed, as of the last look. */
-  lag: number | null;
-  lastError: string | null;
 }

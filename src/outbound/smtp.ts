@@ -2,7 +2,6 @@ import { Readable } from "node:stream";
 import SMTPConnection from "nodemailer/lib/smtp-connection";
 import type { Clock } from "../clock.ts";
 import type { SmtpConfig } from "../config.ts";
-import type { OutboundState } from "../mailbox/services.ts";
 import type { Metrics } from "../metrics.ts";
 
 // Hands composed messages to the operator's SMTP provider, and knows how far
@@ -256,6 +255,13 @@ export function smtpMailer(config: SmtpConfig, deadlineMs: number): Mailer {
       for (const smtp of open) smtp.close();
     },
   };
+}
+
+/** The provider as this instance's sends found it. */
+export interface OutboundState {
+  lastSuccessAt: Date | null;
+  lastErrorAt: Date | null;
+  lastError: string | null;
 }
 
 /** The mailer, with each send's outcome written down for readiness and counted for /metrics. */

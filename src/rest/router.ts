@@ -20,7 +20,7 @@ import type { Services } from "../mailbox/services.ts";
 import { type RequestFacts, requestFacts } from "../schema/context.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
-import { type Graphql, runOperation } from "../server/graphql.ts";
+import { type Graphql, runOperation } from "../schema/pipeline.ts";
 import { wireBody } from "../wire-names.ts";
 import { answerFile } from "./download.ts";
 import { DEFAULT_BODY_LIMIT, type RestRequest, type Route, routes } from "./routes.ts";

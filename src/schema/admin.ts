@@ -1,3 +1,4 @@
+import type { InboundState } from "../inbound/state.ts";
 import {
   type AgentOverview,
   agentOverview,
@@ -8,7 +9,6 @@ import {
   setLimits,
   verifyAgent,
 } from "../mailbox/admin.ts";
-import type { InboundState } from "../mailbox/services.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { pageCost, pageType } from "./pages.ts";
 

@@ -4,11 +4,12 @@ import { claimInvalid, keyInvalid, keyRequired } from "../mailbox/access.ts";
 import { agentByClaimToken, agentByKey, sameSecret } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
+import type { Instance } from "../services.ts";
 import { AnswerBudget } from "./limits.ts";
 import type { Streams } from "./streams.ts";
 
 /** One request's view: the services, the caller behind its API key, and its answer's budget. */
-export interface Context extends Services {
+export interface Context extends Instance {
   /** The agent the request's key belongs to: 401 without a key or with a wrong one. Looked up once. */
   caller(): Promise<AgentRecord>;
   /** The agent a verification acts on: a verification link's (by its claim token) when given, else the key's. */
@@ -52,7 +53,7 @@ export async function agentOfAuthorization(services: Services, authorization: st
   return agent;
 }
 
-export function createContext(services: Services, request: RequestFacts, streams: Streams): Context {
+export function createContext(services: Instance, request: RequestFacts, streams: Streams): Context {
   const apiKey = keyOf(request.authorization);
   let caller: Promise<AgentRecord> | undefined;
   return {

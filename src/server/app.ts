@@ -18,10 +18,11 @@ import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
 import { agentOfAuthorization, keyOf } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
+import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
+import type { Instance } from "../services.ts";
 import { wireBody } from "../wire-names.ts";
 import { DOCS_SCRIPT, docsPage, redocBundle } from "./docs.ts";
 import { graphiqlPage } from "./graphiql.ts";
-import { type Graphql, yogaAnswer } from "./graphql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
@@ -43,7 +44,7 @@ const OWN_PATHS: Record<string, string[]> = {
 };
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
-export function createApp(services: Services, graphql: Graphql): Hono {
+export function createApp(services: Instance, graphql: Graphql): Hono {
   const app = new Hono();
 
   app.use(observeRequests(services));
@@ -160,7 +161,7 @@ function corsPolicy(origins: string[]) {
  * side is reported but never makes it unready: an IMAP or SMTP outage is no
  * reason to take the API out of a load balancer.
  */
-async function readinessOf(services: Services) {
+async function readinessOf(services: Instance) {
   const { prisma, config, inbound, outbound } = services;
   const provider = providerOf(config.databaseUrl);
   const pending = await prisma

@@ -2,7 +2,7 @@ import type { ExecutionResult, GraphQLError } from "graphql";
 import type { Context as HonoContext } from "hono";
 import { requestFacts } from "../schema/context.ts";
 import { jsonProblem } from "../schema/input.ts";
-import { badRequest, type Graphql, type GraphqlParams, runOperation, yogaAnswer } from "./graphql.ts";
+import { badRequest, type Graphql, type GraphqlParams, runOperation, yogaAnswer } from "../schema/pipeline.ts";
 
 // POST /graphql with a JSON body, as nearly every client sends it, answered
 // straight from the pipeline: the same plugins, limits, masking and errors as

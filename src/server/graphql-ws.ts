@@ -5,7 +5,7 @@ import type { OperationResult } from "graphql-ws";
 import { useServer } from "graphql-ws/use/ws";
 import { WebSocketServer } from "ws";
 import { requestFacts } from "../schema/context.ts";
-import type { Graphql } from "./graphql.ts";
+import type { Graphql } from "../schema/pipeline.ts";
 
 // GraphQL over WebSocket (the graphql-ws protocol, as Apollo and urql speak
 // it) on the same /graphql path, through the same envelop pipeline. The key

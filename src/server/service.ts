@@ -4,25 +4,25 @@ import { getRequestListener } from "@hono/node-server";
 import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
-import { openDatabase, takeoverFor } from "../db/client.ts";
+import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startImapPoller } from "../inbound/imap-poller.ts";
+import { initialInboundState } from "../inbound/state.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
-import type { Services } from "../mailbox/services.ts";
 import { createMetrics } from "../metrics.ts";
 import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
-import { servicesFor } from "../services.ts";
+import { createGraphql } from "../schema/pipeline.ts";
+import { type Instance, servicesFor } from "../services.ts";
 import { createApp } from "./app.ts";
 import { answerClientErrorsWithJson, answerUnreadableRequest } from "./client-errors.ts";
-import { createGraphql } from "./graphql.ts";
 import { serveGraphqlOverWebSocket } from "./graphql-ws.ts";
 
 export interface RunningService {
   url: string;
-  services: Services;
+  services: Instance;
   /** The scheduled cleanup of unverified agents. */
   cleanup: Cron;
   stop(): Promise<void>;
@@ -34,9 +34,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const applied = await migrate(database);
   if (applied.length > 0) log("info", "migrations_applied", { migrations: applied });
   const outbound = config.smtp ? { lastSuccessAt: null, lastErrorAt: null, lastError: null } : null;
-  const inbound = config.imap
-    ? { polling: false, connected: false, lastPollAt: null, lag: null, lastError: null }
-    : null;
+  const inbound = config.imap ? initialInboundState() : null;
   const metrics = createMetrics(inbound);
   const mailer =
     config.smtp && outbound
@@ -56,10 +54,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const { port } = server.address() as AddressInfo;
   const cleanup = scheduleCleanup(services);
   const webhooks = startWebhookWorker(services);
-  const poller =
-    config.imap && services.inbound
-      ? startImapPoller(services, config.imap, takeoverFor(database), services.inbound)
-      : null;
+  const poller = config.imap && services.inbound ? startImapPoller(services, config.imap, services.inbound) : null;
   if (!poller) log("info", "inbound_off", { reason: "IMAP_URL is not set: no mail is received" });
   log("info", "listening", { port, database: database.provider });
   return {
@@ -77,6 +72,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();
+      await services.takeover.close();
       await database.close();
       log("info", "stopped", {});
     },

@@ -12,11 +12,12 @@ import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } fro
 import { excerpt, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
-import { type Context, createContext, type RequestFacts, requestFacts } from "../schema/context.ts";
-import { located, serviceErrorOf, toServiceError } from "../schema/errors.ts";
-import { cleanLiterals, jsonProblem } from "../schema/input.ts";
-import { documentLimits } from "../schema/limits.ts";
-import { Streams } from "../schema/streams.ts";
+import type { Instance } from "../services.ts";
+import { type Context, createContext, type RequestFacts, requestFacts } from "./context.ts";
+import { located, serviceErrorOf, toServiceError } from "./errors.ts";
+import { cleanLiterals, jsonProblem } from "./input.ts";
+import { documentLimits } from "./limits.ts";
+import { Streams } from "./streams.ts";
 
 /** What a caller of the pipeline passes in; Yoga's own requests bring the HTTP request instead. */
 export interface ServerContext {
@@ -134,7 +135,7 @@ function countOperations({ metrics }: Services): Plugin {
  * their operations through its envelop plugins, so limits, masking and any
  * later plugin hold for both.
  */
-export function createGraphql(schema: GraphQLSchema, services: Services): Graphql {
+export function createGraphql(schema: GraphQLSchema, services: Instance): Graphql {
   const introspection = services.config.graphqlIntrospection;
   const streams = new Streams();
   return createYoga<ServerContext, Context>({

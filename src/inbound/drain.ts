@@ -1,0 +1,137 @@
+import type { ImapFlow } from "imapflow";
+import { cursorOf, type Filed, fileBatch, type ImapCursor, type Lease, saveCursor } from "../mailbox/filing.ts";
+import type { Services } from "../mailbox/services.ts";
+import type { BatchReader } from "./arrivals.ts";
+import type { ServerMarks } from "./server-marks.ts";
+import type { InboundState } from "./state.ts";
+
+// Reading the mailbox to its end: the messages past the cursor in UID order,
+// a batch per transaction that moves the cursor past it.
+//
+// No message may hold the mailbox. One too large or that cannot be read is
+// set aside at once; an attempt that never commits (its filing failed, or the
+// process died during it) is counted in the cursor before it begins, the next
+// messages are then filed one at a time, and a message whose attempts keep
+// failing is set aside too. Set aside, a message is passed over and left on
+// the server, flagged and moved as IMAP_PROCESSED moves mail.
+
+const BATCH_SIZE = 100;
+/** Attempts at one message before it is set aside. */
+const MAX_TRIES = 3;
+
+/** Why a message was set aside: over INBOUND_MAX_BYTES, not readable as mail, or its filing kept failing. */
+type SetAsideReason = "too_large" | "unreadable" | "failed";
+
+/** What a drain works with: the mailbox (`key` names it across servers), its marks, its reader, its state. */
+export interface DrainParts {
+  services: Services;
+  key: string;
+  mailbox: string;
+  marks: ServerMarks;
+  reader: BatchReader;
+  state: InboundState;
+  stopped: () => boolean;
+}
+
+export class MailboxDrain {
+  constructor(private readonly parts: DrainParts) {}
+
+  /** Files everything past the cursor, a batch at a time, while the lease is ours and the poller runs. */
+  async drain(client: ImapFlow, lease: Lease): Promise<void> {
+    const { services, state, stopped } = this.parts;
+    let cursor = await this.#cursor(client);
+    const found = (await client.search({ uid: `${cursor.lastUid + 1n}:*` }, { uid: true })) || [];
+    const uids = found.filter((uid) => BigInt(uid) > cursor.lastUid).sort((a, b) => a - b);
+    // Attempts counted at a message that is gone (removed by hand, say) are not the next one's.
+    if (cursor.attemptUid !== null && BigInt(uids[0] ?? 0) !== cursor.attemptUid) cursor = { ...cursor, tries: 0 };
+    state.lag = uids.length;
+    // After an attempt that never committed, the next batch's worth is filed one at a time, to find the one at fault.
+    let careful = cursor.tries > 0 ? BATCH_SIZE : 0;
+    for (let i = 0; i < uids.length && !stopped(); ) {
+      const batch = uids.slice(i, i + (careful > 0 ? 1 : BATCH_SIZE));
+      cursor =
+        cursor.tries >= MAX_TRIES
+          ? await this.#passOver(client, cursor, batch, lease)
+          : await this.#attempt(client, cursor, batch, lease);
+      i += batch.length;
+      careful = Math.max(0, careful - batch.length);
+      state.lag = uids.length - i;
+    }
+    if (!stopped()) state.lastPollAt = services.clock.now();
+  }
+
+  /** Where to go on from: the cursor of this version of the mailbox, which must still be the one open. */
+  async #cursor(client: ImapFlow): Promise<ImapCursor> {
+    const { services, key, mailbox, marks } = this.parts;
+    const box = client.mailbox;
+    if (!box) throw new Error("no mailbox selected");
+    // A mailbox deleted and created again under the same name is not always
+    // announced to the session that has it open; STATUS shows the new one.
+    const status = await client.status(mailbox, { uidValidity: true });
+    if (!status || status.uidValidity !== box.uidValidity)
+      throw new Error("the mailbox was replaced; opening it again");
+    marks.forMailbox(box.uidValidity);
+    await marks.mark(client, []);
+    const saved = await cursorOf(services, key);
+    if (saved?.uidValidity === box.uidValidity) return saved;
+    if (saved) {
+      const was = `${saved.uidValidity}`;
+      services.log("warn", "imap_uidvalidity_changed", { mailbox: key, was, now: `${box.uidValidity}` });
+    }
+    return { uidValidity: box.uidValidity, lastUid: 0n, tries: 0, attemptUid: null };
+  }
+
+  /**
+   * Files a batch. The attempt is counted once its messages are read, just
+   * before filing them, so that a crash while filing is known at the next.
+   */
+  async #attempt(client: ImapFlow, cursor: ImapCursor, batch: number[], lease: Lease): Promise<ImapCursor> {
+    const { services, key, marks, reader } = this.parts;
+    const { arrivals, unreadable, tooLarge } = await reader.read(client, batch);
+    const first = BigInt(batch[0] ?? 0);
+    await saveCursor(services, key, { ...cursor, tries: cursor.tries + 1, attemptUid: first }, lease);
+    const through = { uidValidity: cursor.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0), tries: 0, attemptUid: null };
+    this.#report(batch, await fileBatch(services, key, through, arrivals, lease));
+    for (const uid of tooLarge) this.#setAside(uid, "too_large");
+    for (const { uid, reason } of unreadable) this.#setAside(uid, "unreadable", reason);
+    await marks.mark(
+      client,
+      arrivals.map((arrival) => Number(arrival.uid)),
+    );
+    return through;
+  }
+
+  /** Moves past a message whose attempts all failed: flagged first, then passed over, so that the ones after it are filed. */
+  async #passOver(client: ImapFlow, cursor: ImapCursor, batch: number[], lease: Lease): Promise<ImapCursor> {
+    const { services, key, marks } = this.parts;
+    const uid = batch[0] ?? 0;
+    marks.setAside(uid);
+    await marks.mark(client, []);
+    const passed = { uidValidity: cursor.uidValidity, lastUid: BigInt(uid), tries: 0, attemptUid: null };
+    await saveCursor(services, key, passed, lease);
+    this.#setAside(uid, "failed", `${cursor.tries} attempts at filing it failed`, { marked: true });
+    return passed;
+  }
+
+  /** Logged, counted, and flagged on the server with the next marks (unless it already is). */
+  #setAside(uid: number, reason: SetAsideReason, error?: string, { marked = false } = {}): void {
+    const { services, key, marks } = this.parts;
+    services.log("warn", "inbound_set_aside", { mailbox: key, uid, reason, error });
+    services.metrics.inbound(reason);
+    if (!marked) marks.setAside(uid);
+  }
+
+  #report(batch: number[], filed: Filed[]): void {
+    const { services, key } = this.parts;
+    const counts: Record<string, number> = {};
+    for (const { uid, recipient, outcome } of filed) {
+      counts[outcome] = (counts[outcome] ?? 0) + 1;
+      services.metrics.inbound(outcome);
+      if (outcome !== "stored" && outcome !== "duplicate") {
+        services.log("warn", "inbound_dropped", { reason: outcome, uid: `${uid}`, recipient });
+      }
+    }
+    const range = { firstUid: batch[0], lastUid: batch.at(-1), messages: batch.length };
+    services.log("info", "imap_batch", { mailbox: key, ...range, ...counts });
+  }
+}
