@@ -23,7 +23,7 @@ import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import { composeMessage } from "../outbound/compose.ts";
-import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/smtp.ts";
+import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/delivery.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { withEvents } from "./events.ts";
 import { type AnswerCodec, once } from "./idempotency.ts";

@@ -6,7 +6,7 @@ import type { Takeover } from "../db/takeover.ts";
 import type { Wakeups } from "../db/wakeups.ts";
 import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
-import type { Mailer } from "../outbound/smtp.ts";
+import type { Mailer } from "../outbound/delivery.ts";
 import type { PostLookup } from "../social/posts.ts";
 import type { RequestLimits } from "./request-limits.ts";
 
