@@ -29,7 +29,7 @@ const URL_MAX = 2048;
 const DESCRIPTION_MAX = 256;
 
 /** A webhook as stored: its event types are a JSON array (see eventTypesOf). */
-export type { Webhook };
+export type { Webhook, WebhookQuery };
 
 /** A webhook with its signing secret, answered once: at creation and rotation. */
 export interface WebhookWithSecret {

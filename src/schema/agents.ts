@@ -2,6 +2,7 @@ import { requestScope } from "../log.ts";
 import { addressOf, agentWith, createAgent, deleteAgent, type Registration, rotateKey } from "../mailbox/agents.ts";
 import { limitsOf } from "../mailbox/limits.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { forCaller, ownAgentArg } from "./own-agent.ts";
 
 // Agents and their keys. The Agent type is only ever seen by its own key, or
 // by whoever has just registered it.
@@ -87,14 +88,14 @@ builder.mutationFields((t) => ({
     type: RotateApiKeyPayload,
     description: "Issues a new API key; the current one stops working at once.",
     args: { agentId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ ownAgent: args.agentId }),
-    resolve: async (_, __, ctx) => rotateKey(ctx, await ctx.caller()),
+    authScopes: ownAgentArg,
+    resolve: forCaller((agent, _, ctx) => rotateKey(ctx, agent)),
   }),
   deleteAgent: t.field({
     type: OutcomeType,
     description: "Deletes the agent with all its mail and data, permanently.",
     args: { agentId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ ownAgent: args.agentId }),
-    resolve: async (_, __, ctx) => deleteAgent(ctx, await ctx.caller()),
+    authScopes: ownAgentArg,
+    resolve: forCaller((agent, _, ctx) => deleteAgent(ctx, agent)),
   }),
 }));

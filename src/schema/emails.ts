@@ -4,6 +4,7 @@ import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Authentication } from "../mailbox/authentication.ts";
 import {
   deleteEmail,
+  type EmailQuery,
   emailSlice,
   folderSummary,
   getEmail,
@@ -17,6 +18,7 @@ import type { MailFilter } from "../mailbox/search.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
+import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
 
 // Received mail and the agent's folders.
@@ -225,11 +227,10 @@ builder.queryField("email", (t) =>
     nullable: true,
     description: "One received email of your agent.",
     args: { agentId: t.arg.id({ required: true }), emailId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (query, _, args, ctx) => {
-      const agent = await ctx.caller();
-      return ctx.answer.load(() => getEmail(ctx, agent, args.emailId, query), bodyBytes);
-    },
+    authScopes: verifiedAgentArg,
+    resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
+      ctx.answer.load(() => getEmail(ctx, agent, args.emailId, query), bodyBytes),
+    ),
   }),
 );
 
@@ -243,11 +244,10 @@ builder.mutationFields((t) => ({
       folder: t.arg.string({ description: "inbox, archive, trash or a custom name" }),
       isRead: t.arg.boolean(),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (query, _, args, ctx) => {
-      const agent = await ctx.caller();
-      return ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args, query), bodyBytes);
-    },
+    authScopes: verifiedAgentArg,
+    resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
+      ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args, query), bodyBytes),
+    ),
   }),
   updateEmails: t.field({
     type: UpdateEmailsResult,
@@ -258,8 +258,8 @@ builder.mutationFields((t) => ({
       folder: t.arg.string({ description: "inbox, archive, trash or a custom name" }),
       isRead: t.arg.boolean(),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => updateEmails(ctx, await ctx.caller(), args.emailIds.map(String), args),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),
   }),
   deleteEmail: t.field({
     type: OutcomeType,
@@ -269,7 +269,7 @@ builder.mutationFields((t) => ({
       emailId: t.arg.id({ required: true }),
       permanent: t.arg.boolean({ description: "Delete for good, freeing its storage (default false)" }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => deleteEmail(ctx, await ctx.caller(), args.emailId, args.permanent ?? false),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => deleteEmail(ctx, agent, args.emailId, args.permanent ?? false)),
   }),
 }));

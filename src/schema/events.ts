@@ -1,4 +1,4 @@
-import { getEmail, waitForEmail } from "../mailbox/emails.ts";
+import { type EmailQuery, getEmail, waitForEmail } from "../mailbox/emails.ts";
 import { agentEvents, type EventPage, type EventRecord, eventStream, MAX_EVENTS_PER_READ } from "../mailbox/events.ts";
 import { folderName } from "../mailbox/folders.ts";
 import type { EmailRecord } from "../mailbox/records.ts";
@@ -7,6 +7,7 @@ import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
 import { EmailType } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
+import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 
 // Mail the moment it is filed: the event log read after an id (with a wait),
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
@@ -68,10 +69,11 @@ builder.queryFields((t) => ({
       wait: t.arg.int({ description: "Seconds, 0-25" }),
       types: t.arg.stringList(),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    authScopes: verifiedAgentArg,
     complexity: eventsCost,
-    resolve: async (_, args, ctx) =>
-      agentEvents(ctx, await ctx.caller(), { ...args, waitSeconds: args.wait }, ctx.signal()),
+    resolve: forCaller((agent, args, ctx) =>
+      agentEvents(ctx, agent, { ...args, waitSeconds: args.wait }, ctx.signal()),
+    ),
   }),
   waitForEmail: t.prismaField({
     type: "Email",
@@ -83,12 +85,12 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: EmailWaitFilter }),
       timeoutSeconds: t.arg.int({ description: "0-25, default 25" }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (query, _, { filter, timeoutSeconds }, ctx) => {
+    authScopes: verifiedAgentArg,
+    resolve: forCallerWith(async (agent, query: EmailQuery, { filter, timeoutSeconds }, ctx) => {
       const wait = { ...filter, after: filter?.after?.getTime(), timeoutSeconds };
-      const email = await waitForEmail(ctx, await ctx.caller(), wait, ctx.signal(), query);
+      const email = await waitForEmail(ctx, agent, wait, ctx.signal(), query);
       return email && ctx.answer.load(async () => email, bodyBytes);
-    },
+    }),
   }),
 }));
 
@@ -133,7 +135,7 @@ builder.subscriptionFields((t) => ({
     type: MailEventType,
     description: "The agent's events: those after `after` first (none when it is left out), then as they happen.",
     args: { agentId: t.arg.id({ required: true }), types: t.arg.stringList(), after: t.arg.id() },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    authScopes: verifiedAgentArg,
     subscribe: (_, args, ctx) =>
       counted(ctx, args.agentId, (agent) => eventStream(ctx, agent, args, () => ctx.stillCaller(), ctx.signal())),
     resolve: (event: EventRecord) => event,
@@ -142,7 +144,7 @@ builder.subscriptionFields((t) => ({
     type: EmailType,
     description: "Each email as it is filed for the agent (in one folder when named).",
     args: { agentId: t.arg.id({ required: true }), folder: t.arg.string() },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
+    authScopes: verifiedAgentArg,
     subscribe: (_, args, ctx) =>
       counted(ctx, args.agentId, (agent) =>
         receivedEmails(ctx, agent, args.folder == null ? null : folderName(args.folder)),

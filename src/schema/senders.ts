@@ -1,6 +1,7 @@
 import { getSenders, type SenderLists, setSenders } from "../mailbox/senders.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
+import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 
 // Who may mail an agent.
 
@@ -30,7 +31,7 @@ builder.mutationField("setSenders", (t) =>
       allow: t.arg.stringList({ description: "Addresses and @domains; empty or left out: anyone not blocked" }),
       block: t.arg.stringList({ description: "Addresses and @domains never filed" }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => setSenders(ctx, await ctx.caller(), args),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => setSenders(ctx, agent, args)),
   }),
 );

@@ -5,6 +5,7 @@ import { deleteSent, listSent, sendEmail, sendQuota, sentSlice } from "../mailbo
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
+import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
 
 // Sending, what went out, and the daily quota.
@@ -124,8 +125,8 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: SendEmailInput, required: true }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => sendEmail(ctx, await ctx.caller(), args.input, args.idempotencyKey),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => sendEmail(ctx, agent, args.input, args.idempotencyKey)),
   }),
   replyToEmail: t.field({
     type: SentEmailType,
@@ -136,9 +137,8 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: ReplyInput, required: true }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) =>
-      replyToEmail(ctx, await ctx.caller(), args.emailId, args.input, args.idempotencyKey),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => replyToEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
   }),
   forwardEmail: t.field({
     type: SentEmailType,
@@ -149,15 +149,14 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: ForwardInput, required: true }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) =>
-      forwardEmail(ctx, await ctx.caller(), args.emailId, args.input, args.idempotencyKey),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => forwardEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
   }),
   deleteSentEmail: t.field({
     type: OutcomeType,
     description: "Deletes a sent email's record for good, freeing its storage.",
     args: { agentId: t.arg.id({ required: true }), sentId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => deleteSent(ctx, await ctx.caller(), args.sentId),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => deleteSent(ctx, agent, args.sentId)),
   }),
 }));

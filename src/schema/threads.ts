@@ -1,10 +1,11 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { Email, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
-import { getThread, listThreads, participantsOf, threadSlice } from "../mailbox/threads.ts";
+import { getThread, listThreads, participantsOf, type ThreadQuery, threadSlice } from "../mailbox/threads.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import { EmailType } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
+import { forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
 import { SentEmailType } from "./sending.ts";
 
@@ -127,10 +128,9 @@ builder.queryField("thread", (t) =>
     type: "Thread",
     description: "One conversation of your agent, with its messages.",
     args: { agentId: t.arg.id({ required: true }), threadId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (query, _, args, ctx) => {
-      const agent = await ctx.caller();
-      return ctx.answer.load(() => getThread(ctx, agent, args.threadId, query), bodyBytes);
-    },
+    authScopes: verifiedAgentArg,
+    resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
+      ctx.answer.load(() => getThread(ctx, agent, args.threadId, query), bodyBytes),
+    ),
   }),
 );

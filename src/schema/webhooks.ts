@@ -12,10 +12,12 @@ import {
   rotateWebhookSecret,
   updateWebhook,
   WEBHOOK_ORDER,
+  type WebhookQuery,
   type WebhookWithSecret,
 } from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { pageCost, pageType } from "./pages.ts";
 
 // Webhooks: where the agent's events are POSTed, signed the Standard Webhooks
@@ -117,8 +119,8 @@ builder.queryField("webhook", (t) =>
     nullable: true,
     description: "One webhook of your agent.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (query, _, args, ctx) => getWebhook(ctx, await ctx.caller(), args.webhookId, query),
+    authScopes: verifiedAgentArg,
+    resolve: forCallerWith((agent, query: WebhookQuery, args, ctx) => getWebhook(ctx, agent, args.webhookId, query)),
   }),
 );
 
@@ -127,8 +129,8 @@ builder.mutationFields((t) => ({
     type: WebhookSecretType,
     description: "Adds a webhook; its signing secret is answered only now.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => createWebhook(ctx, await ctx.caller(), args.input),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => createWebhook(ctx, agent, args.input)),
   }),
   updateWebhook: t.prismaField({
     type: "Webhook",
@@ -138,22 +140,24 @@ builder.mutationFields((t) => ({
       webhookId: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateWebhookInput, required: true }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (query, _, args, ctx) => updateWebhook(ctx, await ctx.caller(), args.webhookId, args.input, query),
+    authScopes: verifiedAgentArg,
+    resolve: forCallerWith((agent, query: WebhookQuery, args, ctx) =>
+      updateWebhook(ctx, agent, args.webhookId, args.input, query),
+    ),
   }),
   deleteWebhook: t.field({
     type: OutcomeType,
     description: "Deletes a webhook and its deliveries.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => deleteWebhook(ctx, await ctx.caller(), args.webhookId),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => deleteWebhook(ctx, agent, args.webhookId)),
   }),
   rotateWebhookSecret: t.field({
     type: WebhookSecretType,
     description: "A new signing secret, answered only now; the old one stops signing at once.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => rotateWebhookSecret(ctx, await ctx.caller(), args.webhookId),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => rotateWebhookSecret(ctx, agent, args.webhookId)),
   }),
   retryWebhookDelivery: t.field({
     type: OutcomeType,
@@ -163,7 +167,7 @@ builder.mutationFields((t) => ({
       webhookId: t.arg.id({ required: true }),
       deliveryId: t.arg.id({ required: true }),
     },
-    authScopes: (_, args) => ({ verifiedAgent: args.agentId }),
-    resolve: async (_, args, ctx) => retryDelivery(ctx, await ctx.caller(), args.webhookId, args.deliveryId),
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => retryDelivery(ctx, agent, args.webhookId, args.deliveryId)),
   }),
 }));
