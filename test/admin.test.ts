@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createAgent, type TestAgent, uniqueId } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
+import { startTestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 // The operator's side over HTTP: ADMIN_TOKEN, the admin routes and GraphQL's
@@ -12,27 +11,11 @@ import { waitFor } from "./support/wait.ts";
 // Dovecot, sends through a real SMTP server.
 
 const TOKEN = "admin-token-for-tests-0123456789";
-let dovecot: Dovecot;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 
-beforeAll(async () => {
-  [dovecot, provider] = await Promise.all([Dovecot.start(), FakeProvider.start()]);
-  svc = await startTestService({
-    ADMIN_TOKEN: TOKEN,
-    VERIFICATION_MODE: "admin",
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
-    SMTP_URL: provider.url,
-    DAILY_SEND_LIMIT: "5",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await dovecot.stop();
+const { svc, api, dovecot } = served({
+  imap: true,
+  smtp: true,
+  env: { ADMIN_TOKEN: TOKEN, VERIFICATION_MODE: "admin", DAILY_SEND_LIMIT: "5" },
 });
 
 const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: TOKEN, body });

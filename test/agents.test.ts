@@ -1,25 +1,8 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, uniqueId, verifyAgent } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    STORAGE_LIMIT_BYTES: "1000000",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-});
+const { svc, api, x } = served({ env: { STORAGE_LIMIT_BYTES: "1000000" } });
 
 describe("POST /agents", () => {
   test("creates an unverified agent and returns its key and instruction once", async () => {

@@ -4,22 +4,17 @@ import { type ARCSealOptions, authenticate, type DKIMSignOptions, dkimSign, seal
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { startTestService } from "./support/service.ts";
 
 // Who sent it: SPF, DKIM, DMARC and ARC verdicts on mail signed for real
 // with mailauth's own signer, against keys and policies a real DNS server
 // publishes; then the same read from a trusted server's
 // Authentication-Results header, where every other server's is ignored.
 
-let dovecot: Dovecot;
-let x: FakeX;
 let dns: DnsServer;
-let svc: TestService;
-let api: Api;
 let agent: TestAgent;
 
 const key = () => {
@@ -41,22 +36,14 @@ beforeAll(async () => {
   dns.txt("sel._domainkey.esp.example", keys.esp.record);
   dns.txt("arc._domainkey.forwarder.example", keys.forwarder.record);
   dns.txt("forwarder.example", "v=spf1 ip4:192.0.2.20 -all");
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
-    DNS_SERVERS: dns.address,
-  });
-  api = new Api(svc.url);
-  agent = await createVerifiedAgent(api, x);
 });
 afterAll(async () => {
-  await svc?.stop();
-  await x?.close();
-  await dovecot?.stop();
   await dns?.close();
+});
+// After the DNS server above has started: the service asks it.
+const { api, x, dovecot } = served({ imap: true, env: () => ({ DNS_SERVERS: dns.address }) });
+beforeAll(async () => {
+  agent = await createVerifiedAgent(api, x);
 });
 
 const to = () => `${agent.id}@mail.example`;

@@ -1,33 +1,14 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { Api, publishPost, uniqueAuthor, uniqueId } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { expect, test } from "vitest";
+import { publishPost, uniqueAuthor, uniqueId } from "./support/api.ts";
+import { served } from "./support/served.ts";
 
 // WIRE_NAMES=clawmail: the REST layer answers with ClawMail's names where the
 // spec has neutral ones, as a client written for clawmail.to reads them;
 // GraphQL keeps the neutral names.
 
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "clawmail.example",
-    SMTP_URL: provider.url,
-    WIRE_NAMES: "clawmail",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
+const { api, x } = served({
+  smtp: true,
+  env: { MAIL_DOMAIN: "clawmail.example", WIRE_NAMES: "clawmail" },
 });
 
 async function register() {

@@ -1,22 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { deleteExpiredAgents } from "../src/mailbox/cleanup.ts";
-import { Api, createAgent, createVerifiedAgent } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { createAgent, createVerifiedAgent } from "./support/api.ts";
+import { served } from "./support/served.ts";
 
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-});
+const { svc, api, x } = served();
 
 const HOUR = 60 * 60 * 1000;
 

@@ -2,32 +2,16 @@ import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Api, createAgent, uniqueId } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
-import { freshDatabase, startTestService, type TestDatabase, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { describe, expect, test } from "vitest";
+import { createAgent, uniqueId } from "./support/api.ts";
+import { served } from "./support/served.ts";
+import { freshDatabase } from "./support/service.ts";
 
 // The CLI as an operator runs it: the built binary (package.json's bin), as
 // its own process, on the database of a running service.
 
-let database: TestDatabase;
-let dovecot: Dovecot;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  database = freshDatabase();
-  [dovecot, provider] = await Promise.all([Dovecot.start(), FakeProvider.start()]);
-  svc = await startTestService({ VERIFICATION_MODE: "admin" }, database);
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await dovecot.stop();
-});
+const database = freshDatabase();
+const { api, dovecot, provider } = served({ imap: true, smtp: true, env: { VERIFICATION_MODE: "admin" }, database });
 
 interface Run {
   code: number | null;

@@ -1,13 +1,10 @@
 import { createHash, randomBytes } from "node:crypto";
 import { simpleParser } from "mailparser";
 import MailComposer from "nodemailer/lib/mail-composer";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Conversations through real peers: MIME built by nodemailer and filed from
@@ -15,35 +12,18 @@ import { waitFor } from "./support/wait.ts";
 // mail for the service's domain back into the catch-all, as an MX would.
 
 const DOMAIN = "mail.example";
-let dovecot: Dovecot;
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  provider.relay = async ({ to, raw }) => {
-    for (const rcpt of to.filter((address) => address.endsWith(`@${DOMAIN}`))) {
-      await dovecot.append(`X-Original-To: ${rcpt}\r\n${raw.toString()}`);
-    }
-  };
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: DOMAIN,
-    IMAP_URL: dovecot.url(),
-    SMTP_URL: provider.url,
-    DAILY_SEND_LIMIT: "1000",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
-  await dovecot.stop();
+const { svc, api, x, dovecot, provider } = served({
+  imap: true,
+  smtp: true,
+  env: { MAIL_DOMAIN: DOMAIN, DAILY_SEND_LIMIT: "1000" },
+  wire: ({ provider, dovecot }) => {
+    provider.relay = async ({ to, raw }) => {
+      for (const rcpt of to.filter((address) => address.endsWith(`@${DOMAIN}`))) {
+        await dovecot.append(`X-Original-To: ${rcpt}\r\n${raw.toString()}`);
+      }
+    };
+  },
 });
 
 const sha256 = (bytes: Buffer | Uint8Array) => createHash("sha256").update(bytes).digest("hex");

@@ -4,16 +4,13 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { launchBrowser, visit } from "./support/browser.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 
 // Browser clients on other origins: preflights answered for GraphQL and the
 // REST routes, for the origins CORS_ORIGINS names and no others; none at all
 // by default. Then a page of another origin calls the API from Chromium.
 
-let x: FakeX;
-let svc: TestService;
-let api: Api;
 let agent: TestAgent;
 let pages: Server;
 let pageOrigin: string;
@@ -33,17 +30,18 @@ beforeAll(async () => {
   pages = createServer((_, res) => res.writeHead(200, { "content-type": "text/html" }).end(CLIENT_PAGE));
   await new Promise<void>((resolve) => pages.listen(0, "127.0.0.1", resolve));
   pageOrigin = `http://127.0.0.1:${(pages.address() as AddressInfo).port}`;
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, CORS_ORIGINS: `${pageOrigin},https://app.example` });
-  api = new Api(svc.url);
+});
+afterAll(async () => {
+  await new Promise((resolve) => pages.close(resolve));
+});
+// After the page server above has started: the service allows its origin.
+const { svc, api, x } = served({ env: () => ({ CORS_ORIGINS: `${pageOrigin},https://app.example` }) });
+beforeAll(async () => {
   agent = await createVerifiedAgent(api, x);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await svc.stop();
-  await x.close();
-  await new Promise((resolve) => pages.close(resolve));
 });
 
 const preflight = (path: string, origin: string, method = "POST") =>

@@ -2,21 +2,20 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { Api } from "./support/api.ts";
 import { launchBrowser, visit } from "./support/browser.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 
 // /docs in Chromium: Redoc, served by the service itself, renders every
 // operation of /openapi.json without fetching anything from elsewhere and
 // without a policy violation.
 
-let svc: TestService;
+const { svc } = served();
 let browser: Browser;
 
 beforeAll(async () => {
-  [svc, browser] = await Promise.all([startTestService(), launchBrowser()]);
+  browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser.close();
-  await svc.stop();
 });
 
 test("the page and its script come from the service, under a policy naming nothing else", async () => {

@@ -1,28 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { startTestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
-let dovecot: Dovecot;
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", IMAP_URL: dovecot.url() });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-  await dovecot.stop();
-});
+const { api, x, dovecot } = served({ imap: true });
 
 interface Email {
   id: string;

@@ -1,39 +1,20 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { Api, createVerifiedAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
 
 // Agent A sends to agent B's address: the provider hands the message to the
 // catch-all, as the receiving MX would (recording the envelope recipient),
 // the poller files it, and B reads it.
 
-let dovecot: Dovecot;
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  provider.relay = async ({ to, raw }) => {
-    for (const rcpt of to) await dovecot.append(`X-Original-To: ${rcpt}\r\n${raw.toString()}`);
-  };
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
-    SMTP_URL: provider.url,
-  });
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
-  await dovecot.stop();
+const { svc, x, provider } = served({
+  imap: true,
+  smtp: true,
+  wire: ({ provider, dovecot }) => {
+    provider.relay = async ({ to, raw }) => {
+      for (const rcpt of to) await dovecot.append(`X-Original-To: ${rcpt}\r\n${raw.toString()}`);
+    };
+  },
 });
 
 test("a message from one agent arrives in another's inbox with its sender and Message-ID", async () => {

@@ -1,9 +1,7 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { beforeAll, expect, test } from "vitest";
 import { routes } from "../src/rest/routes.ts";
-import { Api, createVerifiedAgent, type Reply, type TestAgent } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { createVerifiedAgent, type Reply, type TestAgent } from "./support/api.ts";
+import { served } from "./support/served.ts";
 
 // A few thousand generated requests over every route: whatever arrives, the
 // service answers without a 5xx, with a JSON error body on every 4xx, and is
@@ -13,25 +11,14 @@ const REQUESTS = 2500;
 const CONCURRENCY = 8;
 const SEED = Number(process.env.FUZZ_SEED ?? Date.now() % 2 ** 31);
 
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 /** The fuzz's own agents; it may rotate their keys or delete them, and keeps up. */
 const agents: Record<"main" | "other", TestAgent> = { main: { id: "", apiKey: "" }, other: { id: "", apiKey: "" } };
 
+const { svc, api, x } = served({ smtp: true, env: { DAILY_SEND_LIMIT: "100000" } });
+
 beforeAll(async () => {
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, SMTP_URL: provider.url, DAILY_SEND_LIMIT: "100000" });
-  api = new Api(svc.url);
   agents.main = await createVerifiedAgent(api, x);
   agents.other = await createVerifiedAgent(api, x);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
 });
 
 /** mulberry32: small, fast and good enough to pick test inputs. */

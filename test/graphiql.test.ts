@@ -2,27 +2,21 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent } from "./support/api.ts";
 import { launchBrowser, visit } from "./support/browser.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 
 // GraphiQL on a self-hosted instance: served whole by the service, opened in
 // a real Chromium that may reach nothing but the service itself.
 
-let x: FakeX;
-let svc: TestService;
-let api: Api;
 let browser: Browser;
 
+const { svc, api, x } = served();
+
 beforeAll(async () => {
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url });
-  api = new Api(svc.url);
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
-  await svc.stop();
-  await x.close();
 });
 
 const html = { accept: "text/html,application/xhtml+xml" };
@@ -66,7 +60,7 @@ test("in Chromium with every other origin blocked: the editor opens, runs a quer
     await page.page.locator(".graphiql-execute-button").click();
 
     const result = page.page.locator(".graphiql-response");
-    await expect.poll(() => shown(result), { timeout: 15_000 }).toContain(`"email": "${agent.id}@localhost"`);
+    await expect.poll(() => shown(result), { timeout: 15_000 }).toContain(`"email": "${agent.id}@mail.example"`);
     expect(await shown(result)).toContain('"verified": true');
     await page.screenshot("graphiql");
     expect(page.blocked).toEqual([]);

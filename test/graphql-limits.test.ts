@@ -1,30 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent, uniqueId } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 
 // What one GraphQL request may ask for is checked before anything runs: a
 // hostile request is refused in milliseconds with a 400 naming the limit,
 // and the service stays healthy for everyone else.
 
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 let agent: TestAgent;
 
+const { api, x } = served({ smtp: true });
+
 beforeAll(async () => {
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, SMTP_URL: provider.url });
-  api = new Api(svc.url);
   agent = await createVerifiedAgent(api, x);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
 });
 
 const aliases = (n: number, field: string) => Array.from({ length: n }, (_, i) => `a${i}: ${field}`).join(" ");

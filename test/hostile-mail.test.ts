@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { SET_ASIDE_FLAGS } from "../src/inbound/server-marks.ts";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { longEnvelope, manyLines, oneLongWord, rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
+import { peersOf } from "./support/served.ts";
 import { startTestService, type TestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -12,17 +11,7 @@ import { waitFor } from "./support/wait.ts";
 // and a message the database refuses to store. None may hold up the
 // mailbox, the other mail or the service's answers.
 
-let dovecot: Dovecot;
-let x: FakeX;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-});
-afterAll(async () => {
-  await x.close();
-  await dovecot.stop();
-});
+const { x, dovecot } = peersOf({ imap: true });
 
 const address = (agent: TestAgent) => `${agent.id}@mail.example`;
 

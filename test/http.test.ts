@@ -1,23 +1,11 @@
 import { connect } from "node:net";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, uniqueId } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-});
+const { svc, api, x } = served();
 
 /** Sends bytes as they are (fetch would refuse to send a malformed request) and reads the answer to the end. */
 function rawExchange(host: string, port: number, request: string): Promise<string> {
@@ -169,7 +157,7 @@ describe("GraphQL", () => {
     expect(created.status).toBe(200);
     expect(created.body.data.createAgent.agent).toEqual({
       id,
-      email: `${id}@localhost`,
+      email: `${id}@mail.example`,
       verified: false,
       metadata: { a: [1] },
     });

@@ -1,27 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { messageId, rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
 import { spawnService } from "./support/process.ts";
+import { peersOf } from "./support/served.ts";
 import { freshDatabase, startTestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Nothing lost, nothing twice: through server restarts, a killed service,
 // a UIDVALIDITY change and several instances.
 
-let dovecot: Dovecot;
-let x: FakeX;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-});
-afterAll(async () => {
-  await x.close();
-  await dovecot.stop();
-});
+const { x, dovecot } = peersOf({ imap: true });
 
 const env = (mailbox: string) => ({
   SOCIAL_OEMBED_URL: x.url,

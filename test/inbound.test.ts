@@ -1,34 +1,19 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { CATCH_ALL, Dovecot } from "./support/dovecot.ts";
+import { CATCH_ALL } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { messageId, multipartAlternative, rawMessage, withAttachment } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
-let dovecot: Dovecot;
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
+const { svc, api, x, dovecot } = served({
+  imap: true,
+  env: {
     // Long enough that only IDLE can explain mail arriving within seconds.
     IMAP_POLL_INTERVAL_MS: "60000",
     INBOUND_MAX_BYTES: "100000",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-  await dovecot.stop();
+  },
 });
 
 const address = (agent: TestAgent) => `${agent.id}@mail.example`;

@@ -1,29 +1,16 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Api, createVerifiedAgent, type TestAgent, uniqueId } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { createVerifiedAgent, type TestAgent, uniqueId } from "./support/api.ts";
+import { served } from "./support/served.ts";
 
 // Text no database can store, JSON nested without end and client input echoed
 // whole: each is a 400 in the spec's shape, never a 500, on either database.
 
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 let agent: TestAgent;
 
+const { svc, api, x, provider } = served({ smtp: true });
+
 beforeAll(async () => {
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, SMTP_URL: provider.url });
-  api = new Api(svc.url);
   agent = await createVerifiedAgent(api, x);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
 });
 
 const badRequest = { error: "Bad Request", statusCode: 400, message: expect.any(String) };

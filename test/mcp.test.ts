@@ -3,40 +3,20 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
+import { createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
 
 // /mcp with the MCP SDK's own client over Streamable HTTP: the tools an
 // agent's model calls, against mail filed from Dovecot and sent through a
 // real SMTP server.
 
 const DOMAIN = "mail.example";
-let dovecot: Dovecot;
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 
-beforeAll(async () => {
-  [dovecot, x, provider] = await Promise.all([Dovecot.start(), startFakeX(), FakeProvider.start()]);
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: DOMAIN,
-    IMAP_URL: dovecot.url(),
-    SMTP_URL: provider.url,
-    PUBLIC_URL: "https://mail.example.net",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
-  await dovecot.stop();
+const { svc, api, x, dovecot, provider } = served({
+  imap: true,
+  smtp: true,
+  env: { MAIL_DOMAIN: DOMAIN, PUBLIC_URL: "https://mail.example.net" },
 });
 
 async function connect(key?: string): Promise<Client> {

@@ -1,11 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
 import { freePort, spawnService } from "./support/process.ts";
-import { freshDatabase, startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
+import { freshDatabase } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Seeing the service work: a line per request with its id, /metrics in
@@ -13,29 +12,16 @@ import { waitFor } from "./support/wait.ts";
 // with secrets kept out.
 
 const METRICS_TOKEN = "metrics-token-for-tests-0123456789";
-let dovecot: Dovecot;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 let agent: TestAgent;
 
-beforeAll(async () => {
-  [dovecot, provider] = await Promise.all([Dovecot.start(), FakeProvider.start()]);
-  svc = await startTestService({
-    VERIFICATION_MODE: "none",
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
-    SMTP_URL: provider.url,
-    DAILY_SEND_LIMIT: "1",
-    METRICS_TOKEN,
-  });
-  api = new Api(svc.url);
-  agent = await createAgent(api);
+const { svc, api, dovecot } = served({
+  imap: true,
+  smtp: true,
+  env: { VERIFICATION_MODE: "none", DAILY_SEND_LIMIT: "1", METRICS_TOKEN },
 });
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await dovecot.stop();
+
+beforeAll(async () => {
+  agent = await createAgent(api);
 });
 
 describe("request lines", () => {

@@ -3,7 +3,6 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
 import { publicRoutes } from "../src/rest/routes.ts";
 import {
-  Api,
   createAgent,
   createVerifiedAgent,
   publishPost,
@@ -11,12 +10,9 @@ import {
   uniqueAuthor,
   uniqueId,
 } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { withAttachment } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -28,37 +24,19 @@ import { WebhookReceiver } from "./support/webhook-receiver.ts";
 // biome-ignore lint/suspicious/noExplicitAny: JSON documents read from the wire, walked by path
 type Json = Record<string, any>;
 
-let dovecot: Dovecot;
-let x: FakeX;
-let provider: FakeProvider;
 let receiver: WebhookReceiver;
-let svc: TestService;
-let api: Api;
 let doc: Json;
 const checked = new Set<string>();
 const ajv = new Ajv2020({ strict: false });
 
+const { api, x, dovecot } = served({ imap: true, smtp: true, env: { WEBHOOK_ALLOW_PRIVATE: "true" } });
+
 beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  provider = await FakeProvider.start();
   receiver = await WebhookReceiver.start();
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
-    SMTP_URL: provider.url,
-    WEBHOOK_ALLOW_PRIVATE: "true",
-  });
-  api = new Api(svc.url);
   doc = (await api.get("/openapi.json")).body;
 });
 afterAll(async () => {
-  await svc?.stop();
   await receiver?.down();
-  await provider?.down();
-  await x?.close();
-  await dovecot?.stop();
 });
 
 /** The documented operation a concrete call is for. */

@@ -1,30 +1,13 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
+import { expect, test } from "vitest";
+import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 
 // What an agent reads of received mail besides its bodies, worked out when
 // the poller files it from Dovecot, and the same over REST and GraphQL.
 
-let dovecot: Dovecot;
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", IMAP_URL: dovecot.url() });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-  await dovecot.stop();
-});
+const { api, x, dovecot } = served({ imap: true });
 
 /** Files the message as these bytes: a string is sent as Latin-1 when its charset says so. */
 async function file(agent: TestAgent, raw: string, encoding: BufferEncoding = "utf8") {

@@ -1,42 +1,18 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
 import { sseSubscription, wsSubscription } from "./support/streams.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 // Mail the moment it is filed: the event log, read by long polls, waits and
 // subscriptions, fed by every change the domain makes.
 
-let dovecot: Dovecot;
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
-    IMAP_POLL_INTERVAL_MS: "60000",
-    SMTP_URL: provider.url,
-    WEBHOOK_ALLOW_PRIVATE: "true",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
-  await dovecot.stop();
+const { svc, api, x, dovecot } = served({
+  imap: true,
+  smtp: true,
+  env: { IMAP_POLL_INTERVAL_MS: "60000", WEBHOOK_ALLOW_PRIVATE: "true" },
 });
 
 const address = (agent: TestAgent) => `${agent.id}@mail.example`;

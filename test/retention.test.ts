@@ -1,11 +1,9 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { emptyTrash } from "../src/mailbox/cleanup.ts";
-import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
+import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { messageId, rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
 // TRASH_RETENTION_DAYS: mail in the trash is deleted for good that many days
@@ -13,26 +11,8 @@ import { waitFor } from "./support/wait.ts";
 // the catch-all. Mail filed through Dovecot; the clock is the test's.
 
 const DAY = 86_400_000;
-let dovecot: Dovecot;
-let x: FakeX;
-let svc: TestService;
-let api: Api;
 
-beforeAll(async () => {
-  [dovecot, x] = await Promise.all([Dovecot.start(), startFakeX()]);
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    IMAP_URL: dovecot.url(),
-    TRASH_RETENTION_DAYS: "30",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-  await dovecot.stop();
-});
+const { svc, api, x, dovecot } = served({ imap: true, env: { TRASH_RETENTION_DAYS: "30" } });
 
 async function receive(agent: TestAgent, count: number) {
   const raws = Array.from({ length: count }, (_, n) =>

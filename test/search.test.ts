@@ -1,18 +1,12 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
+import { beforeAll, expect, test } from "vitest";
+import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 
 // Search over received mail, in the database (FTS5 on SQLite, tsvector on
 // PostgreSQL), for mail filed by the poller from Dovecot.
 
-let dovecot: Dovecot;
-let x: FakeX;
-let svc: TestService;
-let api: Api;
 let agent: TestAgent;
 let other: TestAgent;
 const subjects: Record<string, string> = {};
@@ -56,11 +50,9 @@ const MAIL = [
   },
 ];
 
+const { svc, api, x, dovecot } = served({ imap: true });
+
 beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", IMAP_URL: dovecot.url() });
-  api = new Api(svc.url);
   agent = await createVerifiedAgent(api, x);
   other = await createVerifiedAgent(api, x);
   for (const mail of MAIL) {
@@ -75,11 +67,6 @@ beforeAll(async () => {
   );
   await inboxOf(api, agent, MAIL.length);
   await inboxOf(api, other, 1);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-  await dovecot.stop();
 });
 
 async function search(query: string, owner = agent) {

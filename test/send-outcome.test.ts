@@ -1,8 +1,6 @@
-import { afterAll, afterEach, beforeAll, describe, expect, test } from "vitest";
-import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { afterEach, describe, expect, test } from "vitest";
+import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
 // A send's answer matches what happened at the provider. Before the content
@@ -13,32 +11,14 @@ import { waitFor } from "./support/wait.ts";
 
 const DEADLINE_MS = 1500;
 
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: "mail.example",
-    SMTP_URL: provider.url,
-    SMTP_TIMEOUT_MS: String(DEADLINE_MS),
-    DAILY_SEND_LIMIT: "3",
-  });
-  api = new Api(svc.url);
+const { svc, api, x, provider } = served({
+  smtp: true,
+  env: { SMTP_TIMEOUT_MS: String(DEADLINE_MS), DAILY_SEND_LIMIT: "3" },
 });
 afterEach(() => {
   provider.release();
   provider.behaviour = "accept";
   provider.delayMs = 0;
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
 });
 
 const send = (agent: TestAgent, subject = "s") =>

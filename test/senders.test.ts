@@ -1,31 +1,14 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
+import { expect, test } from "vitest";
+import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Who may mail an agent, through the poller: allow and block lists of
 // addresses and @domains, without regard to case.
 
-let dovecot: Dovecot;
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", IMAP_URL: dovecot.url() });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-  await dovecot.stop();
-});
+const { svc, api, x, dovecot } = served({ imap: true });
 
 const setLists = (agent: TestAgent, body: unknown) =>
   api.call("PUT", `/agents/${agent.id}/senders`, { key: agent.apiKey, body });

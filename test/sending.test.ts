@@ -1,25 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent, uniqueId, verifyAgent } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { startTestService, withService } from "./support/service.ts";
 import { FakeProvider } from "./support/smtp-provider.ts";
 
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  provider = await FakeProvider.start();
-  svc = await startTestService(sendingEnv());
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
-});
+const { svc, api, x, provider } = served({ smtp: true });
 
 /** A service sending through the test provider; limits are added per test. */
 const sendingEnv = () => ({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", SMTP_URL: provider.url });

@@ -1,27 +1,19 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import { publicRoutes } from "../src/rest/routes.ts";
-import { Api } from "./support/api.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 
 // The files agent frameworks load: written from this instance's settings and
 // its route table, so they tell the limits, handle and endpoints in force.
 
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  svc = await startTestService({
+const { api } = served({
+  env: {
     PUBLIC_URL: "https://mail.agents.example",
     MAIL_DOMAIN: "agents.example",
     SOCIAL_HANDLE: "agentmail",
     VERIFICATION_CODE_PREFIX: "AGENT",
     DAILY_SEND_LIMIT: "7",
     STORAGE_LIMIT_BYTES: "1000000",
-  });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
+  },
 });
 
 test("skill.md: frontmatter, the sections of a skill file, this instance's facts, every endpoint", async () => {

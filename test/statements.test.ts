@@ -1,12 +1,9 @@
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Api, createVerifiedAgent, type Reply, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { createVerifiedAgent, type Reply, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { messageId, rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
 // How many statements a read sends to the database, counted where they leave
@@ -14,11 +11,6 @@ import { waitFor } from "./support/wait.ts";
 // line): a nested selection is loaded with its parent, so the count does not
 // grow with the page.
 
-let dovecot: Dovecot;
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 let agent: TestAgent;
 let emailId: string;
 let threadId: string;
@@ -48,16 +40,9 @@ function withAttachment(n: number, id: string, parent: string | null): string {
   });
 }
 
+const { svc, api, x, dovecot } = served({ imap: true, smtp: true, env: { DAILY_SEND_LIMIT: "100" } });
+
 beforeAll(async () => {
-  [dovecot, x, provider] = await Promise.all([Dovecot.start(), startFakeX(), FakeProvider.start()]);
-  svc = await startTestService({
-    SOCIAL_OEMBED_URL: x.url,
-    MAIL_DOMAIN: DOMAIN,
-    IMAP_URL: dovecot.url(),
-    SMTP_URL: provider.url,
-    DAILY_SEND_LIMIT: "100",
-  });
-  api = new Api(svc.url);
   agent = await createVerifiedAgent(api, x);
   const ids = Array.from({ length: 60 }, messageId);
   await dovecot.append(ids.map((id, n) => withAttachment(n, id, n % 2 ? (ids[n - 1] as string) : null)));
@@ -72,12 +57,6 @@ beforeAll(async () => {
     expect(reply.status).toBe(201);
   }
 }, 120_000);
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
-  await dovecot.stop();
-});
 
 /** The statements one request sent, from its log line; it must have answered in full. */
 async function statementsOf(send: (headers: Record<string, string>) => Promise<Reply>) {

@@ -3,33 +3,18 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { buildSchema, type DocumentNode, validate } from "graphql";
-import { afterAll, beforeAll, expect, test } from "vitest";
+import { expect, test } from "vitest";
 import * as operations from "../examples/typed-client/operations.ts";
-import { Api, publishPost, uniqueAuthor } from "./support/api.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
-import { FakeProvider } from "./support/smtp-provider.ts";
+import { publishPost, uniqueAuthor } from "./support/api.ts";
+import { served } from "./support/served.ts";
 
 // The example typed client (examples/typed-client): compiled against the
 // committed schema.graphql, its operations valid there, and run as its own
 // process against the running service while a person verifies its agent.
 
 const EXAMPLE = resolve("examples/typed-client");
-let x: FakeX;
-let provider: FakeProvider;
-let svc: TestService;
-let api: Api;
 
-beforeAll(async () => {
-  [x, provider] = await Promise.all([startFakeX(), FakeProvider.start()]);
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, SMTP_URL: provider.url });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await provider.down();
-  await x.close();
-});
+const { svc, api, x, provider } = served({ smtp: true });
 
 test("it type-checks against schema.graphql, and each of its operations is valid there", async () => {
   const tsc = await promisify(execFile)(resolve("node_modules/.bin/tsc"), ["-p", EXAMPLE]).catch((error) => error);
@@ -66,7 +51,7 @@ test("run against the service: registers, waits for its human, reads its mailbox
   expect((await api.post(`/verify/${token}/complete`, { body: { tweetUrl } })).status).toBe(200);
 
   expect(await exited).toBe(0);
-  expect(steps.registered?.email).toMatch(/^typed-[0-9a-z]+@localhost$/);
+  expect(steps.registered?.email).toMatch(/^typed-[0-9a-z]+@mail\.example$/);
   expect(steps.verified?.verifiedAt).toEqual(expect.any(Number));
   expect(steps.mailbox).toEqual({
     step: "mailbox",

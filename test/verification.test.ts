@@ -1,21 +1,10 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createAgent, publishPost, type TestAgent, uniqueAuthor, verifyAgent } from "./support/api.ts";
-import { embedHtml, type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
+import { embedHtml } from "./support/oembed-server.ts";
+import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-});
+const { svc, api, x } = served();
 
 const MINUTE = 60_000;
 
@@ -48,7 +37,7 @@ describe("POST /verify/start", () => {
     expect(expiresAt - before).toBeLessThan(15 * MINUTE + 5000);
     expect(tweetText).toContain("@pigeonhole");
     expect(tweetText).toContain(verificationCode);
-    expect(tweetText).toContain(`${agent.id}@localhost`);
+    expect(tweetText).toContain(`${agent.id}@mail.example`);
     const intent = new URL(socialIntentUrl);
     expect(`${intent.origin}${intent.pathname}`).toBe("https://twitter.com/intent/tweet");
     expect(intent.searchParams.get("text")).toBe(tweetText);

@@ -1,27 +1,14 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { Api, publishPost, uniqueAuthor, uniqueId } from "./support/api.ts";
+import { publishPost, uniqueAuthor, uniqueId } from "./support/api.ts";
 import { launchBrowser, visit } from "./support/browser.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
-import { startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
 
 // The verification link a person opens: a claim token that is not the key,
 // a self-contained page, and JSON endpoints scoped to the token that share
 // /verify/start and /verify/complete. Then the whole walk in Chromium.
 
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
-beforeAll(async () => {
-  x = await startFakeX();
-  svc = await startTestService({ SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example" });
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-});
+const { svc, api, x } = served();
 
 interface Registered {
   id: string;

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { Dovecot } from "./support/dovecot.ts";
 import { rawMessage } from "./support/mail.ts";
-import { type FakeX, startFakeX } from "./support/oembed-server.ts";
 import { spawnService } from "./support/process.ts";
-import { freshDatabase, startTestService, type TestService } from "./support/service.ts";
+import { served } from "./support/served.ts";
+import { freshDatabase, startTestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -13,29 +12,16 @@ import { WebhookReceiver } from "./support/webhook-receiver.ts";
 // itself, retried with backoff, given up after a day, and never sent to a
 // private address unless the operator allows it.
 
-let dovecot: Dovecot;
-let x: FakeX;
-let svc: TestService;
-let api: Api;
-
+const { svc, api, x, dovecot } = served({
+  imap: true,
+  env: { IMAP_POLL_INTERVAL_MS: "60000", WEBHOOK_ALLOW_PRIVATE: "true" },
+});
 const env = () => ({
   SOCIAL_OEMBED_URL: x.url,
   MAIL_DOMAIN: "mail.example",
   IMAP_URL: dovecot.url(),
   IMAP_POLL_INTERVAL_MS: "60000",
   WEBHOOK_ALLOW_PRIVATE: "true",
-});
-
-beforeAll(async () => {
-  dovecot = await Dovecot.start();
-  x = await startFakeX();
-  svc = await startTestService(env());
-  api = new Api(svc.url);
-});
-afterAll(async () => {
-  await svc.stop();
-  await x.close();
-  await dovecot.stop();
 });
 
 const hooks = (agent: TestAgent) => `/agents/${agent.id}/webhooks`;
