@@ -44,7 +44,7 @@ test("mail kept before threads: each message becomes a thread of its own, known 
   );
   await old.prisma.$executeRawUnsafe(
     `INSERT INTO "SentEmail" ("id", "agentId", "to", "subject", "bodyText", "messageId", "size", "sentAt")
-     VALUES ('s-old', 'old-timer', 'pat@example.com', 'Sent before', 'x', '<sent-old@localhost>', 10, ${p(1)})`,
+     VALUES ('s-old', 'old-timer', 'pat@example.com, sam@example.com', 'Sent before', 'x', '<sent-old@localhost>', 10, ${p(1)})`,
     at(now),
   );
   await old.prisma.$disconnect();
@@ -67,6 +67,15 @@ test("mail kept before threads: each message becomes a thread of its own, known 
     ]);
     const sent = (await api.get("/agents/old-timer/sent", { key })).body.data;
     expect(sent).toEqual([expect.objectContaining({ id: "s-old", threadId: "s-old" })]);
+    // Its recipients, once joined, are a list.
+    const recipients = await api.graphql(
+      `query { agent(id: "old-timer") { sent { data { to recipients cc } } } }`,
+      {},
+      key,
+    );
+    expect(recipients.body.data.agent.sent.data).toEqual([
+      { to: "pat@example.com, sam@example.com", recipients: ["pat@example.com", "sam@example.com"], cc: [] },
+    ]);
     // So that a reply to either, arriving later, joins its thread.
     const known = await svc.service.services.sql.all(
       `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? ORDER BY "threadId"`,

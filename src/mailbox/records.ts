@@ -7,6 +7,9 @@ export type AgentRecord = Agent;
 export type EmailRecord = Email;
 export type SentRecord = SentEmail;
 
+/** A list of addresses as a row keeps it: a JSON array. */
+export const addressesOf = (stored: string): string[] => JSON.parse(stored);
+
 /** The sender authentication kept with an email. */
 export function authenticationOf(email: EmailRecord): Authentication {
   return {

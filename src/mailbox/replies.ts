@@ -2,7 +2,7 @@ import { addressOf } from "./agents.ts";
 import { attachmentsToForward } from "./attachments.ts";
 import { getEmail } from "./emails.ts";
 import { type BodyInput, checkedAttachments, checkedBody, checkedRecipients, type Outgoing } from "./outgoing.ts";
-import type { AgentRecord, EmailRecord, SentRecord } from "./records.ts";
+import { type AgentRecord, addressesOf, type EmailRecord, type SentRecord } from "./records.ts";
 import { sendOnce } from "./sending.ts";
 import type { Services } from "./services.ts";
 import { forwardSubject, replySubject } from "./subjects.ts";
@@ -12,16 +12,14 @@ import { trimReferences } from "./threads.ts";
 // and forward with the original quoted and its attachments carried along.
 // Each is a send like any other: the same limits, errors and outcomes.
 
-const listOf = (json: string) => JSON.parse(json) as string[];
-
 /** The original's Reply-To, else its sender; with reply-all, its To and Cc too, without the agent and without repeats. */
 export function replyRecipients(original: EmailRecord, own: string, replyAll: boolean): { to: string[]; cc: string[] } {
-  const replyTo = listOf(original.replyToList);
+  const replyTo = addressesOf(original.replyToList);
   const to = replyTo.length > 0 ? replyTo : [original.fromAddress];
   const seen = new Set([own.toLowerCase(), ...to.map((a) => a.toLowerCase())]);
   const cc: string[] = [];
   if (replyAll) {
-    for (const address of [...listOf(original.toList), ...listOf(original.ccList)]) {
+    for (const address of [...addressesOf(original.toList), ...addressesOf(original.ccList)]) {
       if (seen.has(address.toLowerCase())) continue;
       seen.add(address.toLowerCase());
       cc.push(address);
@@ -73,7 +71,7 @@ const escapeHtml = (text: string) =>
 /** The original's headers, as mail clients quote them above a forwarded message. */
 function forwardedHeaders(original: EmailRecord): [string, string][] {
   const from = original.fromName ? `${original.fromName} <${original.fromAddress}>` : original.fromAddress;
-  const to = listOf(original.toList);
+  const to = addressesOf(original.toList);
   return [
     ["From", from],
     ["Date", original.receivedAt.toUTCString()],

@@ -65,12 +65,20 @@ interface Taken {
   subject: string;
 }
 
-/** A sent record as an idempotent answer is kept. */
-const SENT_ANSWER: AnswerCodec<SentRecord> = {
+/** Addresses as sent records joined them before they became lists. */
+const listFromJoined = (joined: string | null | undefined) => JSON.stringify(joined ? joined.split(", ") : []);
+
+/**
+ * A sent record as an idempotent answer is kept. One kept before recipients
+ * became lists (keys answer for 24 hours, across an upgrade) has them joined.
+ */
+export const SENT_ANSWER: AnswerCodec<SentRecord> = {
   encode: (sent) => ({ ...sent, sentAt: sent.sentAt.getTime() }),
   decode: (stored) => {
-    const sent = stored as SentRecord & { sentAt: number };
-    return { ...sent, sentAt: new Date(sent.sentAt) };
+    const { to, cc, bcc, ...sent } = stored as SentRecord & { sentAt: number; to?: string; cc?: string; bcc?: string };
+    const lists =
+      to === undefined ? {} : { toList: listFromJoined(to), ccList: listFromJoined(cc), bccList: listFromJoined(bcc) };
+    return { ...sent, ...lists, sentAt: new Date(sent.sentAt) };
   },
 };
 
@@ -157,9 +165,9 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     await insertSent(tx, {
       id: taken.id,
       agentId: agent.id,
-      to: out.to.join(", "),
-      cc: out.cc.join(", ") || null,
-      bcc: out.bcc.join(", ") || null,
+      toList: JSON.stringify(out.to),
+      ccList: JSON.stringify(out.cc),
+      bccList: JSON.stringify(out.bcc),
       subject: out.subject,
       bodyText: out.text,
       bodyHtml: out.html,

@@ -17,6 +17,7 @@ import type { Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import { folderName } from "./folders.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
+import { addressesOf } from "./records.ts";
 import type { Services } from "./services.ts";
 import { baseSubject } from "./subjects.ts";
 
@@ -90,22 +91,20 @@ export async function referencesFor(services: Services, agentId: string, parent:
 }
 
 const lowerUnique = (addresses: string[]) => [...new Set(addresses.map((a) => a.toLowerCase()).filter(Boolean))];
-const listOf = (json: string) => JSON.parse(json) as string[];
-const joined = (text: string | null) => (text ? text.split(", ") : []);
 
 /** What a thread's participants are read from: its received and its sent messages' addresses. */
 export interface ThreadAddresses {
   agentId: string;
   emails: { fromAddress: string; toList: string; ccList: string }[];
-  sent: { to: string; cc: string | null; bcc: string | null }[];
+  sent: { toList: string; ccList: string; bccList: string }[];
 }
 
 /** Every address involved in a thread, in lower case, each once: the agent's own for what it sent. */
 export function participantsOf(services: Services, thread: ThreadAddresses): string[] {
   const own = addressOf({ id: thread.agentId }, services.config);
   return lowerUnique([
-    ...thread.emails.flatMap((e) => [e.fromAddress, ...listOf(e.toList), ...listOf(e.ccList)]),
-    ...thread.sent.flatMap((s) => [own, ...joined(s.to), ...joined(s.cc), ...joined(s.bcc)]),
+    ...thread.emails.flatMap((e) => [e.fromAddress, ...addressesOf(e.toList), ...addressesOf(e.ccList)]),
+    ...thread.sent.flatMap((s) => [own, ...addressesOf(s.toList), ...addressesOf(s.ccList), ...addressesOf(s.bccList)]),
   ]);
 }
 

@@ -1,5 +1,5 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
-import type { SentRecord } from "../mailbox/records.ts";
+import { addressesOf, type SentRecord } from "../mailbox/records.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { deleteSent, listSent, sendEmail, sendQuota, sentSlice } from "../mailbox/sending.ts";
 import { AgentType } from "./agents.ts";
@@ -14,15 +14,18 @@ export const SentEmailType = builder.prismaObject("SentEmail", {
   fields: (t) => ({
     id: t.exposeID("id"),
     agentId: t.exposeString("agentId"),
-    to: t.exposeString("to", { description: "The recipients, joined with ', '" }),
-    recipients: t.stringList({ resolve: (sent) => sent.to.split(", ") }),
+    to: t.string({
+      description: "The recipients, joined with ', '",
+      resolve: (sent) => addressesOf(sent.toList).join(", "),
+    }),
+    recipients: t.stringList({ resolve: (sent) => addressesOf(sent.toList) }),
     subject: t.exposeString("subject"),
     bodyText: t.exposeString("bodyText", { nullable: true, complexity: BODY_COST }),
     bodyHtml: t.exposeString("bodyHtml", { nullable: true, complexity: BODY_COST }),
     sentAt: t.expose("sentAt", { type: "Timestamp" }),
     providerId: t.exposeString("providerId", { nullable: true, description: "The provider's tracking id" }),
-    cc: t.stringList({ resolve: (sent) => (sent.cc ? sent.cc.split(", ") : []) }),
-    bcc: t.stringList({ resolve: (sent) => (sent.bcc ? sent.bcc.split(", ") : []) }),
+    cc: t.stringList({ resolve: (sent) => addressesOf(sent.ccList) }),
+    bcc: t.stringList({ resolve: (sent) => addressesOf(sent.bccList) }),
     messageId: t.exposeString("messageId", { description: "The Message-ID it went out with" }),
     inReplyTo: t.exposeString("inReplyTo", { nullable: true, description: "The Message-ID it answers" }),
     threadId: t.exposeID("threadId"),

@@ -16,7 +16,7 @@ import { SentEmailType } from "./sending.ts";
 /** What a thread's counts, participants and message order are read from. */
 const SUMMARY = {
   emails: { select: { id: true, receivedAt: true, fromAddress: true, toList: true, ccList: true, isRead: true } },
-  sent: { select: { id: true, sentAt: true, to: true, cc: true, bcc: true } },
+  sent: { select: { id: true, sentAt: true, toList: true, ccList: true, bccList: true } },
 } as const;
 
 type ThreadMessage = { direction: "received"; email: Email } | { direction: "sent"; sent: SentEmail };
