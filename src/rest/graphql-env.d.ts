@@ -5935,7 +5935,7 @@ export type introspection = {
           },
           {
             "name": "unreadCount",
-            "description": null,
+            "description": "Received messages not read",
             "args": [],
             "type": {
               "kind": "NON_NULL",

@@ -13,10 +13,10 @@ import { SentEmailType } from "./sending.ts";
 // counts, participants and messages are read from its emails and sent mail,
 // loaded together with the thread.
 
-/** What a thread's counts, participants and message order are read from. */
-const SUMMARY = {
-  emails: { select: { id: true, receivedAt: true, fromAddress: true, toList: true, ccList: true, isRead: true } },
-  sent: { select: { id: true, sentAt: true, toList: true, ccList: true, bccList: true } },
+/** What a thread's participants are read from: the addresses of its messages. */
+const ADDRESSES = {
+  emails: { select: { fromAddress: true, toList: true, ccList: true } },
+  sent: { select: { toList: true, ccList: true, bccList: true } },
 } as const;
 
 type ThreadMessage = { direction: "received"; email: Email } | { direction: "sent"; sent: SentEmail };
@@ -61,15 +61,15 @@ export const ThreadType = builder.prismaObject("Thread", {
     subject: t.exposeString("subject", { description: "The first message's subject without Re:/Fwd: prefixes" }),
     participants: t.stringList({
       description: "Every address involved, in lower case",
-      select: SUMMARY,
+      select: ADDRESSES,
       resolve: (thread, _, ctx) => participantsOf(ctx, thread),
     }),
     messageCount: t.int({
       description: "Received and sent messages",
-      select: SUMMARY,
-      resolve: (thread) => thread.emails.length + thread.sent.length,
+      select: { _count: { select: { emails: true, sent: true } } },
+      resolve: (thread) => thread._count.emails + thread._count.sent,
     }),
-    unreadCount: t.int({ select: SUMMARY, resolve: (thread) => thread.emails.filter((e) => !e.isRead).length }),
+    unreadCount: t.relationCount("emails", { description: "Received messages not read", where: { isRead: false } }),
     lastMessageAt: t.expose("lastMessageAt", { type: "Timestamp" }),
     messages: t.field({
       type: [ThreadMessageType],
