@@ -126,19 +126,26 @@ export class AnswerBudget {
 }
 
 /** The long text fields of a mail row: its bodies and what is derived from them for reading. */
-const BODIES = ["bodyText", "bodyHtml", "text", "replyText"];
+const BODIES = new Set(["bodyText", "bodyHtml", "text", "replyText"]);
 
 /**
  * Characters of the bodies in what a read loaded: its rows, and the rows
  * loaded beneath them (a thread's messages, a page's data), however deep.
+ * Every read's answer passes through here: plain loops, no copies.
  */
 export function bodyBytes(loaded: unknown): number {
-  if (Array.isArray(loaded)) return loaded.reduce((sum: number, item) => sum + bodyBytes(item), 0);
-  if (typeof loaded !== "object" || loaded === null || loaded instanceof Date || ArrayBuffer.isView(loaded)) return 0;
   let bytes = 0;
-  for (const [name, value] of Object.entries(loaded)) {
-    if (typeof value === "string") bytes += BODIES.includes(name) ? value.length : 0;
-    else bytes += bodyBytes(value);
+  if (Array.isArray(loaded)) {
+    for (const item of loaded) bytes += bodyBytes(item);
+    return bytes;
+  }
+  if (typeof loaded !== "object" || loaded === null || loaded instanceof Date || ArrayBuffer.isView(loaded)) return 0;
+  const row = loaded as Record<string, unknown>;
+  for (const name in row) {
+    const value = row[name];
+    if (typeof value === "string") {
+      if (BODIES.has(name)) bytes += value.length;
+    } else if (typeof value === "object" && value !== null) bytes += bodyBytes(value);
   }
   return bytes;
 }

@@ -75,6 +75,18 @@ function selectsIndirectRows(document: DocumentNode): boolean {
   return found;
 }
 
+/** Documents graphql-jit may not run, found once per document: the parser's cache hands back the same one. */
+const needsGraphqlJs = new WeakMap<DocumentNode, boolean>();
+
+function runsOnJit(document: DocumentNode, operationName?: string | null): boolean {
+  let needs = needsGraphqlJs.get(document);
+  if (needs === undefined) {
+    needs = selectsIndirectRows(document);
+    needsGraphqlJs.set(document, needs);
+  }
+  return !needs && !isSubscription(document, operationName);
+}
+
 export interface GraphqlParams {
   query: string;
   variables?: Record<string, unknown> | null;
@@ -159,8 +171,7 @@ export function createGraphql(schema: GraphQLSchema, services: Instance): Graphq
       useGraphQlJit(
         {},
         {
-          enableIf: ({ document, operationName }) =>
-            !isSubscription(document, operationName) && !selectsIndirectRows(document),
+          enableIf: ({ document, operationName }) => runsOnJit(document, operationName),
         },
       ),
     ],
