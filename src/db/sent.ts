@@ -38,11 +38,6 @@ export async function sentSlice({ prisma: db }: Store, agentId: string, slice: S
   return rows as SentEmail[];
 }
 
-/** One sent email by its id, or null. */
-export function sentById({ prisma }: Store, id: string): Promise<SentEmail | null> {
-  return prisma.sentEmail.findUnique({ where: { id } });
-}
-
 /** A sent email's row as written: its addresses joined with ", ", its references with spaces. */
 export type NewSent = Omit<SentEmail, "providerId">;
 

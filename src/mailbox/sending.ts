@@ -13,7 +13,6 @@ import {
   deleteSentRow,
   insertSent,
   type SentQuery,
-  sentById,
   sentPage,
   setProviderId,
   sentSlice as sliceOfSent,
@@ -112,12 +111,13 @@ async function undoSend(sql: Sql, taken: Taken): Promise<void> {
   });
 }
 
-/** The provider took it: the record gets its providerId, and the agent's event log says it went out. */
-async function accepted(services: Services, taken: Taken, providerId: string): Promise<void> {
-  await withEvents(services, async (tx, emit) => {
-    if (!(await setProviderId(tx, taken.id, providerId))) return;
+/** The provider took it: the record gets its providerId, and the agent's event log says it went out; false when the record is gone. */
+async function accepted(services: Services, taken: Taken, providerId: string): Promise<boolean> {
+  return withEvents(services, async (tx, emit) => {
+    if (!(await setProviderId(tx, taken.id, providerId))) return false;
     const { id: sentId, to, subject } = taken;
     await emit({ type: "email.sent", agentId: taken.agentId, data: { sentId, to, subject } });
+    return true;
   });
 }
 
@@ -153,7 +153,7 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     services.metrics.quotaRefused(String(error.details.code));
     return error;
   };
-  await sql.transaction(async (tx) => {
+  const row = await sql.transaction(async (tx) => {
     if (!(await takeSend(tx, agent.id, taken.day, limits.dailySends))) {
       throw refused(await dailyLimitReached(tx, agent.id, limits.dailySends, now));
     }
@@ -162,7 +162,7 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
     const threadId = await threadFor(tx, { ...threading, ...out });
-    await insertSent(tx, {
+    const row = {
       id: taken.id,
       agentId: agent.id,
       toList: JSON.stringify(out.to),
@@ -178,9 +178,11 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
       inReplyTo: out.inReplyTo,
       references: out.references.join(" ") || null,
       threadId,
-    });
+    };
+    await insertSent(tx, row);
+    return row;
   });
-  return taken;
+  return { ...taken, row };
 }
 
 /** Sends a checked message from the agent's address through the configured provider. */
@@ -209,11 +211,13 @@ export async function deliver(services: Services, agent: AgentRecord, out: Outgo
       `The email provider did not confirm the message in time, so it may still be delivered. It is kept as sent email ${taken.id}, counted against today's limit, with providerId null until the provider answers: check the sent list before sending it again.`,
     );
   }
-  await accepted(services, taken, delivery.queueId ?? messageId);
-  const sent = await sentById(services, taken.id);
+  const providerId = delivery.queueId ?? messageId;
   // The agent was deleted while its message went out.
-  if (!sent) throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
-  return sent;
+  if (!(await accepted(services, taken, providerId))) {
+    throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
+  }
+  // The row as written, rather than read back: a read through Prisma cost a send a fifth of its time.
+  return { ...taken.row, providerId };
 }
 
 /** Runs a send once per Idempotency-Key (see idempotency.ts). */
