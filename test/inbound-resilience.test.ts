@@ -126,6 +126,33 @@ test("a killed service's successor polls at once, not once the 30-second lease r
   }
 }, 60_000);
 
+test("an instance that stops hands the lease back: the one waiting polls within seconds, not at its next look", async () => {
+  await createMailbox("Handover");
+  const database = freshDatabase();
+  const processEnv = { ...env("Handover"), DATABASE_URL: database.url, IMAP_POLL_INTERVAL_MS: "60000" };
+  const first = await spawnService(processEnv);
+  let second: Awaited<ReturnType<typeof spawnService>> | null = null;
+  try {
+    const agent = await createVerifiedAgent(new Api(first.url), x);
+    await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "before" }), "Handover");
+    await inboxOf(new Api(first.url), agent, 1);
+    // The second asks for the lease as it starts, and is refused: the first holds it.
+    second = await spawnService(processEnv);
+    await new Promise((r) => setTimeout(r, 500));
+    first.terminate();
+    expect(await first.exited).toBe(0);
+    const stopped = Date.now();
+    await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "after" }), "Handover");
+    await inboxOf(new Api(second.url), agent, 2, 25_000);
+    // Asking again only at its next renewal (every 10 s) took 7-10 s.
+    expect(Date.now() - stopped).toBeLessThan(5_000);
+  } finally {
+    await first.kill();
+    await second?.kill();
+    await database.drop();
+  }
+}, 60_000);
+
 /** How often the poller met a message it had filed before. */
 function duplicates(logs: { event: string; fields: Record<string, unknown> }[]): number {
   return logs.filter((l) => l.event === "imap_batch").reduce((sum, l) => sum + Number(l.fields.duplicate ?? 0), 0);

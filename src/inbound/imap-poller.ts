@@ -15,6 +15,8 @@ import type { InboundState } from "./state.ts";
 // once; a timer checks anyway. Lost connections are tried again with backoff.
 
 const LEASE_RENEW_MS = LEASE_TTL_MS / 3;
+/** How often an instance that does not hold the lease asks for it: a holder that stops hands it back, and the next takes it within this. */
+const STANDBY_MS = 1_000;
 const MAX_BACKOFF_MS = 60_000;
 
 export interface Poller {
@@ -41,7 +43,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, state: Inb
       try {
         state.polling = await lease.acquire();
         if (!state.polling) {
-          await pause(LEASE_RENEW_MS);
+          await pause(STANDBY_MS);
           continue;
         }
         session = new Session(imap, log);

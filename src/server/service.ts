@@ -18,6 +18,7 @@ import { createGraphql } from "../schema/pipeline.ts";
 import { type Instance, servicesFor } from "../services.ts";
 import { createApp } from "./app.ts";
 import { answerClientErrorsWithJson, answerUnreadableRequest } from "./client-errors.ts";
+import { Drain } from "./drain.ts";
 import { serveGraphqlOverWebSocket } from "./graphql-ws.ts";
 
 export interface RunningService {
@@ -43,11 +44,13 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
   const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
   const graphql = createGraphql(schema, services);
-  const app = createApp(services, graphql);
+  const drain = new Drain();
+  const app = createApp(services, graphql, drain);
   const listener = getRequestListener(app.fetch, { hostname: config.host, errorHandler: answerUnreadableRequest });
   // The patient side of a keep-alive connection: clients and proxies close an idle one first (Node's 5 s
   // would race a request sent on it as it closes, and reset that request). 65 s outlasts common proxies' 60 s.
   const server = createServer({ keepAliveTimeout: 65_000 }, listener);
+  drain.watch(server);
   await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
   answerClientErrorsWithJson(server);
   const webSockets = serveGraphqlOverWebSocket(server, graphql);
@@ -62,13 +65,11 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     services,
     cleanup,
     async stop() {
-      // New connections are refused at once; requests under way get SHUTDOWN_GRACE_MS to finish.
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      await webSockets.close();
-      const grace = setTimeout(() => server.closeAllConnections(), config.shutdownGraceMs);
+      // Requests under way get SHUTDOWN_GRACE_MS to finish; see drain.ts for what arrives meanwhile.
+      const grace = AbortSignal.timeout(config.shutdownGraceMs);
+      const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
-      await Promise.all([closed, poller?.stop(), webhooks.stop()]);
-      clearTimeout(grace);
+      await Promise.all([http, poller?.stop(), webhooks.stop()]);
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();

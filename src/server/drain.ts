@@ -1,0 +1,107 @@
+import type { IncomingMessage, Server, ServerResponse } from "node:http";
+import { Server as NetServer, type Socket } from "node:net";
+import { setTimeout as sleep } from "node:timers/promises";
+import type { MiddlewareHandler } from "hono";
+import { ServiceError } from "../errors.ts";
+
+// Stopping without dropping a request. Closing the listening socket resets
+// every connection the kernel has accepted but Node has not yet taken (many,
+// while a batch of mail keeps the event loop busy), and closing idle
+// connections resets a request sent on one at that moment. So a stopping
+// service first drains: it goes on listening, answers what arrives with 503
+// and `Connection: close` (and /readyz with 503, so a load balancer stops
+// sending), lets the requests under way finish, and only when a while passes
+// with none under way stops listening; new connections are refused from then.
+
+/** How often, and how many times in a row, no request must be under way before the next step. */
+const CALM_CHECK_MS = 50;
+const CALM_CHECKS = 2;
+
+/** Paths a stopping service still answers: liveness, and readiness, which says it is draining. */
+const STILL_ANSWERED = new Set(["/healthz", "/readyz"]);
+
+export class Drain {
+  #draining = false;
+  #underWay = 0;
+  /** Each open connection, with how many of its requests are under way. */
+  readonly #connections = new Map<Socket, number>();
+  /** When the last connection was taken (performance.now()). */
+  #lastConnection = 0;
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  /** Follows the server's connections, to end the idle ones once it stops listening. */
+  watch(server: Server): void {
+    server.on("connection", (socket: Socket) => {
+      this.#lastConnection = performance.now();
+      this.#connections.set(socket, 0);
+      socket.once("close", () => this.#connections.delete(socket));
+    });
+    server.on("request", (request: IncomingMessage, response: ServerResponse) => {
+      const { socket } = request;
+      this.#connections.set(socket, (this.#connections.get(socket) ?? 0) + 1);
+      response.once("close", () => {
+        if (this.#connections.has(socket)) this.#connections.set(socket, (this.#connections.get(socket) ?? 1) - 1);
+      });
+    });
+  }
+
+  /** Counts requests under way; once draining, answers new ones 503 and closes each connection after its answer. */
+  middleware(): MiddlewareHandler {
+    return async (c, next) => {
+      if (this.#draining && !STILL_ANSWERED.has(c.req.path)) {
+        const error = new ServiceError("SERVICE_UNAVAILABLE", "The service is stopping: send the request again");
+        return c.json(error.toBody(), 503, { Connection: "close", "Retry-After": "1" });
+      }
+      this.#underWay++;
+      try {
+        await next();
+      } finally {
+        this.#underWay--;
+      }
+      if (this.#draining) c.res.headers.set("Connection", "close");
+    };
+  }
+
+  /**
+   * Drains the server: answers (503) what the kernel has accepted, lets the
+   * requests under way finish, then stops listening and ends the connections
+   * left idle. Resolves when every connection is closed; whatever is still
+   * open when the signal aborts is cut.
+   */
+  async close(server: Server, signal: AbortSignal): Promise<void> {
+    this.#draining = true;
+    const cut = () => server.closeAllConnections();
+    signal.addEventListener("abort", cut, { once: true });
+    await this.#calm(signal);
+    // http.Server's own close() would also destroy the connections it counts
+    // idle, among them ones accepted a moment ago whose request has not been
+    // read yet, and ones whose last answer is still being written out.
+    const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
+    await this.#calm(signal);
+    // Those with a request under way close after its answer (Connection: close); the idle ones end
+    // now, once what was written to them has gone out.
+    for (const [socket, requests] of this.#connections) if (requests === 0) socket.end();
+    await closed;
+    signal.removeEventListener("abort", cut);
+  }
+
+  /**
+   * Resolves once, for a few checks in a row, no request has been under way
+   * and no connection came; or when the signal aborts. Each check runs just
+   * after the event loop has taken what the kernel accepted (setImmediate
+   * follows the loop's poll), so a busy loop's backlog is not mistaken for
+   * quiet.
+   */
+  async #calm(signal: AbortSignal): Promise<void> {
+    let calm = 0;
+    while (calm < CALM_CHECKS && !signal.aborted) {
+      await sleep(CALM_CHECK_MS);
+      await new Promise((resolve) => setImmediate(resolve));
+      const quiet = this.#underWay === 0 && performance.now() - this.#lastConnection >= CALM_CHECK_MS;
+      calm = quiet ? calm + 1 : 0;
+    }
+  }
+}
