@@ -323,6 +323,34 @@ describe("threads", () => {
     expect(threadOf("x1")).toBe(threadOf("x2"));
   });
 
+  test("a message naming messages of two threads joins its parent's, and moves nothing of the other", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const id = (name: string) => `<${name}-${agent.id}@sender.example>`;
+    await deliver(agent, { subject: "Invoice", text: "a1", messageId: id("a1") });
+    await deliver(agent, { subject: "Contract", text: "b1", messageId: id("b1") });
+    await deliver(agent, { subject: "Re: Contract", text: "b2", messageId: id("b2"), inReplyTo: id("b1") });
+    await deliver(agent, {
+      subject: "Re: Invoice",
+      text: "m",
+      messageId: id("m"),
+      inReplyTo: id("a1"),
+      references: [id("b1"), id("b2"), id("a1")],
+    });
+    const emails = (await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body.data;
+    const threadOf = (text: string) => emails.find((e: { bodyText: string }) => e.bodyText.trim() === text).threadId;
+    expect(threadOf("m")).toBe(threadOf("a1"));
+    expect(threadOf("b1")).toBe(threadOf("b2"));
+    expect(threadOf("b1")).not.toBe(threadOf("a1"));
+    const summary = (await threadsOf(agent)).data.map((t: { subject: string; messageCount: number }) => [
+      t.subject,
+      t.messageCount,
+    ]);
+    expect(summary.sort()).toEqual([
+      ["Contract", 2],
+      ["Invoice", 2],
+    ]);
+  });
+
   test("1,000 messages in 100 threads list correctly, by page and by cursor", async () => {
     const agent = await createVerifiedAgent(api, x);
     const messages: string[] = [];
@@ -450,6 +478,7 @@ describe("reply, reply-all and forward", () => {
     const pdf = randomBytes(2000);
     const { email } = await deliver(agent, {
       subject: "Contract",
+      date: new Date("2020-01-06T10:00:00Z"),
       text: "Please sign.",
       html: "<p>Please <b>sign</b>.</p>",
       attachments: [{ filename: "contract.pdf", content: pdf, contentType: "application/pdf" }],
@@ -475,6 +504,8 @@ describe("reply, reply-all and forward", () => {
     expect(out?.text).toContain("---------- Forwarded message ---------");
     expect(out?.text).toContain("From: Jordan <jordan@sender.example>");
     expect(out?.text).toContain("Subject: Contract");
+    // The original's own Date, not when it arrived.
+    expect(out?.text).toContain("Date: Mon, 06 Jan 2020 10:00:00 GMT");
     expect(out?.text).toContain("Please sign.");
     expect(out?.html).toContain("<p>Please <b>sign</b>.</p>");
     expect(out?.attachments.map((a) => [a.filename, sha256(a.content)])).toEqual([
@@ -580,14 +611,14 @@ describe("reply, reply-all and forward", () => {
     const agent = await createVerifiedAgent(api, x);
     const { email } = await deliver(agent, { subject: "Hello", text: "Hi there" });
     const replied = await api.graphql(
-      `mutation($a: ID!, $e: ID!) { replyToEmail(agentId: $a, emailId: $e, input: { text: "Hi back" }) { id subject threadId recipients } }`,
+      `mutation($a: ID!, $e: ID!) { replyToEmail(agentId: $a, emailId: $e, input: { text: "Hi back" }) { id subject threadId to } }`,
       { a: agent.id, e: email.id },
       agent.apiKey,
     );
     expect(replied.body.data.replyToEmail).toMatchObject({
       subject: "Re: Hello",
       threadId: email.threadId,
-      recipients: ["jordan@sender.example"],
+      to: ["jordan@sender.example"],
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $t: ID!) { thread(agentId: $a, threadId: $t) { id subject messageCount messages { direction email { id } sent { id } } } }`,

@@ -286,11 +286,38 @@ describe("tools", () => {
     ]);
   });
 
+  test("as REST takes them: one address as a string, a limit above 100 given 100; recipients come back as a list", async () => {
+    const sent = await callTool(client, "send_email", { to: "lee@elsewhere.example", subject: "One", text: "x" });
+    expect(sent).toMatchObject({
+      isError: false,
+      body: { to: ["lee@elsewhere.example"], threadId: expect.any(String) },
+    });
+    const inbox = (await callTool(client, "list_emails", { limit: 1000 })).body;
+    expect(inbox).toMatchObject({ limit: 100 });
+    const forward = await callTool(client, "forward_email", { emailId: inbox.data[0].id, to: "kim@elsewhere.example" });
+    expect(forward.body.to).toEqual(["kim@elsewhere.example"]);
+    const many = await callTool(client, "send_email", {
+      to: ["a@elsewhere.example", "b@elsewhere.example"],
+      cc: "c@elsewhere.example",
+      subject: "Two",
+      text: "x",
+    });
+    expect(many.body.to).toEqual(["a@elsewhere.example", "b@elsewhere.example"]);
+    const listed = (await callTool(client, "list_sent", { limit: 1000 })).body;
+    expect(listed.limit).toBe(100);
+    expect(listed.data[0].to).toEqual(["a@elsewhere.example", "b@elsewhere.example"]);
+  });
+
   test("bad arguments are tool errors, never a crash", async () => {
     const unknown = await callTool(client, "read_email", { emailId: "no-such-email" });
     expect(unknown).toMatchObject({ isError: true, body: { error: "Not Found", statusCode: 404 } });
-    const tooMany = await client.callTool({ name: "list_emails", arguments: { limit: 1000 } });
-    expect(tooMany.isError).toBe(true);
+    const wrongType = await callTool(client, "list_emails", { limit: "ten", unreadOnly: "yes" });
+    expect(wrongType).toMatchObject({ isError: true, body: { error: "Bad Request", statusCode: 400 } });
+    expect(wrongType.body.message).toMatch(/^Invalid arguments: /);
+    for (const name of ["limit", "unreadOnly"]) expect(wrongType.body.message).toContain(`${name}: `);
+    const missing = await callTool(client, "read_email", {});
+    expect(missing).toMatchObject({ isError: true, body: { error: "Bad Request", statusCode: 400 } });
+    expect(missing.body.message).toContain("emailId");
     const noRecipient = await callTool(client, "send_email", { to: ["not an address"], subject: "x", text: "y" });
     expect(noRecipient).toMatchObject({ isError: true, body: { error: "Bad Request", statusCode: 400 } });
     expect(svc.logs.filter((line) => line.level === "error")).toEqual([]);

@@ -42,6 +42,26 @@ test("mail kept before threads: each message becomes a thread of its own, known 
     Buffer.from("raw bytes!"),
     at(now),
   );
+  // Another agent's mail in folders once told apart by case.
+  const folderKey = "ph_upgrade-test-folders";
+  await old.prisma.$executeRawUnsafe(
+    `INSERT INTO "Agent" ("id", "idKey", "name", "apiKeyHash", "createdAt", "verifiedAt", "storageUsed")
+     VALUES ('old-folders', 'old-folders', 'Old Folders', ${p(1)}, ${p(2)}, ${p(3)}, 10)`,
+    createHash("sha256").update(folderKey).digest("hex"),
+    at(now),
+    at(now),
+  );
+  for (const [id, folder, age] of [
+    ["e-first", "Projects", 2],
+    ["e-second", "projects", 1],
+  ] as const) {
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "Email" ("id", "agentId", "fromAddress", "to", "raw", "size", "receivedAt", "folder")
+       VALUES ('${id}', 'old-folders', 'jordan@sender.example', 'old-folders@localhost', ${p(1)}, 5, ${p(2)}, '${folder}')`,
+      Buffer.from("raw!!"),
+      at(new Date(now.getTime() - age * 60_000)),
+    );
+  }
   await old.prisma.$executeRawUnsafe(
     `INSERT INTO "SentEmail" ("id", "agentId", "to", "subject", "bodyText", "messageId", "size", "sentAt")
      VALUES ('s-old', 'old-timer', 'pat@example.com, sam@example.com', 'Sent before', 'x', '<sent-old@localhost>', 10, ${p(1)})`,
@@ -68,13 +88,14 @@ test("mail kept before threads: each message becomes a thread of its own, known 
     const sent = (await api.get("/agents/old-timer/sent", { key })).body.data;
     expect(sent).toEqual([expect.objectContaining({ id: "s-old", threadId: "s-old" })]);
     // Its recipients, once joined, are a list.
-    const recipients = await api.graphql(
-      `query { agent(id: "old-timer") { sent { data { to recipients cc } } } }`,
-      {},
-      key,
-    );
-    expect(recipients.body.data.agent.sent.data).toEqual([
-      { to: "pat@example.com, sam@example.com", recipients: ["pat@example.com", "sam@example.com"], cc: [] },
+    const recipients = await api.graphql(`query { agent(id: "old-timer") { sent { data { to cc } } } }`, {}, key);
+    expect(recipients.body.data.agent.sent.data).toEqual([{ to: ["pat@example.com", "sam@example.com"], cc: [] }]);
+    expect(sent[0].to).toBe("pat@example.com, sam@example.com");
+    // Folders once told apart by case are one, spelled as its oldest mail had it.
+    const projects = (await api.get("/agents/old-folders/emails?folder=PROJECTS", { key: folderKey })).body.data;
+    expect(projects.map((e: { id: string; folder: string }) => [e.id, e.folder]).sort()).toEqual([
+      ["e-first", "Projects"],
+      ["e-second", "Projects"],
     ]);
     // So that a reply to either, arriving later, joins its thread.
     const known = await svc.service.services.sql.all(

@@ -788,7 +788,7 @@ export type introspection = {
               },
               {
                 "name": "folder",
-                "description": null,
+                "description": "inbox, archive, trash or one of the agent's own (without case)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -812,7 +812,7 @@ export type introspection = {
               },
               {
                 "name": "hasAttachments",
-                "description": null,
+                "description": "Only mail with (true) or without (false) attachments",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -824,7 +824,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Only read (true) or unread (false) mail",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -925,7 +925,7 @@ export type introspection = {
               },
               {
                 "name": "folder",
-                "description": null,
+                "description": "inbox, archive, trash or one of the agent's own (without case)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -949,7 +949,7 @@ export type introspection = {
               },
               {
                 "name": "hasAttachments",
-                "description": null,
+                "description": "Only mail with (true) or without (false) attachments",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -961,7 +961,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Only read (true) or unread (false) mail",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -973,7 +973,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -985,7 +985,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1062,7 +1062,7 @@ export type introspection = {
             "args": [
               {
                 "name": "after",
-                "description": null,
+                "description": "The id of the last event read; without it, events from the start of the log",
                 "type": {
                   "kind": "SCALAR",
                   "name": "ID",
@@ -1074,7 +1074,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default and most 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1086,7 +1086,7 @@ export type introspection = {
               },
               {
                 "name": "types",
-                "description": null,
+                "description": "Only events of these types, e.g. email.received",
                 "type": {
                   "kind": "LIST",
                   "name": null,
@@ -1223,7 +1223,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1235,7 +1235,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1397,7 +1397,7 @@ export type introspection = {
               },
               {
                 "name": "folder",
-                "description": null,
+                "description": "Only threads with received mail in this folder",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -1438,7 +1438,7 @@ export type introspection = {
             "args": [
               {
                 "name": "folder",
-                "description": null,
+                "description": "Only threads with received mail in this folder",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -1450,7 +1450,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1462,7 +1462,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -2824,7 +2824,7 @@ export type introspection = {
           },
           {
             "name": "folder",
-            "description": null,
+            "description": "Only mail in this folder",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -4250,7 +4250,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Read (true) or unread (false)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -4295,7 +4295,7 @@ export type introspection = {
               },
               {
                 "name": "emailIds",
-                "description": null,
+                "description": "1-100 of the agent's emails",
                 "type": {
                   "kind": "NON_NULL",
                   "name": null,
@@ -4331,7 +4331,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Read (true) or unread (false)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -4597,7 +4597,7 @@ export type introspection = {
             "args": [
               {
                 "name": "after",
-                "description": null,
+                "description": "The id of the last event read; without it, events from the start of the log",
                 "type": {
                   "kind": "SCALAR",
                   "name": "ID",
@@ -4625,7 +4625,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default and most 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -4637,7 +4637,7 @@ export type introspection = {
               },
               {
                 "name": "types",
-                "description": null,
+                "description": "Only events of these types, e.g. email.received",
                 "type": {
                   "kind": "LIST",
                   "name": null,
@@ -4917,7 +4917,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "attachments",
-            "description": null,
+            "description": "Files to attach: at most 10 MiB of request in all",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -5060,7 +5060,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "attachments",
-            "description": null,
+            "description": "Files to attach: at most 10 MiB of request in all",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -5144,7 +5144,7 @@ export type introspection = {
           },
           {
             "name": "replyTo",
-            "description": null,
+            "description": "Where answers should go, if not to the agent",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -5156,7 +5156,7 @@ export type introspection = {
           },
           {
             "name": "subject",
-            "description": null,
+            "description": "One line, at most 998 characters",
             "type": {
               "kind": "NON_NULL",
               "name": null,
@@ -5485,30 +5485,6 @@ export type introspection = {
             "deprecationReason": null
           },
           {
-            "name": "recipients",
-            "description": null,
-            "args": [],
-            "type": {
-              "kind": "NON_NULL",
-              "name": null,
-              "ofType": {
-                "name": null,
-                "kind": "LIST",
-                "ofType": {
-                  "name": null,
-                  "kind": "NON_NULL",
-                  "ofType": {
-                    "name": "String",
-                    "kind": "SCALAR",
-                    "ofType": null
-                  }
-                }
-              }
-            },
-            "isDeprecated": false,
-            "deprecationReason": null
-          },
-          {
             "name": "sentAt",
             "description": null,
             "args": [],
@@ -5574,15 +5550,23 @@ export type introspection = {
           },
           {
             "name": "to",
-            "description": "The recipients, joined with ', '",
+            "description": "The recipients",
             "args": [],
             "type": {
               "kind": "NON_NULL",
               "name": null,
               "ofType": {
-                "name": "String",
-                "kind": "SCALAR",
-                "ofType": null
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
               }
             },
             "isDeprecated": false,
@@ -6132,7 +6116,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "description",
-            "description": null,
+            "description": "At most 256 characters",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -6156,7 +6140,7 @@ export type introspection = {
           },
           {
             "name": "events",
-            "description": null,
+            "description": "Event types to receive; all when empty",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -6176,7 +6160,7 @@ export type introspection = {
           },
           {
             "name": "url",
-            "description": null,
+            "description": "https:// and a public address",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -6474,7 +6458,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -6486,7 +6470,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",

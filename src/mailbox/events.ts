@@ -3,6 +3,7 @@ import type { Tx } from "../db/statements.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import { checkedEventTypes, EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
+import { LIMIT_PROBLEM } from "./pages.ts";
 import type { Services } from "./services.ts";
 import { queueDeliveries } from "./webhooks.ts";
 
@@ -66,7 +67,7 @@ function validated(request: EventsRequest): { after: string; limit: number; type
   const after = request.after ?? "0";
   if (!/^\d{1,19}$/.test(after)) throw new ServiceError("BAD_REQUEST", "after must be an event id: decimal digits");
   const limit = request.limit ?? MAX_EVENTS_PER_READ;
-  if (limit < 1) throw new ServiceError("BAD_REQUEST", "limit must be an integer of at least 1");
+  if (limit < 1) throw new ServiceError("BAD_REQUEST", LIMIT_PROBLEM);
   const types = request.types?.length ? checkedEventTypes(request.types, "types") : null;
   return { after: String(BigInt(after)), limit: Math.min(limit, MAX_EVENTS_PER_READ), types };
 }

@@ -18,10 +18,14 @@ export interface PageRequest {
   offset?: number | null;
 }
 
+/** A limit below 1, in the words a limit that is no integer is refused with. */
+export const LIMIT_PROBLEM = "Invalid limit: expected an integer of at least 1";
+
 /** limit defaults to 50 and is clamped to 100; below 1, or a negative offset, is a bad request. */
 export function pageWindow({ limit, offset }: PageRequest): { limit: number; offset: number } {
-  if (limit != null && limit < 1) throw new ServiceError("BAD_REQUEST", "limit must be an integer of at least 1");
-  if (offset != null && offset < 0) throw new ServiceError("BAD_REQUEST", "offset must be an integer of at least 0");
+  if (limit != null && limit < 1) throw new ServiceError("BAD_REQUEST", LIMIT_PROBLEM);
+  if (offset != null && offset < 0)
+    throw new ServiceError("BAD_REQUEST", "Invalid offset: expected an integer of at least 0");
   return { limit: Math.min(limit ?? DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE), offset: offset ?? 0 };
 }
 

@@ -1,6 +1,13 @@
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  ErrorCode,
+  ListToolsRequestSchema,
+  McpError,
+} from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
@@ -41,17 +48,42 @@ function resultOf(tool: Tool, answer: RouteAnswer, args: Record<string, unknown>
   return { content: [{ type: "text", text: JSON.stringify(body) }] };
 }
 
-/** Runs a tool's route for the agent; a refusal is a tool error with the spec's body. */
-async function callTool(tool: Tool, args: Record<string, unknown>, agent: AgentRecord, context: ToolContext) {
+/** Every tool error, the argument check's too: the spec's error body, as REST answers it. */
+const refusal = (error: ServiceError): CallToolResult => ({
+  isError: true,
+  content: [{ type: "text", text: JSON.stringify(error.toBody()) }],
+});
+
+/** What is wrong with the arguments, each named as the tool's input names it. */
+function argumentsRefusal(error: z.ZodError): ServiceError {
+  const problems = error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
+  return new ServiceError("BAD_REQUEST", `Invalid arguments: ${problems.join("; ")}`);
+}
+
+/** Checks the arguments, then runs the tool's route for the agent. */
+async function callTool(tool: Tool, input: unknown, agent: AgentRecord, context: ToolContext) {
+  const checked = z.object(tool.input).safeParse(input ?? {});
+  if (!checked.success) return refusal(argumentsRefusal(checked.error));
+  const args = checked.data as Record<string, unknown>;
   const { route, request } = tool.call(args as never, agent.id);
   try {
     const answer = await context.run(route, request, context.facts);
     return resultOf(tool, answer, args, `${context.services.config.publicUrl}/agents/${agent.id}`);
   } catch (error) {
-    const refusal = asServiceError(error, requestFault(context.services.log));
-    return { isError: true, content: [{ type: "text" as const, text: JSON.stringify(refusal.toBody()) }] };
+    return refusal(asServiceError(error, requestFault(context.services.log)));
   }
 }
+
+/** A tool as tools/list shows it: its input as JSON Schema, read-only ones marked. */
+const listing = (tool: Tool) => ({
+  name: tool.name,
+  title: tool.title,
+  description: tool.description,
+  inputSchema: z.toJSONSchema(z.object(tool.input), { target: "draft-7", io: "input" }) as {
+    type: "object";
+  },
+  annotations: { readOnlyHint: tool.readOnly ?? false, openWorldHint: !tool.readOnly },
+});
 
 interface ToolContext {
   services: Services;
@@ -59,13 +91,19 @@ interface ToolContext {
   facts: RequestFacts;
 }
 
-function mcpServer(agent: AgentRecord, context: ToolContext): McpServer {
-  const server = new McpServer({ name: "pigeonhole", version: "1" }, { instructions: INSTRUCTIONS });
-  for (const tool of tools) {
-    const annotations = { readOnlyHint: tool.readOnly ?? false, openWorldHint: !tool.readOnly };
-    const config = { title: tool.title, description: tool.description, inputSchema: tool.input, annotations };
-    server.registerTool(tool.name, config, (args: Record<string, unknown>) => callTool(tool, args, agent, context));
-  }
+// The SDK's McpServer would check arguments itself and refuse in words of
+// its own; the low-level server lets every tool error be the spec's body.
+function mcpServer(agent: AgentRecord, context: ToolContext): Server {
+  const server = new Server(
+    { name: "pigeonhole", version: "1" },
+    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
+  );
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listing) }));
+  server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const tool = tools.find((candidate) => candidate.name === request.params.name);
+    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    return callTool(tool, request.params.arguments, agent, context);
+  });
   return server;
 }
 

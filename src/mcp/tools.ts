@@ -102,17 +102,31 @@ function reading(body: unknown) {
   return email;
 }
 
+/**
+ * Recipients as a list, as a model always reads them: REST answers a send's
+ * `to` as the client gave it and the sent list's joined with ", " (the
+ * spec's shapes).
+ */
+const recipientList = (to: unknown) => (typeof to === "string" ? to.split(", ") : to);
+
+function withRecipientList(body: unknown) {
+  const sent = body as { to: unknown };
+  return { ...sent, to: recipientList(sent.to) };
+}
+
 const emailId = z.string().describe("The email's id, from list_emails, search_emails or wait_for_email");
 const folder = z.string().describe('A folder: "inbox", "archive", "trash" or one of your own');
+// More than the page maximum is not refused: the route gives the maximum, as REST does.
 const limit = z
   .number()
   .int()
   .min(1)
-  .max(MAX_PAGE_SIZE)
   .optional()
-  .describe(`At most this many (default ${DEFAULT_PAGE_SIZE})`);
+  .describe(`At most this many (default ${DEFAULT_PAGE_SIZE}, at most ${MAX_PAGE_SIZE})`);
 const offset = z.number().int().min(0).optional().describe("Skip this many first (default 0)");
-const recipients = z.array(z.string()).min(1).describe("Email addresses");
+/** One address or a list, as REST takes them. */
+const addresses = z.union([z.string(), z.array(z.string()).min(1)]);
+const recipients = addresses.describe("An email address, or a list of them");
 const idempotencyKey = z
   .string()
   .optional()
@@ -285,8 +299,8 @@ export const tools: Tool[] = [
       "Sends a new email from your address. Give text, html or both. Counts against your daily send limit. Returns the sent email's id and thread. To answer a received email, use reply_to_email instead.",
     input: {
       to: recipients,
-      cc: z.array(z.string()).optional(),
-      bcc: z.array(z.string()).optional(),
+      cc: addresses.optional().describe("Copies: an address, or a list of them"),
+      bcc: addresses.optional().describe("Blind copies: an address, or a list of them"),
       subject: z.string(),
       text: z.string().optional().describe("Plain text body"),
       html: z.string().optional().describe("HTML body"),
@@ -296,6 +310,7 @@ export const tools: Tool[] = [
     },
     call: ({ idempotencyKey, ...body }, agentId) =>
       routeCall("POST", "/agents/:agentId/send", { params: { agentId }, body, headers: retrySafely(idempotencyKey) }),
+    answer: withRecipientList,
   }),
   tool({
     name: "reply_to_email",
@@ -337,5 +352,9 @@ export const tools: Tool[] = [
         params: { agentId },
         query: { limit: args.limit, offset: args.offset },
       }),
+    answer: (body) => {
+      const page = body as { data: unknown[] };
+      return { ...page, data: page.data.map(withRecipientList) };
+    },
   }),
 ];

@@ -740,7 +740,7 @@ export type introspection = {
               },
               {
                 "name": "folder",
-                "description": null,
+                "description": "inbox, archive, trash or one of the agent's own (without case)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -764,7 +764,7 @@ export type introspection = {
               },
               {
                 "name": "hasAttachments",
-                "description": null,
+                "description": "Only mail with (true) or without (false) attachments",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -776,7 +776,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Only read (true) or unread (false) mail",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -877,7 +877,7 @@ export type introspection = {
               },
               {
                 "name": "folder",
-                "description": null,
+                "description": "inbox, archive, trash or one of the agent's own (without case)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -901,7 +901,7 @@ export type introspection = {
               },
               {
                 "name": "hasAttachments",
-                "description": null,
+                "description": "Only mail with (true) or without (false) attachments",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -913,7 +913,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Only read (true) or unread (false) mail",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -925,7 +925,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -937,7 +937,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1014,7 +1014,7 @@ export type introspection = {
             "args": [
               {
                 "name": "after",
-                "description": null,
+                "description": "The id of the last event read; without it, events from the start of the log",
                 "type": {
                   "kind": "SCALAR",
                   "name": "ID",
@@ -1026,7 +1026,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default and most 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1038,7 +1038,7 @@ export type introspection = {
               },
               {
                 "name": "types",
-                "description": null,
+                "description": "Only events of these types, e.g. email.received",
                 "type": {
                   "kind": "LIST",
                   "name": null,
@@ -1175,7 +1175,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1187,7 +1187,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1349,7 +1349,7 @@ export type introspection = {
               },
               {
                 "name": "folder",
-                "description": null,
+                "description": "Only threads with received mail in this folder",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -1390,7 +1390,7 @@ export type introspection = {
             "args": [
               {
                 "name": "folder",
-                "description": null,
+                "description": "Only threads with received mail in this folder",
                 "type": {
                   "kind": "SCALAR",
                   "name": "String",
@@ -1402,7 +1402,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1414,7 +1414,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -2788,7 +2788,7 @@ export type introspection = {
           },
           {
             "name": "folder",
-            "description": null,
+            "description": "Only mail in this folder",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -4250,7 +4250,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Read (true) or unread (false)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -4295,7 +4295,7 @@ export type introspection = {
               },
               {
                 "name": "emailIds",
-                "description": null,
+                "description": "1-100 of the agent's emails",
                 "type": {
                   "kind": "NON_NULL",
                   "name": null,
@@ -4331,7 +4331,7 @@ export type introspection = {
               },
               {
                 "name": "isRead",
-                "description": null,
+                "description": "Read (true) or unread (false)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Boolean",
@@ -4597,7 +4597,7 @@ export type introspection = {
             "args": [
               {
                 "name": "after",
-                "description": null,
+                "description": "The id of the last event read; without it, events from the start of the log",
                 "type": {
                   "kind": "SCALAR",
                   "name": "ID",
@@ -4625,7 +4625,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default and most 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -4637,7 +4637,7 @@ export type introspection = {
               },
               {
                 "name": "types",
-                "description": null,
+                "description": "Only events of these types, e.g. email.received",
                 "type": {
                   "kind": "LIST",
                   "name": null,
@@ -4917,7 +4917,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "attachments",
-            "description": null,
+            "description": "Files to attach: at most 10 MiB of request in all",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -5060,7 +5060,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "attachments",
-            "description": null,
+            "description": "Files to attach: at most 10 MiB of request in all",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -5144,7 +5144,7 @@ export type introspection = {
           },
           {
             "name": "replyTo",
-            "description": null,
+            "description": "Where answers should go, if not to the agent",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -5156,7 +5156,7 @@ export type introspection = {
           },
           {
             "name": "subject",
-            "description": null,
+            "description": "One line, at most 998 characters",
             "type": {
               "kind": "NON_NULL",
               "name": null,
@@ -5485,30 +5485,6 @@ export type introspection = {
             "deprecationReason": null
           },
           {
-            "name": "recipients",
-            "description": null,
-            "args": [],
-            "type": {
-              "kind": "NON_NULL",
-              "name": null,
-              "ofType": {
-                "name": null,
-                "kind": "LIST",
-                "ofType": {
-                  "name": null,
-                  "kind": "NON_NULL",
-                  "ofType": {
-                    "name": "String",
-                    "kind": "SCALAR",
-                    "ofType": null
-                  }
-                }
-              }
-            },
-            "isDeprecated": false,
-            "deprecationReason": null
-          },
-          {
             "name": "sentAt",
             "description": null,
             "args": [],
@@ -5574,15 +5550,23 @@ export type introspection = {
           },
           {
             "name": "to",
-            "description": "The recipients, joined with ', '",
+            "description": "The recipients",
             "args": [],
             "type": {
               "kind": "NON_NULL",
               "name": null,
               "ofType": {
-                "name": "String",
-                "kind": "SCALAR",
-                "ofType": null
+                "name": null,
+                "kind": "LIST",
+                "ofType": {
+                  "name": null,
+                  "kind": "NON_NULL",
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                }
               }
             },
             "isDeprecated": false,
@@ -6144,7 +6128,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "description",
-            "description": null,
+            "description": "At most 256 characters",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -6168,7 +6152,7 @@ export type introspection = {
           },
           {
             "name": "events",
-            "description": null,
+            "description": "Event types to receive; all when empty",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -6188,7 +6172,7 @@ export type introspection = {
           },
           {
             "name": "url",
-            "description": null,
+            "description": "https:// and a public address",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -6486,7 +6470,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -6498,7 +6482,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",

@@ -36,3 +36,32 @@ test("query-string numbers and booleans are named when they are not", () => {
     "Invalid permanent: expected true or false",
   );
 });
+
+/** A request whose every part names where it came from. */
+const marked = () => {
+  const part = (where: string) =>
+    new Proxy({} as Record<string, string>, {
+      get: (_, name) => (typeof name === "string" ? `${where}:${name}` : undefined),
+    });
+  return { params: part("path"), query: part("query"), body: part("body"), headers: part("header") };
+};
+
+/** Each variable or input field that a query or body part lands in, with the part's name (a path's is never refused by name). */
+function* landings(value: unknown, name: string): Generator<[variable: string, part: string]> {
+  if (typeof value === "string" && /^(query|body):/.test(value)) yield [name, value.replace(/^\w+:/, "")];
+  else if (Array.isArray(value)) for (const item of value) yield* landings(item, name);
+  else if (typeof value === "object" && value !== null) {
+    for (const [field, inner] of Object.entries(value)) yield* landings(inner, field);
+  }
+}
+
+test("a route's operation names each variable as the REST request names its part, so a problem names what the client sent", () => {
+  for (const route of routes) {
+    const variables = (route.variables?.(marked() as never) ?? {}) as Record<string, unknown>;
+    for (const [name, value] of Object.entries(variables)) {
+      for (const [variable, part] of landings(value, name)) {
+        expect(variable, `${route.method} ${route.path}`).toBe(part);
+      }
+    }
+  }
+});

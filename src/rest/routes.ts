@@ -67,20 +67,17 @@ function booleanParam(value: string | undefined): boolean | string | undefined {
 /** The Idempotency-Key header, when the client sent one. */
 const idempotencyKey = (request: RestRequest) => request.headers["idempotency-key"];
 
-/** What a send, a reply or a forward answers: the spec's send body, and the thread. */
-const sentAnswer = (sent: {
-  id: string;
-  recipients: string[];
-  subject: string;
-  sentAt: unknown;
-  threadId: string;
-}) => ({
+/** What a reply or a forward answers: the spec's send body (`to` a list), and the thread. */
+const sentAnswer = (sent: { id: string; to: string[]; subject: string; sentAt: unknown; threadId: string }) => ({
   id: sent.id,
-  to: sent.recipients,
+  to: sent.to,
   subject: sent.subject,
   sentAt: sent.sentAt,
   threadId: sent.threadId,
 });
+
+/** The spec's sent email object: its `to` one string, the addresses joined with ", ". */
+const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, to: sent.to.join(", ") });
 
 /** A page of the agent's mail, in one folder when the query names it. */
 const folderPage = ({ params, query }: RestRequest) => ({
@@ -201,14 +198,14 @@ export const routes: Route[] = [
     path: "/agents/:agentId/emails",
     operation: graphql(
       `query ListEmails(
-        $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $search: String, $from: String, $to: String,
-        $receivedAfter: Timestamp, $receivedBefore: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
+        $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
+        $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
         $authenticated: Boolean
       ) {
         agent(id: $agentId) {
           emails(
-            folder: $folder, limit: $limit, offset: $offset, search: $search, from: $from, to: $to,
-            receivedAfter: $receivedAfter, receivedBefore: $receivedBefore, isRead: $isRead,
+            folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
+            receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
             hasAttachments: $hasAttachments, authenticated: $authenticated
           ) { data { ...EmailFields } total limit offset }
         }
@@ -217,11 +214,11 @@ export const routes: Route[] = [
     ),
     variables: (request) => ({
       ...folderPage(request),
-      search: request.query.q,
+      q: request.query.q,
       from: request.query.from,
       to: request.query.to,
-      receivedAfter: intParam(request.query.after),
-      receivedBefore: intParam(request.query.before),
+      after: intParam(request.query.after),
+      before: intParam(request.query.before),
       isRead: booleanParam(request.query.isRead),
       hasAttachments: booleanParam(request.query.hasAttachments),
       authenticated: booleanParam(request.query.authenticated),
@@ -252,15 +249,15 @@ export const routes: Route[] = [
     path: "/agents/:agentId/emails/wait",
     noContentWhenNull: true,
     operation: graphql(
-      `query WaitForEmail($agentId: ID!, $filter: EmailWaitFilter, $timeoutSeconds: Int) {
-        waitForEmail(agentId: $agentId, filter: $filter, timeoutSeconds: $timeoutSeconds) { ...EmailFields }
+      `query WaitForEmail($agentId: ID!, $filter: EmailWaitFilter, $timeout: Int) {
+        waitForEmail(agentId: $agentId, filter: $filter, timeoutSeconds: $timeout) { ...EmailFields }
       }`,
       [EmailFields],
     ),
     variables: ({ params, query }) => ({
       agentId: params.agentId,
       filter: { folder: query.folder, from: query.from, subject: query.subject, after: intParam(query.after) },
-      timeoutSeconds: intParam(query.timeout),
+      timeout: intParam(query.timeout),
     }),
   }),
   route({
@@ -341,7 +338,10 @@ export const routes: Route[] = [
     respond: ({ thread }) =>
       thread && {
         ...thread,
-        messages: thread.messages.map(({ direction, email, sent }) => ({ ...(email ?? sent), direction })),
+        messages: thread.messages.map(({ direction, email, sent }) => ({
+          ...(email ?? (sent && sentObject(sent))),
+          direction,
+        })),
       },
   }),
   route({
@@ -392,7 +392,7 @@ export const routes: Route[] = [
     status: 201,
     operation: graphql(`
       mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
-        sendEmail(agentId: $agentId, input: $input, idempotencyKey: $idempotencyKey) { id subject sentAt }
+        sendEmail(agentId: $agentId, input: $input, idempotencyKey: $idempotencyKey) { id subject sentAt threadId }
       }
     `),
     variables: (request) => ({
@@ -416,6 +416,7 @@ export const routes: Route[] = [
       to: body.to,
       subject: sendEmail.subject,
       sentAt: sendEmail.sentAt,
+      threadId: sendEmail.threadId,
     }),
   }),
   route({
@@ -427,7 +428,7 @@ export const routes: Route[] = [
     operation: graphql(`
       mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
         replyToEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
-          id recipients subject sentAt threadId
+          id to subject sentAt threadId
         }
       }
     `),
@@ -453,7 +454,7 @@ export const routes: Route[] = [
     operation: graphql(`
       mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
         forwardEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
-          id recipients subject sentAt threadId
+          id to subject sentAt threadId
         }
       }
     `),
@@ -484,7 +485,7 @@ export const routes: Route[] = [
       limit: intParam(query.limit),
       offset: intParam(query.offset),
     }),
-    respond: ({ agent }) => agent?.sent,
+    respond: ({ agent }) => agent?.sent && { ...agent.sent, data: agent.sent.data.map(sentObject) },
   }),
   route({
     method: "DELETE",

@@ -6,7 +6,7 @@ import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
-import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
 
 // Sending, what went out, and the daily quota.
 
@@ -14,11 +14,7 @@ export const SentEmailType = builder.prismaObject("SentEmail", {
   fields: (t) => ({
     id: t.exposeID("id"),
     agentId: t.exposeString("agentId"),
-    to: t.string({
-      description: "The recipients, joined with ', '",
-      resolve: (sent) => addressesOf(sent.toList).join(", "),
-    }),
-    recipients: t.stringList({ resolve: (sent) => addressesOf(sent.toList) }),
+    to: t.stringList({ description: "The recipients", resolve: (sent) => addressesOf(sent.toList) }),
     subject: t.exposeString("subject"),
     bodyText: t.exposeString("bodyText", { nullable: true, complexity: BODY_COST }),
     bodyHtml: t.exposeString("bodyHtml", { nullable: true, complexity: BODY_COST }),
@@ -52,17 +48,19 @@ const AttachmentInput = builder.inputType("AttachmentInput", {
   }),
 });
 
+const ATTACHMENTS = "Files to attach: at most 10 MiB of request in all";
+
 const SendEmailInput = builder.inputType("SendEmailInput", {
   fields: (t) => ({
     to: t.stringList({ required: true, description: "1-50 recipient addresses" }),
     cc: t.stringList({ description: "At most 50; to, cc and bcc together at most 50" }),
     bcc: t.stringList({ description: "At most 50; not shown to the other recipients" }),
-    subject: t.string({ required: true }),
+    subject: t.string({ required: true, description: "One line, at most 998 characters" }),
     text: t.string({ description: "Plain body; at least one of text and html" }),
     html: t.string({ description: "HTML body" }),
-    replyTo: t.string(),
+    replyTo: t.string({ description: "Where answers should go, if not to the agent" }),
     inReplyTo: t.string({ description: "The Message-ID this message answers: it joins that message's thread" }),
-    attachments: t.field({ type: [AttachmentInput] }),
+    attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
   }),
 });
 
@@ -71,7 +69,7 @@ const ReplyInput = builder.inputType("ReplyInput", {
     text: t.string({ description: "Plain body; at least one of text and html" }),
     html: t.string({ description: "HTML body" }),
     replyAll: t.boolean({ description: "Also to the original's To and Cc, without your own address" }),
-    attachments: t.field({ type: [AttachmentInput] }),
+    attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
   }),
 });
 
@@ -92,7 +90,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   sent: t.field({
     type: SentEmailPage,
     description: "Sent mail, newest first; total counts every send, not only today's.",
-    args: { limit: t.arg.int(), offset: t.arg.int() },
+    args: pageArgs,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
