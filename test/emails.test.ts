@@ -162,6 +162,57 @@ describe("one email", () => {
     expect(reply.body.message).toContain(field);
   });
 
+  test("custom folder names compare without case, spelled as first given; an unknown folder is a 404 naming those there are", async () => {
+    const { agent, emails } = await agentWithMail(4);
+    const move = (email: Email | undefined, folder: string) =>
+      api.call("PATCH", path(agent, `/${email?.id}`), { key: agent.apiKey, body: { folder } });
+    expect((await move(emails[0], "Projects")).body.folder).toBe("Projects");
+    expect((await move(emails[1], "projects")).body.folder).toBe("Projects");
+    // Two moves at once to a new folder, spelled two ways: one spelling wins for both.
+    const [a, b] = await Promise.all([move(emails[2], "Travel"), move(emails[3], "TRAVEL")]);
+    expect(a.body.folder).toBe(b.body.folder);
+    for (const spelling of ["projects", "PROJECTS", "Projects"]) {
+      const listed = await api.get(path(agent, `?folder=${spelling}`), { key: agent.apiKey });
+      expect([listed.status, listed.body.total], spelling).toEqual([200, 2]);
+    }
+    const searched = await api.get(path(agent, `?folder=projects&q=${emails[0]?.subject}`), { key: agent.apiKey });
+    expect(searched.body.total).toBe(1);
+    const folders = await api.graphql(
+      `query($id: ID!) { agent(id: $id) { folders { name total } } }`,
+      { id: agent.id },
+      agent.apiKey,
+    );
+    expect(
+      folders.body.data.agent.folders.filter((f: { name: string }) => !["inbox", "archive", "trash"].includes(f.name)),
+    ).toEqual([
+      { name: "Projects", total: 2 },
+      { name: a.body.folder, total: 2 },
+    ]);
+    const unknown = await api.get(path(agent, "?folder=nosuchfolder"), { key: agent.apiKey });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.message).toBe(
+      `Folder nosuchfolder not found: the folders are inbox, archive, trash, Projects, ${a.body.folder}`,
+    );
+    // The three system folders are there when empty.
+    expect((await api.get(path(agent, "?folder=archive"), { key: agent.apiKey })).body.total).toBe(0);
+  });
+
+  test("a REST error names the REST parameter, and a limit is refused in one wording", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const after = await api.get(path(agent, "?after=yesterday"), { key: agent.apiKey });
+    expect(after.body.message).toBe("Invalid after: expected a time in milliseconds");
+    const wait = await api.get(path(agent, "/wait?timeout=soon"), { key: agent.apiKey });
+    expect(wait.body.message).toBe("Invalid timeout: expected an integer");
+    const search = await api.get(path(agent, `?q=${"x".repeat(600)}`), { key: agent.apiKey });
+    expect(search.body.message).toMatch(/^q must be at most/);
+    expect((await api.get(path(agent, "?limit=abc"), { key: agent.apiKey })).body.message).toBe(
+      "Invalid limit: expected an integer",
+    );
+    expect((await api.get(path(agent, "?limit=0"), { key: agent.apiKey })).body.message).toBe(
+      "Invalid limit: expected an integer of at least 1",
+    );
+  });
+
   test("custom folder names are kept in NFKC; full-width system names are the system folders", async () => {
     const { agent, emails } = await agentWithMail(1);
     const url = path(agent, `/${emails[0]?.id}`);

@@ -229,3 +229,8 @@ export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient
   );
   return row ? (rowOf(tx, "Agent", row) as Recipient) : null;
 }
+
+/** Inside a transaction: locks the agent's row until commit, so that changes for one agent checked under it take turns. */
+export async function lockAgent(tx: Tx, agentId: string): Promise<void> {
+  await tx.one(`SELECT "id" FROM "Agent" WHERE "id" = ?${tx.forUpdate}`, [agentId]);
+}

@@ -293,6 +293,15 @@ export function trashedBefore({ prisma }: Store, before: Date, limit: number) {
   });
 }
 
+/** The folder names the agent's mail has, but these (raw: it is read inside our own transaction of a move). */
+export async function folderNamesBut(tx: Tx, agentId: string, but: string[]): Promise<string[]> {
+  const rows = await tx.all(
+    `SELECT DISTINCT "folder" FROM "Email" WHERE "agentId" = ? AND "folder" NOT IN (${but.map(() => "?").join(", ")})`,
+    [agentId, ...but],
+  );
+  return rows.map((row) => String(row.folder));
+}
+
 /** How many of the agent's emails each folder holds, read and unread. */
 export async function folderCounts({ prisma }: Store, agentId: string) {
   const groups = await prisma.email.groupBy({ by: ["folder", "isRead"], where: { agentId }, _count: { _all: true } });

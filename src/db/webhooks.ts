@@ -1,4 +1,5 @@
 import type { Prisma, Webhook } from "../generated/prisma/sqlite/client.ts";
+import { lockAgent } from "./agents.ts";
 import type { Store } from "./client.ts";
 
 // An agent's webhooks. Prisma reads and writes them; creating one is our own
@@ -33,7 +34,7 @@ export async function insertWebhook(
   max: number,
 ): Promise<{ added: boolean; count: number }> {
   return sql.transaction(async (tx) => {
-    await tx.one(`SELECT "id" FROM "Agent" WHERE "id" = ?${sql.forUpdate}`, [webhook.agentId]);
+    await lockAgent(tx, webhook.agentId);
     const count = Number(
       (await tx.one(`SELECT COUNT(*) AS "n" FROM "Webhook" WHERE "agentId" = ?`, [webhook.agentId]))?.n,
     );

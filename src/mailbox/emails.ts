@@ -9,6 +9,7 @@ import {
   lockEmailSize,
   lockEmails,
   lockTrashedSize,
+  type MailSelector,
   emailSlice as sliceOfEmails,
   trashEmail,
 } from "../db/emails.ts";
@@ -18,7 +19,7 @@ import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
 import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
-import { folderName, SYSTEM_FOLDERS } from "./folders.ts";
+import { folderName, folderSpelling, folderToMoveTo, folderToRead, SYSTEM_FOLDERS } from "./folders.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import type { EmailRecord } from "./records.ts";
 import { filterText, type MailFilter, selectorOf } from "./search.ts";
@@ -37,6 +38,12 @@ export interface Folder {
 
 const notFound = () => new ServiceError("NOT_FOUND", "Email not found");
 
+/** The selector a filter makes, its folder by the spelling the agent's mail has. */
+async function selectorFor(services: Services, agentId: string, filter: MailFilter): Promise<MailSelector> {
+  const folder = filter.folder == null ? null : await folderToRead(services, agentId, filter.folder);
+  return { ...selectorOf(filter), folder };
+}
+
 /** The agent's mail the filter selects: best match first when it searches, else newest first. */
 export async function listEmails(
   services: Services,
@@ -45,18 +52,19 @@ export async function listEmails(
   query: EmailQuery = {},
 ): Promise<Page<EmailRecord>> {
   const window = pageWindow(request);
-  return { ...(await emailPage(services, agent.id, selectorOf(request), window, query)), ...window };
+  const selector = await selectorFor(services, agent.id, request);
+  return { ...(await emailPage(services, agent.id, selector, window, query)), ...window };
 }
 
 /** Mail the filter selects after or before a position, newest first, for cursor paging. */
-export function emailSlice(
+export async function emailSlice(
   services: Services,
   agent: { id: string },
   filter: MailFilter,
   request: SliceRequest,
   query: EmailQuery = {},
 ): Promise<EmailRecord[]> {
-  return sliceOfEmails(services, agent.id, selectorOf(filter), request, query);
+  return sliceOfEmails(services, agent.id, await selectorFor(services, agent.id, filter), request, query);
 }
 
 export async function getEmail(
@@ -95,9 +103,10 @@ async function applyChange(
   return withEvents(services, async (tx, emit) => {
     const found = await lockEmails(tx, agentId, emailIds);
     if (found.length !== emailIds.length) throw notFound();
+    const folder = change.folder === null ? null : await folderToMoveTo(tx, agentId, change.folder);
     let changed = 0;
     for (const before of found) {
-      const after = { folder: change.folder ?? before.folder, isRead: change.isRead ?? before.isRead };
+      const after = { folder: folder ?? before.folder, isRead: change.isRead ?? before.isRead };
       if (after.folder === before.folder && after.isRead === before.isRead) continue;
       await changeEmail(tx, agentId, { id: before.id, ...after }, services.clock.now());
       await emit({ type: "email.updated", agentId, data: { emailId: before.id, ...after } });
@@ -213,11 +222,11 @@ export async function waitForEmail(
 ): Promise<EmailRecord | null> {
   const timeout = wait.timeoutSeconds ?? MAX_WAIT_SECONDS;
   if (timeout < 0 || timeout > MAX_WAIT_SECONDS) {
-    throw new ServiceError("BAD_REQUEST", `timeout must be 0-${MAX_WAIT_SECONDS} seconds`);
+    throw new ServiceError("BAD_REQUEST", `Invalid timeout: expected 0-${MAX_WAIT_SECONDS} seconds`);
   }
   const match = {
     after: new Date(wait.after ?? services.clock.now().getTime()),
-    folder: wait.folder == null ? null : folderName(wait.folder),
+    folder: wait.folder == null ? null : await folderSpelling(services.sql, agent.id, wait.folder),
     from: wait.from == null ? null : filterText(wait.from, "from"),
     subject: wait.subject == null ? null : filterText(wait.subject, "subject"),
   };

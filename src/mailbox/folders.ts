@@ -1,6 +1,11 @@
+import { lockAgent } from "../db/agents.ts";
+import { folderNamesBut } from "../db/emails.ts";
+import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
+import type { Services } from "./services.ts";
 
-// Folder names: inbox, archive and trash, and the agent's own.
+// Folder names: inbox, archive and trash, and the agent's own, which compare
+// without case (a folder keeps the spelling it was first given).
 
 export const SYSTEM_FOLDERS = ["inbox", "archive", "trash"];
 
@@ -61,4 +66,39 @@ export function folderName(name: string): string {
     throw new ServiceError("BAD_REQUEST", `folder ${excerpt(name)} passes for ${lookalike}: name it ${lookalike}`);
   }
   return normalized;
+}
+
+/** Whether two names (checked) name one folder: custom names that differ only in case do. */
+export const sameFolder = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/** The spelling the agent's mail has for a folder of this name (checked), or null when none holds mail. */
+async function storedSpelling(tx: Tx, agentId: string, name: string): Promise<string | null> {
+  if (SYSTEM_FOLDERS.includes(name)) return name;
+  const spellings = await folderNamesBut(tx, agentId, SYSTEM_FOLDERS);
+  return spellings.find((stored) => sameFolder(stored, name)) ?? null;
+}
+
+/** A folder by the spelling its mail has, or as given when none holds mail yet. */
+export async function folderSpelling(tx: Tx, agentId: string, name: string): Promise<string> {
+  const checked = folderName(name);
+  return (await storedSpelling(tx, agentId, checked)) ?? checked;
+}
+
+/**
+ * Inside a move's transaction: the folder to move into, by the spelling it
+ * was first given. The agent is locked first, so two moves to a new folder,
+ * spelled two ways, agree on one.
+ */
+export async function folderToMoveTo(tx: Tx, agentId: string, name: string): Promise<string> {
+  if (!SYSTEM_FOLDERS.includes(folderName(name))) await lockAgent(tx, agentId);
+  return folderSpelling(tx, agentId, name);
+}
+
+/** A folder to list, by its stored spelling; one that holds no mail and is not inbox, archive or trash is not found. */
+export async function folderToRead(services: Services, agentId: string, name: string): Promise<string> {
+  const stored = await storedSpelling(services.sql, agentId, folderName(name));
+  if (stored !== null) return stored;
+  const custom = await folderNamesBut(services.sql, agentId, SYSTEM_FOLDERS);
+  const known = [...SYSTEM_FOLDERS, ...custom.sort()].join(", ");
+  throw new ServiceError("NOT_FOUND", `Folder ${excerpt(name)} not found: the folders are ${known}`);
 }

@@ -1,7 +1,6 @@
 import type { MailSelector } from "../db/emails.ts";
 import { isIndexed, type SearchTerms, searchWords } from "../db/search.ts";
 import { ServiceError } from "../errors.ts";
-import { folderName } from "./folders.ts";
 
 // Which of an agent's received mail a list shows: a folder, a full-text
 // search, and filters on sender, recipient, time, read flag, attachments and
@@ -64,10 +63,9 @@ export function parseSearch(query: string): SearchTerms | null {
   return terms;
 }
 
-/** The selector a filter makes, checked: the folder by its stored name, the search as its terms, the addresses bounded. */
-export function selectorOf(filter: MailFilter): MailSelector {
+/** The selector a filter makes but its folder, checked: the search as its terms, the addresses bounded. */
+export function selectorOf(filter: MailFilter): Omit<MailSelector, "folder"> {
   return {
-    folder: filter.folder == null ? null : folderName(filter.folder),
     search: filter.search == null ? undefined : parseSearch(filter.search),
     from: filter.from == null ? null : filterText(filter.from, "from"),
     to: filter.to == null ? null : filterText(filter.to, "to"),

@@ -15,7 +15,7 @@ import {
 import { ServiceError } from "../errors.ts";
 import type { Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
-import { folderName } from "./folders.ts";
+import { folderToRead } from "./folders.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { addressesOf } from "./records.ts";
 import type { Services } from "./services.ts";
@@ -26,7 +26,8 @@ import { baseSubject } from "./subjects.ts";
 // joins the thread of the ids it names: its parent's, or, when the parent has
 // not arrived yet, the thread of a sibling that named the same parent. A
 // parent that arrives after its children finds them through its own id, and
-// two threads that turn out to be one conversation are merged.
+// their thread joins its own. A message never moves messages of a thread it
+// merely names.
 
 /** References past this many (the oldest) are not looked up. */
 const MAX_NAMED = 100;
@@ -50,17 +51,22 @@ export interface Threading {
 
 /**
  * The thread a new message joins, inside the transaction that stores it:
- * the one of In-Reply-To, then of References newest first, then of its own
- * Message-ID (a child that came first); else a new one. Every other thread
- * those ids lead to is merged into it.
+ * its parent's, found through In-Reply-To, then References newest first;
+ * else the thread of children that came before it, waiting for it as their
+ * missing parent; else a new one. Only that waiting thread is merged in.
  */
 export async function threadFor(tx: Tx, message: Threading): Promise<string> {
-  const { agentId, at } = message;
-  const named = [message.inReplyTo, ...[...message.references].reverse()].filter((id): id is string => id !== null);
-  const ids = [...new Set([...named.slice(0, MAX_NAMED), ...(message.messageId ? [message.messageId] : [])])];
+  const { agentId, at, messageId: own } = message;
+  const parents = [message.inReplyTo, ...[...message.references].reverse()]
+    .filter((id): id is string => id !== null)
+    .slice(0, MAX_NAMED);
+  const ids = [...new Set([...parents, ...(own ? [own] : [])])];
   const subject = baseSubject(message.subject);
+  const parentThread = (known: Map<string, string>) =>
+    parents.map((id) => known.get(id)).find((id) => id !== undefined);
   let known = await threadsOfIds(tx, agentId, ids);
-  let threadId = message.threadId ?? ids.map((id) => known.get(id)).find((id) => id !== undefined);
+  let threadId = message.threadId ?? parentThread(known) ?? (own ? known.get(own) : undefined);
+  const started = threadId === undefined;
   if (threadId === undefined) {
     threadId = randomUUID();
     await insertThread(tx, { id: threadId, agentId, subject, at });
@@ -70,9 +76,14 @@ export async function threadFor(tx: Tx, message: Threading): Promise<string> {
   await claimMessageIds(tx, agentId, ids, threadId);
   // Read again after the inserts: a concurrent writer may have claimed an id first.
   known = await threadsOfIds(tx, agentId, ids);
-  for (const other of new Set(known.values())) {
-    if (other !== threadId) await mergeThread(tx, other, threadId);
+  const parent = parentThread(known);
+  if (started && parent !== undefined && parent !== threadId) {
+    // A sibling filed meanwhile started the parent's thread: this new one, holding only this message, joins it.
+    await mergeThread(tx, threadId, parent);
+    threadId = parent;
   }
+  const waiting = own ? known.get(own) : undefined;
+  if (waiting !== undefined && waiting !== threadId) await mergeThread(tx, waiting, threadId);
   return threadId;
 }
 
@@ -116,19 +127,19 @@ export async function listThreads(
   query: ThreadQuery,
 ): Promise<Page<Thread>> {
   const window = pageWindow(request);
-  const page = await threadPage(services, scopeOf(agent, request.folder), window, query);
+  const page = await threadPage(services, await scopeOf(services, agent, request.folder), window, query);
   return { ...page, ...window };
 }
 
 /** Threads after or before a position, for cursor paging. */
-export function threadSlice(
+export async function threadSlice(
   services: Services,
   agent: { id: string },
   folder: string | null | undefined,
   request: SliceRequest,
   query: ThreadQuery,
 ): Promise<Thread[]> {
-  return sliceOfThreads(services, scopeOf(agent, folder), request, query);
+  return sliceOfThreads(services, await scopeOf(services, agent, folder), request, query);
 }
 
 /** One of the agent's threads; 404 when it is another's, or holds no message any more. */
@@ -143,7 +154,7 @@ export async function getThread(
   return thread;
 }
 
-const scopeOf = (agent: { id: string }, folder: string | null | undefined) => ({
+const scopeOf = async (services: Services, agent: { id: string }, folder: string | null | undefined) => ({
   agentId: agent.id,
-  folder: folder == null ? null : folderName(folder),
+  folder: folder == null ? null : await folderToRead(services, agent.id, folder),
 });

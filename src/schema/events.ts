@@ -1,6 +1,6 @@
 import { type EmailQuery, getEmail, waitForEmail } from "../mailbox/emails.ts";
 import { agentEvents, type EventPage, type EventRecord, eventStream, MAX_EVENTS_PER_READ } from "../mailbox/events.ts";
-import { folderName } from "../mailbox/folders.ts";
+import { folderName, sameFolder } from "../mailbox/folders.ts";
 import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
@@ -13,6 +13,10 @@ import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
 
 /** What a read of events costs: as many as its limit lets through. */
+const AFTER = "The id of the last event read; without it, events from the start of the log";
+const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
+const TYPES = "Only events of these types, e.g. email.received";
+
 const eventsCost = (args: { limit?: number | null }) => ({
   field: 1,
   multiplier: Math.min(Math.max(args.limit ?? MAX_EVENTS_PER_READ, 0), MAX_EVENTS_PER_READ),
@@ -40,7 +44,7 @@ const EventPageType = builder.objectRef<EventPage>("EventPage").implement({
 
 const EmailWaitFilter = builder.inputType("EmailWaitFilter", {
   fields: (t) => ({
-    folder: t.string(),
+    folder: t.string({ description: "Only mail in this folder" }),
     from: t.string({ description: "An address, or @domain for any sender there" }),
     subject: t.string({ description: "Part of the subject, without regard to case" }),
     after: t.field({ type: "Timestamp", description: "Mail received after this time; by default, from now" }),
@@ -51,7 +55,11 @@ builder.prismaObjectFields(AgentType, (t) => ({
   events: t.field({
     type: EventPageType,
     description: "Events after an id, oldest first.",
-    args: { after: t.arg.id(), limit: t.arg.int(), types: t.arg.stringList() },
+    args: {
+      after: t.arg.id({ description: AFTER }),
+      limit: t.arg.int({ description: EVENT_LIMIT }),
+      types: t.arg.stringList({ description: TYPES }),
+    },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: eventsCost,
     resolve: (agent, args, ctx) => agentEvents(ctx, agent, args),
@@ -64,10 +72,10 @@ builder.queryFields((t) => ({
     description: "Events after an id; with wait (0-25 s), holds on until at least one exists or the time runs out.",
     args: {
       agentId: t.arg.id({ required: true }),
-      after: t.arg.id(),
-      limit: t.arg.int(),
+      after: t.arg.id({ description: AFTER }),
+      limit: t.arg.int({ description: EVENT_LIMIT }),
       wait: t.arg.int({ description: "Seconds, 0-25" }),
-      types: t.arg.stringList(),
+      types: t.arg.stringList({ description: TYPES }),
     },
     authScopes: verifiedAgentArg,
     complexity: eventsCost,
@@ -157,7 +165,7 @@ builder.subscriptionFields((t) => ({
 async function* receivedEmails(ctx: Context, agent: { id: string }, folder: string | null) {
   const request = { types: ["email.received"] };
   for await (const event of eventStream(ctx, agent, request, () => ctx.stillCaller(), ctx.signal())) {
-    if (folder !== null && event.data.folder !== folder) continue;
+    if (folder !== null && !sameFolder(String(event.data.folder), folder)) continue;
     // Deleted before it could be read: nothing to send.
     const email = await getEmail(ctx, agent, event.data.emailId as string).catch(() => null);
     if (email) yield email;
