@@ -11,6 +11,7 @@ const KINDS = {
   NOT_ACCEPTABLE: { status: 406, error: "Not Acceptable" },
   REQUEST_TIMEOUT: { status: 408, error: "Request Timeout" },
   CONFLICT: { status: 409, error: "Conflict" },
+  GONE: { status: 410, error: "Gone" },
   PAYLOAD_TOO_LARGE: { status: 413, error: "Payload Too Large" },
   UNPROCESSABLE_CONTENT: { status: 422, error: "Unprocessable Content" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, error: "Unsupported Media Type" },

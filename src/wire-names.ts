@@ -9,6 +9,8 @@ import type { Config } from "./config.ts";
 const CLAWMAIL = {
   fields: { socialIntentUrl: "twitterIntentUrl", socialUsername: "twitterUsername", providerId: "resendId" },
   codes: { SOCIAL_ALREADY_USED: "TWITTER_ALREADY_USED" },
+  /** An error body's `error` as ClawMail's clients compare it. */
+  errors: { "Rate limit exceeded": "Rate Limit Exceeded" },
   keyPrefix: "cmail_",
 } as const;
 
@@ -33,7 +35,18 @@ function toClawmail(value: unknown): unknown {
   );
 }
 
+const renamedError = (error: unknown) => (CLAWMAIL.errors as Record<string, string>)[error as string] ?? error;
+
+/** A body with ClawMail's names; an error body with its words too. */
+function bodyToClawmail(body: unknown): unknown {
+  const renamed = toClawmail(body);
+  if (typeof renamed !== "object" || renamed === null || !("statusCode" in renamed && "error" in renamed)) {
+    return renamed;
+  }
+  return { ...renamed, error: renamedError(renamed.error) };
+}
+
 /** How REST bodies leave this instance. */
 export function wireBody(config: Pick<Config, "wireNames">): (body: unknown) => unknown {
-  return config.wireNames === "clawmail" ? toClawmail : (body) => body;
+  return config.wireNames === "clawmail" ? bodyToClawmail : (body) => body;
 }

@@ -27,6 +27,8 @@ describe("POST /agents", () => {
     expect(reply.body.instruction).toContain(reply.body.verifyUrl);
     expect(reply.body.instruction).toContain("/verify/start");
     expect(reply.body.instruction).toContain("@pigeonhole");
+    // Rotation needs the current key: a lost one is the operator's to replace.
+    expect(reply.body.instruction).toMatch(/rotate-key replaces it, with the current key; a lost key .* operator/);
     expect(reply.body.instruction).toContain("/verify/complete");
     expect(reply.body.instruction).toContain("24 hours");
   });

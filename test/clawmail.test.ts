@@ -8,7 +8,7 @@ import { served } from "./support/served.ts";
 
 const { api, x } = served({
   smtp: true,
-  env: { MAIL_DOMAIN: "clawmail.example", WIRE_NAMES: "clawmail" },
+  env: { MAIL_DOMAIN: "clawmail.example", WIRE_NAMES: "clawmail", DAILY_SEND_LIMIT: "1" },
 });
 
 async function register() {
@@ -36,6 +36,13 @@ test("keys, verification, sent mail and codes under ClawMail's names; nothing el
   const list = await api.get(`/agents/${agent.id}/sent`, { key: agent.apiKey });
   expect(list.body.data[0]).toHaveProperty("resendId", expect.any(String));
   expect(list.body.data[0]).not.toHaveProperty("providerId");
+  // The daily limit's refusal in ClawMail's words, which its clients compare.
+  const over = await api.post(`/agents/${agent.id}/send`, {
+    key: agent.apiKey,
+    body: { to: "pat@example.com", subject: "Again", text: "Hello." },
+  });
+  expect(over.status).toBe(429);
+  expect(over.body).toMatchObject({ error: "Rate Limit Exceeded", code: "DAILY_SEND_LIMIT_EXCEEDED", statusCode: 429 });
 
   const second = await register();
   const again = await api.post("/verify/start", { key: second.apiKey });

@@ -68,12 +68,16 @@ describe("routes", () => {
     expect(reply.body).toEqual({ error: "Not Found", statusCode: 404, message: expect.any(String) });
   });
 
-  test.each(["Token abc", "Bearer", "Bearer a b", "Basic dXNlcjpwYXNz"])(
-    "an Authorization header of another form (%s) is an invalid key",
+  test.each(["ph_abc", "Token abc", "Bearer", "Bearer a b", "Basic dXNlcjpwYXNz"])(
+    "an Authorization header of another form (%s) is an invalid key, and the answer gives the scheme",
     async (authorization) => {
       const reply = await api.get("/verify/status", { headers: { authorization } });
       expect(reply.status).toBe(401);
-      expect(reply.body).toEqual({ error: "Unauthorized", statusCode: 401, message: "API key is invalid" });
+      expect(reply.body).toEqual({
+        error: "Unauthorized",
+        statusCode: 401,
+        message: "API key is invalid: send it as Authorization: Bearer <API key>",
+      });
     },
   );
 

@@ -53,8 +53,19 @@ describe("the claim token", () => {
     const start = await api.post(`/verify/${agent.token}/start`);
     const tweetUrl = publishPost(x, uniqueAuthor(), start.body.tweetText);
     await api.post(`/verify/${agent.token}/complete`, { body: { tweetUrl } });
-    const again = await api.post(`/verify/${agent.token}/start`);
-    expect(again).toMatchObject({ status: 400, body: { message: "Agent is already verified" } });
+    // A used link's endpoints answer as its page does: 410.
+    const gone = {
+      status: 410,
+      body: { error: "Gone", statusCode: 410, message: expect.stringContaining("been used") },
+    };
+    expect(await api.post(`/verify/${agent.token}/start`)).toMatchObject(gone);
+    expect(await api.post(`/verify/${agent.token}/complete`, { body: { tweetUrl } })).toMatchObject(gone);
+    const late = await register();
+    svc.clock.advance(24 * 60 * 60 * 1000);
+    expect(await api.post(`/verify/${late.token}/start`)).toMatchObject({
+      status: 410,
+      body: { message: expect.stringContaining("expired") },
+    });
   });
 
   test("an unknown token is 404 in the spec's shape; the same mistakes as /verify/complete are refused alike", async () => {
@@ -159,6 +170,13 @@ describe("in Chromium, as the person would", () => {
       expect(postText).toContain(code);
       const intent = new URL((await tab.getByRole("link", { name: "Post on X" }).getAttribute("href")) ?? "");
       expect(intent.searchParams.get("text")).toBe(postText);
+
+      await tab.getByLabel("Address of your post").fill("https://example.com/not-a-post");
+      await tab.getByRole("button", { name: "Verify", exact: true }).click();
+      await tab.getByRole("heading", { name: "Not verified yet" }).waitFor();
+      const notAPost = await tab.locator("#problem-text").innerText();
+      expect(notAPost).toMatch(/^The post's address must be the URL of a post/);
+      expect(notAPost).not.toContain("tweetUrl");
 
       const author = uniqueAuthor();
       const wrong = publishPost(x, author, "Hello @pigeonhole, no code here");

@@ -11,6 +11,9 @@ import type { Services } from "./services.ts";
 
 export const keyRequired = () => new ServiceError("UNAUTHORIZED", "API key is required");
 export const keyInvalid = () => new ServiceError("UNAUTHORIZED", "API key is invalid");
+/** An Authorization header of another scheme: the spec's wording, and the scheme to use. */
+export const keyNotBearer = () =>
+  new ServiceError("UNAUTHORIZED", "API key is invalid: send it as Authorization: Bearer <API key>");
 /** A verification link dies with its agent: deleted, or never issued. */
 export const claimInvalid = () =>
   new ServiceError("NOT_FOUND", "This verification link is not valid: its agent does not exist (any more)");

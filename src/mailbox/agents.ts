@@ -69,7 +69,7 @@ function validated(input: NewAgent): { id: string; name: string; metadata?: Pris
 }
 
 const KEEP_KEY =
-  "Keep your API key safe: it is shown only once. If it is lost, POST /agents/{agentId}/rotate-key issues a new one.";
+  "Keep your API key safe: it is shown only once. POST /agents/{agentId}/rotate-key replaces it, with the current key; a lost key can only be replaced by the instance's operator.";
 
 function instructionFor(address: string, verifyUrl: string, config: Config): string {
   const before = `Welcome! Your agent's mailbox is ${address}.`;

@@ -3,6 +3,7 @@ import type { Config, VerificationMode } from "../config.ts";
 import { markVerified, setVerificationCode } from "../db/agents.ts";
 import { ServiceError } from "../errors.ts";
 import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
+import { claimInvalid } from "./access.ts";
 import { addressOf } from "./agents.ts";
 import { withEvents } from "./events.ts";
 import { agentByClaimToken } from "./keys.ts";
@@ -52,6 +53,24 @@ export async function claimOf(services: Services, claimToken: string): Promise<C
   if (isExpired(agent, services.clock.now())) return { state: "expired" };
   const address = addressOf(agent, services.config);
   return { state: agent.verifiedAt === null ? "open" : "verified", agent, address };
+}
+
+/**
+ * The agent a verification link waits with, for the link's own endpoints:
+ * 404 for a link that never was, 410 for one used or expired, as its page answers.
+ */
+export async function openClaim(services: Services, claimToken: string): Promise<AgentRecord> {
+  const claim = await claimOf(services, claimToken);
+  switch (claim.state) {
+    case "open":
+      return claim.agent;
+    case "unknown":
+      throw claimInvalid();
+    case "verified":
+      throw new ServiceError("GONE", "This verification link has been used: its agent is verified");
+    case "expired":
+      throw new ServiceError("GONE", "This verification link has expired: its agent was not verified within 24 hours");
+  }
 }
 
 function newCode(prefix: string): string {

@@ -1,9 +1,10 @@
 import { ServiceError } from "../errors.ts";
 import { requestScope } from "../log.ts";
-import { claimInvalid, keyInvalid, keyRequired } from "../mailbox/access.ts";
-import { agentByClaimToken, agentByKey, sameSecret } from "../mailbox/keys.ts";
+import { keyInvalid, keyNotBearer, keyRequired } from "../mailbox/access.ts";
+import { agentByKey, sameSecret } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
+import { openClaim } from "../mailbox/verification.ts";
 import type { Instance } from "../services.ts";
 import { AnswerBudget } from "./limits.ts";
 import type { Streams } from "./streams.ts";
@@ -48,7 +49,8 @@ export function keyOf(authorization: string | null): string | null {
 export async function agentOfAuthorization(services: Services, authorization: string | null): Promise<AgentRecord> {
   const apiKey = keyOf(authorization);
   if (apiKey === null) throw keyRequired();
-  const agent = apiKey === "" ? null : await agentByKey(services, apiKey);
+  if (apiKey === "") throw keyNotBearer();
+  const agent = await agentByKey(services, apiKey);
   if (!agent) throw keyInvalid();
   return agent;
 }
@@ -77,9 +79,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
     },
     async verifying(claimToken) {
       if (claimToken == null) return this.caller();
-      const agent = await agentByClaimToken(services, claimToken);
-      if (!agent) throw claimInvalid();
-      return agent;
+      return openClaim(services, claimToken);
     },
     caller() {
       caller ??= (async () => {

@@ -64,7 +64,9 @@ async function call(step, body) {
 function show(id, focus) { const el = $(id); el.hidden = false; if (focus) el.querySelector("h2").focus(); }
 function problem(error) {
   const lead = PROBLEMS[error.code] || PROBLEMS[error.statusCode === 404 ? "NOT_FOUND" : error.statusCode === 503 ? "SERVICE_UNAVAILABLE" : ""] || "";
-  $("problem-text").textContent = [lead, error.message].filter(Boolean).join(" ");
+  // The API names its field; a person reads what the field is.
+  const words = (error.message || "").replace(/^tweetUrl /, "The post's address ").replaceAll("tweetUrl", "the post's address");
+  $("problem-text").textContent = [lead, words].filter(Boolean).join(" ");
   $("result").hidden = true;
   show("problem", true);
 }
