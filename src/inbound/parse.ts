@@ -103,6 +103,8 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${sha256(raw)}`,
     from: { address: storable(from?.address ?? ""), name: storableOrNull(from?.name) },
     subject,
+    // mailparser gives an invalid Date for a header it cannot read; such a date is none.
+    date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
     bodyText,
     bodyHtml,
     reading: derive ? readingOf({ subject, bodyText, bodyHtml }) : bareReading(bodyText),

@@ -27,6 +27,8 @@ export interface IncomingMessage {
   dedupeKey: string;
   from: { address: string; name: string | null };
   subject: string | null;
+  /** When the sender says it was written: its Date header, when that can be read. */
+  date: Date | null;
   bodyText: string | null;
   bodyHtml: string | null;
   /** Addresses as the headers name them. */
@@ -113,6 +115,7 @@ async function fileOne(
     bodyHtml: message.bodyHtml,
     size: raw.length,
     receivedAt: now,
+    headerDate: message.date,
     toList: JSON.stringify(message.toList),
     ccList: JSON.stringify(message.ccList),
     replyToList: JSON.stringify(message.replyToList),

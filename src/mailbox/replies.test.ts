@@ -16,6 +16,7 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   bodyHtml: null,
   size: 100,
   receivedAt: new Date("2026-11-23T10:00:00Z"),
+  headerDate: null,
   isRead: false,
   folder: "inbox",
   toList: JSON.stringify(["scout@mail.example", "Pat@Example.com"]),

@@ -74,7 +74,8 @@ function forwardedHeaders(original: EmailRecord): [string, string][] {
   const to = addressesOf(original.toList);
   return [
     ["From", from],
-    ["Date", original.receivedAt.toUTCString()],
+    // The original's own Date, as mail clients quote it; its arrival when it had none.
+    ["Date", (original.headerDate ?? original.receivedAt).toUTCString()],
     ["Subject", original.subject ?? ""],
     ["To", to.length > 0 ? to.join(", ") : original.to],
   ];

@@ -201,7 +201,8 @@ export async function deliver(services: Services, agent: AgentRecord, out: Outgo
     if (!(error instanceof NotDelivered)) throw error;
     await undoSend(sql, taken);
     log("warn", "delivery_failed", { agentId: agent.id, sentId: taken.id, error: error.message });
-    throw new ServiceError("INTERNAL_SERVER_ERROR", "Delivery failed: the email provider did not accept the message");
+    const what = error.unreachable ? "could not be reached" : "did not accept the message";
+    throw new ServiceError("INTERNAL_SERVER_ERROR", `Delivery failed: the email provider ${what}`);
   }
   if (delivery.outcome === "unconfirmed") {
     void delivery.final.then((final) => settleLate(services, taken, messageId, final));

@@ -12,7 +12,15 @@ export type Delivery =
   | { outcome: "unconfirmed"; final: Promise<FinalOutcome> };
 
 /** The message was not delivered and never will be by this attempt. */
-export class NotDelivered extends Error {}
+export class NotDelivered extends Error {
+  constructor(
+    message: string,
+    /** No session with the provider could be had: refused, unreachable, or its login failed. */
+    readonly unreachable = false,
+  ) {
+    super(message);
+  }
+}
 
 /** An envelope's sender and recipients. */
 export interface Envelope {

@@ -56,17 +56,23 @@ export class ConnectionPool {
     // Errors also reach the callback of whatever was asked; this keeps them from being unhandled.
     smtp.on("error", () => {});
     return new Promise((resolve, reject) => {
-      const fail = (error: unknown) => {
+      const settled = () => {
         signal.removeEventListener("abort", onDeadline);
+        smtp.off("error", fail);
+      };
+      const fail = (error: unknown) => {
+        settled();
         smtp.close();
-        reject(new NotDelivered(`the provider could not be reached: ${(error as Error).message}`));
+        reject(new NotDelivered(`the provider could not be reached: ${(error as Error).message}`, true));
       };
       const onDeadline = () => fail(new Error("no session before the deadline"));
       const ready = () => {
-        signal.removeEventListener("abort", onDeadline);
+        settled();
         resolve(connection);
       };
       signal.addEventListener("abort", onDeadline, { once: true });
+      // A refused connection, or one that fails before the greeting, is an error event: connect's callback never hears of it.
+      smtp.once("error", fail);
       smtp.connect((error) => {
         if (error) return fail(error);
         if (!config.user) return ready();

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Email" ADD COLUMN     "headerDate" TIMESTAMP(3);
