@@ -48,6 +48,27 @@ describe("the door", () => {
     expect(viaGraphql.body.data).toBeNull();
   });
 
+  test("introspection shows an agent, or no one, no operator's field or type; the operator's token sees them", async () => {
+    const agent = await createAgent(api);
+    const query = "{ __schema { queryType { fields { name } } types { name } } }";
+    const seen = async (key?: string) => {
+      const reply = await api.graphql(query, {}, key);
+      const schema = reply.body.data.__schema;
+      return {
+        admin: schema.queryType.fields.some((field: { name: string }) => field.name === "admin"),
+        types: schema.types
+          .map((type: { name: string }) => type.name)
+          .filter((name: string) => name.startsWith("Admin")),
+        agent: schema.queryType.fields.some((field: { name: string }) => field.name === "agent"),
+      };
+    };
+    for (const key of [agent.apiKey, undefined])
+      expect(await seen(key)).toEqual({ admin: false, types: [], agent: true });
+    const operator = await seen(TOKEN);
+    expect(operator.admin).toBe(true);
+    expect(operator.types.length).toBeGreaterThan(2);
+  });
+
   test("without ADMIN_TOKEN the admin API is off: 404 on every route", async () => {
     const plain = await startTestService();
     try {

@@ -77,6 +77,40 @@ test("the document is valid OpenAPI 3.1 and documents every route", async () => 
   expect(doc.paths["/agents"].post.security).toEqual([]);
 });
 
+test("a reference a person reads: operations grouped by area, every part described, its own statuses", async () => {
+  expect(doc.info.title).toBe("Pigeonhole API");
+  const tags = doc.tags.map((tag: Json) => tag.name);
+  expect(tags).toEqual(["agents", "verification", "sending", "emails", "threads", "events", "webhooks"]);
+  const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).map(([method, operation]): [string, Json] => [
+      `${method.toUpperCase()} ${path}`,
+      operation as Json,
+    ]),
+  );
+  const summaries = operations.map(([, operation]) => operation.summary);
+  expect(new Set(summaries).size).toBe(summaries.length);
+  for (const [name, operation] of operations) {
+    expect(operation.tags, name).toHaveLength(1);
+    expect(tags, name).toContain(operation.tags[0]);
+    for (const parameter of operation.parameters ?? []) {
+      if (parameter.in !== "path") expect(parameter.description, `${name} ${parameter.name}`).toBeTruthy();
+    }
+    const body = operation.requestBody?.content["application/json"].schema.properties ?? {};
+    for (const [field, schema] of Object.entries(body as Json)) {
+      expect(schema.description, `${name} body.${field}`).toBeTruthy();
+    }
+  }
+  const byName = new Map(operations);
+  expect(Object.keys(byName.get("POST /agents")?.responses ?? {})).not.toContain("404");
+  expect(Object.keys(byName.get("POST /verify/{claimToken}/start")?.responses ?? {})).toContain("410");
+  const send = byName.get("POST /agents/{agentId}/send");
+  expect(send?.tags).toEqual(["sending"]);
+  expect(send?.parameters.find((p: Json) => p.name === "Idempotency-Key").description).toBeTruthy();
+  expect(send?.requestBody.content["application/json"].schema.properties.subject.examples).toEqual([
+    "Quarterly numbers",
+  ]);
+});
+
 test("every documented operation answers as documented", async () => {
   // Agents and verification.
   const created = await call("POST", "/agents", { body: { id: uniqueId(), name: "Documented" } });

@@ -17,7 +17,10 @@ import {
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
+  TypeInfo,
   typeFromAST,
+  visit,
+  visitWithTypeInfo,
 } from "graphql";
 import type { Config } from "../config.ts";
 import { publicRoutes, type Route } from "./routes.ts";
@@ -47,6 +50,23 @@ function namedSchema(type: GraphQLNamedType): Schema {
   return SCALARS[type.name] ?? {};
 }
 
+/** Whether an example is of the schema's own type. */
+function fits(example: unknown, schema: Schema): boolean {
+  if (schema.type === "integer") return Number.isInteger(example);
+  if (schema.type === "array") return Array.isArray(example);
+  return schema.type !== undefined && schema.type === typeof example;
+}
+
+/** A part with its description, and an example when one of its type is known by its name. */
+function described(schema: Schema, name: string, description: string | null | undefined): Schema {
+  const example = EXAMPLES[name];
+  return {
+    ...schema,
+    ...(description ? { description } : {}),
+    ...(example !== undefined && fits(example, schema) ? { examples: [example] } : {}),
+  };
+}
+
 function inputSchema(type: GraphQLInputType): Schema {
   if (isNonNullType(type)) return inputSchema(type.ofType);
   if (isListType(type)) return { type: "array", items: inputSchema(type.ofType) };
@@ -54,7 +74,9 @@ function inputSchema(type: GraphQLInputType): Schema {
     const fields = Object.values(type.getFields());
     return {
       type: "object",
-      properties: Object.fromEntries(fields.map((f) => [f.name, inputSchema(f.type)])),
+      properties: Object.fromEntries(
+        fields.map((f) => [f.name, described(inputSchema(f.type), f.name, f.description)]),
+      ),
       required: fields.filter((f) => isNonNullType(f.type)).map((f) => f.name),
     };
   }
@@ -84,26 +106,44 @@ function landings(
   value: unknown,
   type: GraphQLInputType,
   found: Map<string, Landing>,
+  description: string | null | undefined,
   required = false,
   inList = false,
 ) {
   if (isNonNullType(type)) {
-    landings(value, type.ofType, found, required || !inList, inList);
+    landings(value, type.ofType, found, description, required || !inList, inList);
   } else if (typeof value === "string" && value.startsWith(MARK)) {
     // GraphQL takes one value where a list is asked for: a part wrapped in one may be either.
     const schema = inList
       ? { oneOf: [inputSchema(type), { type: "array", items: inputSchema(type) }] }
       : inputSchema(type);
-    found.set(value.slice(MARK.length), { schema, required });
+    const part = value.slice(MARK.length);
+    found.set(part, { schema: described(schema, part.slice(part.indexOf(":") + 1), description), required });
   } else if (isListType(type) && Array.isArray(value)) {
-    for (const item of value) landings(item, type.ofType, found, required, true);
+    for (const item of value) landings(item, type.ofType, found, description, required, true);
   } else if (isInputObjectType(type) && typeof value === "object" && value !== null) {
     const fields = type.getFields();
     for (const [name, inner] of Object.entries(value)) {
       const field = fields[name];
-      if (field) landings(inner, field.type, found);
+      if (field) landings(inner, field.type, found, field.description);
     }
   }
+}
+
+/** Each variable's description: that of the argument it is passed to. */
+function variableDescriptions(route: Route, schema: GraphQLSchema): Map<string, string> {
+  const found = new Map<string, string>();
+  const typeInfo = new TypeInfo(schema);
+  visit(
+    route.operation as DocumentNode,
+    visitWithTypeInfo(typeInfo, {
+      Argument(node) {
+        const description = typeInfo.getArgument()?.description;
+        if (node.value.kind === Kind.VARIABLE && description) found.set(node.value.name.value, description);
+      },
+    }),
+  );
+  return found;
 }
 
 function operationOf(route: Route): OperationDefinitionNode {
@@ -117,9 +157,11 @@ function operationOf(route: Route): OperationDefinitionNode {
 function requestParts(route: Route, schema: GraphQLSchema): Map<string, Landing> {
   const found = new Map<string, Landing>();
   const variables = (route.variables?.(probeRequest()) ?? {}) as Record<string, unknown>;
+  const descriptions = variableDescriptions(route, schema);
   for (const definition of operationOf(route).variableDefinitions ?? []) {
     const name = definition.variable.name.value;
-    landings(variables[name], typeFromAST(schema, definition.type) as GraphQLInputType, found);
+    const type = typeFromAST(schema, definition.type) as GraphQLInputType;
+    landings(variables[name], type, found, descriptions.get(name));
   }
   return found;
 }
@@ -128,6 +170,8 @@ function requestParts(route: Route, schema: GraphQLSchema): Map<string, Landing>
 
 class Sample {
   readonly schemas = new Map<unknown, Schema>();
+  /** What the schema says of each field's value. */
+  readonly descriptions = new Map<unknown, string>();
   /** Parts that may be null, and so may be left out of an object made of them. */
   readonly nullable = new Set<unknown>();
   #next = 0;
@@ -148,12 +192,13 @@ class Sample {
     let schema: Schema;
     if (isListType(inner)) {
       const item = this.of(inner.ofType, selection);
-      value = [item];
+      // Two values in a list of scalars, so that one joined into a string is known for a string.
+      value = isObjectType(getNamedType(inner.ofType)) ? [item] : [item, this.of(inner.ofType, selection)];
       schema = { type: "array", items: this.schemaOf(item) };
     } else if (isObjectType(inner)) {
       const fields = this.oneOf(this.fields(inner, selection));
       value = Object.fromEntries(fields.map(([name, v]) => [name, v]));
-      schema = objectSchema(fields.map(([name, v]) => [name, this.schemaOf(v), this.nullable.has(v)]));
+      schema = objectSchema(fields.map(([name, v]) => this.property(name, v)));
     } else {
       value = `${MARK}out:${this.#next++}`;
       schema = namedSchema(getNamedType(inner));
@@ -176,7 +221,9 @@ class Sample {
       if (node.name.value === "__typename") return [node.alias?.value ?? "__typename", `${MARK}typename`];
       const field = type.getFields()[node.name.value];
       if (!field) throw new Error(`${type.name} has no field ${node.name.value}`);
-      return [node.alias?.value ?? node.name.value, this.of(field.type, node.selectionSet)];
+      const value = this.of(field.type, node.selectionSet);
+      if (field.description) this.descriptions.set(value, field.description);
+      return [node.alias?.value ?? node.name.value, value];
     });
   }
 
@@ -196,10 +243,14 @@ class Sample {
     if (given) return given.schema;
     if (value === null || value === undefined) return { type: "null" };
     if (Array.isArray(value)) return { type: "array", items: value.length ? this.schemaOf(value[0]) : {} };
-    if (typeof value === "object") {
-      return objectSchema(Object.entries(value).map(([name, v]) => [name, this.schemaOf(v), this.nullable.has(v)]));
-    }
+    if (typeof value === "object")
+      return objectSchema(Object.entries(value).map(([name, v]) => this.property(name, v)));
     return { type: typeof value };
+  }
+
+  /** A field of an answer: its schema, described, and whether it may be left out. */
+  private property(name: string, value: unknown): [string, Schema, boolean] {
+    return [name, described(this.schemaOf(value), name, this.descriptions.get(value)), this.nullable.has(value)];
   }
 
   static for(route: Route, schema: GraphQLSchema, request: Map<string, Landing>, present: number): Sample {
@@ -277,28 +328,100 @@ const ERROR_BODY: Schema = {
   required: ["error", "message", "statusCode"],
 };
 
+/** Examples of the parts and fields clients meet most, by name. */
+const EXAMPLES: Record<string, unknown> = {
+  agentId: "scout",
+  emailId: "0b6d3c1e-4f7a-4d8e-9a51-2f1c7e9b8d20",
+  threadId: "5f2e9a4c-1b3d-4e6f-8a7b-9c0d1e2f3a4b",
+  sentId: "8c7b6a59-4e3d-4c2b-9a18-f7e6d5c4b3a2",
+  webhookId: "wh_3kQ9zT2mR8",
+  name: "Scout",
+  email: "scout@mail.example",
+  apiKey: "ph_6fY2kQ9zT2mR8vB1xN4cL7pJ0sD3gH5wE8uA2iO9yK1",
+  verifyUrl: "https://mail.example.net/verify/pv_Yq3T8mR2kQ9zB1xN4cL7pJ0sD3gH5wE8uA2iO9yK1",
+  verificationCode: "PIGEON-7KQ2ZD",
+  tweetUrl: "https://x.com/you/status/1795430400000",
+  socialUsername: "you",
+  to: "pat@example.com",
+  from: "jordan@sender.example",
+  replyTo: "replies@example.com",
+  subject: "Quarterly numbers",
+  text: "Hello Pat,\n\nThe numbers are attached.\n\nScout",
+  html: "<p>Hello Pat,</p><p>The numbers are attached.</p><p>Scout</p>",
+  bodyText: "Hello Pat,\n\nThe numbers are attached.\n\nScout",
+  folder: "inbox",
+  q: "invoice march",
+  createdAt: 1795430400000,
+  sentAt: 1795430400000,
+  receivedAt: 1795430400000,
+  expiresAt: 1795431300000,
+  verifiedAt: 1795430400000,
+  limit: 50,
+  offset: 0,
+  url: "https://agent.example/hooks/mail",
+  "idempotency-key": "send-2026-11-26-report",
+};
+
 const ERRORS: Record<string, string> = {
   "400": "Invalid body or parameters, or a verification failure",
   "401": "Missing or invalid API key",
   "403": "Another agent's key, or the agent is not verified (code NOT_VERIFIED)",
   "404": "The agent or item does not exist",
   "409": "Taken already, or a request with the same Idempotency-Key is in flight",
+  "410": "The verification link was used, or its agent expired",
   "413": "Request body too large",
   "422": "The Idempotency-Key was used with another body",
-  "429": "A daily send or storage limit",
+  "429": "Too many requests (REQUEST_RATE_LIMITED, with Retry-After), or a daily send or storage limit",
   "500": "Server failure, including failed delivery",
   "503": "Temporarily unavailable",
 };
 
 /** The statuses a route may refuse with: all may fail on input, on the server or on time. */
 function errorStatuses(route: Route, open: boolean): string[] {
-  const statuses = ["400", "404", "500", "503"];
-  if (!open) statuses.push("401", "403");
+  const statuses = ["400", "500", "503"];
+  const named = route.path.includes(":");
+  if (named) statuses.push("404");
+  if (!open) statuses.push("401", "429");
+  if (route.path.includes(":agentId")) statuses.push("403");
+  if (route.path.includes(":claimToken")) statuses.push("410");
   if (route.body) statuses.push("413");
-  if (route.path === "/agents") statuses.push("409");
+  if (route.path === "/agents") statuses.push("409", "429");
   if (route.status === 201 && route.path !== "/agents") statuses.push("409", "422", "429");
-  return statuses.sort();
+  return [...new Set(statuses)].sort();
 }
+
+/** The areas of the API, in the order the reference shows them. */
+const TAGS: { name: string; description: string; matches: RegExp }[] = [
+  {
+    name: "agents",
+    description: "Registering an agent, reading it, its key and its sender lists.",
+    matches: /^\/agents(\/:agentId(\/(rotate-key|senders))?)?$/,
+  },
+  { name: "verification", description: "Proving a human owner by a public post on X.", matches: /^\/verify\// },
+  {
+    name: "sending",
+    description: "Sending, replying and forwarding, and what was sent.",
+    matches: /\/(send|sent(\/.*)?|reply|forward)$/,
+  },
+  {
+    name: "emails",
+    description: "Received mail in folders: list, search, read, move, delete, attachments.",
+    matches: /\/emails/,
+  },
+  {
+    name: "threads",
+    description: "Conversations: received and sent messages linked by Message-ID.",
+    matches: /\/threads/,
+  },
+  {
+    name: "events",
+    description: "Hearing of mail as it arrives: the event log and its long poll.",
+    matches: /\/events/,
+  },
+  { name: "webhooks", description: "Events delivered by signed POSTs to the agent's URL.", matches: /\/webhooks/ },
+];
+
+const tagOf = (route: Route) => TAGS.find((tag) => tag.matches.test(route.path))?.name ?? "agents";
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
 const isOpen = (route: Route) => route.path === "/agents" || route.path.includes(":claimToken");
@@ -315,12 +438,14 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
     ...byPlace("query").map(([name, landing]) => ({
       name,
       in: "query",
+      description: landing.schema.description,
       required: landing.required,
       schema: queryParamSchema(landing.schema),
     })),
     ...byPlace("header").map(([name, landing]) => ({
       name: headerName(name),
       in: "header",
+      description: landing.schema.description,
       required: false,
       schema: landing.schema,
     })),
@@ -337,6 +462,7 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
     : { description: "Succeeded", content: { "application/json": { schema: answerSchema(route, schema, parts) } } };
   return {
     operationId: operation.name?.value,
+    tags: [tagOf(route)],
     summary: route.file
       ? "Downloads an attachment of a received email: its bytes, type and filename."
       : summaryOf(route, schema),
@@ -420,13 +546,14 @@ export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "pub
   return {
     openapi: "3.1.0",
     info: {
-      title: "Pigeonhole",
-      version: "1",
+      title: "Pigeonhole API",
+      version: "1.0.0",
       description:
         "Mailboxes for AI agents: register, verify a human owner by a public post on X, receive mail into folders and send mail. GraphQL at /graphql carries the same operations.",
     },
     servers: [{ url: config.publicUrl }],
     security: [{ apiKey: [] }],
+    tags: TAGS.map(({ name, description }) => ({ name, description })),
     paths,
     components: {
       securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "The agent's API key" } },

@@ -19,7 +19,7 @@ import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
-import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
 
 // Received mail and the agent's folders.
 
@@ -153,7 +153,7 @@ const positionOf = (email: EmailRecord) => ({ at: email.receivedAt, id: email.id
 
 /** Which of the agent's mail a list shows. */
 const mailArgs = builder.args((t) => ({
-  folder: t.string(),
+  folder: t.string({ description: "inbox, archive, trash or one of the agent's own (without case)" }),
   search: t.string({
     description: 'Words (each a prefix, all must match), "exact phrases" and -excluded words; best match first',
   }),
@@ -162,8 +162,8 @@ const mailArgs = builder.args((t) => ({
   // Not after/before: a connection's cursors go by those names.
   receivedAfter: t.field({ type: "Timestamp", description: "Received after this time" }),
   receivedBefore: t.field({ type: "Timestamp", description: "Received before this time" }),
-  isRead: t.boolean(),
-  hasAttachments: t.boolean(),
+  isRead: t.boolean({ description: "Only read (true) or unread (false) mail" }),
+  hasAttachments: t.boolean({ description: "Only mail with (true) or without (false) attachments" }),
   authenticated: t.boolean({ description: "Only mail whose authentication verdict is pass (true), or is not (false)" }),
 }));
 
@@ -193,7 +193,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   emails: t.field({
     type: EmailPage,
     description: "Received mail, newest first (best match first with search); all folders unless one is named.",
-    args: { ...mailArgs, limit: t.arg.int(), offset: t.arg.int() },
+    args: { ...mailArgs, ...pageArgs },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) => {
@@ -242,7 +242,7 @@ builder.mutationFields((t) => ({
       agentId: t.arg.id({ required: true }),
       emailId: t.arg.id({ required: true }),
       folder: t.arg.string({ description: "inbox, archive, trash or a custom name" }),
-      isRead: t.arg.boolean(),
+      isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
     },
     authScopes: verifiedAgentArg,
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
@@ -254,9 +254,9 @@ builder.mutationFields((t) => ({
     description: "One change to up to 100 emails: all of them, or none when one is not the agent's (404).",
     args: {
       agentId: t.arg.id({ required: true }),
-      emailIds: t.arg.idList({ required: true }),
+      emailIds: t.arg.idList({ required: true, description: "1-100 of the agent's emails" }),
       folder: t.arg.string({ description: "inbox, archive, trash or a custom name" }),
-      isRead: t.arg.boolean(),
+      isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
     },
     authScopes: verifiedAgentArg,
     resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),

@@ -12,6 +12,14 @@ import { builder } from "./builder.ts";
 /** Pothos' default for a connection without first or last. */
 const DEFAULT_CONNECTION_SIZE = 20;
 
+/** A page's size and start, as every list takes them. */
+export const pageArgs = builder.args((t) => ({
+  limit: t.int({
+    description: `At most this many (default ${DEFAULT_PAGE_SIZE}; more than ${MAX_PAGE_SIZE} gives ${MAX_PAGE_SIZE})`,
+  }),
+  offset: t.int({ description: "Skip this many first (default 0)" }),
+}));
+
 /** What a page costs: its items, as many as its limit lets through. */
 export function pageCost(args: { limit?: number | null }) {
   return { field: 1, multiplier: Math.min(Math.max(args.limit ?? DEFAULT_PAGE_SIZE, 0), MAX_PAGE_SIZE) };

@@ -1,4 +1,5 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
+import { filterSchema, pruneSchema } from "@graphql-tools/utils";
 import {
   BREAK,
   type DocumentNode,
@@ -6,6 +7,7 @@ import {
   GraphQLError,
   type GraphQLSchema,
   getOperationAST,
+  Kind,
   visit,
 } from "graphql";
 import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } from "graphql-yoga";
@@ -51,6 +53,35 @@ const requestChecks: Plugin = {
   },
 };
 
+/** A document that only asks about the schema: what GraphiQL's explorer and typed-client generators send. */
+function isIntrospection(document: DocumentNode): boolean {
+  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+  return operations.every((operation) =>
+    operation.selectionSet.selections.every(
+      (s) => s.kind === Kind.FIELD && ["__schema", "__type", "__typename"].includes(s.name.value),
+    ),
+  );
+}
+
+/**
+ * Introspection shows an agent its own API: not the operator's `admin`
+ * fields, nor the types only they reach. The operator's token sees all, as
+ * does schema.graphql. Executed on graphql-js, which takes the schema given.
+ */
+function agentIntrospection(schema: GraphQLSchema): Plugin<Context> {
+  const agentView = pruneSchema(filterSchema({ schema, rootFieldFilter: (_, name) => name !== "admin" }));
+  return {
+    async onExecute({ args, executeFn, setExecuteFn }) {
+      if (!isIntrospection(args.document)) return;
+      const operator = await args.contextValue.operator().then(
+        () => true,
+        () => false,
+      );
+      if (!operator) setExecuteFn((given) => executeFn({ ...given, schema: agentView }));
+    },
+  };
+}
+
 function isSubscription(document: DocumentNode, operationName?: string | null): boolean {
   return getOperationAST(document, operationName)?.operation === "subscription";
 }
@@ -81,7 +112,7 @@ const needsGraphqlJs = new WeakMap<DocumentNode, boolean>();
 function runsOnJit(document: DocumentNode, operationName?: string | null): boolean {
   let needs = needsGraphqlJs.get(document);
   if (needs === undefined) {
-    needs = selectsIndirectRows(document);
+    needs = selectsIndirectRows(document) || isIntrospection(document);
     needsGraphqlJs.set(document, needs);
   }
   return !needs && !isSubscription(document, operationName);
@@ -162,12 +193,13 @@ export function createGraphql(schema: GraphQLSchema, services: Instance): Graphq
     logging: false,
     // graphql-jit compiles each document once into plain functions; the same answers, several times faster.
     // Subscriptions run on graphql-js: graphql-jit does not hand a subscribe function its arguments; so do
-    // documents that select a thread's messages (selectsIndirectRows).
+    // documents that select a thread's messages (selectsIndirectRows), and introspection (agentIntrospection).
     plugins: [
       countOperations(services),
       ...documentLimits({ introspection }),
       requestChecks,
       refusedSubscriptions,
+      agentIntrospection(schema),
       useGraphQlJit(
         {},
         {

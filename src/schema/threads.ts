@@ -6,7 +6,7 @@ import { builder } from "./builder.ts";
 import { EmailType } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCallerWith, verifiedAgentArg } from "./own-agent.ts";
-import { connectionCost, connectionOf, nodesQuery, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
 import { SentEmailType } from "./sending.ts";
 
 // Conversations: received and sent mail linked by Message-ID. A thread's
@@ -93,7 +93,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   threads: t.field({
     type: ThreadPage,
     description: "Conversations, newest activity first; with a folder, those with received mail in it.",
-    args: { folder: t.arg.string(), limit: t.arg.int(), offset: t.arg.int() },
+    args: { folder: t.arg.string({ description: "Only threads with received mail in this folder" }), ...pageArgs },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
@@ -105,7 +105,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   threadConnection: t.connection({
     type: ThreadType,
     description: "Conversations as a cursor connection, newest activity first.",
-    args: { folder: t.arg.string() },
+    args: { folder: t.arg.string({ description: "Only threads with received mail in this folder" }) },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>

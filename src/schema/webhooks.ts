@@ -18,7 +18,7 @@ import {
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
-import { pageCost, pageType } from "./pages.ts";
+import { pageArgs, pageCost, pageType } from "./pages.ts";
 
 // Webhooks: where the agent's events are POSTed, signed the Standard Webhooks
 // way, and what became of each delivery.
@@ -73,7 +73,7 @@ const WebhookType = builder.prismaObject("Webhook", {
     deliveries: t.field({
       type: WebhookDeliveryPage,
       description: "Its deliveries, newest first, each with its attempts.",
-      args: { limit: t.arg.int(), offset: t.arg.int() },
+      args: pageArgs,
       complexity: pageCost,
       resolve: (webhook, args, ctx) => listDeliveries(ctx, { id: webhook.agentId }, webhook.id, args),
     }),
@@ -97,9 +97,9 @@ const CreateWebhookInput = builder.inputType("CreateWebhookInput", {
 
 const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
   fields: (t) => ({
-    url: t.string(),
-    events: t.stringList(),
-    description: t.string(),
+    url: t.string({ description: "https:// and a public address" }),
+    events: t.stringList({ description: "Event types to receive; all when empty" }),
+    description: t.string({ description: "At most 256 characters" }),
     enabled: t.boolean({ description: "Turning it on again forgets why it was turned off" }),
   }),
 });

@@ -21,8 +21,10 @@ import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
 import type { Instance } from "../services.ts";
 import { wireBody } from "../wire-names.ts";
-import { DOCS_SCRIPT, docsPage, redocBundle } from "./docs.ts";
-import { graphiqlPage } from "./graphiql.ts";
+import { compressAnswers } from "./compress.ts";
+import { docsPage, redocBundle } from "./docs.ts";
+import type { Drain } from "./drain.ts";
+import { graphiqlAssets, graphiqlPage } from "./graphiql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
@@ -40,14 +42,15 @@ const OWN_PATHS: Record<string, string[]> = {
   "/llms.txt": ["GET"],
   "/mcp": ["POST"],
   "/docs": ["GET"],
-  [DOCS_SCRIPT]: ["GET"],
 };
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
-export function createApp(services: Instance, graphql: Graphql): Hono {
+export function createApp(services: Instance, graphql: Graphql, drain: Drain): Hono {
   const app = new Hono();
 
   app.use(observeRequests(services));
+  app.use(drain.middleware());
+  app.use(compressAnswers());
   const { corsOrigins } = services.config;
   if (corsOrigins.length > 0) app.use(cors(corsPolicy(corsOrigins)));
   app.use(timeout(REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: "The request took too long" })));
@@ -62,7 +65,7 @@ export function createApp(services: Instance, graphql: Graphql): Hono {
     return c.body(await registry.metrics(), 200, { "Content-Type": registry.contentType });
   });
   app.get("/readyz", async (c) => {
-    const readiness = await readinessOf(services);
+    const readiness = await readinessOf(services, drain);
     return c.json(readiness, readiness.ready ? 200 : 503);
   });
   app.get("/healthz", async (c) => {
@@ -129,16 +132,17 @@ function serveDescriptions(app: Hono, config: Config): void {
     ["/llms.txt", "text/plain; charset=utf-8", llmsTxt(config)],
   ];
   for (const [path, type, text] of files) app.get(path, (c) => c.body(text, 200, { "Content-Type": type }));
-  app.get("/docs", (c) => {
-    const page = docsPage();
+  app.get("/docs", async (c) => {
+    const page = await docsPage();
     return c.body(page.html, 200, page.headers);
   });
-  app.get(DOCS_SCRIPT, async (c) =>
-    c.body(new Uint8Array(await redocBundle()), 200, {
-      "Content-Type": "text/javascript; charset=utf-8",
-      "Cache-Control": "public, max-age=86400",
-    }),
-  );
+  app.get("/assets/:name", async (c) => {
+    const assets = [await redocBundle(), ...(await graphiqlAssets())];
+    const asset = assets.find((candidate) => candidate.path === c.req.path);
+    if (!asset) throw new ServiceError("NOT_FOUND", `No asset ${c.req.path}`);
+    const { body, headers } = await asset.answer(c.req.header("accept-encoding"));
+    return c.body(new Uint8Array(body), 200, headers);
+  });
 }
 
 /**
@@ -157,11 +161,11 @@ function corsPolicy(origins: string[]) {
 }
 
 /**
- * Ready to serve: the database answers and has every migration. The mail
- * side is reported but never makes it unready: an IMAP or SMTP outage is no
- * reason to take the API out of a load balancer.
+ * Ready to serve: not stopping, and the database answers and has every
+ * migration. The mail side is reported but never makes it unready: an IMAP
+ * or SMTP outage is no reason to take the API out of a load balancer.
  */
-async function readinessOf(services: Instance) {
+async function readinessOf(services: Instance, drain: Drain) {
   const { prisma, config, inbound, outbound } = services;
   const provider = providerOf(config.databaseUrl);
   const pending = await prisma
@@ -170,7 +174,8 @@ async function readinessOf(services: Instance) {
     .catch(() => null);
   const ms = (date: Date | null) => date?.getTime() ?? null;
   return {
-    ready: pending !== null && pending.length === 0,
+    ready: !drain.draining && pending !== null && pending.length === 0,
+    draining: drain.draining,
     database: { reachable: pending !== null, pendingMigrations: pending?.length ?? null },
     imap: inbound && { ...inbound, lastPollAt: ms(inbound.lastPollAt) },
     smtp: outbound && { ...outbound, lastSuccessAt: ms(outbound.lastSuccessAt), lastErrorAt: ms(outbound.lastErrorAt) },

@@ -1,24 +1,26 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { Asset } from "./assets.ts";
 import { newNonce, pageHeaders } from "./html.ts";
 
 // /docs: Redoc's reference of /openapi.json, its standalone bundle served
 // from the installed package rather than a CDN, under a policy that lets the
 // page load nothing from anywhere else.
 
-export const DOCS_SCRIPT = "/docs/redoc.standalone.js";
+let bundle: Promise<Asset> | undefined;
 
-let bundle: Promise<Buffer> | undefined;
-
-/** Redoc's browser bundle (0.9 MB), read on first use. */
-export function redocBundle(): Promise<Buffer> {
-  bundle ??= readFile(createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js"));
+/** Redoc's browser bundle (0.9 MB), an asset read on first use. */
+export function redocBundle(): Promise<Asset> {
+  bundle ??= readFile(createRequire(import.meta.url).resolve("redoc/bundles/redoc.standalone.js")).then(
+    (raw) => new Asset("redoc", "js", "text/javascript; charset=utf-8", raw),
+  );
   return bundle;
 }
 
 /** The docs page and the headers it must be served with, a fresh nonce each time. */
-export function docsPage(): { html: string; headers: Record<string, string> } {
+export async function docsPage(): Promise<{ html: string; headers: Record<string, string> }> {
   const nonce = newNonce();
+  const script = (await redocBundle()).path;
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -28,7 +30,7 @@ export function docsPage(): { html: string; headers: Record<string, string> } {
 </head>
 <body>
 <redoc spec-url="/openapi.json"></redoc>
-<script nonce="${nonce}" src="${DOCS_SCRIPT}"></script>
+<script nonce="${nonce}" src="${script}"></script>
 </body>
 </html>
 `;

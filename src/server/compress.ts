@@ -1,0 +1,30 @@
+import { promisify } from "node:util";
+import { gzip } from "node:zlib";
+import type { MiddlewareHandler } from "hono";
+import { acceptedEncoding } from "./assets.ts";
+
+// Answers compressed with gzip when the client takes it: pages, JSON and
+// text of 1 KiB or more, each already whole in memory. Streams of events are
+// left as they are (each event must reach the client as it is written). The
+// answer's body is read only for a client that takes gzip: reading it turns
+// the server's fast path for a string body into a stream.
+
+const MIN_BYTES = 1024;
+const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:json|javascript|xml|graphql-response\+json))/i;
+const gzipped = promisify(gzip);
+
+export function compressAnswers(): MiddlewareHandler {
+  return async (c, next) => {
+    await next();
+    const { res } = c;
+    if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "") || res.headers.has("Content-Encoding")) return;
+    // On the answer itself: c.header() would copy every answer into a new one.
+    res.headers.append("Vary", "Accept-Encoding");
+    if (acceptedEncoding(c.req.header("accept-encoding"), ["gzip"]) === null || !res.body) return;
+    const bytes = Buffer.from(await res.arrayBuffer());
+    const compress = bytes.length >= MIN_BYTES;
+    c.res = new Response(new Uint8Array(compress ? await gzipped(bytes) : bytes), res);
+    c.res.headers.delete("Content-Length");
+    if (compress) c.res.headers.set("Content-Encoding", "gzip");
+  };
+}
