@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
@@ -22,9 +22,15 @@ interface Run {
 }
 
 /** Runs `pigeonhole <args>` with the service's configuration, and what it is given on stdin. */
-function cli(args: string[], { env = {}, input = "" }: { env?: Record<string, string>; input?: string } = {}) {
+function cli(
+  args: string[],
+  { env = {}, input = "", cwd }: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
+) {
   const child = spawn(process.execPath, [resolve("dist/cli/main.js"), ...args], {
-    env: { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, VERIFICATION_MODE: "admin", ...env },
+    cwd,
+    env: JSON.parse(
+      JSON.stringify({ PATH: process.env.PATH ?? "", DATABASE_URL: database.url, VERIFICATION_MODE: "admin", ...env }),
+    ),
   });
   child.stdin.end(input);
   let stdout = "";
@@ -80,6 +86,10 @@ describe("agents", () => {
     expect([refused.code, refused.stdout]).toEqual([1, "Not deleted.\n"]);
     expect(refused.stderr).toContain("Type its id to confirm");
     expect((await api.get("/verify/status", { key: kept.apiKey })).status).toBe(200);
+    // No terminal and nothing piped: no answer, said, and a refusal rather than a wait.
+    const unanswered = await cli(["agents", "delete", kept.id]);
+    expect([unanswered.code, unanswered.stdout]).toEqual([1, "Not deleted.\n"]);
+    expect(unanswered.stderr).toMatch(/Type its id to confirm: \nNo answer came .*pass --yes/);
     expect((await cli(["agents", "delete", typed.id], { input: `${typed.id}\n` })).code).toBe(0);
     expect((await cli(["agents", "delete", forced.id, "--yes"])).code).toBe(0);
     for (const gone of [typed, forced])
@@ -95,6 +105,16 @@ describe("agents", () => {
     const missing = await cli(["agents", "show", "nobody-here"]);
     expect([missing.code, missing.stderr]).toEqual([1, "Agent nobody-here not found\n"]);
   });
+});
+
+test("from another directory, without DATABASE_URL: no database is made there, and it says so", async () => {
+  const elsewhere = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
+  for (const args of [["stats"], ["migrate"], ["doctor"]]) {
+    const run = await cli(args, { cwd: elsewhere, env: { DATABASE_URL: undefined } });
+    expect(run.code, args[0]).toBe(1);
+    expect(`${run.stdout}${run.stderr}`).toContain("No database at ./data/pigeonhole.db");
+  }
+  expect(existsSync(join(elsewhere, "data"))).toBe(false);
 });
 
 test("stats and migrate", async () => {

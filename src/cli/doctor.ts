@@ -1,7 +1,8 @@
+import { existsSync } from "node:fs";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
 import type { Config } from "../config.ts";
-import { openDatabase } from "../db/client.ts";
+import { openDatabase, providerOf } from "../db/client.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 
 // `pigeonhole doctor`: what would keep this instance from working, checked
@@ -34,8 +35,21 @@ function configuration(config: Config): Finding[] {
   return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];
 }
 
+/**
+ * Why the CLI must not open the database, or null: the service's default
+ * file is relative to where it runs, and the CLI run from another directory
+ * would make a new, empty database there.
+ */
+export function databaseNotChosen(config: Config, env: NodeJS.ProcessEnv): string | null {
+  const file = config.databaseUrl.slice("file:".length);
+  if (env.DATABASE_URL !== undefined || providerOf(config.databaseUrl) !== "sqlite" || existsSync(file)) return null;
+  return `No database at ${file} (the default, relative to this directory): run pigeonhole where the service runs, or set DATABASE_URL`;
+}
+
 async function database(config: Config): Promise<Finding> {
   const check = "database";
+  const notChosen = databaseNotChosen(config, process.env);
+  if (notChosen) return { check, status: "fail", detail: notChosen };
   try {
     const db = await openDatabase(config.databaseUrl);
     try {

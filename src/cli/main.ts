@@ -20,7 +20,7 @@ import {
 import type { Services } from "../mailbox/services.ts";
 import { createMetrics } from "../metrics.ts";
 import { servicesFor } from "../services.ts";
-import { doctor } from "./doctor.ts";
+import { databaseNotChosen, doctor } from "./doctor.ts";
 import { fields, jsonOf, table } from "./output.ts";
 
 // The operator's command line, on the box: the admin API's acts and a few
@@ -137,11 +137,21 @@ async function agents(services: Services, [action, id]: string[], options: Optio
   }
 }
 
-/** Asks on the terminal (or reads a line from a pipe); true when the answer is the expected word. */
+/**
+ * Asks on the terminal (or reads a line from a pipe); true when the answer is
+ * the expected word. Input that ends without a line (no terminal, nothing
+ * piped) is no answer: a refusal, said, rather than a wait that never ends.
+ */
 async function confirmed(question: string, expected: string): Promise<boolean> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  const ended = new Promise<null>((resolve) => prompt.once("close", () => resolve(null)));
   try {
-    return (await prompt.question(question)).trim() === expected;
+    const answer = await Promise.race([prompt.question(question), ended]);
+    // A piped answer is not echoed with its newline, as a typed one is.
+    if (!process.stdin.isTTY) process.stderr.write("\n");
+    if (answer === null)
+      process.stderr.write("No answer came (is there a terminal?): pass --yes to delete without asking.\n");
+    return answer?.trim() === expected;
   } catch {
     return false;
   } finally {
@@ -183,7 +193,10 @@ async function backup(database: Database, config: Config, [file]: string[]): Pro
   };
 }
 
+/** The database, opened only where the CLI was sent (see databaseNotChosen). */
 async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
+  const notChosen = databaseNotChosen(config, process.env);
+  if (notChosen) throw new ServiceError("NOT_FOUND", notChosen);
   const database = await openDatabase(config.databaseUrl);
   try {
     return await work(database);
