@@ -344,7 +344,7 @@ async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> 
   if (req.method === "POST" && mailer) {
     const { to, subject, text } = JSON.parse(await readBody(req)) as { to: string; subject: string; text: string };
     await mailer.sendMail({ from: `${agent.id}@${domain}`, to, subject, text });
-    return send(res, 201, { id: randomUUID(), to, subject, sentAt: Date.now() });
+    return send(res, 201, { id: randomUUID(), to, subject, sentAt: Date.now(), threadId: randomUUID() });
   }
   send(res, 404, { error: "Not Found" });
 }
