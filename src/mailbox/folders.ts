@@ -71,17 +71,14 @@ export function folderName(name: string): string {
 /** Whether two names (checked) name one folder: custom names that differ only in case do. */
 export const sameFolder = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
-/** The spelling the agent's mail has for a folder of this name (checked), or null when none holds mail. */
-async function storedSpelling(tx: Tx, agentId: string, name: string): Promise<string | null> {
-  if (SYSTEM_FOLDERS.includes(name)) return name;
-  const spellings = await folderNamesBut(tx, agentId, SYSTEM_FOLDERS);
-  return spellings.find((stored) => sameFolder(stored, name)) ?? null;
-}
+/** A custom name (checked) as the agent's mail spells it, from its own folders' names; undefined when none holds mail. */
+const spellingAmong = (custom: string[], checked: string) => custom.find((stored) => sameFolder(stored, checked));
 
 /** A folder by the spelling its mail has, or as given when none holds mail yet. */
 export async function folderSpelling(tx: Tx, agentId: string, name: string): Promise<string> {
   const checked = folderName(name);
-  return (await storedSpelling(tx, agentId, checked)) ?? checked;
+  if (SYSTEM_FOLDERS.includes(checked)) return checked;
+  return spellingAmong(await folderNamesBut(tx, agentId, SYSTEM_FOLDERS), checked) ?? checked;
 }
 
 /**
@@ -96,9 +93,11 @@ export async function folderToMoveTo(tx: Tx, agentId: string, name: string): Pro
 
 /** A folder to list, by its stored spelling; one that holds no mail and is not inbox, archive or trash is not found. */
 export async function folderToRead(services: Services, agentId: string, name: string): Promise<string> {
-  const stored = await storedSpelling(services.sql, agentId, folderName(name));
-  if (stored !== null) return stored;
+  const checked = folderName(name);
+  if (SYSTEM_FOLDERS.includes(checked)) return checked;
   const custom = await folderNamesBut(services.sql, agentId, SYSTEM_FOLDERS);
+  const stored = spellingAmong(custom, checked);
+  if (stored !== undefined) return stored;
   const known = [...SYSTEM_FOLDERS, ...custom.sort()].join(", ");
   throw new ServiceError("NOT_FOUND", `Folder ${excerpt(name)} not found: the folders are ${known}`);
 }

@@ -10,6 +10,12 @@ export type SentRecord = SentEmail;
 /** A list of addresses as a row keeps it: a JSON array. */
 export const addressesOf = (stored: string): string[] => JSON.parse(stored);
 
+/** Addresses as one string, as the spec's sent email object has its `to` (and sent records once kept them). */
+export const joinedAddresses = (addresses: string[]): string => addresses.join(", ");
+
+/** The addresses of a joinedAddresses string. */
+export const splitAddresses = (joined: string): string[] => joined.split(", ");
+
 /** The sender authentication kept with an email. */
 export function authenticationOf(email: EmailRecord): Authentication {
   return {

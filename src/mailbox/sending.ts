@@ -38,7 +38,7 @@ import {
   type OutgoingInput,
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
-import type { AgentRecord, SentRecord } from "./records.ts";
+import { type AgentRecord, type SentRecord, splitAddresses } from "./records.ts";
 import type { Services } from "./services.ts";
 import { referencesFor, threadFor } from "./threads.ts";
 
@@ -65,7 +65,7 @@ interface Taken {
 }
 
 /** Addresses as sent records joined them before they became lists. */
-const listFromJoined = (joined: string | null | undefined) => JSON.stringify(joined ? joined.split(", ") : []);
+const listFromJoined = (joined: string | null | undefined) => JSON.stringify(joined ? splitAddresses(joined) : []);
 
 /**
  * A sent record as an idempotent answer is kept. One kept before recipients

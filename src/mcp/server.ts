@@ -60,9 +60,17 @@ function argumentsRefusal(error: z.ZodError): ServiceError {
   return new ServiceError("BAD_REQUEST", `Invalid arguments: ${problems.join("; ")}`);
 }
 
+/** Each tool by its name, with its input as one schema, made once: every call checks against it. */
+const BY_NAME = new Map(tools.map((tool) => [tool.name, { tool, input: z.object(tool.input) }]));
+
 /** Checks the arguments, then runs the tool's route for the agent. */
-async function callTool(tool: Tool, input: unknown, agent: AgentRecord, context: ToolContext) {
-  const checked = z.object(tool.input).safeParse(input ?? {});
+async function callTool(
+  { tool, input: schema }: { tool: Tool; input: z.ZodObject },
+  input: unknown,
+  agent: AgentRecord,
+  context: ToolContext,
+) {
+  const checked = schema.safeParse(input ?? {});
   if (!checked.success) return refusal(argumentsRefusal(checked.error));
   const args = checked.data as Record<string, unknown>;
   const { route, request } = tool.call(args as never, agent.id);
@@ -74,16 +82,14 @@ async function callTool(tool: Tool, input: unknown, agent: AgentRecord, context:
   }
 }
 
-/** A tool as tools/list shows it: its input as JSON Schema, read-only ones marked. */
-const listing = (tool: Tool) => ({
+/** The tools as tools/list shows them, made once: inputs as JSON Schema, read-only ones marked. */
+const LISTINGS = tools.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: z.toJSONSchema(z.object(tool.input), { target: "draft-7", io: "input" }) as {
-    type: "object";
-  },
+  inputSchema: z.toJSONSchema(z.object(tool.input), { target: "draft-7", io: "input" }) as { type: "object" },
   annotations: { readOnlyHint: tool.readOnly ?? false, openWorldHint: !tool.readOnly },
-});
+}));
 
 interface ToolContext {
   services: Services;
@@ -98,11 +104,11 @@ function mcpServer(agent: AgentRecord, context: ToolContext): Server {
     { name: "pigeonhole", version: "1" },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: tools.map(listing) }));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTINGS }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const tool = tools.find((candidate) => candidate.name === request.params.name);
-    if (!tool) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    return callTool(tool, request.params.arguments, agent, context);
+    const named = BY_NAME.get(request.params.name);
+    if (!named) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
+    return callTool(named, request.params.arguments, agent, context);
   });
   return server;
 }

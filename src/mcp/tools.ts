@@ -1,5 +1,6 @@
 import * as z from "zod";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../mailbox/pages.ts";
+import { splitAddresses } from "../mailbox/records.ts";
 import type { RestRequest, Route } from "../rest/routes.ts";
 import { routes } from "../rest/routes.ts";
 
@@ -104,10 +105,9 @@ function reading(body: unknown) {
 
 /**
  * Recipients as a list, as a model always reads them: REST answers a send's
- * `to` as the client gave it and the sent list's joined with ", " (the
- * spec's shapes).
+ * `to` as the client gave it and the sent list's joined (the spec's shapes).
  */
-const recipientList = (to: unknown) => (typeof to === "string" ? to.split(", ") : to);
+const recipientList = (to: unknown) => (typeof to === "string" ? splitAddresses(to) : to);
 
 function withRecipientList(body: unknown) {
   const sent = body as { to: unknown };

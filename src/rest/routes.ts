@@ -1,4 +1,5 @@
 import type { ResultOf, TadaDocumentNode, VariablesOf } from "gql.tada";
+import { joinedAddresses } from "../mailbox/records.ts";
 import { graphql } from "./graphql.ts";
 
 // The REST layer of the spec as a table over the GraphQL schema: each row
@@ -76,8 +77,8 @@ const sentAnswer = (sent: { id: string; to: string[]; subject: string; sentAt: u
   threadId: sent.threadId,
 });
 
-/** The spec's sent email object: its `to` one string, the addresses joined with ", ". */
-const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, to: sent.to.join(", ") });
+/** The spec's sent email object: its `to` one string. */
+const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, to: joinedAddresses(sent.to) });
 
 /** A page of the agent's mail, in one folder when the query names it. */
 const folderPage = ({ params, query }: RestRequest) => ({

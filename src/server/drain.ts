@@ -43,7 +43,8 @@ export class Drain {
       const { socket } = request;
       this.#connections.set(socket, (this.#connections.get(socket) ?? 0) + 1);
       response.once("close", () => {
-        if (this.#connections.has(socket)) this.#connections.set(socket, (this.#connections.get(socket) ?? 1) - 1);
+        const requests = this.#connections.get(socket);
+        if (requests !== undefined) this.#connections.set(socket, requests - 1);
       });
     });
   }
