@@ -25,6 +25,9 @@ export function lease(sql: Sql, clock: Clock, name: string, takeover: Takeover, 
       // Asked every time: on PostgreSQL this also keeps our claim on the lease.
       const mayTake = await takeover.mayTake(name, (current?.holder as string | undefined) ?? null);
       if (!current) {
+        // A free lease goes to the live claimant only: taken by another, it would be taken from them
+        // by the claimant at its next look, and the mailbox polled twice.
+        if (!mayTake) return false;
         const created = await sql.run(
           `INSERT INTO "Lease" ("name", "holder", "expiresAt") VALUES (?, ?, ?) ON CONFLICT ("name") DO NOTHING`,
           [name, holder, until()],
