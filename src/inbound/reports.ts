@@ -15,8 +15,10 @@ function partsOf(raw: Buffer, boundary: string): Buffer[] {
   for (const line of raw.toString("latin1").split(/\r?\n/)) {
     const bare = line.trimEnd();
     if (bare === `--${boundary}--`) break;
-    if (bare === `--${boundary}`) parts.push((current = []));
-    else current?.push(line);
+    if (bare === `--${boundary}`) {
+      current = [];
+      parts.push(current);
+    } else current?.push(line);
   }
   return parts.map((part) => Buffer.from(part.join("\r\n"), "latin1"));
 }
