@@ -15,6 +15,8 @@ export interface Config {
   socialOembedUrl: string;
   socialIntentUrl: string;
   dailySendLimit: number;
+  /** Sends of one agent into one thread per rolling hour; 0: no cap. */
+  threadSendLimit: number;
   storageLimitBytes: number;
   /** The catch-all mailbox inbound mail is pulled from; null: no poller. */
   imap: ImapConfig | null;
@@ -247,6 +249,7 @@ export function loadConfig(env: Env): Config {
     socialOembedUrl: read(env, "SOCIAL_OEMBED_URL", "https://publish.twitter.com/oembed", isHttpUrl, "an http(s) URL"),
     socialIntentUrl: read(env, "SOCIAL_INTENT_URL", "https://twitter.com/intent/tweet", isHttpUrl, "an http(s) URL"),
     dailySendLimit: readInt(env, "DAILY_SEND_LIMIT", 25, 1, 1_000_000),
+    threadSendLimit: readInt(env, "THREAD_SEND_LIMIT", 10, 0, 1_000_000),
     // Stored in a 32-bit integer column.
     storageLimitBytes: readInt(env, "STORAGE_LIMIT_BYTES", 52_428_800, 1, 2_147_483_647),
     imap: parseImapUrl(env.IMAP_URL),

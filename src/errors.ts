@@ -26,6 +26,8 @@ export type ErrorKind = keyof typeof KINDS;
 /** The spec's machine-readable codes, and this service's own beside them. */
 export type ErrorCode =
   | "DAILY_SEND_LIMIT_EXCEEDED"
+  | "THREAD_SEND_LIMIT_EXCEEDED"
+  | "RECIPIENT_SUPPRESSED"
   | "STORAGE_LIMIT_EXCEEDED"
   | "NOT_VERIFIED"
   | "VERIFICATION_EXPIRED"
@@ -44,6 +46,8 @@ export interface ErrorDetails {
   resetAt?: number;
   /** Seconds until a request-rate refusal lifts. */
   retryAfter?: number;
+  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED). */
+  recipients?: string[];
 }
 
 export interface ErrorBody extends ErrorDetails {

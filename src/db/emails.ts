@@ -31,6 +31,7 @@ export interface MailSelector {
   isRead?: boolean | null;
   hasAttachments?: boolean | null;
   authenticated?: boolean | null;
+  autoSubmitted?: boolean | null;
 }
 
 /** The columns named with their table: a search joins another. */
@@ -69,6 +70,7 @@ function mailSelection(sql: Sql, agentId: string, selector: MailSelector) {
   }
   if (selector.authenticated != null)
     add(selector.authenticated ? `"authVerdict" = 'pass'` : `"authVerdict" <> 'pass'`);
+  if (selector.autoSubmitted != null) add(`"autoSubmitted" IS ${selector.autoSubmitted ? "NOT " : ""}NULL`);
   const terms = selector.search;
   if (terms === null) add("1 = 0");
   if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {

@@ -38,14 +38,37 @@ export async function sentSlice({ prisma: db }: Store, agentId: string, slice: S
   return rows as SentEmail[];
 }
 
+/** One of the agent's sent emails, or null. */
+export async function sentById({ prisma: db }: Store, agentId: string, id: string, query: SentQuery) {
+  return (await db.sentEmail.findFirst({ ...query, where: { id, agentId } })) as SentEmail | null;
+}
+
 /** A sent email's row as written: its addresses joined with ", ", its references with spaces. */
-export type NewSent = Omit<SentEmail, "providerId">;
+export type NewSent = Omit<SentEmail, "providerId" | "deliveryStatus">;
 
 // Sending writes in the transaction that takes its quota, or in the one that
 // writes its event; both are our own: raw SQL.
 
 export function insertSent(tx: Tx, sent: NewSent): Promise<void> {
   return insertRow(tx, "SentEmail", sent);
+}
+
+/**
+ * How many sends went into the thread since a time, and the oldest of them.
+ * The thread's row is locked first, so that sends into it in other
+ * transactions (on any instance) wait and count this one.
+ */
+export async function sendsIntoThread(
+  tx: Tx,
+  threadId: string,
+  since: Date,
+): Promise<{ count: number; oldest: Date | null }> {
+  await tx.one(`SELECT "id" FROM "Thread" WHERE "id" = ?${tx.forUpdate}`, [threadId]);
+  const row = await tx.one(
+    `SELECT COUNT(*) AS "count", MIN("sentAt") AS "oldest" FROM "SentEmail" WHERE "threadId" = ? AND "sentAt" > ?`,
+    [threadId, tx.at(since)],
+  );
+  return { count: Number(row?.count ?? 0), oldest: row?.oldest == null ? null : tx.date(row.oldest) };
 }
 
 /** Gives the sent email the provider's id for it; false when it was deleted meanwhile. */

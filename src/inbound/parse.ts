@@ -4,6 +4,8 @@ import * as mimeFuncs from "nodemailer/lib/mime-funcs";
 import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
 import { parseMime } from "../mailbox/mime.ts";
 import { bareReading, readingOf } from "../mailbox/reading/index.ts";
+import { autoSubmittedOf } from "./auto-submitted.ts";
+import { reportOf } from "./reports.ts";
 
 // What the service keeps of a raw message: a missing body is reported as
 // null, and each attachment by where it is and what it holds.
@@ -98,6 +100,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
   // mailparser reports a missing text part as an empty string.
   const bodyText = storableOrNull(mail.text);
   const bodyHtml = typeof mail.html === "string" ? storable(mail.html) : null;
+  const report = await reportOf(mail, raw);
   return {
     messageId,
     dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${sha256(raw)}`,
@@ -114,6 +117,8 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     inReplyTo: messageIdsIn(mail.inReplyTo).map(storable)[0] ?? null,
     references: messageIdsIn(mail.references).map(storable),
     attachments: mail.attachments.map(attachmentInfo),
+    autoSubmitted: autoSubmittedOf(mail, report !== null),
+    report,
     envelopeTo: mail.headerLines
       .filter((line) => ENVELOPE_HEADERS.has(line.key))
       .flatMap((line) => envelopeAddresses(headerValue(line.line))),

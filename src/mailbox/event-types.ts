@@ -8,10 +8,23 @@ export const EVENT_TYPES = [
   "email.sent",
   "email.updated",
   "email.deleted",
+  "email.delivered",
+  "email.delayed",
+  "email.bounced",
+  "email.complained",
   "agent.verified",
   "webhook.disabled",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** What a report said of one recipient of a sent email. */
+export interface DeliveryEvent {
+  sentId: string;
+  threadId: string;
+  recipient: string;
+  status: "delivered" | "delayed" | "bounced" | "complained";
+  diagnosticCode: string | null;
+}
 
 export interface EventData {
   "email.received": {
@@ -20,10 +33,16 @@ export interface EventData {
     subject: string | null;
     from: { address: string; name: string | null };
     size: number;
+    /** Whether a machine sent it (auto-replied, auto-generated, list), null for a person. */
+    autoSubmitted: string | null;
   };
   "email.sent": { sentId: string; to: string[]; subject: string };
   "email.updated": { emailId: string; folder: string; isRead: boolean };
   "email.deleted": { emailId: string; permanent: boolean };
+  "email.delivered": DeliveryEvent;
+  "email.delayed": DeliveryEvent;
+  "email.bounced": DeliveryEvent;
+  "email.complained": DeliveryEvent;
   "agent.verified": { verifiedAt: number; socialUsername: string | null };
   "webhook.disabled": { webhookId: string; url: string; reason: string };
 }

@@ -11,6 +11,7 @@ import type { Authentication } from "./authentication.ts";
 import { type NewEvent, withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
+import { type AutoSubmitted, type DeliveryReport, recordReport } from "./reports.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { threadFor } from "./threads.ts";
@@ -41,6 +42,10 @@ export interface IncomingMessage {
   attachments: AttachmentInfo[];
   /** What an agent reads of it besides its bodies. */
   reading: Reading;
+  /** Whether a machine sent it; a report is auto-generated when it is filed as mail. */
+  autoSubmitted: AutoSubmitted;
+  /** A delivery report or complaint about mail the service sent, else null. */
+  report: DeliveryReport | null;
 }
 
 /** A part that is not the message's text, as the parser found it; its position is where it is found again. */
@@ -56,7 +61,14 @@ export interface Arrival {
   recipients: string[];
 }
 
-export type Outcome = "stored" | "duplicate" | "unknown_recipient" | "unverified" | "sender_refused" | "over_quota";
+export type Outcome =
+  | "stored"
+  | "report"
+  | "duplicate"
+  | "unknown_recipient"
+  | "unverified"
+  | "sender_refused"
+  | "over_quota";
 
 export interface Filed {
   uid: bigint;
@@ -95,6 +107,8 @@ async function fileOne(
   const { message, raw, authentication: auth } = arrival;
   if (!(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
   if (agent.verifiedAt === null) return "unverified";
+  // About mail the agent sent: recorded on it, whoever relayed it, and not filed.
+  if (message.report && (await recordReport(tx, emit, agentId, message.report, services.clock.now()))) return "report";
   if (!senderAllowed(storedLists(agent), message.from.address)) return "sender_refused";
   const { storageBytes } = limitsOf(agent, services.config);
   if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) return "over_quota";
@@ -127,6 +141,7 @@ async function fileOne(
     replyText: reading.replyText,
     links: JSON.stringify(reading.links),
     codes: JSON.stringify(reading.codes),
+    autoSubmitted: message.autoSubmitted,
     authSpf: auth.spf,
     authDkim: auth.dkim,
     authDmarc: auth.dmarc,
@@ -135,7 +150,11 @@ async function fileOne(
   };
   const attachments = message.attachments.map((a) => ({ ...a, id: randomUUID(), emailId }));
   await insertEmail(sql, tx, email, raw, attachments);
-  await emit({ type: "email.received", agentId, data: { emailId, folder: "inbox", subject, from, size: raw.length } });
+  await emit({
+    type: "email.received",
+    agentId,
+    data: { emailId, folder: "inbox", subject, from, size: raw.length, autoSubmitted: message.autoSubmitted },
+  });
   return "stored";
 }
 

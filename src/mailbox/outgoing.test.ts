@@ -37,6 +37,7 @@ describe("checkedOutgoing", () => {
     text: "hi",
     html: null,
     replyTo: null,
+    autoSubmitted: "auto-generated",
     inReplyTo: null,
     references: [],
     threadId: null,

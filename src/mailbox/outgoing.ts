@@ -23,6 +23,8 @@ export interface AttachmentInput {
 }
 
 export interface BodyInput {
+  /** "no" when a person dictates the message; else it says a program sent it (RFC 3834). */
+  autoSubmitted?: string | null;
   text?: string | null;
   html?: string | null;
   attachments?: AttachmentInput[] | null;
@@ -52,6 +54,20 @@ export interface Outgoing {
   attachments: MessageAttachment[];
   /** The thread it belongs in whatever its ids say: a reply's or a forward's original's. */
   threadId: string | null;
+  /** Its Auto-Submitted header: auto-replied on replies, auto-generated on other sends, no when a person dictates. */
+  autoSubmitted: AutoSubmittedHeader;
+}
+
+export type AutoSubmittedHeader = "auto-replied" | "auto-generated" | "no";
+
+/** What the message says of who sent it: a program's kind, unless the request says a person dictates it. */
+export function checkedAutoSubmitted(
+  given: string | null | undefined,
+  byProgram: AutoSubmittedHeader,
+): AutoSubmittedHeader {
+  if (given == null) return byProgram;
+  if (given !== "no") throw bad('autoSubmitted may only be "no" (a person dictates this message)');
+  return "no";
 }
 
 const bad = (message: string) => new ServiceError("BAD_REQUEST", message);

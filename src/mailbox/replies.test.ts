@@ -35,6 +35,7 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   authDmarc: null,
   authArc: null,
   authVerdict: "none",
+  autoSubmitted: null,
   trashedAt: null,
   ...fields,
 });

@@ -1,7 +1,14 @@
 import { addressOf } from "./agents.ts";
 import { attachmentsToForward } from "./attachments.ts";
 import { getEmail } from "./emails.ts";
-import { type BodyInput, checkedAttachments, checkedBody, checkedRecipients, type Outgoing } from "./outgoing.ts";
+import {
+  type BodyInput,
+  checkedAttachments,
+  checkedAutoSubmitted,
+  checkedBody,
+  checkedRecipients,
+  type Outgoing,
+} from "./outgoing.ts";
 import { type AgentRecord, addressesOf, type EmailRecord, type SentRecord } from "./records.ts";
 import { sendOnce } from "./sending.ts";
 import type { Services } from "./services.ts";
@@ -61,6 +68,7 @@ export function replyToEmail(
       ...checkedBody(input),
       replyTo: null,
       ...answering(original),
+      autoSubmitted: checkedAutoSubmitted(input.autoSubmitted, "auto-replied"),
     };
   });
 }
@@ -121,6 +129,7 @@ export function forwardEmail(
       inReplyTo: null,
       references: [],
       threadId: original.threadId,
+      autoSubmitted: checkedAutoSubmitted(input.autoSubmitted, "auto-generated"),
     };
   });
 }

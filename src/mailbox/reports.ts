@@ -1,3 +1,15 @@
+import {
+  recipientReportsOf,
+  saveRecipientReport,
+  sentByMessageId,
+  setDeliveryStatus,
+  suppress,
+} from "../db/reports.ts";
+import type { Tx } from "../db/statements.ts";
+import type { RecipientReport } from "../generated/prisma/sqlite/client.ts";
+import type { Emit } from "./events.ts";
+import { addressesOf } from "./records.ts";
+
 // What came back about mail an agent sent: delivery status notifications
 // and complaint reports, matched to the sent email by its Message-ID.
 
@@ -32,3 +44,82 @@ export interface DeliveryReport {
 
 /** Whether a machine sent a received email, as its headers tell; null for a person. */
 export type AutoSubmitted = "auto-replied" | "auto-generated" | "list" | null;
+
+/** The sent email's status from its recipients': the worst, or sent before any report. */
+export function deliveryStatusOf(statuses: string[]): DeliveryStatus | "sent" {
+  const worst = Math.max(...statuses.map((status) => DELIVERY_STATUSES.indexOf(status as DeliveryStatus)));
+  return DELIVERY_STATUSES[worst] ?? "sent";
+}
+
+/** Whether a report puts the recipient on the agent's suppression list: a hard bounce (5.x.x) or a complaint. */
+export function suppresses(recipient: ReportedRecipient): boolean {
+  return (
+    recipient.status === "complained" ||
+    (recipient.status === "bounced" && recipient.statusCode?.startsWith("5") === true)
+  );
+}
+
+/** Which of the sent email's addresses a reported recipient is: the original address, else the final one, without case. */
+export function sentRecipientOf(sentTo: string[], reported: ReportedRecipient): string {
+  const named = [reported.originalRecipient, reported.finalRecipient].filter((address) => address !== null);
+  for (const address of named) {
+    const found = sentTo.find((sent) => sent.toLowerCase() === address.toLowerCase());
+    if (found) return found;
+  }
+  return named[0] ?? reported.finalRecipient;
+}
+
+const EVENT_OF = {
+  delivered: "email.delivered",
+  delayed: "email.delayed",
+  bounced: "email.bounced",
+  complained: "email.complained",
+} as const;
+
+/** Reports are written by anyone: what is kept of a field is bounded. */
+const bounded = (text: string | null, max = 1000) => (text === null ? null : text.slice(0, max));
+
+/**
+ * Records a report on the agent's sent email it is about, with the events
+ * and suppressions it brings; false when it is about none of them (it is then
+ * filed as ordinary mail). A report older than the one a recipient has
+ * changes nothing: reports may arrive out of order.
+ */
+export async function recordReport(tx: Tx, emit: Emit, agentId: string, report: DeliveryReport, now: Date) {
+  const sent = await sentByMessageId(tx, agentId, report.originalMessageIds);
+  if (!sent) return false;
+  const sentTo = [sent.toList, sent.ccList, sent.bccList].flatMap(addressesOf);
+  const latest = new Map((await recipientReportsOf(tx, sent.id)).map((row) => [row.recipient, row]));
+  for (const reported of report.recipients) {
+    const recipient = bounded(sentRecipientOf(sentTo, reported), 320) ?? "";
+    const row: RecipientReport = {
+      sentId: sent.id,
+      recipient,
+      status: reported.status,
+      action: bounded(reported.action, 100) ?? "",
+      statusCode: bounded(reported.statusCode, 20),
+      diagnosticCode: bounded(reported.diagnosticCode),
+      remoteMta: bounded(reported.remoteMta, 255),
+      at: reported.at ?? now,
+    };
+    const before = latest.get(recipient);
+    if (before && before.at > row.at) continue;
+    await saveRecipientReport(tx, row);
+    latest.set(recipient, row);
+    if (suppresses(reported)) {
+      const address = recipient.toLowerCase();
+      const { status: reason, statusCode } = row;
+      await suppress(tx, { agentId, address, reason, statusCode, sentId: sent.id, createdAt: now });
+    }
+    const data = {
+      sentId: sent.id,
+      threadId: sent.threadId,
+      recipient,
+      status: reported.status,
+      diagnosticCode: row.diagnosticCode,
+    };
+    await emit({ type: EVENT_OF[reported.status], agentId, data });
+  }
+  await setDeliveryStatus(tx, sent.id, deliveryStatusOf([...latest.values()].map((row) => row.status)));
+  return true;
+}

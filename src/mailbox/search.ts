@@ -22,6 +22,8 @@ export interface MailFilter {
   hasAttachments?: boolean | null;
   /** The sender's domain vouched for it (verdict pass), or not. */
   authenticated?: boolean | null;
+  /** Sent by a machine (true: auto-replies, auto-generated mail, lists) or by a person (false). */
+  autoSubmitted?: boolean | null;
 }
 
 const MAX_QUERY = 500;
@@ -74,5 +76,6 @@ export function selectorOf(filter: MailFilter): Omit<MailSelector, "folder"> {
     isRead: filter.isRead,
     hasAttachments: filter.hasAttachments,
     authenticated: filter.authenticated,
+    autoSubmitted: filter.autoSubmitted,
   };
 }

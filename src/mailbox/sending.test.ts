@@ -18,6 +18,7 @@ const sent = {
   inReplyTo: null,
   references: null,
   threadId: "t1",
+  deliveryStatus: "sent",
 };
 
 test("a kept answer comes back as it was given", () => {

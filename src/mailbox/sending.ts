@@ -9,10 +9,13 @@ import {
   takeStorage,
   utcDay,
 } from "../db/quota.ts";
+import { suppressedAmong } from "../db/reports.ts";
 import {
   deleteSentRow,
   insertSent,
   type SentQuery,
+  sendsIntoThread,
+  sentById,
   sentPage,
   setProviderId,
   sentSlice as sliceOfSent,
@@ -28,6 +31,7 @@ import { withEvents } from "./events.ts";
 import { type AnswerCodec, once } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
 import {
+  checkedAutoSubmitted,
   checkedBody,
   checkedMessageId,
   checkedOutgoing,
@@ -74,10 +78,22 @@ const listFromJoined = (joined: string | null | undefined) => JSON.stringify(joi
 export const SENT_ANSWER: AnswerCodec<SentRecord> = {
   encode: (sent) => ({ ...sent, sentAt: sent.sentAt.getTime() }),
   decode: (stored) => {
-    const { to, cc, bcc, ...sent } = stored as SentRecord & { sentAt: number; to?: string; cc?: string; bcc?: string };
+    // Kept before delivery reports: sent, as every answer then was.
+    const {
+      to,
+      cc,
+      bcc,
+      deliveryStatus = "sent",
+      ...sent
+    } = stored as SentRecord & {
+      sentAt: number;
+      to?: string;
+      cc?: string;
+      bcc?: string;
+    };
     const lists =
       to === undefined ? {} : { toList: listFromJoined(to), ccList: listFromJoined(cc), bccList: listFromJoined(bcc) };
-    return { ...sent, ...lists, sentAt: new Date(sent.sentAt) };
+    return { ...sent, deliveryStatus, ...lists, sentAt: new Date(sent.sentAt) };
   },
 };
 
@@ -88,6 +104,37 @@ async function dailyLimitReached(tx: Tx, agentId: string, limit: number, now: Da
     current: await sendsOn(tx, agentId, utcDay(now)),
     resetAt: nextUtcMidnight(now).getTime(),
   });
+}
+
+/** Mail to an address the agent's mail bounced hard from, or that complained, is refused before anything is taken. */
+async function refuseSuppressed(tx: Tx, agentId: string, out: Outgoing): Promise<void> {
+  const addresses = [...new Set([...out.to, ...out.cc, ...out.bcc].map((address) => address.toLowerCase()))];
+  const suppressed = await suppressedAmong(tx, agentId, addresses);
+  if (suppressed.length === 0) return;
+  throw new ServiceError(
+    "BAD_REQUEST",
+    `Mail to ${suppressed.join(", ")} bounced or was reported as spam: remove the suppression to send to it again`,
+    { code: "RECIPIENT_SUPPRESSED", recipients: suppressed },
+  );
+}
+
+const HOUR_MS = 3_600_000;
+
+/** Two programs answering each other stop here: at most `limit` sends into one thread per rolling hour (0: no cap). */
+async function holdThreadLimit(tx: Tx, threadId: string, limit: number, now: Date): Promise<void> {
+  if (limit === 0) return;
+  const { count, oldest } = await sendsIntoThread(tx, threadId, new Date(now.getTime() - HOUR_MS));
+  if (count < limit) return;
+  throw new ServiceError(
+    "RATE_LIMITED",
+    `At most ${limit} sends into one thread per hour: is another program answering?`,
+    {
+      code: "THREAD_SEND_LIMIT_EXCEEDED",
+      limit,
+      current: count,
+      resetAt: (oldest ?? now).getTime() + HOUR_MS,
+    },
+  );
 }
 
 async function storageFull(tx: Tx, agentId: string, limit: number): Promise<ServiceError> {
@@ -154,6 +201,7 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     return error;
   };
   const row = await sql.transaction(async (tx) => {
+    await refuseSuppressed(tx, agent.id, out);
     if (!(await takeSend(tx, agent.id, taken.day, limits.dailySends))) {
       throw refused(await dailyLimitReached(tx, agent.id, limits.dailySends, now));
     }
@@ -162,6 +210,7 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
     const threadId = await threadFor(tx, { ...threading, ...out });
+    await holdThreadLimit(tx, threadId, config.threadSendLimit, now);
     const row = {
       id: taken.id,
       agentId: agent.id,
@@ -218,7 +267,7 @@ export async function deliver(services: Services, agent: AgentRecord, out: Outgo
     throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
   }
   // The row as written, rather than read back: a read through Prisma cost a send a fifth of its time.
-  return { ...taken.row, providerId };
+  return { ...taken.row, providerId, deliveryStatus: "sent" };
 }
 
 /** Runs a send once per Idempotency-Key (see idempotency.ts). */
@@ -251,8 +300,21 @@ export function sendEmail(
       inReplyTo,
       references: inReplyTo === null ? [] : await referencesFor(services, agent.id, inReplyTo),
       threadId: null,
+      autoSubmitted: checkedAutoSubmitted(input.autoSubmitted, "auto-generated"),
     };
   });
+}
+
+/** One sent email, with what reports said of its recipients when the query asks. */
+export async function getSent(
+  services: Services,
+  agent: { id: string },
+  sentId: string,
+  query: SentQuery = {},
+): Promise<SentRecord> {
+  const sent = await sentById(services, agent.id, sentId, query);
+  if (!sent) throw new ServiceError("NOT_FOUND", "Sent email not found");
+  return sent;
 }
 
 /** Sent mail, newest first; total counts every send, not only today's. */

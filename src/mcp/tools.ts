@@ -69,6 +69,7 @@ interface EmailBody {
   threadId: string;
   attachments: unknown[];
   authentication: { verdict: string };
+  autoSubmitted: string | null;
   bodyText?: unknown;
   bodyHtml?: unknown;
   codes: string[];
@@ -77,7 +78,19 @@ interface EmailBody {
 
 /** What a list shows of an email: enough to choose which to read. */
 function summary(email: EmailBody) {
-  const { id, from, subject, preview, receivedAt, isRead, folder, threadId, attachments, authentication } = email;
+  const {
+    id,
+    from,
+    subject,
+    preview,
+    receivedAt,
+    isRead,
+    folder,
+    threadId,
+    attachments,
+    authentication,
+    autoSubmitted,
+  } = email;
   return {
     id,
     from,
@@ -89,6 +102,7 @@ function summary(email: EmailBody) {
     threadId,
     attachments: attachments.length,
     authenticated: authentication.verdict,
+    autoSubmitted,
   };
 }
 
@@ -167,10 +181,11 @@ export const tools: Tool[] = [
     name: "list_emails",
     title: "List emails",
     description:
-      "Lists received emails, newest first, as short summaries (sender, subject, a preview, whether read). Use it to see what has arrived; then read_email for the whole message. Returns {data, total, limit, offset}.",
+      "Lists received emails, newest first, as short summaries (sender, subject, a preview, whether read, autoSubmitted: null for a person, else auto-replied, auto-generated or list). Use it to see what has arrived; then read_email for the whole message. Returns {data, total, limit, offset}.",
     input: {
       folder: folder.optional(),
       unreadOnly: z.boolean().optional().describe("Only unread mail"),
+      peopleOnly: z.boolean().optional().describe("Leave out mail machines sent: auto-replies, notifications, lists"),
       limit,
       offset,
     },
@@ -181,6 +196,7 @@ export const tools: Tool[] = [
         query: {
           folder: args.folder,
           isRead: args.unreadOnly ? false : undefined,
+          autoSubmitted: args.peopleOnly ? false : undefined,
           limit: args.limit,
           offset: args.offset,
         },
@@ -356,5 +372,18 @@ export const tools: Tool[] = [
       const page = body as { data: unknown[] };
       return { ...page, data: page.data.map(withRecipientList) };
     },
+  }),
+  tool({
+    name: "list_suppressions",
+    title: "List suppressed addresses",
+    description:
+      "Lists the addresses your mail no longer goes to, newest first: each bounced hard (the address does not exist) or reported your mail as spam. Sending to one is refused with RECIPIENT_SUPPRESSED. Returns {data, total, limit, offset}.",
+    input: { limit, offset },
+    readOnly: true,
+    call: (args, agentId) =>
+      routeCall("GET", "/agents/:agentId/suppressions", {
+        params: { agentId },
+        query: { limit: args.limit, offset: args.offset },
+      }),
   }),
 ];

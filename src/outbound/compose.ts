@@ -28,6 +28,8 @@ export interface Composed {
   references: string[];
   attachments: MessageAttachment[];
   date: Date;
+  /** RFC 3834: auto-replied or auto-generated keeps responders from answering; no sets no header. */
+  autoSubmitted: string;
 }
 
 export function composeMessage(message: Composed): Promise<Buffer> {
@@ -51,6 +53,7 @@ export function composeMessage(message: Composed): Promise<Buffer> {
       cid: a.contentId ?? undefined,
     })),
     date: message.date,
+    headers: message.autoSubmitted === "no" ? undefined : { "Auto-Submitted": message.autoSubmitted },
   });
   return new Promise((resolve, reject) => {
     composer.compile().build((error, raw) => (error ? reject(error) : resolve(raw)));

@@ -102,12 +102,15 @@ const EmailFields = graphql(`
     id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId
     attachments { id filename contentType size inline contentId }
     text preview replyText links { url text } codes
-    authentication { spf dkim dmarc arc verdict }
+    authentication { spf dkim dmarc arc verdict } autoSubmitted
   }
 `);
 
 const SentFields = graphql(`
-  fragment SentFields on SentEmail { id agentId to subject bodyText bodyHtml sentAt providerId threadId }
+  fragment SentFields on SentEmail {
+    id agentId to subject bodyText bodyHtml sentAt providerId threadId
+    deliveryStatus deliveries { recipient status action statusCode diagnosticCode remoteMta at }
+  }
 `);
 
 const ThreadFields = graphql(`
@@ -201,13 +204,13 @@ export const routes: Route[] = [
       `query ListEmails(
         $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
         $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
-        $authenticated: Boolean
+        $authenticated: Boolean, $autoSubmitted: Boolean
       ) {
         agent(id: $agentId) {
           emails(
             folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
             receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
-            hasAttachments: $hasAttachments, authenticated: $authenticated
+            hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted
           ) { data { ...EmailFields } total limit offset }
         }
       }`,
@@ -223,6 +226,7 @@ export const routes: Route[] = [
       isRead: booleanParam(request.query.isRead),
       hasAttachments: booleanParam(request.query.hasAttachments),
       authenticated: booleanParam(request.query.authenticated),
+      autoSubmitted: booleanParam(request.query.autoSubmitted),
     }),
     respond: ({ agent }) => agent?.emails,
   }),
@@ -408,6 +412,7 @@ export const routes: Route[] = [
         replyTo: request.body.replyTo,
         inReplyTo: request.body.inReplyTo,
         attachments: request.body.attachments,
+        autoSubmitted: request.body.autoSubmitted,
       },
       idempotencyKey: idempotencyKey(request),
     }),
@@ -441,6 +446,7 @@ export const routes: Route[] = [
         html: request.body.html,
         replyAll: request.body.replyAll,
         attachments: request.body.attachments,
+        autoSubmitted: request.body.autoSubmitted,
       },
       idempotencyKey: idempotencyKey(request),
     }),
@@ -467,6 +473,7 @@ export const routes: Route[] = [
         text: request.body.text,
         html: request.body.html,
         attachments: request.body.attachments,
+        autoSubmitted: request.body.autoSubmitted,
       },
       idempotencyKey: idempotencyKey(request),
     }),
@@ -487,6 +494,45 @@ export const routes: Route[] = [
       offset: intParam(query.offset),
     }),
     respond: ({ agent }) => agent?.sent && { ...agent.sent, data: agent.sent.data.map(sentObject) },
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/sent/:sentId",
+    operation: graphql(
+      `query GetSentEmail($agentId: ID!, $sentId: ID!) { agent(id: $agentId) { sentEmail(id: $sentId) { ...SentFields } } }`,
+      [SentFields],
+    ),
+    variables: ({ params }) => ({ agentId: params.agentId, sentId: params.sentId }),
+    respond: ({ agent }) => agent?.sentEmail && sentObject(agent.sentEmail),
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/suppressions",
+    operation: graphql(`
+      query ListSuppressions($agentId: ID!, $limit: Int, $offset: Int) {
+        agent(id: $agentId) {
+          suppressions(limit: $limit, offset: $offset) {
+            data { address reason statusCode sentId createdAt } total limit offset
+          }
+        }
+      }
+    `),
+    variables: ({ params, query }) => ({
+      agentId: params.agentId,
+      limit: intParam(query.limit),
+      offset: intParam(query.offset),
+    }),
+    respond: ({ agent }) => agent?.suppressions,
+  }),
+  route({
+    method: "DELETE",
+    path: "/agents/:agentId/suppressions/:address",
+    operation: graphql(`
+      mutation RemoveSuppression($agentId: ID!, $address: String!) {
+        removeSuppression(agentId: $agentId, address: $address) { success message }
+      }
+    `),
+    variables: ({ params }) => ({ agentId: params.agentId, address: params.address }),
   }),
   route({
     method: "DELETE",

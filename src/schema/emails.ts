@@ -123,6 +123,11 @@ export const EmailType = builder.prismaObject("Email", {
       description: "Likely one-time codes and verification tokens, best first",
       resolve: (email) => JSON.parse(email.codes) as string[],
     }),
+    autoSubmitted: t.exposeString("autoSubmitted", {
+      nullable: true,
+      description:
+        "Whether a machine sent it: auto-replied, auto-generated or list; null for a person, as far as the headers tell",
+    }),
     authentication: t.field({
       type: AuthenticationType,
       complexity: 0,
@@ -165,6 +170,9 @@ const mailArgs = builder.args((t) => ({
   isRead: t.boolean({ description: "Only read (true) or unread (false) mail" }),
   hasAttachments: t.boolean({ description: "Only mail with (true) or without (false) attachments" }),
   authenticated: t.boolean({ description: "Only mail whose authentication verdict is pass (true), or is not (false)" }),
+  autoSubmitted: t.boolean({
+    description: "Only mail a machine sent (true: auto-replies, auto-generated, lists), or only people's (false)",
+  }),
 }));
 
 type MailArgs = {
@@ -175,6 +183,7 @@ type MailArgs = {
   isRead?: boolean | null;
   hasAttachments?: boolean | null;
   authenticated?: boolean | null;
+  autoSubmitted?: boolean | null;
 };
 
 const filterOf = (args: MailArgs): MailFilter => ({
@@ -187,6 +196,7 @@ const filterOf = (args: MailArgs): MailFilter => ({
   isRead: args.isRead,
   hasAttachments: args.hasAttachments,
   authenticated: args.authenticated,
+  autoSubmitted: args.autoSubmitted,
 });
 
 builder.prismaObjectFields(AgentType, (t) => ({

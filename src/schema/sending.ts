@@ -1,7 +1,8 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { addressesOf, type SentRecord } from "../mailbox/records.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
-import { deleteSent, listSent, sendEmail, sendQuota, sentSlice } from "../mailbox/sending.ts";
+import { deleteSent, getSent, listSent, sendEmail, sendQuota, sentSlice } from "../mailbox/sending.ts";
+import { listSuppressions, removeSuppression } from "../mailbox/suppressions.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
@@ -25,8 +26,50 @@ export const SentEmailType = builder.prismaObject("SentEmail", {
     messageId: t.exposeString("messageId", { description: "The Message-ID it went out with" }),
     inReplyTo: t.exposeString("inReplyTo", { nullable: true, description: "The Message-ID it answers" }),
     threadId: t.exposeID("threadId"),
+    deliveryStatus: t.exposeString("deliveryStatus", {
+      description:
+        "sent until a report comes back; then the worst of its recipients': bounced, complained, delayed, delivered",
+    }),
+    deliveries: t.relation("deliveries", {
+      description: "What the latest report said of each recipient a report named",
+      query: { orderBy: { recipient: "asc" } },
+    }),
   }),
 });
+
+builder.prismaObject("RecipientReport", {
+  name: "Delivery",
+  description: "What the latest delivery report or complaint said of one recipient",
+  fields: (t) => ({
+    recipient: t.exposeString("recipient", { description: "The address as the sent email named it" }),
+    status: t.exposeString("status", { description: "delivered, delayed, bounced or complained" }),
+    action: t.exposeString("action", {
+      description: "The report's word: failed, delayed, delivered, relayed, expanded, or the complaint's type",
+    }),
+    statusCode: t.exposeString("statusCode", {
+      nullable: true,
+      description: "The enhanced status code, such as 5.1.1",
+    }),
+    diagnosticCode: t.exposeString("diagnosticCode", { nullable: true, description: "What the receiving server said" }),
+    remoteMta: t.exposeString("remoteMta", { nullable: true, description: "The server that said it" }),
+    at: t.expose("at", { type: "Timestamp", description: "When the report says it happened" }),
+  }),
+});
+
+const SuppressionType = builder.prismaObject("Suppression", {
+  description: "An address the agent's mail no longer goes to",
+  fields: (t) => ({
+    address: t.exposeString("address", { description: "Lower case" }),
+    reason: t.exposeString("reason", { description: "bounced (a hard bounce, 5.x.x) or complained" }),
+    statusCode: t.exposeString("statusCode", { nullable: true }),
+    sentId: t.exposeString("sentId", { nullable: true, description: "The sent email whose report put it here" }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+  }),
+});
+
+const SuppressionPage = pageType("SuppressionPage", SuppressionType);
+
+const AUTO_SUBMITTED = 'Leave out: it says a program sent it (RFC 3834). "no": a person dictates this message';
 
 const SentEmailPage = pageType("SentEmailPage", SentEmailType);
 
@@ -61,6 +104,7 @@ const SendEmailInput = builder.inputType("SendEmailInput", {
     replyTo: t.string({ description: "Where answers should go, if not to the agent" }),
     inReplyTo: t.string({ description: "The Message-ID this message answers: it joins that message's thread" }),
     attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
+    autoSubmitted: t.string({ description: AUTO_SUBMITTED }),
   }),
 });
 
@@ -70,6 +114,7 @@ const ReplyInput = builder.inputType("ReplyInput", {
     html: t.string({ description: "HTML body" }),
     replyAll: t.boolean({ description: "Also to the original's To and Cc, without your own address" }),
     attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
+    autoSubmitted: t.string({ description: AUTO_SUBMITTED }),
   }),
 });
 
@@ -79,6 +124,7 @@ const ForwardInput = builder.inputType("ForwardInput", {
     text: t.string({ description: "Written above the forwarded message" }),
     html: t.string({ description: "Written above the forwarded message, in HTML" }),
     attachments: t.field({ type: [AttachmentInput], description: "Besides the original's, which go along" }),
+    autoSubmitted: t.string({ description: AUTO_SUBMITTED }),
   }),
 });
 
@@ -108,6 +154,21 @@ builder.prismaObjectFields(AgentType, (t) => ({
       connectionOf(args, positionOf, (slice) =>
         ctx.answer.load(() => sentSlice(ctx, agent, slice, nodesQuery(ctx, info)), bodyBytes),
       ),
+  }),
+  sentEmail: t.prismaField({
+    type: "SentEmail",
+    description: "One sent email, with what reports said of its recipients.",
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    resolve: (query, agent, args, ctx) => getSent(ctx, agent, args.id, query),
+  }),
+  suppressions: t.field({
+    type: SuppressionPage,
+    description: "Addresses the agent's mail no longer goes to (a hard bounce or a complaint), newest first.",
+    args: pageArgs,
+    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    complexity: pageCost,
+    resolve: (agent, args, ctx) => listSuppressions(ctx, agent, args),
   }),
   sendQuota: t.field({
     type: SendQuotaType,
@@ -152,6 +213,13 @@ builder.mutationFields((t) => ({
     },
     authScopes: verifiedAgentArg,
     resolve: forCaller((agent, args, ctx) => forwardEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
+  }),
+  removeSuppression: t.field({
+    type: OutcomeType,
+    description: "Takes an address off the suppression list: mail to it goes out again.",
+    args: { agentId: t.arg.id({ required: true }), address: t.arg.string({ required: true }) },
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => removeSuppression(ctx, agent, args.address)),
   }),
   deleteSentEmail: t.field({
     type: OutcomeType,
