@@ -19,6 +19,7 @@ describe("configuration", () => {
       socialOembedUrl: "https://publish.twitter.com/oembed",
       socialIntentUrl: "https://twitter.com/intent/tweet",
       dailySendLimit: 25,
+      threadSendLimit: 10,
       storageLimitBytes: 52428800,
       imap: null,
       imapPollIntervalMs: 30000,

@@ -107,7 +107,7 @@ describe("delivery reports", () => {
         diagnosticCode: after.deliveries[0].diagnosticCode,
       },
     ]);
-    const delivered = await waitFor(() => receiver.received[0], 15_000, "the webhook");
+    const delivered = await waitFor(() => receiver.received[0] ?? null, 15_000, "the webhook");
     expect(delivered.body).toMatchObject({ type: "email.bounced", data: { sentId: sent.body.id } });
     await receiver.down();
 

@@ -346,6 +346,7 @@ describe("a server failure", () => {
         "EmailSource",
         "Email",
         "Delivery",
+        "RecipientReport",
         "SentEmail",
         "SendCounter",
         "Event",
@@ -355,6 +356,7 @@ describe("a server failure", () => {
         "ThreadMessageId",
         "Thread",
         "IdempotencyKey",
+        "Suppression",
         "Agent",
       ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);

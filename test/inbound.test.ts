@@ -57,6 +57,7 @@ describe("the poller", () => {
       codes: [],
       // Unsigned, no Received hop, and sender.example publishes no DMARC policy.
       authentication: { spf: null, dkim: "none", dmarc: "none", arc: "none", verdict: "none" },
+      autoSubmitted: null,
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id messageId subject folder from { address name } } }`,

@@ -116,6 +116,7 @@ describe("the door", () => {
         "get_verification_status",
         "list_emails",
         "list_sent",
+        "list_suppressions",
         "move_email",
         "read_email",
         "reply_to_email",
@@ -198,6 +199,7 @@ describe("tools", () => {
       threadId: expect.any(String),
       attachments: 1,
       authenticated: "none",
+      autoSubmitted: null,
     });
     expect(lunch.subject).toBe("Lunch on Friday");
 

@@ -158,7 +158,10 @@ test("every documented operation answers as documented", async () => {
   await call("POST", `${base}/emails/${email.id}/forward`, { key, body: { to: "pat@example.com", text: "FYI" } });
   await call("GET", `${base}/threads/${email.threadId}`, { key });
   await call("GET", `${base}/sent?limit=5`, { key });
+  await call("GET", `${base}/sent/${sent.body.id}`, { key });
   await call("DELETE", `${base}/sent/${sent.body.id}`, { key });
+  await call("GET", `${base}/suppressions`, { key });
+  await call("DELETE", `${base}/suppressions/nobody@example.com`, { key });
 
   // Webhooks and their deliveries.
   const hook = await call("POST", `${base}/webhooks`, { key, body: { url: receiver.url, events: ["email.updated"] } });

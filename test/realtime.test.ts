@@ -71,6 +71,7 @@ describe("the event log", () => {
       subject: "first",
       from: { address: "alice@sender.example", name: "Alice" },
       size: expect.any(Number),
+      autoSubmitted: null,
     });
     expect(data[2].data).toEqual({ emailId: email.id, folder: "archive", isRead: true });
     expect(data[3].data).toEqual({ emailId: email.id, permanent: false });

@@ -56,8 +56,10 @@ describe("POST /agents/{agentId}/send", () => {
           bodyHtml: null,
           sentAt: reply.body.sentAt,
           providerId: expect.stringMatching(/^Q\d+$/),
-          // An addition to the specification's fields.
+          // Additions to the specification's fields.
           threadId: expect.any(String),
+          deliveryStatus: "sent",
+          deliveries: [],
         },
       ],
       total: 1,

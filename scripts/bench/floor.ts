@@ -44,6 +44,7 @@ interface EmailRow {
   authDmarc: string | null;
   authArc: string | null;
   authVerdict: string;
+  autoSubmitted: string | null;
 }
 
 interface AttachmentRow {
@@ -67,7 +68,7 @@ interface Store {
 }
 
 const AGENT = `SELECT "id","name","createdAt","verifiedAt","storageUsed" FROM "Agent" WHERE "apiKeyHash" = ?`;
-const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict"`;
+const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","autoSubmitted"`;
 const PAGE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "agentId" = ? ORDER BY "receivedAt" DESC, "id" DESC LIMIT ? OFFSET ?`;
 const COUNT = `SELECT COUNT(*) AS "n" FROM "Email" WHERE "agentId" = ?`;
 const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
@@ -127,6 +128,7 @@ function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
     authDmarc: row.authDmarc as string | null,
     authArc: row.authArc as string | null,
     authVerdict: row.authVerdict as string,
+    autoSubmitted: row.autoSubmitted as string | null,
   };
 }
 
@@ -278,6 +280,7 @@ const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
     arc: email.authArc,
     verdict: email.authVerdict,
   },
+  autoSubmitted: email.autoSubmitted,
 });
 
 /** Emails as JSON, with their attachments read in one query. */

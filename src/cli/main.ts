@@ -10,11 +10,13 @@ import { describeFault, type Logger } from "../log.ts";
 import {
   type AgentOverview,
   agentOverview,
+  clearSuppression,
   deleteAgentById,
   instanceStats,
   listAgents,
   rotateKeyOf,
   setLimits,
+  suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -35,6 +37,8 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   agents delete <id> [--yes]
   agents rotate-key <id>
   limits set <id> [--storage <bytes>|default] [--daily-sends <n>|default]
+  suppressions list <id> [--limit n] [--offset n]
+  suppressions remove <id> <address>
   stats
   migrate
   backup <file>
@@ -176,6 +180,25 @@ async function limits(services: Services, [action, id]: string[], options: Optio
   };
 }
 
+async function suppressions(services: Services, [action, id, address]: string[], options: Options): Promise<Output> {
+  if (action === "list" && id) {
+    const page = await suppressionsOf(services, id, {
+      limit: integerOption(options.limit, "limit"),
+      offset: integerOption(options.offset, "offset"),
+    });
+    const shown = `${page.offset + 1}-${page.offset + page.data.length} of ${page.total}`;
+    return {
+      text: `${table(page.data, ["address", "reason", "statusCode", "sentId", "createdAt"])}\n(${page.data.length === 0 ? "none" : shown})`,
+      json: page,
+    };
+  }
+  if (action === "remove" && id && address) {
+    const outcome = await clearSuppression(services, id, address);
+    return { text: `${address}: ${outcome.message}.`, json: outcome };
+  }
+  throw new UsageError("suppressions list <id> | suppressions remove <id> <address>");
+}
+
 async function backup(database: Database, config: Config, [file]: string[]): Promise<Output> {
   if (!file) throw new UsageError("backup needs a file to write");
   if (database.backup) {
@@ -239,6 +262,8 @@ async function run(config: Config, [command, ...rest]: string[], options: Option
       return withServices(config, log, (services) => agents(services, rest, options));
     case "limits":
       return withServices(config, log, (services) => limits(services, rest, options));
+    case "suppressions":
+      return withServices(config, log, (services) => suppressions(services, rest, options));
     case "stats":
       return withServices(config, log, async (services) => {
         const stats = await instanceStats(services);

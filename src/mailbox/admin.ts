@@ -13,6 +13,7 @@ import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
+import { listSuppressions, removeSuppression, type SuppressionRecord } from "./suppressions.ts";
 import { verifyByOperator } from "./verification.ts";
 
 // The operator's view of the instance and its acts on any agent, for the
@@ -135,4 +136,18 @@ export interface InstanceStats {
 
 export function instanceStats(services: Services): Promise<InstanceStats> {
   return instanceTotals(services, utcDay(services.clock.now()));
+}
+
+/** An agent's suppressions, for the operator. */
+export async function suppressionsOf(
+  services: Services,
+  id: string,
+  request: PageRequest,
+): Promise<Page<SuppressionRecord>> {
+  return listSuppressions(services, await findAgent(services, id), request);
+}
+
+/** Takes an address off an agent's suppression list, as the operator. */
+export async function clearSuppression(services: Services, id: string, address: string): Promise<Outcome> {
+  return removeSuppression(services, await findAgent(services, id), address);
 }

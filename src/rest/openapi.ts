@@ -319,11 +319,16 @@ const ERROR_BODY: Schema = {
     code: {
       type: "string",
       description:
-        "DAILY_SEND_LIMIT_EXCEEDED, STORAGE_LIMIT_EXCEEDED, NOT_VERIFIED, VERIFICATION_EXPIRED, INVALID_TWEET, SOCIAL_ALREADY_USED and this service's own (TOO_MANY_STREAMS, TOO_MANY_WEBHOOKS, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)",
+        "DAILY_SEND_LIMIT_EXCEEDED, STORAGE_LIMIT_EXCEEDED, NOT_VERIFIED, VERIFICATION_EXPIRED, INVALID_TWEET, SOCIAL_ALREADY_USED and this service's own (THREAD_SEND_LIMIT_EXCEEDED, RECIPIENT_SUPPRESSED, TOO_MANY_STREAMS, TOO_MANY_WEBHOOKS, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)",
     },
     limit: { type: "integer" },
     current: { type: "integer" },
     resetAt: { type: "integer" },
+    recipients: {
+      type: "array",
+      items: { type: "string" },
+      description: "RECIPIENT_SUPPRESSED: the addresses the send was refused for",
+    },
   },
   required: ["error", "message", "statusCode"],
 };
@@ -359,6 +364,7 @@ const EXAMPLES: Record<string, unknown> = {
   limit: 50,
   offset: 0,
   url: "https://agent.example/hooks/mail",
+  address: "pat@example.com",
   "idempotency-key": "send-2026-11-26-report",
 };
 
@@ -371,7 +377,7 @@ const ERRORS: Record<string, string> = {
   "410": "The verification link was used, or its agent expired",
   "413": "Request body too large",
   "422": "The Idempotency-Key was used with another body",
-  "429": "Too many requests (REQUEST_RATE_LIMITED, with Retry-After), or a daily send or storage limit",
+  "429": "Too many requests (REQUEST_RATE_LIMITED, with Retry-After), or a daily send, thread send or storage limit",
   "500": "Server failure, including failed delivery",
   "503": "Temporarily unavailable",
 };
@@ -400,8 +406,9 @@ const TAGS: { name: string; description: string; matches: RegExp }[] = [
   { name: "verification", description: "Proving a human owner by a public post on X.", matches: /^\/verify\// },
   {
     name: "sending",
-    description: "Sending, replying and forwarding, and what was sent.",
-    matches: /\/(send|sent(\/.*)?|reply|forward)$/,
+    description:
+      "Sending, replying and forwarding, what was sent and what became of it (delivery reports), and the addresses mail no longer goes to.",
+    matches: /\/(send|sent(\/.*)?|reply|forward|suppressions(\/.*)?)$/,
   },
   {
     name: "emails",

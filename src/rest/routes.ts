@@ -710,6 +710,36 @@ export const routes: Route[] = [
     respond: ({ admin }) => admin.rotateAgentKey,
   }),
   route({
+    method: "GET",
+    path: "/admin/agents/:agentId/suppressions",
+    operation: graphql(`
+      query AdminSuppressions($id: ID!, $limit: Int, $offset: Int) {
+        admin {
+          suppressions(id: $id, limit: $limit, offset: $offset) {
+            data { address reason statusCode sentId createdAt } total limit offset
+          }
+        }
+      }
+    `),
+    variables: ({ params, query }) => ({
+      id: params.agentId,
+      limit: intParam(query.limit),
+      offset: intParam(query.offset),
+    }),
+    respond: ({ admin }) => admin.suppressions,
+  }),
+  route({
+    method: "DELETE",
+    path: "/admin/agents/:agentId/suppressions/:address",
+    operation: graphql(`
+      mutation AdminRemoveSuppression($id: ID!, $address: String!) {
+        admin { removeSuppression(id: $id, address: $address) { success message } }
+      }
+    `),
+    variables: ({ params }) => ({ id: params.agentId, address: params.address }),
+    respond: ({ admin }) => admin.removeSuppression,
+  }),
+  route({
     method: "PUT",
     path: "/admin/agents/:agentId/limits",
     body: true,

@@ -2,15 +2,18 @@ import type { InboundState } from "../inbound/state.ts";
 import {
   type AgentOverview,
   agentOverview,
+  clearSuppression,
   deleteAgentById,
   instanceStats,
   listAgents,
   rotateKeyOf,
   setLimits,
+  suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { pageCost, pageType } from "./pages.ts";
+import { SuppressionPage } from "./sending.ts";
 
 // The operator's fields: `admin` on Query and on Mutation, each behind the
 // operator scope (ADMIN_TOKEN), which no agent key passes. Below them no
@@ -95,6 +98,13 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => agentOverview(ctx, id),
     }),
+    suppressions: t.field({
+      type: SuppressionPage,
+      description: "An agent's suppressions: addresses its mail no longer goes to, newest first.",
+      args: { id: t.arg.id({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
+      complexity: pageCost,
+      resolve: (_, { id, ...page }, ctx) => suppressionsOf(ctx, id, page),
+    }),
     stats: t.field({
       type: StatsType,
       description: "The instance at a glance.",
@@ -128,6 +138,12 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       description: "Issues an agent a new API key; its current one stops working at once.",
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => rotateKeyOf(ctx, id),
+    }),
+    removeSuppression: t.field({
+      type: OutcomeType,
+      description: "Takes an address off an agent's suppression list: its mail to it goes out again.",
+      args: { id: t.arg.id({ required: true }), address: t.arg.string({ required: true }) },
+      resolve: (_, { id, address }, ctx) => clearSuppression(ctx, id, address),
     }),
     setAgentLimits: t.field({
       type: AdminAgentType,

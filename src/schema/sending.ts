@@ -67,7 +67,7 @@ const SuppressionType = builder.prismaObject("Suppression", {
   }),
 });
 
-const SuppressionPage = pageType("SuppressionPage", SuppressionType);
+export const SuppressionPage = pageType("SuppressionPage", SuppressionType);
 
 const AUTO_SUBMITTED = 'Leave out: it says a program sent it (RFC 3834). "no": a person dictates this message';
 
