@@ -1,7 +1,6 @@
-import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
-import { rawMessage } from "./support/mail.ts";
+import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { rawMessage, reportAbout } from "./support/mail.ts";
 import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
@@ -14,24 +13,22 @@ import { WebhookReceiver } from "./support/webhook-receiver.ts";
 // sends into one thread.
 
 const THREAD_SEND_LIMIT = 3;
-const { api, x, dovecot, provider } = served({
+const ADMIN = "admin-token-for-delivery-reports-0123";
+const { svc, api, x, dovecot, provider } = served({
   imap: true,
   smtp: true,
   env: {
     IMAP_POLL_INTERVAL_MS: "60000",
     WEBHOOK_ALLOW_PRIVATE: "true",
     THREAD_SEND_LIMIT: String(THREAD_SEND_LIMIT),
+    ADMIN_TOKEN: ADMIN,
   },
 });
 
 const address = (agent: TestAgent) => `${agent.id}@mail.example`;
 
-/** A report fixture about the agent's sent email: its address and the email's Message-ID put in. */
-function report(name: string, agent: TestAgent, original: string, messageId: string): string {
-  return readFileSync(new URL(`../src/inbound/fixtures/reports/${name}`, import.meta.url), "utf8")
-    .replaceAll("scout-7f3a@mail.example.org", address(agent))
-    .replaceAll(original, messageId.slice(1, -1));
-}
+const report = (name: string, agent: TestAgent, original: string, messageId: string) =>
+  reportAbout(name, address(agent), original, messageId);
 
 async function send(agent: TestAgent, body: object) {
   return api.post(`/agents/${agent.id}/send`, { key: agent.apiKey, body: { subject: "Hello", text: "Hi.", ...body } });
@@ -149,6 +146,21 @@ describe("delivery reports", () => {
     ).toBe(404);
   });
 
+  test("the operator sees and clears an agent's suppressions", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const sent = await send(agent, { to: "nobody@gone.example.net" });
+    const messageId = await messageIdOf(agent, sent.body.id);
+    await dovecot.append(report("postfix-bounce.eml", agent, "POSTFIX-ORIGINAL@mail.example.org", messageId));
+    await statusBecomes(agent, sent.body.id, "bounced");
+    const listed = await api.get(`/admin/agents/${agent.id}/suppressions`, { key: ADMIN });
+    expect(listed.body).toMatchObject({ total: 1, data: [{ address: "nobody@gone.example.net", reason: "bounced" }] });
+    expect((await api.get(`/admin/agents/${agent.id}/suppressions`, { key: agent.apiKey })).status).toBe(403);
+    const cleared = await api.delete(`/admin/agents/${agent.id}/suppressions/nobody@gone.example.net`, { key: ADMIN });
+    expect(cleared.body).toMatchObject({ success: true });
+    expect((await api.get(`/agents/${agent.id}/suppressions`, { key: agent.apiKey })).body.total).toBe(0);
+    expect((await api.get("/admin/agents/nobody-here/suppressions", { key: ADMIN })).status).toBe(404);
+  });
+
   test("two recipients in one report: a 5.x.x failure suppresses, a 4.x.x one does not; a complaint does", async () => {
     const agent = await createVerifiedAgent(api, x);
     const sent = await send(agent, { to: ["Gone.Person@example.com", "full@example.com"] });
@@ -221,15 +233,19 @@ describe("loops", () => {
     expect(bad.body.message).toMatch(/autoSubmitted/);
   });
 
-  test(`at most ${THREAD_SEND_LIMIT} sends into one thread per hour, counted exactly under parallel replies`, async () => {
+  test(`at most ${THREAD_SEND_LIMIT} sends into one thread per hour, counted exactly under parallel replies on two instances`, async () => {
     const agent = await createVerifiedAgent(api, x);
     await dovecot.append(rawMessage({ to: address(agent), subject: "Ping", body: "Are you there?" }));
     const email = await waitFor(
       async () => (await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body.data[0],
     );
+    const instances = [api, new Api((await svc.startAnother()).url)];
     const replies = await Promise.all(
-      Array.from({ length: 6 }, () =>
-        api.post(`/agents/${agent.id}/emails/${email.id}/reply`, { key: agent.apiKey, body: { text: "Pong." } }),
+      Array.from({ length: 6 }, (_, i) =>
+        (instances[i % 2] ?? api).post(`/agents/${agent.id}/emails/${email.id}/reply`, {
+          key: agent.apiKey,
+          body: { text: "Pong." },
+        }),
       ),
     );
     expect(replies.filter((reply) => reply.status === 201)).toHaveLength(THREAD_SEND_LIMIT);

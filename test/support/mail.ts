@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { readFileSync } from "node:fs";
 
 // Raw messages as an MTA delivers them to the catch-all.
 
@@ -107,4 +108,15 @@ export function manyLines(to: string): string {
 /** Poison for a pattern over envelope headers: a Delivered-To of 400 KB without a separator. */
 export function longEnvelope(to: string): string {
   return rawMessage({ to, subject: "long envelope", headers: [`Delivered-To: ${"x".repeat(400_000)}`] });
+}
+
+/**
+ * A delivery report fixture (src/inbound/fixtures/reports) about one of an
+ * agent's sent emails: the fixture's sender address and original Message-ID
+ * replaced by the agent's address and the sent email's.
+ */
+export function reportAbout(fixture: string, agentAddress: string, original: string, sentMessageId: string): string {
+  return readFileSync(new URL(`../../src/inbound/fixtures/reports/${fixture}`, import.meta.url), "utf8")
+    .replaceAll("scout-7f3a@mail.example.org", agentAddress)
+    .replaceAll(original, sentMessageId.slice(1, -1));
 }
