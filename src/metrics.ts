@@ -47,7 +47,7 @@ export function createMetrics(inbound: PollerReadings | null): Metrics {
   });
   const inboundMessages = new Counter({
     name: "pigeonhole_inbound_messages_total",
-    help: "Messages read from the catch-all, by outcome: stored, duplicate, or the reason they were dropped",
+    help: "Messages read from the catch-all, by outcome: stored, report (recorded on the sent email it is about), duplicate, or the reason they were dropped",
     labelNames: ["outcome"],
     registers: [registry],
   });

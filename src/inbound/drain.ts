@@ -1,5 +1,13 @@
 import type { ImapFlow } from "imapflow";
-import { cursorOf, type Filed, fileBatch, type ImapCursor, type Lease, saveCursor } from "../mailbox/filing.ts";
+import {
+  cursorOf,
+  dropped,
+  type Filed,
+  fileBatch,
+  type ImapCursor,
+  type Lease,
+  saveCursor,
+} from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { BatchReader } from "./arrivals.ts";
 import type { ServerMarks } from "./server-marks.ts";
@@ -127,7 +135,7 @@ export class MailboxDrain {
     for (const { uid, recipient, outcome } of filed) {
       counts[outcome] = (counts[outcome] ?? 0) + 1;
       services.metrics.inbound(outcome);
-      if (outcome !== "stored" && outcome !== "duplicate") {
+      if (dropped(outcome)) {
         services.log("warn", "inbound_dropped", { reason: outcome, uid: `${uid}`, recipient });
       }
     }

@@ -24,7 +24,7 @@ function partsOf(raw: Buffer, boundary: string): Buffer[] {
 }
 
 /** Header-style fields (`Name: value`, continued on indented lines), one map per blank-line-separated group. */
-export function fieldGroups(text: string): Map<string, string>[] {
+function fieldGroups(text: string): Map<string, string>[] {
   return text
     .replace(/\r\n/g, "\n")
     .replace(/\n[ \t]+/g, " ")

@@ -70,6 +70,9 @@ export type Outcome =
   | "sender_refused"
   | "over_quota";
 
+/** Whether an outcome kept nothing of the message for the agent: it was refused, not filed, recorded or seen before. */
+export const dropped = (outcome: Outcome): boolean => !["stored", "report", "duplicate"].includes(outcome);
+
 export interface Filed {
   uid: bigint;
   recipient: string;

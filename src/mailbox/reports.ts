@@ -59,14 +59,18 @@ export function suppresses(recipient: ReportedRecipient): boolean {
   );
 }
 
-/** Which of the sent email's addresses a reported recipient is: the original address, else the final one, without case. */
-export function sentRecipientOf(sentTo: string[], reported: ReportedRecipient): string {
-  const named = [reported.originalRecipient, reported.finalRecipient].filter((address) => address !== null);
-  for (const address of named) {
-    const found = sentTo.find((sent) => sent.toLowerCase() === address.toLowerCase());
+/**
+ * Which of the sent email's addresses a reported recipient is: the one its
+ * original address names, else its final one, without case; the only one,
+ * when the email went to one address (forwarding renamed it). Null when it is
+ * none of them: a report cannot speak for an address the email did not go to.
+ */
+export function sentRecipientOf(sentTo: string[], reported: ReportedRecipient): string | null {
+  for (const address of [reported.originalRecipient, reported.finalRecipient]) {
+    const found = address && sentTo.find((sent) => sent.toLowerCase() === address.toLowerCase());
     if (found) return found;
   }
-  return named[0] ?? reported.finalRecipient;
+  return sentTo.length === 1 ? (sentTo[0] ?? null) : null;
 }
 
 const EVENT_OF = {
@@ -91,7 +95,8 @@ export async function recordReport(tx: Tx, emit: Emit, agentId: string, report: 
   const sentTo = [sent.toList, sent.ccList, sent.bccList].flatMap(addressesOf);
   const latest = new Map((await recipientReportsOf(tx, sent.id)).map((row) => [row.recipient, row]));
   for (const reported of report.recipients) {
-    const recipient = bounded(sentRecipientOf(sentTo, reported), 320) ?? "";
+    const recipient = sentRecipientOf(sentTo, reported);
+    if (recipient === null) continue;
     const row: RecipientReport = {
       sentId: sent.id,
       recipient,
