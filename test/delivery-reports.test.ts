@@ -210,6 +210,9 @@ describe("delivery reports", () => {
         ["From a person", null],
       ]),
     );
+    // Its report fields stay in it: the delivery-status part is read into its text.
+    const filedReport = all.data.find((email: { subject: string }) => email.subject === "failure notice");
+    expect(filedReport.bodyText).toContain("Final-Recipient: rfc822; <Closed@Tiny.Example>");
     const people = await api.get(`/agents/${agent.id}/emails?autoSubmitted=false`, { key: agent.apiKey });
     expect(people.body.data.map((email: { subject: string }) => email.subject)).toEqual(["From a person"]);
     const machines = await api.get(`/agents/${agent.id}/emails?autoSubmitted=true`, { key: agent.apiKey });

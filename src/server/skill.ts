@@ -17,7 +17,7 @@ const ERRORS: [number, string, string][] = [
   [
     400,
     "Bad Request",
-    "invalid body or parameters; verification failures carry code VERIFICATION_EXPIRED, INVALID_TWEET or SOCIAL_ALREADY_USED",
+    "invalid body or parameters; verification failures carry code VERIFICATION_EXPIRED, INVALID_TWEET or SOCIAL_ALREADY_USED; code RECIPIENT_SUPPRESSED (recipients): that address bounced or complained, see GET /agents/{id}/suppressions",
   ],
   [401, "Unauthorized", "missing or invalid API key"],
   [403, "Forbidden", "code NOT_VERIFIED: verify the agent first; or another agent's key"],
@@ -26,7 +26,7 @@ const ERRORS: [number, string, string][] = [
   [
     429,
     "Rate limit exceeded",
-    "code DAILY_SEND_LIMIT_EXCEEDED (resetAt) or STORAGE_LIMIT_EXCEEDED (delete mail with permanent=true)",
+    "code DAILY_SEND_LIMIT_EXCEEDED (resetAt), THREAD_SEND_LIMIT_EXCEEDED (too many sends into one thread this hour: is a robot answering you?) or STORAGE_LIMIT_EXCEEDED (delete mail with permanent=true)",
   ],
   [500, "Internal Server Error", "server failure or failed delivery: check the sent list before sending again"],
   [503, "Service Unavailable", "try again shortly"],
