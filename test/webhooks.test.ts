@@ -88,6 +88,12 @@ describe("managing webhooks", () => {
     const one = await api.get(`${hooks(agent)}/${webhook.id}`, { key: agent.apiKey });
     expect(one.body).toEqual(webhook);
     expect(one.text).not.toContain(secret);
+    // What a PATCH leaves out stays as it was.
+    const paused = await api.call("PATCH", `${hooks(agent)}/${webhook.id}`, {
+      key: agent.apiKey,
+      body: { enabled: false },
+    });
+    expect(paused.body).toEqual({ ...webhook, enabled: false });
     const updated = await api.call("PATCH", `${hooks(agent)}/${webhook.id}`, {
       key: agent.apiKey,
       body: { events: [], description: null, enabled: false },

@@ -39,6 +39,18 @@ const EXPECTED: Record<string, string> = {
   Timestamp: "a time in milliseconds",
 };
 
+/**
+ * The variables with every field the client left out taken out, in input
+ * objects too, as JSON would have them: GraphQL reads a variable given as
+ * `undefined` as null, and graphql-jit an input field so given as null, which
+ * would clear what a PATCH leaves out.
+ */
+function leftOut(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+  const given = Object.entries(value).filter(([, field]) => field !== undefined);
+  return Object.fromEntries(given.map(([name, field]) => [name, leftOut(field)]));
+}
+
 /** The first problem of a value against an input type, naming where it is, or null. */
 function problemOf(value: unknown, type: GraphQLInputType, at: string): string | null {
   if (isNonNullType(type)) {
@@ -140,9 +152,7 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
   }
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    // A field the client left out is a variable not given, as in JSON: GraphQL would read `undefined` as null.
-    const given = Object.entries(route.variables?.(request) ?? {}).filter(([, value]) => value !== undefined);
-    const variables = Object.fromEntries(given);
+    const variables = leftOut(route.variables?.(request) ?? {}) as Record<string, unknown>;
     const problem = inputProblem(route.operation, variables, schema);
     if (problem) throw new ServiceError("BAD_REQUEST", problem);
     const result = await runOperation(graphql, { query: sources.get(route) ?? "", variables }, facts);
