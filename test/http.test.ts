@@ -357,6 +357,7 @@ describe("a server failure", () => {
         "Thread",
         "IdempotencyKey",
         "Suppression",
+        "Draft",
         "Agent",
       ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);

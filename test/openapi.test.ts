@@ -161,6 +161,14 @@ test("every documented operation answers as documented", async () => {
   await call("GET", `${base}/sent/${sent.body.id}`, { key });
   await call("DELETE", `${base}/sent/${sent.body.id}`, { key });
   await call("GET", `${base}/suppressions`, { key });
+  const draft = await call("POST", `${base}/drafts`, { key, body: { to: "pat@example.com", subject: "Draft" } });
+  const drafted = `${base}/drafts/${draft.body.id}`;
+  await call("GET", `${base}/drafts`, { key });
+  await call("GET", drafted, { key });
+  await call("PATCH", drafted, { key, body: { text: "Ready." } });
+  await call("POST", `${drafted}/send`, { key });
+  const second = await call("POST", `${base}/drafts`, { key, body: { subject: "Dropped" } });
+  await call("DELETE", `${base}/drafts/${second.body.id}`, { key });
   await call("DELETE", `${base}/suppressions/nobody@example.com`, { key });
 
   // Webhooks and their deliveries.

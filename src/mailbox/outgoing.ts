@@ -156,6 +156,11 @@ export function checkedMessageId(value: string, field: string): string {
 /** Recipients of one message: each list at most 50, and all together at most 50. */
 export function checkedRecipients(input: { to: string[]; cc?: string[] | null; bcc?: string[] | null }) {
   if (input.to.length < 1 || input.to.length > MAX_RECIPIENTS) throw bad(`to must name 1-${MAX_RECIPIENTS} recipients`);
+  return checkedAddressLists(input);
+}
+
+/** Recipient lists, any of them empty (a draft's): each address valid, at most 50 in all. */
+export function checkedAddressLists(input: { to?: string[] | null; cc?: string[] | null; bcc?: string[] | null }) {
   const to = addresses(input.to, "to");
   const cc = addresses(input.cc, "cc");
   const bcc = addresses(input.bcc, "bcc");

@@ -36,7 +36,8 @@ export function replyRecipients(original: EmailRecord, own: string, replyAll: bo
 }
 
 /** In-Reply-To and References of an answer to the original. */
-function answering(original: EmailRecord): Pick<Outgoing, "inReplyTo" | "references" | "threadId"> {
+/** How a message answering `original` is threaded: its In-Reply-To, References and thread. */
+export function answering(original: EmailRecord): Pick<Outgoing, "inReplyTo" | "references" | "threadId"> {
   const parent = original.messageId?.match(/<[^<>\s]+>/)?.[0] ?? null;
   const before = original.references?.split(" ") ?? [];
   return {

@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { type Draft, deleteDraftRow, insertDraft } from "../db/drafts.ts";
 import {
   giveSendBack,
   giveStorageBack,
@@ -66,6 +67,8 @@ interface Taken {
   size: number;
   to: string[];
   subject: string;
+  /** The draft it was sent from, which it took the place of. */
+  draft: Draft | null;
 }
 
 /** Addresses as sent records joined them before they became lists. */
@@ -137,7 +140,7 @@ async function holdThreadLimit(tx: Tx, threadId: string, limit: number, now: Dat
   );
 }
 
-async function storageFull(tx: Tx, agentId: string, limit: number): Promise<ServiceError> {
+export async function storageFull(tx: Tx, agentId: string, limit: number): Promise<ServiceError> {
   return new ServiceError(
     "RATE_LIMITED",
     "Storage limit reached: delete emails permanently, or sent emails, to make room",
@@ -149,13 +152,28 @@ async function storageFull(tx: Tx, agentId: string, limit: number): Promise<Serv
   );
 }
 
-/** A send that went nowhere: its record, its daily slot and its storage go back, together. */
+/** A send that went nowhere: its record, its daily slot and its storage go back, together, and its draft comes back. */
 async function undoSend(sql: Sql, taken: Taken): Promise<void> {
   await sql.transaction(async (tx) => {
     if ((await deleteSentRow(tx, taken.id)) === null) return;
     await giveSendBack(tx, taken.agentId, taken.day);
     await giveStorageBack(tx, taken.agentId, taken.size);
+    if (taken.draft) await restoreDraft(tx, taken.draft);
   });
+}
+
+/** The draft a send takes the place of: gone with the storage it held, or a 404 when it was sent or deleted already. */
+async function consumeDraft(tx: Tx, draft: Draft): Promise<void> {
+  if (!(await deleteDraftRow(tx, draft.agentId, draft.id))) {
+    throw new ServiceError("NOT_FOUND", "Draft not found: it was sent or deleted meanwhile");
+  }
+  await giveStorageBack(tx, draft.agentId, draft.size);
+}
+
+/** A draft whose send went nowhere, as it was; it held this storage a moment before, so it takes it back whatever the limit. */
+async function restoreDraft(tx: Tx, draft: Draft): Promise<void> {
+  await insertDraft(tx, draft);
+  await takeStorage(tx, draft.agentId, draft.size, Number.MAX_SAFE_INTEGER);
 }
 
 /** The provider took it: the record gets its providerId, and the agent's event log says it went out; false when the record is gone. */
@@ -185,7 +203,13 @@ async function settleLate(services: Services, taken: Taken, messageId: string, f
 }
 
 /** Takes the day's send, the storage and the record in one transaction: storage always matches the records kept. */
-async function take(services: Services, agent: AgentRecord, out: Outgoing, messageId: string, raw: Buffer, now: Date) {
+async function take(
+  services: Services,
+  agent: AgentRecord,
+  out: Outgoing,
+  sent: { messageId: string; raw: Buffer; now: Date; draft: Draft | null },
+) {
+  const { messageId, raw, now, draft } = sent;
   const { sql, config } = services;
   const taken = {
     id: randomUUID(),
@@ -194,6 +218,7 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
     size: raw.length,
     to: out.to,
     subject: out.subject,
+    draft,
   };
   const limits = limitsOf(agent, config);
   const refused = (error: ServiceError) => {
@@ -202,6 +227,7 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
   };
   const row = await sql.transaction(async (tx) => {
     await refuseSuppressed(tx, agent.id, out);
+    if (draft) await consumeDraft(tx, draft);
     if (!(await takeSend(tx, agent.id, taken.day, limits.dailySends))) {
       throw refused(await dailyLimitReached(tx, agent.id, limits.dailySends, now));
     }
@@ -234,15 +260,20 @@ async function take(services: Services, agent: AgentRecord, out: Outgoing, messa
   return { ...taken, row };
 }
 
-/** Sends a checked message from the agent's address through the configured provider. */
-export async function deliver(services: Services, agent: AgentRecord, out: Outgoing): Promise<SentRecord> {
+/** Sends a checked message from the agent's address through the configured provider; from a draft, in its place. */
+export async function deliver(
+  services: Services,
+  agent: AgentRecord,
+  out: Outgoing,
+  draft: Draft | null = null,
+): Promise<SentRecord> {
   const { mailer, config, sql, clock, log } = services;
   if (!mailer) throw new ServiceError("SERVICE_UNAVAILABLE", "Sending is not configured on this server");
   const now = clock.now();
   const from = addressOf(agent, config);
   const messageId = `<${randomUUID()}@${config.mailDomain}>`;
   const raw = await composeMessage({ ...out, from: { name: agent.name, address: from }, messageId, date: now });
-  const taken = await take(services, agent, out, messageId, raw, now);
+  const taken = await take(services, agent, out, { messageId, raw, now, draft });
   let delivery: Delivery;
   try {
     delivery = await mailer.send({ from, to: [...out.to, ...out.cc, ...out.bcc] }, raw);

@@ -157,6 +157,19 @@ const attachments = z
   .describe("Files to attach");
 
 const EMAIL = "/agents/:agentId/emails/:emailId";
+const DRAFT = "/agents/:agentId/drafts/:draftId";
+const draftId = z.string().describe("The draft's id, from create_draft or list_drafts");
+/** A draft's fields: each optional; in update_draft, null clears one. */
+const draftFields = {
+  to: recipients.nullable().optional(),
+  cc: addresses.nullable().optional().describe("Copies: an address, or a list of them"),
+  bcc: addresses.nullable().optional().describe("Blind copies: an address, or a list of them"),
+  subject: z.string().nullable().optional(),
+  text: z.string().nullable().optional().describe("Plain text body"),
+  html: z.string().nullable().optional().describe("HTML body"),
+  replyTo: z.string().nullable().optional().describe("Where answers should go, if not to you"),
+  attachments: attachments.nullable(),
+};
 
 export const tools: Tool[] = [
   tool({
@@ -372,6 +385,47 @@ export const tools: Tool[] = [
       const page = body as { data: unknown[] };
       return { ...page, data: page.data.map(withRecipientList) };
     },
+  }),
+  tool({
+    name: "create_draft",
+    title: "Write a draft",
+    description:
+      "Writes an email to send later, for you or your human to look over first; nothing is sent. Every field is optional. With inReplyTo (a received email's id) it is a reply to that email: its recipients and Re: subject are filled in. Send it with send_draft. Returns the draft.",
+    input: {
+      ...draftFields,
+      inReplyTo: z.string().optional().describe("A received email's id, from list_emails: the draft answers it"),
+    },
+    call: (body, agentId) => routeCall("POST", "/agents/:agentId/drafts", { params: { agentId }, body }),
+    answer: withRecipientList,
+  }),
+  tool({
+    name: "update_draft",
+    title: "Change a draft",
+    description: "Changes the fields you give of a draft; null clears one. Returns the draft.",
+    input: { draftId, ...draftFields },
+    call: ({ draftId, ...body }, agentId) => routeCall("PATCH", DRAFT, { params: { agentId, draftId }, body }),
+    answer: withRecipientList,
+  }),
+  tool({
+    name: "send_draft",
+    title: "Send a draft",
+    description:
+      "Sends a draft as send_email sends a message (it needs to, a subject and text or html; the same limits apply). The draft is gone after; returns the sent email's id and thread.",
+    input: { draftId },
+    call: ({ draftId }, agentId) => routeCall("POST", `${DRAFT}/send`, { params: { agentId, draftId } }),
+    answer: withRecipientList,
+  }),
+  tool({
+    name: "list_drafts",
+    title: "List drafts",
+    description: "Lists your drafts, newest first. Returns {data, total, limit, offset}.",
+    input: { limit, offset },
+    readOnly: true,
+    call: (args, agentId) =>
+      routeCall("GET", "/agents/:agentId/drafts", {
+        params: { agentId },
+        query: { limit: args.limit, offset: args.offset },
+      }),
   }),
   tool({
     name: "list_suppressions",

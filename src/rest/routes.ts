@@ -113,6 +113,28 @@ const SentFields = graphql(`
   }
 `);
 
+const DraftFields = graphql(`
+  fragment DraftFields on Draft {
+    id to cc bcc subject text html replyTo attachments { filename contentType size inline contentId }
+    inReplyTo sendStatus size createdAt updatedAt
+  }
+`);
+
+/** A draft's fields as a body gives them: left out stays left out, so that PATCH keeps it. */
+const draftInput = ({ body }: RestRequest) => ({
+  to: addressList(body.to),
+  cc: addressList(body.cc),
+  bcc: addressList(body.bcc),
+  subject: body.subject,
+  text: body.text,
+  html: body.html,
+  replyTo: body.replyTo,
+  attachments: body.attachments,
+  inReplyTo: body.inReplyTo,
+});
+
+const draftParams = ({ params }: RestRequest) => ({ agentId: params.agentId, draftId: params.draftId });
+
 const ThreadFields = graphql(`
   fragment ThreadFields on Thread { id subject participants messageCount unreadCount lastMessageAt }
 `);
@@ -504,6 +526,83 @@ export const routes: Route[] = [
     ),
     variables: ({ params }) => ({ agentId: params.agentId, sentId: params.sentId }),
     respond: ({ agent }) => agent?.sentEmail && sentObject(agent.sentEmail),
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/drafts",
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    operation: graphql(
+      `mutation CreateDraft($agentId: ID!, $input: DraftInput!) {
+        createDraft(agentId: $agentId, input: $input) { ...DraftFields }
+      }`,
+      [DraftFields],
+    ),
+    variables: (request) => ({ agentId: request.params.agentId, input: draftInput(request) }),
+    respond: ({ createDraft }) => createDraft,
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/drafts",
+    operation: graphql(
+      `query ListDrafts($agentId: ID!, $limit: Int, $offset: Int) {
+        agent(id: $agentId) { drafts(limit: $limit, offset: $offset) { data { ...DraftFields } total limit offset } }
+      }`,
+      [DraftFields],
+    ),
+    variables: ({ params, query }) => ({
+      agentId: params.agentId,
+      limit: intParam(query.limit),
+      offset: intParam(query.offset),
+    }),
+    respond: ({ agent }) => agent?.drafts,
+  }),
+  route({
+    method: "GET",
+    path: "/agents/:agentId/drafts/:draftId",
+    operation: graphql(
+      `query GetDraft($agentId: ID!, $draftId: ID!) { agent(id: $agentId) { draft(id: $draftId) { ...DraftFields } } }`,
+      [DraftFields],
+    ),
+    variables: draftParams,
+    respond: ({ agent }) => agent?.draft,
+  }),
+  route({
+    method: "PATCH",
+    path: "/agents/:agentId/drafts/:draftId",
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    operation: graphql(
+      `mutation UpdateDraft($agentId: ID!, $draftId: ID!, $input: DraftInput!) {
+        updateDraft(agentId: $agentId, draftId: $draftId, input: $input) { ...DraftFields }
+      }`,
+      [DraftFields],
+    ),
+    variables: (request) => ({ ...draftParams(request), input: draftInput(request) }),
+    respond: ({ updateDraft }) => updateDraft,
+  }),
+  route({
+    method: "DELETE",
+    path: "/agents/:agentId/drafts/:draftId",
+    operation: graphql(`
+      mutation DeleteDraft($agentId: ID!, $draftId: ID!) {
+        deleteDraft(agentId: $agentId, draftId: $draftId) { success message }
+      }
+    `),
+    variables: draftParams,
+  }),
+  route({
+    method: "POST",
+    path: "/agents/:agentId/drafts/:draftId/send",
+    status: 201,
+    operation: graphql(`
+      mutation SendDraft($agentId: ID!, $draftId: ID!) {
+        sendDraft(agentId: $agentId, draftId: $draftId) { id to subject sentAt threadId }
+      }
+    `),
+    variables: draftParams,
+    respond: ({ sendDraft }) => sentAnswer(sendDraft),
   }),
   route({
     method: "GET",

@@ -4,6 +4,7 @@ import "./agents.ts";
 import "./verification.ts";
 import "./emails.ts";
 import "./sending.ts";
+import "./drafts.ts";
 import "./threads.ts";
 import "./senders.ts";
 import "./events.ts";

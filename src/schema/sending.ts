@@ -81,7 +81,7 @@ const SendQuotaType = builder.objectRef<{ limit: number; used: number; resetAt: 
   }),
 });
 
-const AttachmentInput = builder.inputType("AttachmentInput", {
+export const AttachmentInput = builder.inputType("AttachmentInput", {
   fields: (t) => ({
     filename: t.string({ required: true, description: "Without / \\ or control characters" }),
     contentType: t.string({ description: "Taken from the filename when left out" }),
@@ -91,7 +91,7 @@ const AttachmentInput = builder.inputType("AttachmentInput", {
   }),
 });
 
-const ATTACHMENTS = "Files to attach: at most 10 MiB of request in all";
+export const ATTACHMENTS = "Files to attach: at most 10 MiB of request in all";
 
 const SendEmailInput = builder.inputType("SendEmailInput", {
   fields: (t) => ({
@@ -128,7 +128,7 @@ const ForwardInput = builder.inputType("ForwardInput", {
   }),
 });
 
-const IDEMPOTENCY = "Retries with the same key within 24 hours get the first answer, and nothing is sent twice";
+export const IDEMPOTENCY = "Retries with the same key within 24 hours get the first answer, and nothing is sent twice";
 
 const positionOf = (sent: SentRecord) => ({ at: sent.sentAt, id: sent.id });
 

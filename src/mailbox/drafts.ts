@@ -1,0 +1,225 @@
+import { randomUUID } from "node:crypto";
+import {
+  type Draft,
+  type DraftQuery,
+  deleteDraftRow,
+  draftById,
+  draftPage,
+  insertDraft,
+  lockDraft,
+  saveDraft,
+  draftSlice as sliceOfDrafts,
+} from "../db/drafts.ts";
+import { giveStorageBack, takeStorage } from "../db/quota.ts";
+import type { Tx } from "../db/statements.ts";
+import { ServiceError } from "../errors.ts";
+import { addressOf, type Outcome } from "./agents.ts";
+import { getEmail } from "./emails.ts";
+import { limitsOf } from "./limits.ts";
+import {
+  type AttachmentInput,
+  checkedAddressLists,
+  checkedAttachments,
+  checkedAutoSubmitted,
+  checkedBody,
+  checkedOutgoing,
+  checkedRecipients,
+  checkedReplyTo,
+  checkedSubject,
+  type Outgoing,
+} from "./outgoing.ts";
+import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
+import { type AgentRecord, addressesOf, type SentRecord } from "./records.ts";
+import { answering, replyRecipients } from "./replies.ts";
+import { deliver, storageFull } from "./sending.ts";
+import type { Services } from "./services.ts";
+import { replySubject } from "./subjects.ts";
+
+// Drafts: a message the agent writes now and sends later. Each field is held
+// to its form as it is written (addresses, one-line subject, base64
+// attachments), the whole as POST /send holds a message when it is sent. A
+// draft takes storage like sent mail; sending it gives that back in the
+// transaction that takes the send, so it is sent once however often it is
+// asked.
+
+export type DraftRecord = Draft;
+export type { DraftQuery };
+
+/** A draft's fields as a client writes them; left out keeps (or is empty), null clears. */
+export interface DraftInput {
+  to?: string[] | null;
+  cc?: string[] | null;
+  bcc?: string[] | null;
+  subject?: string | null;
+  text?: string | null;
+  html?: string | null;
+  replyTo?: string | null;
+  attachments?: AttachmentInput[] | null;
+  /** The id of a received email it answers. */
+  inReplyTo?: string | null;
+}
+
+/** The fields a draft stores, checked: what a write may change. */
+type DraftFields = Pick<
+  Draft,
+  "toList" | "ccList" | "bccList" | "subject" | "bodyText" | "bodyHtml" | "replyTo" | "attachments" | "inReplyTo"
+>;
+
+const notFound = () => new ServiceError("NOT_FOUND", "Draft not found");
+
+/** The stored fields a client's input changes, each held to its form. */
+function checkedFields(input: DraftInput): Partial<DraftFields> {
+  const lists = checkedAddressLists(input);
+  const given = <K extends keyof DraftInput>(key: K) => input[key] !== undefined;
+  const fields: Partial<DraftFields> = {};
+  if (given("to")) fields.toList = JSON.stringify(lists.to);
+  if (given("cc")) fields.ccList = JSON.stringify(lists.cc);
+  if (given("bcc")) fields.bccList = JSON.stringify(lists.bcc);
+  if (given("subject")) fields.subject = input.subject ? checkedSubject(input.subject) : null;
+  if (given("text")) fields.bodyText = input.text || null;
+  if (given("html")) fields.bodyHtml = input.html || null;
+  if (given("replyTo")) fields.replyTo = checkedReplyTo(input.replyTo);
+  if (given("attachments")) {
+    checkedAttachments(input.attachments);
+    fields.attachments = JSON.stringify(input.attachments ?? []);
+  }
+  return fields;
+}
+
+/** Bytes a draft counts against storage: its fields as stored, its attachments as the bytes they hold. */
+function sizeOf(draft: DraftFields): number {
+  const { attachments, ...fields } = draft;
+  const files = (JSON.parse(attachments) as AttachmentInput[]).reduce(
+    (sum, file) => sum + Buffer.byteLength(file.content ?? "", "base64"),
+    0,
+  );
+  return Buffer.byteLength(JSON.stringify(fields)) + files;
+}
+
+/** Takes or gives back the storage a draft's new size differs by; refused past the agent's limit. */
+async function resize(tx: Tx, services: Services, agent: AgentRecord, before: number, after: number): Promise<void> {
+  const limit = limitsOf(agent, services.config).storageBytes;
+  if (after < before) await giveStorageBack(tx, agent.id, before - after);
+  else if (after > before && !(await takeStorage(tx, agent.id, after - before, limit))) {
+    throw await storageFull(tx, agent.id, limit);
+  }
+}
+
+/** A new draft; with inReplyTo, addressed and titled as a reply to that email unless it says otherwise. */
+export async function createDraft(services: Services, agent: AgentRecord, input: DraftInput): Promise<DraftRecord> {
+  const now = services.clock.now();
+  const answered = input.inReplyTo == null ? null : await getEmail(services, agent, input.inReplyTo);
+  const reply = answered && replyRecipients(answered, addressOf(agent, services.config), false);
+  const fields: DraftFields = {
+    toList: JSON.stringify(reply?.to ?? []),
+    ccList: JSON.stringify(reply?.cc ?? []),
+    bccList: "[]",
+    subject: answered ? replySubject(answered.subject) : null,
+    bodyText: null,
+    bodyHtml: null,
+    replyTo: null,
+    attachments: "[]",
+    inReplyTo: answered?.id ?? null,
+    ...checkedFields(input),
+  };
+  const draft: Draft = {
+    id: randomUUID(),
+    agentId: agent.id,
+    ...fields,
+    sendStatus: "draft",
+    size: sizeOf(fields),
+    createdAt: now,
+    updatedAt: now,
+  };
+  await services.sql.transaction(async (tx) => {
+    await resize(tx, services, agent, 0, draft.size);
+    await insertDraft(tx, draft);
+  });
+  return draft;
+}
+
+export async function getDraft(
+  services: Services,
+  agent: { id: string },
+  draftId: string,
+  query: DraftQuery = {},
+): Promise<DraftRecord> {
+  const draft = await draftById(services, agent.id, draftId, query);
+  if (!draft) throw notFound();
+  return draft;
+}
+
+/** The agent's drafts, newest first. */
+export async function listDrafts(
+  services: Services,
+  agent: { id: string },
+  request: PageRequest,
+  query: DraftQuery = {},
+): Promise<Page<DraftRecord>> {
+  const window = pageWindow(request);
+  return { ...(await draftPage(services, agent.id, window, query)), ...window };
+}
+
+/** Drafts after or before a position, for cursor paging. */
+export function draftSlice(services: Services, agent: { id: string }, request: SliceRequest, query: DraftQuery) {
+  return sliceOfDrafts(services, agent.id, request, query);
+}
+
+/** Changes the fields given; null clears one. inReplyTo is fixed once the draft is made. */
+export async function updateDraft(
+  services: Services,
+  agent: AgentRecord,
+  draftId: string,
+  input: DraftInput,
+): Promise<DraftRecord> {
+  if (input.inReplyTo !== undefined) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      "inReplyTo is set when a draft is made: make a new draft to answer another email",
+    );
+  }
+  const change = checkedFields(input);
+  return services.sql.transaction(async (tx) => {
+    const draft = await lockDraft(tx, agent.id, draftId);
+    if (!draft) throw notFound();
+    const changed: Draft = { ...draft, ...change, updatedAt: services.clock.now() };
+    changed.size = sizeOf(changed);
+    await resize(tx, services, agent, draft.size, changed.size);
+    await saveDraft(tx, changed);
+    return changed;
+  });
+}
+
+/** Deletes the draft, giving back its storage. */
+export async function deleteDraft(services: Services, agent: { id: string }, draftId: string): Promise<Outcome> {
+  return services.sql.transaction(async (tx) => {
+    const draft = await lockDraft(tx, agent.id, draftId);
+    if (!draft || !(await deleteDraftRow(tx, agent.id, draftId))) throw notFound();
+    await giveStorageBack(tx, agent.id, draft.size);
+    return { success: true, message: "Draft deleted" };
+  });
+}
+
+/** The draft as a message to send, held to what POST /send holds a message to. */
+async function outgoingOf(services: Services, agent: AgentRecord, draft: Draft): Promise<Outgoing> {
+  const answered = draft.inReplyTo === null ? null : await getEmail(services, agent, draft.inReplyTo);
+  const attachments = JSON.parse(draft.attachments) as AttachmentInput[];
+  return checkedOutgoing({
+    ...checkedRecipients({
+      to: addressesOf(draft.toList),
+      cc: addressesOf(draft.ccList),
+      bcc: addressesOf(draft.bccList),
+    }),
+    subject: checkedSubject(draft.subject ?? ""),
+    ...checkedBody({ text: draft.bodyText, html: draft.bodyHtml, attachments }),
+    replyTo: draft.replyTo,
+    ...(answered ? answering(answered) : { inReplyTo: null, references: [], threadId: null }),
+    autoSubmitted: checkedAutoSubmitted(null, answered ? "auto-replied" : "auto-generated"),
+  });
+}
+
+/** Sends the draft as POST /send sends a message: the draft is gone, the sent email remains. */
+export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SentRecord> {
+  const draft = await getDraft(services, agent, draftId);
+  return deliver(services, agent, await outgoingOf(services, agent, draft), draft);
+}

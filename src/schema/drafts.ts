@@ -1,0 +1,141 @@
+import {
+  createDraft,
+  type DraftQuery,
+  type DraftRecord,
+  deleteDraft,
+  draftSlice,
+  getDraft,
+  listDrafts,
+  sendDraft,
+  updateDraft,
+} from "../mailbox/drafts.ts";
+import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoing.ts";
+import { addressesOf } from "../mailbox/records.ts";
+import { AgentType } from "./agents.ts";
+import { builder, OutcomeType } from "./builder.ts";
+import { BODY_COST } from "./limits.ts";
+import { forCaller, verifiedAgentArg } from "./own-agent.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
+import { ATTACHMENTS, AttachmentInput, SentEmailType } from "./sending.ts";
+
+// Drafts: written now, sent later by the agent.
+
+const DraftAttachmentType = builder.objectRef<AttachmentInputShape & { content: string }>("DraftAttachment").implement({
+  description: "A file the draft will carry: its name, type and size (its bytes go with the send)",
+  fields: (t) => ({
+    filename: t.string({ resolve: (file) => file.filename ?? "" }),
+    contentType: t.string({ nullable: true, resolve: (file) => file.contentType ?? null }),
+    size: t.int({ resolve: (file) => Buffer.byteLength(file.content, "base64") }),
+    inline: t.boolean({ resolve: (file) => file.inline === true }),
+    contentId: t.string({ nullable: true, resolve: (file) => file.contentId ?? null }),
+  }),
+});
+
+export const DraftType = builder.prismaObject("Draft", {
+  description: "A message the agent is writing; POST …/drafts/{id}/send (sendDraft) sends it",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    to: t.stringList({ resolve: (draft) => addressesOf(draft.toList) }),
+    cc: t.stringList({ resolve: (draft) => addressesOf(draft.ccList) }),
+    bcc: t.stringList({ resolve: (draft) => addressesOf(draft.bccList) }),
+    subject: t.exposeString("subject", { nullable: true }),
+    text: t.exposeString("bodyText", { nullable: true, complexity: BODY_COST }),
+    html: t.exposeString("bodyHtml", { nullable: true, complexity: BODY_COST }),
+    replyTo: t.exposeString("replyTo", { nullable: true }),
+    attachments: t.field({
+      type: [DraftAttachmentType],
+      resolve: (draft) => JSON.parse(draft.attachments) as (AttachmentInputShape & { content: string })[],
+    }),
+    inReplyTo: t.exposeString("inReplyTo", {
+      nullable: true,
+      description: "The received email it answers: it is sent as a reply to it",
+    }),
+    sendStatus: t.exposeString("sendStatus", { description: "draft" }),
+    size: t.exposeInt("size", { description: "Bytes it counts against storage" }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    updatedAt: t.expose("updatedAt", { type: "Timestamp" }),
+  }),
+});
+
+const DraftPage = pageType("DraftPage", DraftType);
+
+const DraftInput = builder.inputType("DraftInput", {
+  description: "A draft's fields: left out keeps one (or leaves it empty), null clears it",
+  fields: (t) => ({
+    to: t.stringList({ description: "At most 50 addresses (to, cc and bcc together)" }),
+    cc: t.stringList(),
+    bcc: t.stringList(),
+    subject: t.string({ description: "One line, at most 998 characters" }),
+    text: t.string(),
+    html: t.string(),
+    replyTo: t.string(),
+    attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
+    inReplyTo: t.id({
+      description:
+        "Only when it is made: a received email's id, which it answers (its recipients, Re: subject, thread)",
+    }),
+  }),
+});
+
+const positionOf = (draft: DraftRecord) => ({ at: draft.createdAt, id: draft.id });
+
+builder.prismaObjectFields(AgentType, (t) => ({
+  drafts: t.field({
+    type: DraftPage,
+    description: "Drafts, newest first.",
+    args: pageArgs,
+    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    complexity: pageCost,
+    resolve: (agent, args, ctx) => listDrafts(ctx, agent, args),
+  }),
+  draftConnection: t.connection({
+    type: DraftType,
+    description: "Drafts as a cursor connection, newest first.",
+    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    complexity: connectionCost,
+    resolve: (agent, args, ctx, info) =>
+      connectionOf(args, positionOf, (slice) => draftSlice(ctx, agent, slice, nodesQuery(ctx, info))),
+  }),
+  draft: t.prismaField({
+    type: "Draft",
+    description: "One draft.",
+    args: { id: t.arg.id({ required: true }) },
+    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    resolve: (query, agent, args, ctx) => getDraft(ctx, agent, args.id, query as DraftQuery),
+  }),
+}));
+
+builder.mutationFields((t) => ({
+  createDraft: t.field({
+    type: DraftType,
+    description: "Writes a draft; it counts against storage until it is sent or deleted.",
+    args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: DraftInput, required: true }) },
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => createDraft(ctx, agent, args.input)),
+  }),
+  updateDraft: t.field({
+    type: DraftType,
+    description: "Changes the fields given; null clears one.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      draftId: t.arg.id({ required: true }),
+      input: t.arg({ type: DraftInput, required: true }),
+    },
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => updateDraft(ctx, agent, args.draftId, args.input)),
+  }),
+  deleteDraft: t.field({
+    type: OutcomeType,
+    description: "Deletes a draft, giving back its storage.",
+    args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => deleteDraft(ctx, agent, args.draftId)),
+  }),
+  sendDraft: t.field({
+    type: SentEmailType,
+    description: "Sends a draft as sendEmail sends a message (the same checks and limits); the draft is gone after.",
+    args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
+    authScopes: verifiedAgentArg,
+    resolve: forCaller((agent, args, ctx) => sendDraft(ctx, agent, args.draftId)),
+  }),
+}));
