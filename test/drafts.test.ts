@@ -1,14 +1,15 @@
 import { describe, expect, test } from "vitest";
-import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { rawMessage } from "./support/mail.ts";
 import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Drafts: written, read, changed and deleted over REST and GraphQL, counted
 // against storage, and sent through the real SMTP server as POST /send sends
 // (the same checks), once however often the send is asked.
 
-const { api, x, dovecot, provider } = served({ imap: true, smtp: true, env: { IMAP_POLL_INTERVAL_MS: "60000" } });
+const { svc, api, x, dovecot, provider } = served({ imap: true, smtp: true, env: { IMAP_POLL_INTERVAL_MS: "60000" } });
 
 const drafts = (agent: TestAgent) => `/agents/${agent.id}/drafts`;
 const storageOf = async (agent: TestAgent) =>
@@ -39,6 +40,8 @@ describe("drafts", () => {
       attachments: [{ filename: "plan.txt", contentType: null, size: 8, inline: false, contentId: null }],
       inReplyTo: null,
       sendStatus: "draft",
+      sendAt: null,
+      failure: null,
       size: expect.any(Number),
       createdAt: expect.any(Number),
       updatedAt: expect.any(Number),
@@ -185,5 +188,94 @@ describe("drafts", () => {
     }
     expect((await api.get(`${drafts(agent)}/${draft.id}`, { key: agent.apiKey })).body).toEqual(draft);
     expect(await storageOf(agent)).toBe(draft.size);
+  });
+});
+
+describe("scheduled send", () => {
+  const schedule = (agent: TestAgent, body: object) =>
+    api.post(drafts(agent), {
+      key: agent.apiKey,
+      body: { to: "pat@example.com", subject: "Later", text: "Later.", ...body },
+    });
+  const arrivalsOf = (subject: string) => provider.deliveries.filter((d) => d.parsed.subject === subject);
+
+  test("on two instances: each goes out once, within 2 s of its time; one cancelled never goes", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    await svc.startAnother();
+    const sendAt = Date.now() + 1500;
+    const subjects = Array.from({ length: 5 }, (_, i) => `Timed ${agent.id} ${i}`);
+    const scheduled = await Promise.all(subjects.map((subject) => schedule(agent, { subject, sendAt })));
+    expect(scheduled[0]?.body).toMatchObject({ sendStatus: "scheduled", sendAt });
+    const cancelled = await schedule(agent, { subject: `Cancelled ${agent.id}`, sendAt });
+    await api.call("PATCH", `${drafts(agent)}/${cancelled.body.id}`, { key: agent.apiKey, body: { sendAt: null } });
+    await waitFor(() => subjects.every((subject) => arrivalsOf(subject).length > 0) || null, 10_000, "the sends");
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    for (const subject of subjects) {
+      const arrivals = arrivalsOf(subject);
+      expect(arrivals).toHaveLength(1);
+      expect(arrivals[0]?.arrivedAt).toBeGreaterThanOrEqual(sendAt);
+      expect(arrivals[0]?.arrivedAt).toBeLessThanOrEqual(sendAt + 2000);
+    }
+    expect(arrivalsOf(`Cancelled ${agent.id}`)).toEqual([]);
+    const left = await api.get(drafts(agent), { key: agent.apiKey });
+    expect(left.body.data.map((d: { sendStatus: string }) => d.sendStatus)).toEqual(["draft"]);
+    const sent = await api.get(`/agents/${agent.id}/events?types=email.sent`, { key: agent.apiKey });
+    expect(sent.body.data).toHaveLength(5);
+  });
+
+  test("due while no instance ran: each is sent once by the next to start", async () => {
+    const env = { SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", SMTP_URL: provider.url };
+    await withService(env, async (own) => {
+      const ownApi = new Api(own.url);
+      const agent = await createVerifiedAgent(ownApi, x);
+      const subjects = [1, 2, 3].map((n) => `While down ${agent.id} ${n}`);
+      for (const subject of subjects) {
+        const body = { to: "pat@example.com", subject, text: "Hi.", sendAt: Date.now() + 1000 };
+        expect((await ownApi.post(`/agents/${agent.id}/drafts`, { key: agent.apiKey, body })).status).toBe(201);
+      }
+      await own.stopInstance(0);
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      expect(subjects.flatMap(arrivalsOf)).toEqual([]);
+      await own.startAnother();
+      await waitFor(() => subjects.every((subject) => arrivalsOf(subject).length > 0) || null, 10_000, "the sends");
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      expect(subjects.map((subject) => arrivalsOf(subject).length)).toEqual([1, 1, 1]);
+    });
+  });
+
+  test("held to what a send asks when scheduled; more than 30 days ahead is a 400", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const incomplete = await api.post(drafts(agent), {
+      key: agent.apiKey,
+      body: { subject: "x", sendAt: Date.now() + 60_000 },
+    });
+    expect([incomplete.status, incomplete.body.message]).toEqual([400, "to must name 1-50 recipients"]);
+    const far = await schedule(agent, { sendAt: Date.now() + 31 * 24 * 3_600_000 });
+    expect([far.status, far.body.message]).toEqual([400, "sendAt may be at most 30 days ahead"]);
+  });
+
+  test("a send refused when it goes leaves the draft failed, with why, and an email.send_failed event", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const draft = (await schedule(agent, { subject: "Refused later", sendAt: Date.now() + 500 })).body;
+    provider.behaviour = "refuse";
+    try {
+      const failed = await waitFor(async () => {
+        const reply = await api.get(`${drafts(agent)}/${draft.id}`, { key: agent.apiKey });
+        return reply.body.sendStatus === "failed" ? reply.body : null;
+      });
+      expect(failed.failure).toEqual({
+        code: "INTERNAL_SERVER_ERROR",
+        message: "Delivery failed: the email provider did not accept the message",
+      });
+    } finally {
+      provider.behaviour = "accept";
+    }
+    const events = await api.get(`/agents/${agent.id}/events?types=email.send_failed`, { key: agent.apiKey });
+    expect(events.body.data.map((e: { data: unknown }) => e.data)).toEqual([
+      { draftId: draft.id, code: "INTERNAL_SERVER_ERROR", message: expect.stringMatching(/^Delivery failed/) },
+    ]);
+    // Scheduled again, it goes.
+    await api.call("PATCH", `${drafts(agent)}/${draft.id}`, { key: agent.apiKey, body: { sendAt: Date.now() } });
+    await waitFor(() => arrivalsOf("Refused later").length === 1 || null);
   });
 });

@@ -2993,6 +2993,18 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "failure",
+            "description": "Why its scheduled send was refused",
+            "args": [],
+            "type": {
+              "kind": "OBJECT",
+              "name": "DraftFailure",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "html",
             "description": null,
             "args": [],
@@ -3045,8 +3057,20 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "sendAt",
+            "description": "When a scheduled draft goes out",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "Timestamp",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "sendStatus",
-            "description": "draft",
+            "description": "draft; scheduled (goes at sendAt); failed (its scheduled send was refused: see failure)",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -3232,6 +3256,51 @@ export type introspection = {
         "possibleTypes": null
       },
       {
+        "kind": "OBJECT",
+        "name": "DraftFailure",
+        "description": null,
+        "specifiedByURL": null,
+        "isOneOf": null,
+        "fields": [
+          {
+            "name": "code",
+            "description": "The error code a send would have answered, such as DAILY_SEND_LIMIT_EXCEEDED",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "message",
+            "description": null,
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          }
+        ],
+        "inputFields": null,
+        "interfaces": [],
+        "enumValues": null,
+        "possibleTypes": null
+      },
+      {
         "kind": "INPUT_OBJECT",
         "name": "DraftInput",
         "description": "A draft's fields: left out keeps one (or leaves it empty), null clears it",
@@ -3329,6 +3398,18 @@ export type introspection = {
             "type": {
               "kind": "SCALAR",
               "name": "String",
+              "ofType": null
+            },
+            "defaultValue": null,
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "sendAt",
+            "description": "Send it then (at most 30 days ahead; a time past is now); null: keep it as a plain draft",
+            "type": {
+              "kind": "SCALAR",
+              "name": "Timestamp",
               "ofType": null
             },
             "defaultValue": null,

@@ -2,7 +2,7 @@ import type { Draft, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
 import { columnsOf, insertRow, rowOf } from "./rows.ts";
-import type { Tx } from "./statements.ts";
+import type { Dialect, Statements, Tx } from "./statements.ts";
 
 // An agent's drafts. Writing one takes or gives back storage in the same
 // transaction (quota.ts), and sending one removes it in the transaction that
@@ -42,6 +42,26 @@ export async function deleteDraftRow(tx: Tx, agentId: string, id: string): Promi
   return (await tx.run(`DELETE FROM "Draft" WHERE "id" = ? AND "agentId" = ?`, [id, agentId])) > 0;
 }
 
+/** Removes the draft as it was read (its updatedAt); false when it was changed, sent or deleted since. */
+export async function deleteDraftAsRead(tx: Tx, draft: Draft): Promise<boolean> {
+  const removed = await tx.run(`DELETE FROM "Draft" WHERE "id" = ? AND "agentId" = ? AND "updatedAt" = ?`, [
+    draft.id,
+    draft.agentId,
+    tx.at(draft.updatedAt),
+  ]);
+  return removed > 0;
+}
+
+/** A scheduled draft whose send was refused: failed, with why, its claim let go; false when it is no longer scheduled. */
+export async function failScheduledDraft(tx: Tx, draftId: string, code: string, message: string): Promise<boolean> {
+  const failed = await tx.run(
+    `UPDATE "Draft" SET "sendStatus" = 'failed', "failureCode" = ?, "failureMessage" = ?, "claimedUntil" = NULL
+      WHERE "id" = ? AND "sendStatus" = 'scheduled'`,
+    [code, message, draftId],
+  );
+  return failed > 0;
+}
+
 export function draftById({ prisma }: Store, agentId: string, id: string, query: DraftQuery = {}) {
   return prisma.draft.findFirst({ ...query, where: { id, agentId } }) as Promise<Draft | null>;
 }
@@ -72,4 +92,38 @@ export async function draftSlice({ prisma }: Store, agentId: string, slice: Slic
     take: slice.limit,
   });
   return rows as Draft[];
+}
+
+/** A scheduled draft that has come due. */
+export interface DueDraft {
+  id: string;
+  agentId: string;
+}
+
+const DUE = `"sendStatus" = 'scheduled' AND "sendAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)`;
+
+/** Whether any scheduled draft is due and unclaimed: a read, so that a look with nothing to send writes nothing. */
+export async function anyDraftDue(db: Statements & Dialect, now: Date): Promise<boolean> {
+  return (await db.one(`SELECT 1 AS "due" FROM "Draft" WHERE ${DUE} LIMIT 1`, [db.at(now), db.at(now)])) !== undefined;
+}
+
+/**
+ * Up to `limit` scheduled drafts whose time has come and that no instance is
+ * sending, earliest first, claimed until `until` (a crashed instance's claims
+ * run out). Raw: the claim is our own transaction, with the others taking turns.
+ */
+export async function claimDueDrafts(tx: Tx, now: Date, until: Date, limit: number): Promise<DueDraft[]> {
+  const rows = await tx.all(`SELECT "id", "agentId" FROM "Draft" WHERE ${DUE} ORDER BY "sendAt", "id" LIMIT ?`, [
+    tx.at(now),
+    tx.at(now),
+    limit,
+  ]);
+  const due = rows.map((row) => ({ id: String(row.id), agentId: String(row.agentId) }));
+  if (due.length > 0) {
+    await tx.run(`UPDATE "Draft" SET "claimedUntil" = ? WHERE "id" IN (${due.map(() => "?").join(", ")})`, [
+      tx.at(until),
+      ...due.map((draft) => draft.id),
+    ]);
+  }
+  return due;
 }

@@ -18,7 +18,7 @@ import { countStatement, type Dialect, type Param, type Row, type Tx } from "./s
 // One SQL text serves both databases: `?` placeholders, double-quoted names.
 
 /** The work that takes turns: appending events, claiming webhook deliveries. */
-export type TurnName = "events" | "webhook-claims";
+export type TurnName = "events" | "webhook-claims" | "scheduled-sends";
 
 /** LIKE text (in lower case) for a literal piece, with its wildcards escaped: compared with ESCAPE '\\'. */
 export const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -137,6 +137,7 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
   const turnKeys: Record<TurnName, string> = {
     events: advisoryKey(schema, "events"),
     "webhook-claims": advisoryKey(schema, "webhook-claims"),
+    "scheduled-sends": advisoryKey(schema, "scheduled-sends"),
   };
   const dialect: Dialect = {
     date: (value) => value as Date,

@@ -1,10 +1,14 @@
 import { randomUUID } from "node:crypto";
 import {
+  anyDraftDue,
+  claimDueDrafts,
   type Draft,
   type DraftQuery,
+  type DueDraft,
   deleteDraftRow,
   draftById,
   draftPage,
+  failScheduledDraft,
   insertDraft,
   lockDraft,
   saveDraft,
@@ -12,9 +16,12 @@ import {
 } from "../db/drafts.ts";
 import { giveStorageBack, takeStorage } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
-import { ServiceError } from "../errors.ts";
+import { asServiceError, ServiceError } from "../errors.ts";
+import { describeFault } from "../log.ts";
+import { findAgent } from "./admin.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { getEmail } from "./emails.ts";
+import { withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
 import {
   type AttachmentInput,
@@ -57,6 +64,8 @@ export interface DraftInput {
   attachments?: AttachmentInput[] | null;
   /** The id of a received email it answers. */
   inReplyTo?: string | null;
+  /** When to send it; null: not scheduled. */
+  sendAt?: Date | null;
 }
 
 /** The fields a draft stores, checked: what a write may change. */
@@ -66,6 +75,22 @@ type DraftFields = Pick<
 >;
 
 const notFound = () => new ServiceError("NOT_FOUND", "Draft not found");
+
+/** How far ahead a send may be scheduled. */
+const MAX_SCHEDULE_MS = 30 * 24 * 3_600_000;
+
+type Schedule = Pick<Draft, "sendStatus" | "sendAt" | "claimedUntil" | "failureCode" | "failureMessage">;
+
+/** What a sendAt makes of a draft: scheduled (a time past is now), or a plain draft again with null; left out keeps it. */
+function scheduleOf(sendAt: Date | null | undefined, now: Date): Schedule | null {
+  if (sendAt === undefined) return null;
+  const cleared = { claimedUntil: null, failureCode: null, failureMessage: null };
+  if (sendAt === null) return { sendStatus: "draft", sendAt: null, ...cleared };
+  if (sendAt.getTime() > now.getTime() + MAX_SCHEDULE_MS) {
+    throw new ServiceError("BAD_REQUEST", "sendAt may be at most 30 days ahead");
+  }
+  return { sendStatus: "scheduled", sendAt: sendAt < now ? now : sendAt, ...cleared };
+}
 
 /** The stored fields a client's input changes, each held to its form. */
 function checkedFields(input: DraftInput): Partial<DraftFields> {
@@ -127,10 +152,16 @@ export async function createDraft(services: Services, agent: AgentRecord, input:
     agentId: agent.id,
     ...fields,
     sendStatus: "draft",
+    sendAt: null,
+    claimedUntil: null,
+    failureCode: null,
+    failureMessage: null,
+    ...scheduleOf(input.sendAt, now),
     size: sizeOf(fields),
     createdAt: now,
     updatedAt: now,
   };
+  await checkScheduled(services, agent, draft);
   await services.sql.transaction(async (tx) => {
     await resize(tx, services, agent, 0, draft.size);
     await insertDraft(tx, draft);
@@ -179,10 +210,14 @@ export async function updateDraft(
     );
   }
   const change = checkedFields(input);
+  const now = services.clock.now();
+  const schedule = scheduleOf(input.sendAt, now);
+  // Checked before the transaction: reading the email it answers is Prisma's, which waits for ours on SQLite.
+  await checkScheduled(services, agent, { ...(await getDraft(services, agent, draftId)), ...change, ...schedule });
   return services.sql.transaction(async (tx) => {
     const draft = await lockDraft(tx, agent.id, draftId);
     if (!draft) throw notFound();
-    const changed: Draft = { ...draft, ...change, updatedAt: services.clock.now() };
+    const changed: Draft = { ...draft, ...change, ...schedule, updatedAt: now };
     changed.size = sizeOf(changed);
     await resize(tx, services, agent, draft.size, changed.size);
     await saveDraft(tx, changed);
@@ -218,8 +253,61 @@ async function outgoingOf(services: Services, agent: AgentRecord, draft: Draft):
   });
 }
 
+/** A draft to be sent at a time must be one that could be sent now: the same 400s, said when it is scheduled. */
+async function checkScheduled(services: Services, agent: AgentRecord, draft: Draft): Promise<void> {
+  if (draft.sendStatus === "scheduled") await outgoingOf(services, agent, draft);
+}
+
 /** Sends the draft as POST /send sends a message: the draft is gone, the sent email remains. */
 export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SentRecord> {
   const draft = await getDraft(services, agent, draftId);
   return deliver(services, agent, await outgoingOf(services, agent, draft), draft);
+}
+
+/** How long an instance sending a due draft keeps the others off it: past a send's longest wait for the provider. */
+const CLAIM_MS = 60_000;
+/** Due drafts one look sends, together. */
+const BATCH = 20;
+
+/**
+ * Sends the scheduled drafts that have come due, each once across instances:
+ * claimed in the database (instances taking turns), and removed in the
+ * transaction that takes its send. One the send refuses is left failed, with
+ * why, and an `email.send_failed` event; one that goes emits `email.sent` as
+ * any send does. The number it sent or failed.
+ */
+export async function sendDueDrafts(services: Services): Promise<number> {
+  const { sql, clock } = services;
+  const now = clock.now();
+  if (!(await anyDraftDue(sql, now))) return 0;
+  const due = await sql.transaction(async (tx) => {
+    await sql.takeTurns(tx, "scheduled-sends");
+    return claimDueDrafts(tx, now, new Date(now.getTime() + CLAIM_MS), BATCH);
+  });
+  await Promise.all(due.map((draft) => sendScheduled(services, draft)));
+  return due.length;
+}
+
+async function sendScheduled(services: Services, { id, agentId }: DueDraft): Promise<void> {
+  try {
+    const agent = await findAgent(services, agentId);
+    const draft = await getDraft(services, agent, id);
+    if (draft.sendStatus !== "scheduled") return;
+    await deliver(services, agent, await outgoingOf(services, agent, draft), draft);
+  } catch (error) {
+    const refusal = asServiceError(error, (fault) =>
+      services.log("error", "scheduled_send_failed", { draftId: id, error: describeFault(fault) }),
+    );
+    // Deleted, changed or sent meanwhile: nothing of it is left to fail.
+    if (refusal.kind === "NOT_FOUND") return;
+    await failScheduled(services, agentId, id, refusal);
+  }
+}
+
+async function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
+  const code = refusal.details.code ?? refusal.kind;
+  await withEvents(services, async (tx, emit) => {
+    if (!(await failScheduledDraft(tx, draftId, code, refusal.message))) return;
+    await emit({ type: "email.send_failed", agentId, data: { draftId, code, message: refusal.message } });
+  });
 }

@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   "email.delayed",
   "email.bounced",
   "email.complained",
+  "email.send_failed",
   "agent.verified",
   "webhook.disabled",
 ] as const;
@@ -43,6 +44,8 @@ export interface EventData {
   "email.delayed": DeliveryEvent;
   "email.bounced": DeliveryEvent;
   "email.complained": DeliveryEvent;
+  /** A scheduled draft the send refused: it stays, failed, with why. */
+  "email.send_failed": { draftId: string; code: string; message: string };
   "agent.verified": { verifiedAt: number; socialUsername: string | null };
   "webhook.disabled": { webhookId: string; url: string; reason: string };
 }

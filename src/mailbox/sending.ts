@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Draft, deleteDraftRow, insertDraft } from "../db/drafts.ts";
+import { type Draft, deleteDraftAsRead, insertDraft } from "../db/drafts.ts";
 import {
   giveSendBack,
   giveStorageBack,
@@ -162,10 +162,10 @@ async function undoSend(sql: Sql, taken: Taken): Promise<void> {
   });
 }
 
-/** The draft a send takes the place of: gone with the storage it held, or a 404 when it was sent or deleted already. */
+/** The draft a send takes the place of, as it was read: gone with the storage it held, or a 404 when it changed meanwhile. */
 async function consumeDraft(tx: Tx, draft: Draft): Promise<void> {
-  if (!(await deleteDraftRow(tx, draft.agentId, draft.id))) {
-    throw new ServiceError("NOT_FOUND", "Draft not found: it was sent or deleted meanwhile");
+  if (!(await deleteDraftAsRead(tx, draft))) {
+    throw new ServiceError("NOT_FOUND", "Draft not found: it was sent, changed or deleted meanwhile");
   }
   await giveStorageBack(tx, draft.agentId, draft.size);
 }
@@ -173,7 +173,8 @@ async function consumeDraft(tx: Tx, draft: Draft): Promise<void> {
 /** A draft whose send went nowhere, as it was; it held this storage a moment before, so it takes it back whatever the limit. */
 async function restoreDraft(tx: Tx, draft: Draft): Promise<void> {
   await insertDraft(tx, draft);
-  await takeStorage(tx, draft.agentId, draft.size, Number.MAX_SAFE_INTEGER);
+  // The storage column's largest value: no limit.
+  await takeStorage(tx, draft.agentId, draft.size, 2_147_483_647);
 }
 
 /** The provider took it: the record gets its providerId, and the agent's event log says it went out; false when the record is gone. */

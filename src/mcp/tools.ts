@@ -169,6 +169,12 @@ const draftFields = {
   html: z.string().nullable().optional().describe("HTML body"),
   replyTo: z.string().nullable().optional().describe("Where answers should go, if not to you"),
   attachments: attachments.nullable(),
+  sendAt: z
+    .number()
+    .int()
+    .nullable()
+    .optional()
+    .describe("Send it at this time (ms since 1970, at most 30 days ahead); null keeps it as a plain draft"),
 };
 
 export const tools: Tool[] = [

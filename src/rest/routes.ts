@@ -116,7 +116,7 @@ const SentFields = graphql(`
 const DraftFields = graphql(`
   fragment DraftFields on Draft {
     id to cc bcc subject text html replyTo attachments { filename contentType size inline contentId }
-    inReplyTo sendStatus size createdAt updatedAt
+    inReplyTo sendStatus sendAt failure { code message } size createdAt updatedAt
   }
 `);
 
@@ -131,6 +131,7 @@ const draftInput = ({ body }: RestRequest) => ({
   replyTo: body.replyTo,
   attachments: body.attachments,
   inReplyTo: body.inReplyTo,
+  sendAt: body.sendAt,
 });
 
 const draftParams = ({ params }: RestRequest) => ({ agentId: params.agentId, draftId: params.draftId });

@@ -31,6 +31,15 @@ const DraftAttachmentType = builder.objectRef<AttachmentInputShape & { content: 
   }),
 });
 
+const DraftFailureType = builder.objectRef<{ code: string; message: string }>("DraftFailure").implement({
+  fields: (t) => ({
+    code: t.exposeString("code", {
+      description: "The error code a send would have answered, such as DAILY_SEND_LIMIT_EXCEEDED",
+    }),
+    message: t.exposeString("message"),
+  }),
+});
+
 export const DraftType = builder.prismaObject("Draft", {
   description: "A message the agent is writing; POST …/drafts/{id}/send (sendDraft) sends it",
   fields: (t) => ({
@@ -50,7 +59,17 @@ export const DraftType = builder.prismaObject("Draft", {
       nullable: true,
       description: "The received email it answers: it is sent as a reply to it",
     }),
-    sendStatus: t.exposeString("sendStatus", { description: "draft" }),
+    sendStatus: t.exposeString("sendStatus", {
+      description: "draft; scheduled (goes at sendAt); failed (its scheduled send was refused: see failure)",
+    }),
+    sendAt: t.expose("sendAt", { type: "Timestamp", nullable: true, description: "When a scheduled draft goes out" }),
+    failure: t.field({
+      type: DraftFailureType,
+      nullable: true,
+      description: "Why its scheduled send was refused",
+      resolve: (draft) =>
+        draft.failureCode === null ? null : { code: draft.failureCode, message: draft.failureMessage ?? "" },
+    }),
     size: t.exposeInt("size", { description: "Bytes it counts against storage" }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
     updatedAt: t.expose("updatedAt", { type: "Timestamp" }),
@@ -73,6 +92,10 @@ const DraftInput = builder.inputType("DraftInput", {
     inReplyTo: t.id({
       description:
         "Only when it is made: a received email's id, which it answers (its recipients, Re: subject, thread)",
+    }),
+    sendAt: t.field({
+      type: "Timestamp",
+      description: "Send it then (at most 30 days ahead; a time past is now); null: keep it as a plain draft",
     }),
   }),
 });

@@ -9,6 +9,7 @@ import { migrate } from "../db/migrate.ts";
 import { startImapPoller } from "../inbound/imap-poller.ts";
 import { initialInboundState } from "../inbound/state.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
+import { scheduleSends } from "../jobs/scheduled-sends.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
 import { createMetrics } from "../metrics.ts";
@@ -57,6 +58,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const { port } = server.address() as AddressInfo;
   const cleanup = scheduleCleanup(services);
   const webhooks = startWebhookWorker(services);
+  const scheduled = scheduleSends(services);
   const poller = config.imap && services.inbound ? startImapPoller(services, config.imap, services.inbound) : null;
   if (!poller) log("info", "inbound_off", { reason: "IMAP_URL is not set: no mail is received" });
   log("info", "listening", { port, database: database.provider });
@@ -69,7 +71,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       const grace = AbortSignal.timeout(config.shutdownGraceMs);
       const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
-      await Promise.all([http, poller?.stop(), webhooks.stop()]);
+      await Promise.all([http, poller?.stop(), webhooks.stop(), scheduled.stop()]);
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();

@@ -12,6 +12,8 @@ export interface Delivery {
   to: string[];
   raw: Buffer;
   parsed: ParsedMail;
+  /** When its content had arrived (ms since 1970). */
+  arrivedAt: number;
 }
 
 /**
@@ -95,7 +97,9 @@ export class FakeProvider {
       return callback(error);
     }
     const raw = Buffer.concat(chunks);
+    const arrivedAt = Date.now();
     const delivery: Delivery = {
+      arrivedAt,
       from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
       to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
       raw,
