@@ -156,6 +156,10 @@ const attachments = z
   .optional()
   .describe("Files to attach");
 
+/** A call of a route that answers a page of the agent's items. */
+const pageOf = (path: string) => (args: { limit?: number; offset?: number }, agentId: string) =>
+  routeCall("GET", path, { params: { agentId }, query: { limit: args.limit, offset: args.offset } });
+
 const EMAIL = "/agents/:agentId/emails/:emailId";
 const DRAFT = "/agents/:agentId/drafts/:draftId";
 const draftId = z.string().describe("The draft's id, from create_draft or list_drafts");
@@ -382,11 +386,7 @@ export const tools: Tool[] = [
     description: "Lists the emails you have sent, newest first. Returns {data, total, limit, offset}.",
     input: { limit, offset },
     readOnly: true,
-    call: (args, agentId) =>
-      routeCall("GET", "/agents/:agentId/sent", {
-        params: { agentId },
-        query: { limit: args.limit, offset: args.offset },
-      }),
+    call: pageOf("/agents/:agentId/sent"),
     answer: (body) => {
       const page = body as { data: unknown[] };
       return { ...page, data: page.data.map(withRecipientList) };
@@ -427,11 +427,7 @@ export const tools: Tool[] = [
     description: "Lists your drafts, newest first. Returns {data, total, limit, offset}.",
     input: { limit, offset },
     readOnly: true,
-    call: (args, agentId) =>
-      routeCall("GET", "/agents/:agentId/drafts", {
-        params: { agentId },
-        query: { limit: args.limit, offset: args.offset },
-      }),
+    call: pageOf("/agents/:agentId/drafts"),
   }),
   tool({
     name: "list_suppressions",
@@ -440,10 +436,6 @@ export const tools: Tool[] = [
       "Lists the addresses your mail no longer goes to, newest first: each bounced hard (the address does not exist) or reported your mail as spam. Sending to one is refused with RECIPIENT_SUPPRESSED. Returns {data, total, limit, offset}.",
     input: { limit, offset },
     readOnly: true,
-    call: (args, agentId) =>
-      routeCall("GET", "/agents/:agentId/suppressions", {
-        params: { agentId },
-        query: { limit: args.limit, offset: args.offset },
-      }),
+    call: pageOf("/agents/:agentId/suppressions"),
   }),
 ];
