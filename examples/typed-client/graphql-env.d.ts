@@ -3330,7 +3330,7 @@ export type introspection = {
           },
           {
             "name": "bcc",
-            "description": null,
+            "description": "Blind copies: not shown to the other recipients",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -3350,7 +3350,7 @@ export type introspection = {
           },
           {
             "name": "cc",
-            "description": null,
+            "description": "Copies",
             "type": {
               "kind": "LIST",
               "name": null,
@@ -3370,7 +3370,7 @@ export type introspection = {
           },
           {
             "name": "html",
-            "description": null,
+            "description": "HTML body",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -3394,7 +3394,7 @@ export type introspection = {
           },
           {
             "name": "replyTo",
-            "description": null,
+            "description": "Where answers should go, if not to the agent",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -3430,7 +3430,7 @@ export type introspection = {
           },
           {
             "name": "text",
-            "description": null,
+            "description": "Plain body; text or html is needed to send it",
             "type": {
               "kind": "SCALAR",
               "name": "String",

@@ -82,12 +82,12 @@ const DraftInput = builder.inputType("DraftInput", {
   description: "A draft's fields: left out keeps one (or leaves it empty), null clears it",
   fields: (t) => ({
     to: t.stringList({ description: "At most 50 addresses (to, cc and bcc together)" }),
-    cc: t.stringList(),
-    bcc: t.stringList(),
+    cc: t.stringList({ description: "Copies" }),
+    bcc: t.stringList({ description: "Blind copies: not shown to the other recipients" }),
     subject: t.string({ description: "One line, at most 998 characters" }),
-    text: t.string(),
-    html: t.string(),
-    replyTo: t.string(),
+    text: t.string({ description: "Plain body; text or html is needed to send it" }),
+    html: t.string({ description: "HTML body" }),
+    replyTo: t.string({ description: "Where answers should go, if not to the agent" }),
     attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
     inReplyTo: t.id({
       description:
