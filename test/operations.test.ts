@@ -197,7 +197,12 @@ test("SIGTERM during a burst and an inbound batch: whole answers (503 once drain
   }
   // Draining began with the signal: readiness said so while the requests under way finished.
   await watching;
-  expect(readiness.at(-1)?.kind).toBe("refused");
+  // Refused; or, when its connection met the listener's close in the kernel's accept queue (a poll every
+  // 100 ms sometimes does, on a loaded machine), reset there before the service ever saw it: never a cut answer.
+  const last = readiness.at(-1);
+  expect(
+    last?.kind === "refused" || (last?.kind === "cut" && last.status === undefined && last.body === "ECONNRESET"),
+  ).toBe(true);
   const draining = readiness.filter((answer) => answer.status === 503);
   expect(draining.length).toBeGreaterThan(0);
   expect(JSON.parse(draining[0]?.body ?? "")).toMatchObject({ ready: false, draining: true });

@@ -237,7 +237,9 @@ async function take(
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
     const threadId = await threadFor(tx, { ...threading, ...out });
-    await holdThreadLimit(tx, threadId, config.threadSendLimit, now);
+    // A send that names no message it answers starts a thread of its own: no cap to hold.
+    const answers = out.threadId !== null || out.inReplyTo !== null || out.references.length > 0;
+    if (answers) await holdThreadLimit(tx, threadId, config.threadSendLimit, now);
     const row = {
       id: taken.id,
       agentId: agent.id,
