@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import type { AddressObject, Attachment } from "mailparser";
 import * as mimeFuncs from "nodemailer/lib/mime-funcs";
 import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
-import { parseMime } from "../mailbox/mime.ts";
+import { messageIdsIn, parseMime } from "../mailbox/mime.ts";
 import { bareReading, readingOf } from "../mailbox/reading/index.ts";
 import { autoSubmittedOf } from "./auto-submitted.ts";
 import { reportOf } from "./reports.ts";
@@ -60,11 +60,6 @@ function headerValue(line: string): string {
     .slice(line.indexOf(":") + 1)
     .replace(/\r?\n[ \t]+/g, " ")
     .trim();
-}
-
-/** The <…> Message-IDs in a header, in order. */
-export function messageIdsIn(value: string | string[] | undefined): string[] {
-  return [value ?? []].flat().flatMap((part) => part.match(/<[^<>\s]+>/g) ?? []);
 }
 
 /** A part's name as given, else one made from its position and type. */

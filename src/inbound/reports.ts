@@ -1,5 +1,5 @@
-import type { HeaderValue, ParsedMail } from "mailparser";
-import { parseMime } from "../mailbox/mime.ts";
+import type { ParsedMail } from "mailparser";
+import { messageIdsIn, parseMime } from "../mailbox/mime.ts";
 import type { DeliveryReport, ReportedRecipient } from "../mailbox/reports.ts";
 
 // Reports about mail the service sent: delivery status notifications
@@ -118,12 +118,6 @@ function complaintRecipients(fields: Map<string, string>, returnedTo: string | n
   ];
 }
 
-const MESSAGE_ID = /<[^<>\s]+>/g;
-
-function messageIds(value: HeaderValue | undefined): string[] {
-  return typeof value === "string" ? (value.match(MESSAGE_ID) ?? []) : [];
-}
-
 function contentType(part: ParsedMail): string {
   return ((part.headers.get("content-type") as { value?: string } | undefined)?.value ?? "").toLowerCase();
 }
@@ -175,9 +169,9 @@ export async function reportOf(mail: ParsedMail, raw: Buffer): Promise<DeliveryR
       : complaintRecipients(groups[0] ?? new Map(), returnedTo);
   const original = [
     returned?.messageId,
-    untyped(groups[0]?.get("x-original-message-id")) && `<${untyped(groups[0]?.get("x-original-message-id"))}>`,
-    ...messageIds(mail.headers.get("in-reply-to")),
-    ...messageIds(mail.headers.get("references")).reverse(),
+    ...messageIdsIn(groups[0]?.get("x-original-message-id")),
+    ...messageIdsIn(mail.inReplyTo),
+    ...messageIdsIn(mail.references).reverse(),
   ].filter((id): id is string => typeof id === "string" && id.length > 0);
   return {
     kind: reportType === "delivery-status" ? "delivery" : "complaint",

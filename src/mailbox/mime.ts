@@ -13,3 +13,8 @@ export function parseMime(raw: Buffer) {
     checksumAlgo: "sha256",
   });
 }
+
+/** The <…> Message-IDs in a header, in order. */
+export function messageIdsIn(value: string | string[] | undefined): string[] {
+  return [value ?? []].flat().flatMap((part) => part.match(/<[^<>\s]+>/g) ?? []);
+}
