@@ -2,7 +2,7 @@ import type { Draft, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
 import { columnsOf, insertRow, rowOf } from "./rows.ts";
-import type { Dialect, Statements, Tx } from "./statements.ts";
+import type { Tx } from "./statements.ts";
 
 // An agent's drafts. Writing one takes or gives back storage in the same
 // transaction (quota.ts), and sending one removes it in the transaction that
@@ -37,9 +37,9 @@ export async function saveDraft(tx: Tx, draft: Draft): Promise<void> {
   );
 }
 
-/** Removes the draft; false when it was gone already. */
-export async function deleteDraftRow(tx: Tx, agentId: string, id: string): Promise<boolean> {
-  return (await tx.run(`DELETE FROM "Draft" WHERE "id" = ? AND "agentId" = ?`, [id, agentId])) > 0;
+/** Removes the draft (locked by lockDraft). */
+export async function deleteDraftRow(tx: Tx, agentId: string, id: string): Promise<void> {
+  await tx.run(`DELETE FROM "Draft" WHERE "id" = ? AND "agentId" = ?`, [id, agentId]);
 }
 
 /** Removes the draft as it was read (its updatedAt); false when it was changed, sent or deleted since. */
@@ -103,7 +103,7 @@ export interface DueDraft {
 const DUE = `"sendStatus" = 'scheduled' AND "sendAt" <= ? AND ("claimedUntil" IS NULL OR "claimedUntil" < ?)`;
 
 /** Whether any scheduled draft is due and unclaimed: a read, so that a look with nothing to send writes nothing. */
-export async function anyDraftDue(db: Statements & Dialect, now: Date): Promise<boolean> {
+export async function anyDraftDue(db: Tx, now: Date): Promise<boolean> {
   return (await db.one(`SELECT 1 AS "due" FROM "Draft" WHERE ${DUE} LIMIT 1`, [db.at(now), db.at(now)])) !== undefined;
 }
 

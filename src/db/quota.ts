@@ -6,6 +6,9 @@ import type { Statements } from "./statements.ts";
 // storage as it is filed. Each step is one conditional statement, so parallel
 // requests on any number of instances cannot pass a limit.
 
+/** The largest limit or usage the columns hold: they are 32-bit integers. */
+export const QUOTA_MAX = 2_147_483_647;
+
 /** The UTC day of a moment, as the counter's key. */
 export function utcDay(now: Date): string {
   return now.toISOString().slice(0, 10);

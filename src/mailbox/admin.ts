@@ -6,7 +6,7 @@ import {
   instanceTotals,
   type LimitOverrides,
 } from "../db/agents.ts";
-import { utcDay } from "../db/quota.ts";
+import { QUOTA_MAX, utcDay } from "../db/quota.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
 import { limitsOf } from "./limits.ts";
@@ -110,12 +110,10 @@ export async function rotateKeyOf(services: Services, id: string): Promise<{ api
   return rotateKey(services, await findAgent(services, id));
 }
 
-const MAX_LIMIT = 2_147_483_647;
-
 export async function setLimits(services: Services, id: string, change: LimitOverrides): Promise<AgentOverview> {
   for (const [name, value] of Object.entries(change)) {
-    if (value != null && (!Number.isInteger(value) || value < 1 || value > MAX_LIMIT)) {
-      throw new ServiceError("BAD_REQUEST", `${name} must be an integer from 1 to ${MAX_LIMIT}, or null`);
+    if (value != null && (!Number.isInteger(value) || value < 1 || value > QUOTA_MAX)) {
+      throw new ServiceError("BAD_REQUEST", `${name} must be an integer from 1 to ${QUOTA_MAX}, or null`);
     }
   }
   const agent = await findAgent(services, id);

@@ -229,7 +229,8 @@ export async function updateDraft(
 export async function deleteDraft(services: Services, agent: { id: string }, draftId: string): Promise<Outcome> {
   return services.sql.transaction(async (tx) => {
     const draft = await lockDraft(tx, agent.id, draftId);
-    if (!draft || !(await deleteDraftRow(tx, agent.id, draftId))) throw notFound();
+    if (!draft) throw notFound();
+    await deleteDraftRow(tx, agent.id, draftId);
     await giveStorageBack(tx, agent.id, draft.size);
     return { success: true, message: "Draft deleted" };
   });
@@ -258,10 +259,14 @@ async function checkScheduled(services: Services, agent: AgentRecord, draft: Dra
   if (draft.sendStatus === "scheduled") await outgoingOf(services, agent, draft);
 }
 
+/** Sends the draft as read, in its place: a 404 when it changed since. */
+async function sendAsRead(services: Services, agent: AgentRecord, draft: Draft): Promise<SentRecord> {
+  return deliver(services, agent, await outgoingOf(services, agent, draft), draft);
+}
+
 /** Sends the draft as POST /send sends a message: the draft is gone, the sent email remains. */
 export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SentRecord> {
-  const draft = await getDraft(services, agent, draftId);
-  return deliver(services, agent, await outgoingOf(services, agent, draft), draft);
+  return sendAsRead(services, agent, await getDraft(services, agent, draftId));
 }
 
 /** How long an instance sending a due draft keeps the others off it: past a send's longest wait for the provider. */
@@ -292,8 +297,7 @@ async function sendScheduled(services: Services, { id, agentId }: DueDraft): Pro
   try {
     const agent = await findAgent(services, agentId);
     const draft = await getDraft(services, agent, id);
-    if (draft.sendStatus !== "scheduled") return;
-    await deliver(services, agent, await outgoingOf(services, agent, draft), draft);
+    if (draft.sendStatus === "scheduled") await sendAsRead(services, agent, draft);
   } catch (error) {
     const refusal = asServiceError(error, (fault) =>
       services.log("error", "scheduled_send_failed", { draftId: id, error: describeFault(fault) }),

@@ -4,6 +4,7 @@ import {
   giveSendBack,
   giveStorageBack,
   nextUtcMidnight,
+  QUOTA_MAX,
   sendsOn,
   storageUsed,
   takeSend,
@@ -173,8 +174,7 @@ async function consumeDraft(tx: Tx, draft: Draft): Promise<void> {
 /** A draft whose send went nowhere, as it was; it held this storage a moment before, so it takes it back whatever the limit. */
 async function restoreDraft(tx: Tx, draft: Draft): Promise<void> {
   await insertDraft(tx, draft);
-  // The storage column's largest value: no limit.
-  await takeStorage(tx, draft.agentId, draft.size, 2_147_483_647);
+  await takeStorage(tx, draft.agentId, draft.size, QUOTA_MAX);
 }
 
 /** The provider took it: the record gets its providerId, and the agent's event log says it went out; false when the record is gone. */

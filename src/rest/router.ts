@@ -45,10 +45,10 @@ const EXPECTED: Record<string, string> = {
  * `undefined` as null, and graphql-jit an input field so given as null, which
  * would clear what a PATCH leaves out.
  */
-function leftOut(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return value;
+function withoutLeftOut(value: unknown): unknown {
+  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
   const given = Object.entries(value).filter(([, field]) => field !== undefined);
-  return Object.fromEntries(given.map(([name, field]) => [name, leftOut(field)]));
+  return Object.fromEntries(given.map(([name, field]) => [name, withoutLeftOut(field)]));
 }
 
 /** The first problem of a value against an input type, naming where it is, or null. */
@@ -152,7 +152,7 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
   }
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    const variables = leftOut(route.variables?.(request) ?? {}) as Record<string, unknown>;
+    const variables = withoutLeftOut(route.variables?.(request) ?? {}) as Record<string, unknown>;
     const problem = inputProblem(route.operation, variables, schema);
     if (problem) throw new ServiceError("BAD_REQUEST", problem);
     const result = await runOperation(graphql, { query: sources.get(route) ?? "", variables }, facts);
