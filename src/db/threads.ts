@@ -84,8 +84,9 @@ export async function insertThread(tx: Tx, thread: { id: string; agentId: string
 }
 
 /** A thread took in messages from `startedAt` to `lastAt`: it starts and ends no later and no earlier than they do. */
+/** Widens the thread to take a message; false when there is no such thread (any more). */
 export async function widenThread(tx: Tx, threadId: string, subject: string, startedAt: Date, lastAt: Date) {
-  await tx.run(
+  const widened = await tx.run(
     `UPDATE "Thread" SET
        "subject" = CASE WHEN "startedAt" > ? THEN ? ELSE "subject" END,
        "startedAt" = CASE WHEN "startedAt" > ? THEN ? ELSE "startedAt" END,
@@ -93,6 +94,7 @@ export async function widenThread(tx: Tx, threadId: string, subject: string, sta
      WHERE "id" = ?`,
     [tx.at(startedAt), subject, tx.at(startedAt), tx.at(startedAt), tx.at(lastAt), tx.at(lastAt), threadId],
   );
+  return widened > 0;
 }
 
 /** Records the Message-IDs as the thread's; one another thread claimed first stays that thread's. */

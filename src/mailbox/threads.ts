@@ -65,14 +65,11 @@ export async function threadFor(tx: Tx, message: Threading): Promise<string> {
   const parentThread = (known: Map<string, string>) =>
     parents.map((id) => known.get(id)).find((id) => id !== undefined);
   let known = await threadsOfIds(tx, agentId, ids);
-  let threadId = message.threadId ?? parentThread(known) ?? (own ? known.get(own) : undefined);
-  const started = threadId === undefined;
-  if (threadId === undefined) {
-    threadId = randomUUID();
-    await insertThread(tx, { id: threadId, agentId, subject, at });
-  } else {
-    await widenThread(tx, threadId, subject, at, at);
-  }
+  const named = message.threadId ?? parentThread(known) ?? (own ? known.get(own) : undefined);
+  // A thread named when the message was written (a draft's) may have been deleted since: it starts anew.
+  const started = named === undefined || !(await widenThread(tx, named, subject, at, at));
+  let threadId = started ? randomUUID() : named;
+  if (started) await insertThread(tx, { id: threadId, agentId, subject, at });
   await claimMessageIds(tx, agentId, ids, threadId);
   // Read again after the inserts: a concurrent writer may have claimed an id first.
   known = await threadsOfIds(tx, agentId, ids);
