@@ -1,7 +1,7 @@
 import type { Config } from "../config.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type Claim, claimOf } from "../mailbox/verification.ts";
-import { newNonce, pageHeaders } from "./html.ts";
+import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
 
 // The page a person opens from an agent's verifyUrl: one self-contained
 // document (its style and script inline under a nonce, nothing fetched from
@@ -13,29 +13,6 @@ export interface VerifyPage {
   html: string;
   headers: Record<string, string>;
 }
-
-const escaped = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
-
-const STYLE = `
-:root { color-scheme: light; font: 1.0625rem/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; color: #1b1b1b; background: #f4f5f7; }
-body { margin: 0; }
-main { max-width: 36rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
-section { background: #fff; border: 1px solid #d0d4db; border-radius: .5rem; padding: 1rem 1.25rem; margin: 1rem 0; }
-h1 { font-size: 1.5rem; margin: .5rem 0 0; } h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
-.address { font-family: ui-monospace, monospace; word-break: break-all; }
-button, .button { display: inline-block; font: inherit; font-weight: 600; padding: .6rem 1rem; border-radius: .4rem; border: 2px solid #0b57d0; background: #0b57d0; color: #fff; text-decoration: none; cursor: pointer; }
-button.secondary { background: #fff; color: #0b57d0; }
-button:focus-visible, .button:focus-visible, input:focus-visible { outline: 3px solid #ffb300; outline-offset: 2px; }
-label { display: block; font-weight: 600; margin-bottom: .25rem; }
-input { font: inherit; width: 100%; box-sizing: border-box; padding: .55rem; border: 1px solid #5c6370; border-radius: .4rem; }
-.code { font: 700 1.4rem ui-monospace, monospace; letter-spacing: .08em; }
-blockquote { margin: .5rem 0; padding: .5rem .75rem; background: #f4f5f7; border-left: 4px solid #5c6370; white-space: pre-wrap; }
-.row { display: flex; flex-wrap: wrap; gap: .5rem; align-items: center; margin: .5rem 0; }
-.ok { border-color: #137333; } .ok h2 { color: #137333; }
-.problem { border-color: #b3261e; } .problem h2 { color: #b3261e; }
-[hidden] { display: none !important; }
-`;
 
 /** What a person reads for each refusal of the spec, by its code (or status), before the service's own words. */
 const PROBLEMS = {
@@ -102,22 +79,6 @@ $("check-form").addEventListener("submit", async (event) => {
 });
 `;
 
-function document(title: string, body: string, nonce: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
-<title>${escaped(title)}</title>
-<style nonce="${nonce}">${STYLE}</style>
-</head>
-<body><main>
-${body}
-</main></body>
-</html>`;
-}
-
 function openPage(agent: { name: string }, address: string, config: Config, nonce: string): string {
   const body = `<p>Pigeonhole · ${escaped(config.publicUrl.replace(/^https?:\/\//, ""))}</p>
 <h1>Verify ${escaped(agent.name)}</h1>
@@ -155,11 +116,7 @@ function openPage(agent: { name: string }, address: string, config: Config, nonc
 <p><strong>${escaped(agent.name)}</strong> (<span class="address">${escaped(address)}</span>) is verified by <strong id="who"></strong>. It can now receive and send mail; you can close this page.</p>
 </section>
 <script nonce="${nonce}">${SCRIPT}</script>`;
-  return document(`Verify ${agent.name}`, body, nonce);
-}
-
-function notice(title: string, text: string, nonce: string): string {
-  return document(title, `<h1>${escaped(title)}</h1>\n<section><p>${escaped(text)}</p></section>`, nonce);
+  return pageDocument(`Verify ${agent.name}`, body, nonce);
 }
 
 function pageFor(claim: Claim, config: Config, nonce: string): Pick<VerifyPage, "status" | "html"> {
@@ -210,11 +167,5 @@ function pageFor(claim: Claim, config: Config, nonce: string): Pick<VerifyPage, 
 export async function verifyPage(services: Services, claimToken: string): Promise<VerifyPage> {
   const nonce = newNonce();
   const { status, html } = pageFor(await claimOf(services, claimToken), services.config, nonce);
-  const headers = pageHeaders([
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    `style-src 'nonce-${nonce}'`,
-    "connect-src 'self'",
-  ]);
-  return { status, html, headers };
+  return { status, html, headers: pagePolicy(nonce) };
 }
