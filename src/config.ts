@@ -60,7 +60,15 @@ export interface Config {
   adminToken: string | null;
   /** Who verifies agents: a person's post on X, the operator, or nobody (verified at registration). */
   verificationMode: VerificationMode;
+  /** Which sends wait for a person's approval, for agents the operator set no policy for. */
+  sendPolicy: SendPolicy;
+  /** How long a held send waits for a decision before it is rejected as expired. */
+  approvalTimeoutHours: number;
 }
+
+/** open: the spec's sending; review_new_recipients: mail to an address not yet known is held; review_all: all is held. */
+export const SEND_POLICIES = ["open", "review_new_recipients", "review_all"] as const;
+export type SendPolicy = (typeof SEND_POLICIES)[number];
 
 export const VERIFICATION_MODES = ["social", "admin", "none"] as const;
 export type VerificationMode = (typeof VERIFICATION_MODES)[number];
@@ -274,6 +282,8 @@ export function loadConfig(env: Env): Config {
     metricsToken: parseToken(env, "METRICS_TOKEN"),
     wireNames: readChoice(env, "WIRE_NAMES", ["spec", "clawmail"] as const),
     verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
+    sendPolicy: readChoice(env, "SEND_POLICY", SEND_POLICIES),
+    approvalTimeoutHours: readInt(env, "APPROVAL_TIMEOUT_HOURS", 72, 1, 24 * 365),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
   };

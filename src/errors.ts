@@ -37,7 +37,9 @@ export type ErrorCode =
   | "TOO_MANY_WEBHOOKS"
   | "IDEMPOTENCY_KEY_REUSED"
   | "IDEMPOTENCY_KEY_IN_USE"
-  | "REQUEST_RATE_LIMITED";
+  | "REQUEST_RATE_LIMITED"
+  | "AWAITING_APPROVAL"
+  | "ALREADY_DECIDED";
 
 export interface ErrorDetails {
   code?: ErrorCode;

@@ -138,6 +138,8 @@ describe("agents", () => {
       socialUsername: null,
       storageUsed: expect.any(Number),
       storageLimit: 52_428_800,
+      sendPolicy: "open",
+      sendPolicyOverride: null,
       storageLimitOverride: null,
       sendsToday: 1,
       dailySendLimit: 5,

@@ -138,6 +138,30 @@ test("suppressions: listed after a bounce, removed by address", async () => {
   expect((await cli(["suppressions", "remove", agent.id, "nobody@gone.example.net"])).code).toBe(1);
 });
 
+test("policy and held: the operator holds an agent's mail, lists it, approves one and rejects another", async () => {
+  const agent = await createAgent(api);
+  await cli(["agents", "verify", agent.id]);
+  const set = await cli(["policy", "set", agent.id, "review_all"]);
+  expect(set.stdout).toBe(`Agent ${agent.id}: send policy review_all.\n`);
+  expect((await cli(["policy", "set", agent.id, "sometimes"])).code).toBe(1);
+  const hold = (subject: string) =>
+    api.post(`/agents/${agent.id}/send`, { key: agent.apiKey, body: { to: "pat@example.com", subject, text: "Hi." } });
+  const first = (await hold(`CLI approve ${agent.id}`)).body;
+  const second = (await hold(`CLI reject ${agent.id}`)).body;
+  const listed = await cli(["held", "list"]);
+  expect(listed.stdout).toMatch(/^AGENTID\s+ID\s+TO\s+SUBJECT\s+REVIEWEXPIRESAT\n/);
+  expect(listed.stdout).toContain(first.id);
+  const approved = await cli(["held", "approve", agent.id, first.id, "--json"]);
+  expect(approved.json).toMatchObject({ draftId: first.id, status: "scheduled" });
+  await waitFor(() => provider.deliveries.some((d) => d.parsed.subject === `CLI approve ${agent.id}`) || null);
+  const rejected = await cli(["held", "reject", agent.id, second.id, "--reason", "Not now"]);
+  expect(rejected.stdout).toBe("Rejected: it will not be sent.\n");
+  expect((await cli(["held", "approve", agent.id, second.id])).code).toBe(1);
+  const left = (await cli(["held", "list", "--json"])).json as { data: { id: string }[] };
+  expect(left.data.map((draft) => draft.id)).not.toContain(second.id);
+  await cli(["policy", "set", agent.id, "default"]);
+});
+
 test("from another directory, without DATABASE_URL: no database is made there, and it says so", async () => {
   const elsewhere = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
   for (const args of [["stats"], ["migrate"], ["doctor"]]) {

@@ -611,7 +611,7 @@ describe("reply, reply-all and forward", () => {
     const agent = await createVerifiedAgent(api, x);
     const { email } = await deliver(agent, { subject: "Hello", text: "Hi there" });
     const replied = await api.graphql(
-      `mutation($a: ID!, $e: ID!) { replyToEmail(agentId: $a, emailId: $e, input: { text: "Hi back" }) { id subject threadId to } }`,
+      `mutation($a: ID!, $e: ID!) { replyToEmail(agentId: $a, emailId: $e, input: { text: "Hi back" }) { ... on SentEmail { id subject threadId to } } }`,
       { a: agent.id, e: email.id },
       agent.apiKey,
     );
@@ -663,7 +663,7 @@ describe("Idempotency-Key", () => {
     expect(changed.status).toBe(422);
     expect(changed.body).toMatchObject({ error: "Unprocessable Content", code: "IDEMPOTENCY_KEY_REUSED" });
     const graphql = await api.graphql(
-      `mutation($a: ID!) { sendEmail(agentId: $a, idempotencyKey: "order-42", input: { to: ["pat@example.com"], subject: "Once", text: "Only once, please." }) { id } }`,
+      `mutation($a: ID!) { sendEmail(agentId: $a, idempotencyKey: "order-42", input: { to: ["pat@example.com"], subject: "Once", text: "Only once, please." }) { ... on SentEmail { id } } }`,
       { a: agent.id },
       agent.apiKey,
     );

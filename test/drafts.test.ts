@@ -42,6 +42,8 @@ describe("drafts", () => {
       sendStatus: "draft",
       sendAt: null,
       failure: null,
+      approvalExpiresAt: null,
+      rejectReason: null,
       size: expect.any(Number),
       createdAt: expect.any(Number),
       updatedAt: expect.any(Number),

@@ -134,7 +134,7 @@ const QUERIES = [
   "query($id: ID!, $c: String) { agent(id: $id) { emailConnection(after: $c, first: 3) { edges { cursor } } } }",
   "mutation($i: CreateAgentInput!) { createAgent(input: $i) { apiKey } }",
   "mutation($a: ID!, $e: ID!, $f: String) { updateEmail(agentId: $a, emailId: $e, folder: $f) { id } }",
-  "mutation($a: ID!, $i: SendEmailInput!) { sendEmail(agentId: $a, input: $i) { id } }",
+  "mutation($a: ID!, $i: SendEmailInput!) { sendEmail(agentId: $a, input: $i) { ... on SentEmail { id } } }",
   "{ agent(",
   "{ a: __typename b: __typename }",
 ];

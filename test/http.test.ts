@@ -358,6 +358,7 @@ describe("a server failure", () => {
         "IdempotencyKey",
         "Suppression",
         "Draft",
+        "ApprovedRecipient",
         "Agent",
       ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);

@@ -29,7 +29,12 @@ let doc: Json;
 const checked = new Set<string>();
 const ajv = new Ajv2020({ strict: false });
 
-const { api, x, dovecot } = served({ imap: true, smtp: true, env: { WEBHOOK_ALLOW_PRIVATE: "true" } });
+const ADMIN = "admin-token-openapi-0123456789";
+const { api, x, dovecot } = served({
+  imap: true,
+  smtp: true,
+  env: { WEBHOOK_ALLOW_PRIVATE: "true", ADMIN_TOKEN: ADMIN },
+});
 
 beforeAll(async () => {
   receiver = await WebhookReceiver.start();
@@ -80,7 +85,7 @@ test("the document is valid OpenAPI 3.1 and documents every route", async () => 
 test("a reference a person reads: operations grouped by area, every part described, its own statuses", async () => {
   expect(doc.info.title).toBe("Pigeonhole API");
   const tags = doc.tags.map((tag: Json) => tag.name);
-  expect(tags).toEqual(["agents", "verification", "sending", "emails", "threads", "events", "webhooks"]);
+  expect(tags).toEqual(["agents", "verification", "review", "sending", "emails", "threads", "events", "webhooks"]);
   const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json).map(([method, operation]): [string, Json] => [
       `${method.toUpperCase()} ${path}`,
@@ -170,6 +175,28 @@ test("every documented operation answers as documented", async () => {
   const second = await call("POST", `${base}/drafts`, { key, body: { subject: "Dropped" } });
   await call("DELETE", `${base}/drafts/${second.body.id}`, { key });
   await call("DELETE", `${base}/suppressions/nobody@example.com`, { key });
+
+  // Held for a person, and decided by review link; scheduled (202).
+  await call("POST", `${base}/send`, {
+    key,
+    body: { to: "pat@example.com", subject: "Later", text: "Hi.", sendAt: Date.now() + 3_600_000 },
+  });
+  await api.call("PUT", `/admin/agents/${agent.id}/policy`, {
+    key: ADMIN,
+    body: { sendPolicy: "review_all" },
+  });
+  const reviewToken = (url: string) => new URL(url).pathname.split("/")[2] as string;
+  const held = await call("POST", `${base}/send`, {
+    key,
+    body: { to: "pat@example.com", subject: "Held", text: "Hi." },
+  });
+  await call("GET", `/review/${reviewToken(held.body.reviewUrl)}/message`);
+  await call("POST", `/review/${reviewToken(held.body.reviewUrl)}/approve`);
+  const rejected = await call("POST", `${base}/send`, {
+    key,
+    body: { to: "pat@example.com", subject: "No", text: "Hi." },
+  });
+  await call("POST", `/review/${reviewToken(rejected.body.reviewUrl)}/reject`, { body: { reason: "No." } });
 
   // Webhooks and their deliveries.
   const hook = await call("POST", `${base}/webhooks`, { key, body: { url: receiver.url, events: ["email.updated"] } });

@@ -424,7 +424,7 @@ describe("over GraphQL", () => {
   test("sendEmail, sent, sentConnection, sendQuota and deleteSentEmail", async () => {
     const agent = await createVerifiedAgent(api, x);
     const mutation = `mutation($id: ID!, $input: SendEmailInput!) {
-      sendEmail(agentId: $id, input: $input) { id to subject providerId threadId }
+      sendEmail(agentId: $id, input: $input) { ... on SentEmail { id to subject providerId threadId } }
     }`;
     const input = { to: ["g1@example.com", "g2@example.com"], subject: "Via GraphQL", text: "t" };
     const sent = await api.graphql(mutation, { id: agent.id, input }, agent.apiKey);

@@ -21,6 +21,10 @@ export const Mailbox = graphql(`
 
 export const SendEmail = graphql(`
   mutation SendEmail($agentId: ID!, $input: SendEmailInput!) {
-    sendEmail(agentId: $agentId, input: $input) { id subject sentAt }
+    sendEmail(agentId: $agentId, input: $input) {
+      __typename
+      ... on SentEmail { id subject sentAt }
+      ... on PendingSend { id status reviewUrl }
+    }
   }
 `);

@@ -16,9 +16,12 @@ import {
   listAgents,
   rotateKeyOf,
   setLimits,
+  setSendPolicy,
   suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
+import { addressesOf } from "../mailbox/records.ts";
+import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { createMetrics } from "../metrics.ts";
 import { servicesFor } from "../services.ts";
@@ -39,6 +42,10 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   limits set <id> [--storage <bytes>|default] [--daily-sends <n>|default]
   suppressions list <id> [--limit n] [--offset n]
   suppressions remove <id> <address>
+  policy set <id> open|review_new_recipients|review_all|default
+  held list [--limit n] [--offset n]
+  held approve <agent id> <draft id>
+  held reject <agent id> <draft id> [--reason <text>]
   stats
   migrate
   backup <file>
@@ -58,6 +65,7 @@ const OPTIONS = {
   offset: { type: "string" },
   storage: { type: "string" },
   "daily-sends": { type: "string" },
+  reason: { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -199,6 +207,41 @@ async function suppressions(services: Services, [action, id, address]: string[],
   throw new UsageError("suppressions list <id> | suppressions remove <id> <address>");
 }
 
+async function policy(services: Services, [action, id, choice]: string[]): Promise<Output> {
+  if (action !== "set" || !id || !choice) {
+    throw new UsageError("policy set <id> open|review_new_recipients|review_all|default");
+  }
+  const agent = await setSendPolicy(services, id, choice === "default" ? null : choice);
+  const own = agent.sendPolicyOverride === null ? " (the instance's SEND_POLICY)" : "";
+  return { text: `Agent ${agent.id}: send policy ${agent.sendPolicy}${own}.`, json: agent };
+}
+
+async function held(services: Services, [action, agentId, draftId]: string[], options: Options): Promise<Output> {
+  if (action === "list") {
+    const page = await listHeld(services, {
+      limit: integerOption(options.limit, "limit"),
+      offset: integerOption(options.offset, "offset"),
+    });
+    const rows = page.data.map((draft) => ({ ...draft, to: addressesOf(draft.toList).join(", ") }));
+    const shown = `${page.offset + 1}-${page.offset + page.data.length} of ${page.total}`;
+    return {
+      text: `${table(rows, ["agentId", "id", "to", "subject", "reviewExpiresAt"])}\n(${page.data.length === 0 ? "none" : shown})`,
+      json: page,
+    };
+  }
+  if (action === "approve" && agentId && draftId) {
+    const decision = await approveHeld(services, agentId, draftId);
+    return { text: `Approved: it goes out at ${decision.sendAt?.toISOString()}.`, json: decision };
+  }
+  if (action === "reject" && agentId && draftId) {
+    const decision = await rejectHeld(services, agentId, draftId, options.reason ?? null);
+    return { text: "Rejected: it will not be sent.", json: decision };
+  }
+  throw new UsageError(
+    "held list | held approve <agent id> <draft id> | held reject <agent id> <draft id> [--reason <text>]",
+  );
+}
+
 async function backup(database: Database, config: Config, [file]: string[]): Promise<Output> {
   if (!file) throw new UsageError("backup needs a file to write");
   if (database.backup) {
@@ -264,6 +307,10 @@ async function run(config: Config, [command, ...rest]: string[], options: Option
       return withServices(config, log, (services) => limits(services, rest, options));
     case "suppressions":
       return withServices(config, log, (services) => suppressions(services, rest, options));
+    case "policy":
+      return withServices(config, log, (services) => policy(services, rest));
+    case "held":
+      return withServices(config, log, (services) => held(services, rest, options));
     case "stats":
       return withServices(config, log, async (services) => {
         const stats = await instanceStats(services);

@@ -139,6 +139,11 @@ export async function changeLimits({ prisma }: Store, id: string, limits: LimitO
   return (await prisma.agent.updateMany({ where: { id }, data: limits })).count > 0;
 }
 
+/** The operator's send policy for the agent; null: the instance's. False when there is no such agent. */
+export async function changeSendPolicy({ prisma }: Store, id: string, sendPolicy: string | null): Promise<boolean> {
+  return (await prisma.agent.updateMany({ where: { id }, data: { sendPolicy } })).count > 0;
+}
+
 /** Agents, verified agents, stored bytes and mail across the instance, and the sends on the day. */
 export async function instanceTotals({ prisma }: Store, day: string) {
   const [agents, verified, emails, sends] = await Promise.all([

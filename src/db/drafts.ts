@@ -127,3 +127,65 @@ export async function claimDueDrafts(tx: Tx, now: Date, until: Date, limit: numb
   }
   return due;
 }
+
+/** A held draft, by the hash of its review link's token, locked until commit; or null. Raw: Prisma takes no row lock. */
+export async function lockDraftByReviewHash(tx: Tx, tokenHash: string): Promise<Draft | null> {
+  const row = await tx.one(`SELECT ${columnsOf("Draft")} FROM "Draft" WHERE "reviewTokenHash" = ?${tx.forUpdate}`, [
+    tokenHash,
+  ]);
+  return row ? rowOf(tx, "Draft", row) : null;
+}
+
+export function draftByReviewHash({ prisma }: Store, tokenHash: string) {
+  return prisma.draft.findUnique({ where: { reviewTokenHash: tokenHash } }) as Promise<Draft | null>;
+}
+
+/** Drafts held for a decision, oldest first, on every agent; and how many in all. */
+export async function heldPage({ prisma }: Store, window: Window) {
+  const where = { sendStatus: "pending_approval" };
+  const [data, total] = await Promise.all([
+    prisma.draft.findMany({
+      where,
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      take: window.limit,
+      skip: window.offset,
+    }),
+    prisma.draft.count({ where }),
+  ]);
+  return { data: data as Draft[], total };
+}
+
+/** Held drafts nobody decided in time. */
+export function heldPast({ prisma }: Store, now: Date, limit: number): Promise<DueDraft[]> {
+  return prisma.draft.findMany({
+    where: { sendStatus: "pending_approval", reviewExpiresAt: { lt: now } },
+    select: { id: true, agentId: true },
+    take: limit,
+  });
+}
+
+/**
+ * Which of the addresses (lower case) the agent has received mail from, or had
+ * mail to them approved by a person. Raw: a match without regard
+ * to case, which Prisma cannot say on SQLite.
+ */
+export async function knownAmong(db: Tx, agentId: string, addresses: string[]): Promise<Set<string>> {
+  const marks = addresses.map(() => "?").join(", ");
+  const rows = await db.all(
+    `SELECT "address" FROM "ApprovedRecipient" WHERE "agentId" = ? AND "address" IN (${marks})
+     UNION SELECT lower("fromAddress") FROM "Email"
+      WHERE "agentId" = ? AND lower("fromAddress") IN (${marks})`,
+    [agentId, ...addresses, agentId, ...addresses],
+  );
+  return new Set(rows.map((row) => String(row.address)));
+}
+
+/** Addresses (lower case) a person approved the agent's mail to. Raw: an insert that keeps an earlier one. */
+export async function approveRecipients(tx: Tx, agentId: string, addresses: string[], at: Date): Promise<void> {
+  for (const address of addresses) {
+    await tx.run(
+      `INSERT INTO "ApprovedRecipient" ("agentId", "address", "approvedAt") VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
+      [agentId, address, tx.at(at)],
+    );
+  }
+}

@@ -1,14 +1,17 @@
+import { SEND_POLICIES, type SendPolicy } from "../config.ts";
 import {
   agentActivity,
   agentByIdKey,
   agentPage,
   changeLimits,
+  changeSendPolicy,
   instanceTotals,
   type LimitOverrides,
 } from "../db/agents.ts";
 import { QUOTA_MAX, utcDay } from "../db/quota.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
+import { policyOf } from "./approval.ts";
 import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
 import type { AgentRecord } from "./records.ts";
@@ -39,6 +42,9 @@ export interface AgentOverview {
   sendsToday: number;
   dailySendLimit: number;
   dailySendLimitOverride: number | null;
+  /** In force: its own, else SEND_POLICY. */
+  sendPolicy: SendPolicy;
+  sendPolicyOverride: string | null;
   lastReceivedAt: Date | null;
 }
 
@@ -92,6 +98,8 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
       sendsToday: sendsOf.get(agent.id) ?? 0,
       dailySendLimit: limits.dailySends,
       dailySendLimitOverride: agent.dailySendLimit,
+      sendPolicy: policyOf(agent, config),
+      sendPolicyOverride: agent.sendPolicy,
       lastReceivedAt: lastReceivedOf.get(agent.id) ?? null,
     };
   });
@@ -120,6 +128,18 @@ export async function setLimits(services: Services, id: string, change: LimitOve
   const { storageLimit, dailySendLimit } = change;
   if (!(await changeLimits(services, agent.id, { storageLimit, dailySendLimit })))
     throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
+  return agentOverview(services, id);
+}
+
+/** Which of the agent's sends wait for a person; null: the instance's SEND_POLICY. Never the agent's own to set. */
+export async function setSendPolicy(services: Services, id: string, sendPolicy: string | null): Promise<AgentOverview> {
+  if (sendPolicy !== null && !(SEND_POLICIES as readonly string[]).includes(sendPolicy)) {
+    throw new ServiceError("BAD_REQUEST", `sendPolicy must be ${SEND_POLICIES.join(", ")} or null`);
+  }
+  const agent = await findAgent(services, id);
+  if (!(await changeSendPolicy(services, agent.id, sendPolicy))) {
+    throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
+  }
   return agentOverview(services, id);
 }
 

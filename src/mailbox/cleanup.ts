@@ -7,17 +7,20 @@ import { trimDeliveries } from "../db/webhook-deliveries.ts";
 import { deleteFromTrash } from "./emails.ts";
 import { KEY_LIFETIME_MS } from "./idempotency.ts";
 import { expiryCutoff } from "./lifetimes.ts";
+import { expireHeld } from "./review.ts";
 import type { Services } from "./services.ts";
 
 // Unverified agents are deleted 24 hours after creation, yesterday's send
 // counters go too, and so do events and finished webhook deliveries past
-// EVENT_RETENTION_HOURS, idempotency keys after 24 hours, and mail in the
+// EVENT_RETENTION_HOURS, idempotency keys after 24 hours, held messages
+// nobody decided within APPROVAL_TIMEOUT_HOURS (rejected as expired), and mail in the
 // trash after TRASH_RETENTION_DAYS. Each delete is a conditional statement,
 // so any number of instances may run the job at once.
 
 /** What the cleanup job does each minute. */
 export async function cleanUp(services: Services): Promise<void> {
   await deleteExpiredAgents(services);
+  await expireHeld(services);
   await deletePastSendCounters(services);
   await trimEvents(services);
   await forgetIdempotencyKeys(services);

@@ -20,14 +20,16 @@ import { asServiceError, ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import { findAgent } from "./admin.ts";
 import { addressOf, type Outcome } from "./agents.ts";
+import { answering, replyRecipients } from "./answers.ts";
+import { assertNotHeld, emitHeld, holding, mustHold } from "./approval.ts";
 import { getEmail } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
 import {
   type AttachmentInput,
+  type AutoSubmittedHeader,
   checkedAddressLists,
   checkedAttachments,
-  checkedAutoSubmitted,
   checkedBody,
   checkedOutgoing,
   checkedRecipients,
@@ -37,7 +39,6 @@ import {
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, addressesOf, type SentRecord } from "./records.ts";
-import { answering, replyRecipients } from "./replies.ts";
 import { deliver, storageFull } from "./sending.ts";
 import type { Services } from "./services.ts";
 import { replySubject } from "./subjects.ts";
@@ -68,11 +69,34 @@ export interface DraftInput {
   sendAt?: Date | null;
 }
 
-/** The fields a draft stores, checked: what a write may change. */
+/** The fields a draft stores, checked: what a write may change, and how it is threaded and marked. */
 type DraftFields = Pick<
   Draft,
-  "toList" | "ccList" | "bccList" | "subject" | "bodyText" | "bodyHtml" | "replyTo" | "attachments" | "inReplyTo"
+  | "toList"
+  | "ccList"
+  | "bccList"
+  | "subject"
+  | "bodyText"
+  | "bodyHtml"
+  | "replyTo"
+  | "attachments"
+  | "inReplyTo"
+  | "inReplyToMessageId"
+  | "references"
+  | "threadId"
+  | "autoSubmitted"
 >;
+
+/** A send that waits: for its time (scheduled), for a person (pending_approval), or both; reviewUrl when held. */
+export interface PendingSend {
+  draft: DraftRecord;
+  reviewUrl: string | null;
+}
+
+/** What asking to send answers: the sent email, or the draft it waits as. */
+export type SendResult = SentRecord | PendingSend;
+
+export const isPending = (result: SendResult): result is PendingSend => "draft" in result;
 
 const notFound = () => new ServiceError("NOT_FOUND", "Draft not found");
 
@@ -111,6 +135,26 @@ function checkedFields(input: DraftInput): Partial<DraftFields> {
   return fields;
 }
 
+/** A checked message as a draft keeps it: its attachments in base64, its threading as worked out. */
+function fieldsOfOutgoing(out: Outgoing, inReplyTo: string | null): DraftFields {
+  const attachments = out.attachments.map((file) => ({ ...file, content: file.content.toString("base64") }));
+  return {
+    toList: JSON.stringify(out.to),
+    ccList: JSON.stringify(out.cc),
+    bccList: JSON.stringify(out.bcc),
+    subject: out.subject,
+    bodyText: out.text,
+    bodyHtml: out.html,
+    replyTo: out.replyTo,
+    attachments: JSON.stringify(attachments),
+    inReplyTo,
+    inReplyToMessageId: out.inReplyTo,
+    references: out.references.join(" ") || null,
+    threadId: out.threadId,
+    autoSubmitted: out.autoSubmitted,
+  };
+}
+
 /** Bytes a draft counts against storage: its fields as stored, its attachments as the bytes they hold. */
 function sizeOf(draft: DraftFields): number {
   const { attachments, ...fields } = draft;
@@ -130,11 +174,60 @@ async function resize(tx: Tx, services: Services, agent: AgentRecord, before: nu
   }
 }
 
+/** A new draft with its fields, as it is before anything is asked of it. */
+function newDraft(agent: AgentRecord, fields: DraftFields, now: Date): Draft {
+  return {
+    id: randomUUID(),
+    agentId: agent.id,
+    ...fields,
+    sendStatus: "draft",
+    sendAt: null,
+    claimedUntil: null,
+    failureCode: null,
+    failureMessage: null,
+    reviewTokenHash: null,
+    reviewExpiresAt: null,
+    approvedAt: null,
+    rejectReason: null,
+    size: sizeOf(fields),
+    createdAt: now,
+    updatedAt: now,
+  };
+}
+
+/**
+ * A draft about to go (now, or scheduled): held instead when the agent's
+ * policy says a person decides first, unless a person approved it as it is.
+ * A draft that is not about to go stays as it is.
+ */
+async function staged(services: Services, agent: AgentRecord, draft: Draft, going: boolean): Promise<PendingSend> {
+  if (!going || draft.approvedAt !== null) return { draft, reviewUrl: null };
+  const lists = { to: addressesOf(draft.toList), cc: addressesOf(draft.ccList), bcc: addressesOf(draft.bccList) };
+  if (!(await mustHold(services, agent, lists))) return { draft, reviewUrl: null };
+  return held(services, draft, services.clock.now());
+}
+
+/** The draft held for a person, with its review link. */
+function held({ config }: Services, draft: Draft, now: Date): PendingSend {
+  const { fields, reviewUrl } = holding(config, now);
+  return { draft: { ...draft, ...fields }, reviewUrl };
+}
+
+/** Writes a new draft, taking its storage, with the event of its being held. */
+async function insertStaged(services: Services, agent: AgentRecord, { draft, reviewUrl }: PendingSend) {
+  await withEvents(services, async (tx, emit) => {
+    await resize(tx, services, agent, 0, draft.size);
+    await insertDraft(tx, draft);
+    if (reviewUrl !== null) await emitHeld(emit, draft, reviewUrl);
+  });
+}
+
 /** A new draft; with inReplyTo, addressed and titled as a reply to that email unless it says otherwise. */
 export async function createDraft(services: Services, agent: AgentRecord, input: DraftInput): Promise<DraftRecord> {
   const now = services.clock.now();
   const answered = input.inReplyTo == null ? null : await getEmail(services, agent, input.inReplyTo);
   const reply = answered && replyRecipients(answered, addressOf(agent, services.config), false);
+  const threading = answered ? answering(answered) : { inReplyTo: null, references: [], threadId: null };
   const fields: DraftFields = {
     toList: JSON.stringify(reply?.to ?? []),
     ccList: JSON.stringify(reply?.cc ?? []),
@@ -145,28 +238,36 @@ export async function createDraft(services: Services, agent: AgentRecord, input:
     replyTo: null,
     attachments: "[]",
     inReplyTo: answered?.id ?? null,
+    inReplyToMessageId: threading.inReplyTo,
+    references: threading.references.join(" ") || null,
+    threadId: threading.threadId,
+    autoSubmitted: answered ? "auto-replied" : "auto-generated",
     ...checkedFields(input),
   };
-  const draft: Draft = {
-    id: randomUUID(),
-    agentId: agent.id,
-    ...fields,
-    sendStatus: "draft",
-    sendAt: null,
-    claimedUntil: null,
-    failureCode: null,
-    failureMessage: null,
-    ...scheduleOf(input.sendAt, now),
-    size: sizeOf(fields),
-    createdAt: now,
-    updatedAt: now,
-  };
-  await checkScheduled(services, agent, draft);
-  await services.sql.transaction(async (tx) => {
-    await resize(tx, services, agent, 0, draft.size);
-    await insertDraft(tx, draft);
-  });
-  return draft;
+  const draft = { ...newDraft(agent, fields, now), ...scheduleOf(input.sendAt, now) };
+  const scheduled = draft.sendStatus === "scheduled";
+  if (scheduled) outgoingOf(draft);
+  const made = await staged(services, agent, draft, scheduled);
+  await insertStaged(services, agent, made);
+  return made.draft;
+}
+
+/**
+ * A send asked for later, or held for a person: kept as a draft of the
+ * checked message, scheduled at sendAt (null: it goes once approved). `hold`
+ * when the caller already knows the policy holds it.
+ */
+export async function keepForLater(
+  services: Services,
+  agent: AgentRecord,
+  out: Outgoing,
+  send: { sendAt: Date | null; inReplyTo: string | null; hold: boolean },
+): Promise<PendingSend> {
+  const now = services.clock.now();
+  const draft = { ...newDraft(agent, fieldsOfOutgoing(out, send.inReplyTo), now), ...scheduleOf(send.sendAt, now) };
+  const made = send.hold ? held(services, draft, now) : await staged(services, agent, draft, true);
+  await insertStaged(services, agent, made);
+  return made;
 }
 
 export async function getDraft(
@@ -196,7 +297,11 @@ export function draftSlice(services: Services, agent: { id: string }, request: S
   return sliceOfDrafts(services, agent.id, request, query);
 }
 
-/** Changes the fields given; null clears one. inReplyTo is fixed once the draft is made. */
+/**
+ * Changes the fields given; null clears one. inReplyTo is fixed once the
+ * draft is made; a held draft is not the agent's to change. A change takes
+ * back a person's approval: scheduled again, it is held again if the policy says so.
+ */
 export async function updateDraft(
   services: Services,
   agent: AgentRecord,
@@ -209,23 +314,36 @@ export async function updateDraft(
       "inReplyTo is set when a draft is made: make a new draft to answer another email",
     );
   }
-  const change = checkedFields(input);
+  const change = { ...checkedFields(input), approvedAt: null };
   const now = services.clock.now();
   const schedule = scheduleOf(input.sendAt, now);
-  // Checked before the transaction: reading the email it answers is Prisma's, which waits for ours on SQLite.
-  await checkScheduled(services, agent, { ...(await getDraft(services, agent, draftId)), ...change, ...schedule });
-  return services.sql.transaction(async (tx) => {
-    const draft = await lockDraft(tx, agent.id, draftId);
-    if (!draft) throw notFound();
-    const changed: Draft = { ...draft, ...change, ...schedule, updatedAt: now };
+  const before = await getDraft(services, agent, draftId);
+  assertNotHeld(before);
+  const draft = { ...before, ...change, ...schedule };
+  const scheduled = draft.sendStatus === "scheduled";
+  if (scheduled) outgoingOf(draft);
+  const { reviewUrl, draft: stage } = await staged(services, agent, draft, scheduled);
+  return withEvents(services, async (tx, emit) => {
+    const locked = await lockDraft(tx, agent.id, draftId);
+    if (!locked) throw notFound();
+    assertNotHeld(locked);
+    const changed: Draft = { ...locked, ...change, ...schedule, ...heldFieldsOf(stage), updatedAt: now };
     changed.size = sizeOf(changed);
-    await resize(tx, services, agent, draft.size, changed.size);
+    await resize(tx, services, agent, locked.size, changed.size);
     await saveDraft(tx, changed);
+    if (reviewUrl !== null) await emitHeld(emit, changed, reviewUrl);
     return changed;
   });
 }
 
-/** Deletes the draft, giving back its storage. */
+/** The fields holding wrote on a staged draft, when it was held. */
+function heldFieldsOf(draft: Draft): Partial<Draft> {
+  if (draft.sendStatus !== "pending_approval") return {};
+  const { sendStatus, reviewTokenHash, reviewExpiresAt, approvedAt, rejectReason } = draft;
+  return { sendStatus, reviewTokenHash, reviewExpiresAt, approvedAt, rejectReason };
+}
+
+/** Deletes the draft, giving back its storage; a held one is withdrawn, its review link dead. */
 export async function deleteDraft(services: Services, agent: { id: string }, draftId: string): Promise<Outcome> {
   return services.sql.transaction(async (tx) => {
     const draft = await lockDraft(tx, agent.id, draftId);
@@ -237,8 +355,7 @@ export async function deleteDraft(services: Services, agent: { id: string }, dra
 }
 
 /** The draft as a message to send, held to what POST /send holds a message to. */
-async function outgoingOf(services: Services, agent: AgentRecord, draft: Draft): Promise<Outgoing> {
-  const answered = draft.inReplyTo === null ? null : await getEmail(services, agent, draft.inReplyTo);
+function outgoingOf(draft: Draft): Outgoing {
   const attachments = JSON.parse(draft.attachments) as AttachmentInput[];
   return checkedOutgoing({
     ...checkedRecipients({
@@ -249,24 +366,38 @@ async function outgoingOf(services: Services, agent: AgentRecord, draft: Draft):
     subject: checkedSubject(draft.subject ?? ""),
     ...checkedBody({ text: draft.bodyText, html: draft.bodyHtml, attachments }),
     replyTo: draft.replyTo,
-    ...(answered ? answering(answered) : { inReplyTo: null, references: [], threadId: null }),
-    autoSubmitted: checkedAutoSubmitted(null, answered ? "auto-replied" : "auto-generated"),
+    inReplyTo: draft.inReplyToMessageId,
+    references: draft.references?.split(" ") ?? [],
+    threadId: draft.threadId,
+    autoSubmitted: draft.autoSubmitted as AutoSubmittedHeader,
   });
 }
 
-/** A draft to be sent at a time must be one that could be sent now: the same 400s, said when it is scheduled. */
-async function checkScheduled(services: Services, agent: AgentRecord, draft: Draft): Promise<void> {
-  if (draft.sendStatus === "scheduled") await outgoingOf(services, agent, draft);
+/**
+ * Sends the draft as read, in its place (a 404 when it changed since); or
+ * holds it, as read, when the agent's policy says a person decides first.
+ */
+async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft): Promise<SendResult> {
+  const out = outgoingOf(draft);
+  const { draft: stage, reviewUrl } = await staged(services, agent, draft, true);
+  if (reviewUrl === null) return deliver(services, agent, out, draft);
+  const kept = { ...stage, updatedAt: services.clock.now() };
+  await withEvents(services, async (tx, emit) => {
+    const locked = await lockDraft(tx, agent.id, draft.id);
+    if (!locked || locked.updatedAt.getTime() !== draft.updatedAt.getTime()) {
+      throw new ServiceError("NOT_FOUND", "Draft not found: it was sent, changed or deleted meanwhile");
+    }
+    await saveDraft(tx, kept);
+    await emitHeld(emit, kept, reviewUrl);
+  });
+  return { draft: kept, reviewUrl };
 }
 
-/** Sends the draft as read, in its place: a 404 when it changed since. */
-async function sendAsRead(services: Services, agent: AgentRecord, draft: Draft): Promise<SentRecord> {
-  return deliver(services, agent, await outgoingOf(services, agent, draft), draft);
-}
-
-/** Sends the draft as POST /send sends a message: the draft is gone, the sent email remains. */
-export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SentRecord> {
-  return sendAsRead(services, agent, await getDraft(services, agent, draftId));
+/** Sends the draft as POST /send sends a message (the draft is gone, the sent email remains), or holds it for a person. */
+export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SendResult> {
+  const draft = await getDraft(services, agent, draftId);
+  assertNotHeld(draft);
+  return sendOrHold(services, agent, draft);
 }
 
 /** How long an instance sending a due draft keeps the others off it: past a send's longest wait for the provider. */
@@ -289,22 +420,26 @@ export async function sendDueDrafts(services: Services): Promise<number> {
     await sql.takeTurns(tx, "scheduled-sends");
     return claimDueDrafts(tx, now, new Date(now.getTime() + CLAIM_MS), BATCH);
   });
-  await Promise.all(due.map((draft) => sendScheduled(services, draft)));
+  await Promise.all(due.map((draft) => sendClaimed(services, draft)));
   return due.length;
 }
 
-async function sendScheduled(services: Services, { id, agentId }: DueDraft): Promise<void> {
+/**
+ * Sends a scheduled draft this instance claimed, or holds it when the policy
+ * now says a person decides first (one a person approved goes); one the send
+ * refuses is left failed.
+ */
+async function sendClaimed(services: Services, { id, agentId }: DueDraft): Promise<void> {
   try {
     const agent = await findAgent(services, agentId);
     const draft = await getDraft(services, agent, id);
-    if (draft.sendStatus === "scheduled") await sendAsRead(services, agent, draft);
+    if (draft.sendStatus === "scheduled") await sendOrHold(services, agent, draft);
   } catch (error) {
     const refusal = asServiceError(error, (fault) =>
       services.log("error", "scheduled_send_failed", { draftId: id, error: describeFault(fault) }),
     );
     // Deleted, changed or sent meanwhile: nothing of it is left to fail.
-    if (refusal.kind === "NOT_FOUND") return;
-    await failScheduled(services, agentId, id, refusal);
+    if (refusal.kind !== "NOT_FOUND") await failScheduled(services, agentId, id, refusal);
   }
 }
 

@@ -13,6 +13,9 @@ export const EVENT_TYPES = [
   "email.bounced",
   "email.complained",
   "email.send_failed",
+  "email.held",
+  "email.approved",
+  "email.rejected",
   "agent.verified",
   "webhook.disabled",
 ] as const;
@@ -46,6 +49,12 @@ export interface EventData {
   "email.complained": DeliveryEvent;
   /** A scheduled draft the send refused: it stays, failed, with why. */
   "email.send_failed": { draftId: string; code: string; message: string };
+  /** A message that waits for a person: the link to pass to them. */
+  "email.held": { draftId: string; to: string[]; subject: string; reviewUrl: string };
+  /** A person approved it: it goes now, or at its sendAt. */
+  "email.approved": { draftId: string; sendAt: number | null };
+  /** A person rejected it, or nobody decided in time (reason "expired"). */
+  "email.rejected": { draftId: string; reason: string | null };
   "agent.verified": { verifiedAt: number; socialUsername: string | null };
   "webhook.disabled": { webhookId: string; url: string; reason: string };
 }

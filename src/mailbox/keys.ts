@@ -33,6 +33,15 @@ export function newClaimToken(): { claimToken: string; claimTokenHash: string } 
   return { claimToken: secret, claimTokenHash: hash };
 }
 
+/** The token in a held message's review link: good for deciding that one message only. */
+const REVIEW_PREFIX = "pr_";
+export const REVIEW_TOKEN = /^pr_[A-Za-z0-9_-]{43}$/;
+
+export function newReviewToken(): { reviewToken: string; reviewTokenHash: string } {
+  const { secret, hash } = newSecret(REVIEW_PREFIX);
+  return { reviewToken: secret, reviewTokenHash: hash };
+}
+
 export function hashApiKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex");
 }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
+import { replyRecipients } from "./answers.ts";
 import type { EmailRecord } from "./records.ts";
-import { forwardBodies, replyRecipients } from "./replies.ts";
+import { forwardBodies } from "./replies.ts";
 import { baseSubject, forwardSubject, replySubject } from "./subjects.ts";
 import { trimReferences } from "./threads.ts";
 

@@ -1,54 +1,27 @@
 import { addressOf } from "./agents.ts";
+import { answering, replyRecipients } from "./answers.ts";
 import { attachmentsToForward } from "./attachments.ts";
 import { getEmail } from "./emails.ts";
+import { type SendResult, sendOnce } from "./outbox.ts";
 import {
   type BodyInput,
   checkedAttachments,
   checkedAutoSubmitted,
   checkedBody,
   checkedRecipients,
-  type Outgoing,
 } from "./outgoing.ts";
-import { type AgentRecord, addressesOf, type EmailRecord, type SentRecord } from "./records.ts";
-import { sendOnce } from "./sending.ts";
+import { type AgentRecord, addressesOf, type EmailRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 import { forwardSubject, replySubject } from "./subjects.ts";
-import { trimReferences } from "./threads.ts";
 
 // Answering received mail: reply and reply-all in the original's thread,
 // and forward with the original quoted and its attachments carried along.
 // Each is a send like any other: the same limits, errors and outcomes.
 
-/** The original's Reply-To, else its sender; with reply-all, its To and Cc too, without the agent and without repeats. */
-export function replyRecipients(original: EmailRecord, own: string, replyAll: boolean): { to: string[]; cc: string[] } {
-  const replyTo = addressesOf(original.replyToList);
-  const to = replyTo.length > 0 ? replyTo : [original.fromAddress];
-  const seen = new Set([own.toLowerCase(), ...to.map((a) => a.toLowerCase())]);
-  const cc: string[] = [];
-  if (replyAll) {
-    for (const address of [...addressesOf(original.toList), ...addressesOf(original.ccList)]) {
-      if (seen.has(address.toLowerCase())) continue;
-      seen.add(address.toLowerCase());
-      cc.push(address);
-    }
-  }
-  return { to, cc };
-}
-
-/** In-Reply-To and References of an answer to the original. */
-/** How a message answering `original` is threaded: its In-Reply-To, References and thread. */
-export function answering(original: EmailRecord): Pick<Outgoing, "inReplyTo" | "references" | "threadId"> {
-  const parent = original.messageId?.match(/<[^<>\s]+>/)?.[0] ?? null;
-  const before = original.references?.split(" ") ?? [];
-  return {
-    inReplyTo: parent,
-    references: parent === null ? before : trimReferences([...before, parent]),
-    threadId: original.threadId,
-  };
-}
-
 export interface ReplyInput extends BodyInput {
   replyAll?: boolean | null;
+  /** When to send it; past or within a second: now. */
+  sendAt?: Date | null;
 }
 
 export function replyToEmail(
@@ -57,8 +30,8 @@ export function replyToEmail(
   emailId: string,
   input: ReplyInput,
   idempotencyKey?: string | null,
-): Promise<SentRecord> {
-  const request = { operation: "reply", input: { emailId, ...input } };
+): Promise<SendResult> {
+  const request = { operation: "reply", input: { emailId, ...input }, sendAt: input.sendAt, inReplyTo: emailId };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
     const original = await getEmail(services, agent, emailId);
     const own = addressOf(agent, services.config);
@@ -107,6 +80,8 @@ export function forwardBodies(original: EmailRecord, text: string | null, html: 
 
 export interface ForwardInput extends BodyInput {
   to: string[];
+  /** When to send it; past or within a second: now. */
+  sendAt?: Date | null;
 }
 
 export function forwardEmail(
@@ -115,8 +90,8 @@ export function forwardEmail(
   emailId: string,
   input: ForwardInput,
   idempotencyKey?: string | null,
-): Promise<SentRecord> {
-  const request = { operation: "forward", input: { emailId, ...input } };
+): Promise<SendResult> {
+  const request = { operation: "forward", input: { emailId, ...input }, sendAt: input.sendAt };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
     const recipients = checkedRecipients({ to: input.to });
     const added = checkedAttachments(input.attachments);

@@ -30,23 +30,13 @@ import { composeMessage } from "../outbound/compose.ts";
 import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/delivery.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { withEvents } from "./events.ts";
-import { type AnswerCodec, once } from "./idempotency.ts";
+import type { AnswerCodec } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
-import {
-  checkedAutoSubmitted,
-  checkedBody,
-  checkedMessageId,
-  checkedOutgoing,
-  checkedRecipients,
-  checkedReplyTo,
-  checkedSubject,
-  type Outgoing,
-  type OutgoingInput,
-} from "./outgoing.ts";
+import type { Outgoing } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, type SentRecord, splitAddresses } from "./records.ts";
 import type { Services } from "./services.ts";
-import { referencesFor, threadFor } from "./threads.ts";
+import { threadFor } from "./threads.ts";
 
 // Sending: one send is one against the daily limit, whatever the number of
 // recipients, and the sent message's bytes count against storage. Both are
@@ -302,41 +292,6 @@ export async function deliver(
   }
   // The row as written, rather than read back: a read through Prisma cost a send a fifth of its time.
   return { ...taken.row, providerId, deliveryStatus: "sent" };
-}
-
-/** Runs a send once per Idempotency-Key (see idempotency.ts). */
-export function sendOnce(
-  services: Services,
-  agent: AgentRecord,
-  key: string | null | undefined,
-  request: { operation: string; input: unknown },
-  outgoing: () => Promise<Outgoing>,
-): Promise<SentRecord> {
-  return once(services, agent.id, key, request, SENT_ANSWER, async () =>
-    deliver(services, agent, checkedOutgoing(await outgoing())),
-  );
-}
-
-/** Sends an email from the agent's address; with inReplyTo, in the thread of the message it names. */
-export function sendEmail(
-  services: Services,
-  agent: AgentRecord,
-  input: OutgoingInput,
-  idempotencyKey?: string | null,
-): Promise<SentRecord> {
-  return sendOnce(services, agent, idempotencyKey, { operation: "send", input }, async () => {
-    const inReplyTo = input.inReplyTo == null ? null : checkedMessageId(input.inReplyTo, "inReplyTo");
-    return {
-      ...checkedRecipients(input),
-      subject: checkedSubject(input.subject),
-      ...checkedBody(input),
-      replyTo: checkedReplyTo(input.replyTo),
-      inReplyTo,
-      references: inReplyTo === null ? [] : await referencesFor(services, agent.id, inReplyTo),
-      threadId: null,
-      autoSubmitted: checkedAutoSubmitted(input.autoSubmitted, "auto-generated"),
-    };
-  });
 }
 
 /** One sent email, with what reports said of its recipients when the query asks. */

@@ -156,6 +156,15 @@ const attachments = z
   .optional()
   .describe("Files to attach");
 
+const sendAt = z
+  .number()
+  .int()
+  .optional()
+  .describe("Send it later, at this time (ms since 1970, at most 30 days ahead); left out: now");
+/** Said of every send: what it answers when the message waits. */
+const WAITS =
+  ' With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt, reviewUrl}. Pass a reviewUrl to your human: they approve or reject it there.';
+
 /** A call of a route that answers a page of the agent's items. */
 const pageOf = (path: string) => (args: { limit?: number; offset?: number }, agentId: string) =>
   routeCall("GET", path, { params: { agentId }, query: { limit: args.limit, offset: args.offset } });
@@ -335,7 +344,8 @@ export const tools: Tool[] = [
     name: "send_email",
     title: "Send an email",
     description:
-      "Sends a new email from your address. Give text, html or both. Counts against your daily send limit. Returns the sent email's id and thread. To answer a received email, use reply_to_email instead.",
+      "Sends a new email from your address. Give text, html or both. Counts against your daily send limit. Returns the sent email's id and thread. To answer a received email, use reply_to_email instead." +
+      WAITS,
     input: {
       to: recipients,
       cc: addresses.optional().describe("Copies: an address, or a list of them"),
@@ -345,6 +355,7 @@ export const tools: Tool[] = [
       html: z.string().optional().describe("HTML body"),
       replyTo: z.string().optional().describe("Where answers should go, if not to you"),
       attachments,
+      sendAt,
       idempotencyKey,
     },
     call: ({ idempotencyKey, ...body }, agentId) =>
@@ -355,13 +366,15 @@ export const tools: Tool[] = [
     name: "reply_to_email",
     title: "Reply to an email",
     description:
-      "Answers a received email: to its sender (and with replyAll to everyone on it), with Re: subject, quoting and threading done for you. Returns the sent email's id and thread.",
+      "Answers a received email: to its sender (and with replyAll to everyone on it), with Re: subject, quoting and threading done for you. Returns the sent email's id and thread." +
+      WAITS,
     input: {
       emailId,
       text: z.string().optional().describe("What you write; the original is quoted below it"),
       html: z.string().optional(),
       replyAll: z.boolean().optional(),
       attachments,
+      sendAt,
       idempotencyKey,
     },
     call: ({ emailId, idempotencyKey, ...body }, agentId) =>
@@ -371,8 +384,15 @@ export const tools: Tool[] = [
     name: "forward_email",
     title: "Forward an email",
     description:
-      "Forwards a received email, with its attachments, to other addresses, with your note above it. Returns the sent email's id.",
-    input: { emailId, to: recipients, text: z.string().optional().describe("Your note above it"), idempotencyKey },
+      "Forwards a received email, with its attachments, to other addresses, with your note above it. Returns the sent email's id." +
+      WAITS,
+    input: {
+      emailId,
+      to: recipients,
+      text: z.string().optional().describe("Your note above it"),
+      sendAt,
+      idempotencyKey,
+    },
     call: ({ emailId, idempotencyKey, ...body }, agentId) =>
       routeCall("POST", `${EMAIL}/forward`, {
         params: { agentId, emailId },
@@ -416,7 +436,8 @@ export const tools: Tool[] = [
     name: "send_draft",
     title: "Send a draft",
     description:
-      "Sends a draft as send_email sends a message (it needs to, a subject and text or html; the same limits apply). The draft is gone after; returns the sent email's id and thread.",
+      "Sends a draft as send_email sends a message (it needs to, a subject and text or html; the same limits apply). The draft is gone after; returns the sent email's id and thread." +
+      WAITS,
     input: { draftId },
     call: ({ draftId }, agentId) => routeCall("POST", `${DRAFT}/send`, { params: { agentId, draftId } }),
     answer: withRecipientList,

@@ -14,6 +14,7 @@ import {
   isListType,
   isNonNullType,
   isObjectType,
+  isUnionType,
   Kind,
   type OperationDefinitionNode,
   type SelectionSetNode,
@@ -195,6 +196,11 @@ class Sample {
       // Two values in a list of scalars, so that one joined into a string is known for a string.
       value = isObjectType(getNamedType(inner.ofType)) ? [item] : [item, this.of(inner.ofType, selection)];
       schema = { type: "array", items: this.schemaOf(item) };
+    } else if (isUnionType(inner)) {
+      // One member per sample: merged, the answer documents every member's fields.
+      const member = inner.getTypes()[this.present % inner.getTypes().length] as GraphQLObjectType;
+      value = Object.fromEntries(this.fields(member, selection));
+      schema = objectSchema(this.fields(member, selection).map(([name, v]) => this.property(name, v)));
     } else if (isObjectType(inner)) {
       const fields = this.oneOf(this.fields(inner, selection));
       value = Object.fromEntries(fields.map(([name, v]) => [name, v]));
@@ -217,8 +223,8 @@ class Sample {
   }
 
   private fields(type: GraphQLObjectType, selection: SelectionSetNode | undefined): [string, unknown][] {
-    return this.fieldNodes(selection).map((node) => {
-      if (node.name.value === "__typename") return [node.alias?.value ?? "__typename", `${MARK}typename`];
+    return this.fieldNodes(selection, type.name).map((node) => {
+      if (node.name.value === "__typename") return [node.alias?.value ?? "__typename", type.name];
       const field = type.getFields()[node.name.value];
       if (!field) throw new Error(`${type.name} has no field ${node.name.value}`);
       const value = this.of(field.type, node.selectionSet);
@@ -227,11 +233,16 @@ class Sample {
     });
   }
 
-  private fieldNodes(selection: SelectionSetNode | undefined): FieldNode[] {
+  /** The fields selected on a type: a fragment on another member of a union is not its. */
+  private fieldNodes(selection: SelectionSetNode | undefined, typeName: string): FieldNode[] {
     return (selection?.selections ?? []).flatMap((s) => {
       if (s.kind === Kind.FIELD) return [s];
-      if (s.kind === Kind.INLINE_FRAGMENT) return this.fieldNodes(s.selectionSet);
-      return this.fieldNodes(this.fragments.get(s.name.value)?.selectionSet);
+      if (s.kind === Kind.INLINE_FRAGMENT) {
+        const on = s.typeCondition?.name.value;
+        return on === undefined || on === typeName ? this.fieldNodes(s.selectionSet, typeName) : [];
+      }
+      const fragment = this.fragments.get(s.name.value);
+      return fragment?.typeCondition.name.value === typeName ? this.fieldNodes(fragment.selectionSet, typeName) : [];
     });
   }
 
@@ -319,7 +330,7 @@ const ERROR_BODY: Schema = {
     code: {
       type: "string",
       description:
-        "DAILY_SEND_LIMIT_EXCEEDED, STORAGE_LIMIT_EXCEEDED, NOT_VERIFIED, VERIFICATION_EXPIRED, INVALID_TWEET, SOCIAL_ALREADY_USED and this service's own (THREAD_SEND_LIMIT_EXCEEDED, RECIPIENT_SUPPRESSED, TOO_MANY_STREAMS, TOO_MANY_WEBHOOKS, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE)",
+        "DAILY_SEND_LIMIT_EXCEEDED, STORAGE_LIMIT_EXCEEDED, NOT_VERIFIED, VERIFICATION_EXPIRED, INVALID_TWEET, SOCIAL_ALREADY_USED and this service's own (THREAD_SEND_LIMIT_EXCEEDED, RECIPIENT_SUPPRESSED, TOO_MANY_STREAMS, TOO_MANY_WEBHOOKS, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE, AWAITING_APPROVAL, ALREADY_DECIDED)",
     },
     limit: { type: "integer" },
     current: { type: "integer" },
@@ -389,7 +400,7 @@ function errorStatuses(route: Route, open: boolean): string[] {
   if (named) statuses.push("404");
   if (!open) statuses.push("401", "429");
   if (route.path.includes(":agentId")) statuses.push("403");
-  if (route.path.includes(":claimToken")) statuses.push("410");
+  if (route.path.includes(":claimToken") || route.path.includes(":reviewToken")) statuses.push("410");
   if (route.body) statuses.push("413");
   if (route.path === "/agents") statuses.push("409", "429");
   if (route.status === 201 && route.path !== "/agents") statuses.push("409", "422", "429");
@@ -404,6 +415,12 @@ const TAGS: { name: string; description: string; matches: RegExp }[] = [
     matches: /^\/agents(\/:agentId(\/(rotate-key|senders))?)?$/,
   },
   { name: "verification", description: "Proving a human owner by a public post on X.", matches: /^\/verify\// },
+  {
+    name: "review",
+    description:
+      "A person's decision on a held message, by its review link (no API key): read it, approve or reject it.",
+    matches: /^\/review\//,
+  },
   {
     name: "sending",
     description:
@@ -431,7 +448,8 @@ const TAGS: { name: string; description: string; matches: RegExp }[] = [
 const tagOf = (route: Route) => TAGS.find((tag) => tag.matches.test(route.path))?.name ?? "agents";
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
-const isOpen = (route: Route) => route.path === "/agents" || route.path.includes(":claimToken");
+const isOpen = (route: Route) =>
+  route.path === "/agents" || route.path.includes(":claimToken") || route.path.includes(":reviewToken");
 
 function operationFor(route: Route, schema: GraphQLSchema): Schema {
   const parts = requestParts(route, schema);
@@ -493,6 +511,9 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
       : {}),
     responses: {
       [String(route.status ?? 200)]: success,
+      ...(route.acceptedWhen
+        ? { "202": { ...success, description: "Accepted: it waits, scheduled or for approval" } }
+        : {}),
       ...(route.noContentWhenNull ? { "204": { description: "Nothing came in time" } } : {}),
       ...Object.fromEntries(
         errorStatuses(route, isOpen(route)).map((status) => [

@@ -166,7 +166,8 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
       const content = () => attachmentContent(services, agent, file.emailId, file.attachmentId);
       return { status: 200, file: await facts.answer.load(content, (loaded) => loaded.content.length) };
     }
-    return { status: route.status ?? 200, body: route.respond ? route.respond(data, request) : Object.values(data)[0] };
+    const status = route.acceptedWhen?.(data) ? 202 : (route.status ?? 200);
+    return { status, body: route.respond ? route.respond(data, request) : Object.values(data)[0] };
   };
 }
 

@@ -36,6 +36,8 @@ export interface Route<D extends Operation = Operation> {
   /** The operation's variables, each as the client sent it: checked against its type before the operation runs. */
   variables?: (request: RestRequest) => { [K in keyof VariablesOf<D>]-?: unknown };
   status?: 201;
+  /** Answers 202 Accepted instead when this holds of the operation's data: the request waits (a scheduled or held send). */
+  acceptedWhen?: (data: ResultOf<D>) => boolean;
   /** 204 No Content when the body would be null. */
   noContentWhenNull?: true;
   /** The spec's body from the operation's data; the one root field's value unless given. */
@@ -77,6 +79,17 @@ const sentAnswer = (sent: { id: string; to: string[]; subject: string; sentAt: u
   threadId: sent.threadId,
 });
 
+/** What a send that waits answers (202): the draft it waits as, its status, and a held one's review link. */
+const pendingAnswer = ({ __typename, ...pending }: { __typename: "PendingSend"; reviewUrl: string | null }) =>
+  withoutNulls(pending);
+
+/** A send waits (202) when it answers with the draft it waits as. */
+const waits = (result: { __typename: string }) => result.__typename === "PendingSend";
+
+const PendingFields = graphql(`
+  fragment PendingFields on PendingSend { __typename id status sendAt to subject reviewUrl }
+`);
+
 /** The spec's sent email object: its `to` one string. */
 const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, to: joinedAddresses(sent.to) });
 
@@ -116,7 +129,7 @@ const SentFields = graphql(`
 const DraftFields = graphql(`
   fragment DraftFields on Draft {
     id to cc bcc subject text html replyTo attachments { filename contentType size inline contentId }
-    inReplyTo sendStatus sendAt failure { code message } size createdAt updatedAt
+    inReplyTo sendStatus sendAt failure { code message } approvalExpiresAt rejectReason size createdAt updatedAt
   }
 `);
 
@@ -136,6 +149,10 @@ const draftInput = ({ body }: RestRequest) => ({
 
 const draftParams = ({ params }: RestRequest) => ({ agentId: params.agentId, draftId: params.draftId });
 
+const DecisionFields = graphql(`
+  fragment DecisionFields on Decision { draftId status sendAt reason }
+`);
+
 const ThreadFields = graphql(`
   fragment ThreadFields on Thread { id subject participants messageCount unreadCount lastMessageAt }
 `);
@@ -147,7 +164,7 @@ const WebhookFields = graphql(`
 const AdminAgentFields = graphql(`
   fragment AdminAgentFields on AdminAgent {
     id email name metadata createdAt verified verifiedAt verifiedBy socialUsername storageUsed storageLimit
-    storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride lastReceivedAt
+    storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride sendPolicy sendPolicyOverride lastReceivedAt
   }
 `);
 
@@ -418,11 +435,15 @@ export const routes: Route[] = [
     body: true,
     maxBodyBytes: SEND_BODY_LIMIT,
     status: 201,
-    operation: graphql(`
-      mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
-        sendEmail(agentId: $agentId, input: $input, idempotencyKey: $idempotencyKey) { id subject sentAt threadId }
-      }
-    `),
+    acceptedWhen: ({ sendEmail }) => waits(sendEmail),
+    operation: graphql(
+      `mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
+        sendEmail(agentId: $agentId, input: $input, idempotencyKey: $idempotencyKey) {
+          __typename ... on SentEmail { id subject sentAt threadId } ...PendingFields
+        }
+      }`,
+      [PendingFields],
+    ),
     variables: (request) => ({
       agentId: request.params.agentId,
       input: {
@@ -436,17 +457,21 @@ export const routes: Route[] = [
         inReplyTo: request.body.inReplyTo,
         attachments: request.body.attachments,
         autoSubmitted: request.body.autoSubmitted,
+        sendAt: request.body.sendAt,
       },
       idempotencyKey: idempotencyKey(request),
     }),
     // The spec answers `to` as the client gave it: one address or a list.
-    respond: ({ sendEmail }, { body }) => ({
-      id: sendEmail.id,
-      to: body.to,
-      subject: sendEmail.subject,
-      sentAt: sendEmail.sentAt,
-      threadId: sendEmail.threadId,
-    }),
+    respond: ({ sendEmail }, { body }) =>
+      sendEmail.__typename === "PendingSend"
+        ? pendingAnswer(sendEmail)
+        : {
+            id: sendEmail.id,
+            to: body.to,
+            subject: sendEmail.subject,
+            sentAt: sendEmail.sentAt,
+            threadId: sendEmail.threadId,
+          },
   }),
   route({
     method: "POST",
@@ -454,13 +479,15 @@ export const routes: Route[] = [
     body: true,
     maxBodyBytes: SEND_BODY_LIMIT,
     status: 201,
-    operation: graphql(`
-      mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
+    acceptedWhen: ({ replyToEmail }) => waits(replyToEmail),
+    operation: graphql(
+      `mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
         replyToEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
-          id to subject sentAt threadId
+          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
         }
-      }
-    `),
+      }`,
+      [PendingFields],
+    ),
     variables: (request) => ({
       agentId: request.params.agentId,
       emailId: request.params.emailId,
@@ -470,10 +497,12 @@ export const routes: Route[] = [
         replyAll: request.body.replyAll,
         attachments: request.body.attachments,
         autoSubmitted: request.body.autoSubmitted,
+        sendAt: request.body.sendAt,
       },
       idempotencyKey: idempotencyKey(request),
     }),
-    respond: ({ replyToEmail }) => sentAnswer(replyToEmail),
+    respond: ({ replyToEmail }) =>
+      replyToEmail.__typename === "PendingSend" ? pendingAnswer(replyToEmail) : sentAnswer(replyToEmail),
   }),
   route({
     method: "POST",
@@ -481,13 +510,15 @@ export const routes: Route[] = [
     body: true,
     maxBodyBytes: SEND_BODY_LIMIT,
     status: 201,
-    operation: graphql(`
-      mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
+    acceptedWhen: ({ forwardEmail }) => waits(forwardEmail),
+    operation: graphql(
+      `mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
         forwardEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
-          id to subject sentAt threadId
+          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
         }
-      }
-    `),
+      }`,
+      [PendingFields],
+    ),
     variables: (request) => ({
       agentId: request.params.agentId,
       emailId: request.params.emailId,
@@ -497,10 +528,12 @@ export const routes: Route[] = [
         html: request.body.html,
         attachments: request.body.attachments,
         autoSubmitted: request.body.autoSubmitted,
+        sendAt: request.body.sendAt,
       },
       idempotencyKey: idempotencyKey(request),
     }),
-    respond: ({ forwardEmail }) => sentAnswer(forwardEmail),
+    respond: ({ forwardEmail }) =>
+      forwardEmail.__typename === "PendingSend" ? pendingAnswer(forwardEmail) : sentAnswer(forwardEmail),
   }),
   route({
     method: "GET",
@@ -597,13 +630,18 @@ export const routes: Route[] = [
     method: "POST",
     path: "/agents/:agentId/drafts/:draftId/send",
     status: 201,
-    operation: graphql(`
-      mutation SendDraft($agentId: ID!, $draftId: ID!) {
-        sendDraft(agentId: $agentId, draftId: $draftId) { id to subject sentAt threadId }
-      }
-    `),
+    acceptedWhen: ({ sendDraft }) => waits(sendDraft),
+    operation: graphql(
+      `mutation SendDraft($agentId: ID!, $draftId: ID!) {
+        sendDraft(agentId: $agentId, draftId: $draftId) {
+          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
+        }
+      }`,
+      [PendingFields],
+    ),
     variables: draftParams,
-    respond: ({ sendDraft }) => sentAnswer(sendDraft),
+    respond: ({ sendDraft }) =>
+      sendDraft.__typename === "PendingSend" ? pendingAnswer(sendDraft) : sentAnswer(sendDraft),
   }),
   route({
     method: "GET",
@@ -757,6 +795,87 @@ export const routes: Route[] = [
     variables: (request) => ({ ...webhookParams(request), deliveryId: request.params.deliveryId }),
   }),
   // The operator's, by ADMIN_TOKEN: left out of what agents are told (OpenAPI, skill files).
+  route({
+    method: "GET",
+    path: "/review/:reviewToken/message",
+    operation: graphql(`
+      query Review($token: String!) {
+        review(token: $token) {
+          id agent { id name email } from to cc bcc subject text html
+          attachments { filename contentType size } sendAt expiresAt
+        }
+      }
+    `),
+    variables: ({ params }) => ({ token: params.reviewToken }),
+  }),
+  route({
+    method: "POST",
+    path: "/review/:reviewToken/approve",
+    operation: graphql(`mutation ApproveSend($token: String!) { approveSend(token: $token) { ...DecisionFields } }`, [
+      DecisionFields,
+    ]),
+    variables: ({ params }) => ({ token: params.reviewToken }),
+  }),
+  route({
+    method: "POST",
+    path: "/review/:reviewToken/reject",
+    body: true,
+    operation: graphql(
+      `mutation RejectSend($token: String!, $reason: String) { rejectSend(token: $token, reason: $reason) { ...DecisionFields } }`,
+      [DecisionFields],
+    ),
+    variables: ({ params, body }) => ({ token: params.reviewToken, reason: body.reason }),
+  }),
+  route({
+    method: "GET",
+    path: "/admin/held",
+    operation: graphql(
+      `query AdminHeld($limit: Int, $offset: Int) {
+        admin { held(limit: $limit, offset: $offset) { data { agentId ...DraftFields } total limit offset } }
+      }`,
+      [DraftFields],
+    ),
+    variables: ({ query }) => ({ limit: intParam(query.limit), offset: intParam(query.offset) }),
+    respond: ({ admin }) => admin.held,
+  }),
+  route({
+    method: "POST",
+    path: "/admin/agents/:agentId/drafts/:draftId/approve",
+    operation: graphql(
+      `mutation AdminApproveHeld($id: ID!, $draftId: ID!) {
+        admin { approveHeld(id: $id, draftId: $draftId) { ...DecisionFields } }
+      }`,
+      [DecisionFields],
+    ),
+    variables: ({ params }) => ({ id: params.agentId, draftId: params.draftId }),
+    respond: ({ admin }) => admin.approveHeld,
+  }),
+  route({
+    method: "POST",
+    path: "/admin/agents/:agentId/drafts/:draftId/reject",
+    body: true,
+    operation: graphql(
+      `mutation AdminRejectHeld($id: ID!, $draftId: ID!, $reason: String) {
+        admin { rejectHeld(id: $id, draftId: $draftId, reason: $reason) { ...DecisionFields } }
+      }`,
+      [DecisionFields],
+    ),
+    variables: ({ params, body }) => ({ id: params.agentId, draftId: params.draftId, reason: body.reason }),
+    respond: ({ admin }) => admin.rejectHeld,
+  }),
+  route({
+    method: "PUT",
+    path: "/admin/agents/:agentId/policy",
+    body: true,
+    operation: graphql(
+      `mutation AdminSetSendPolicy($id: ID!, $sendPolicy: String) {
+        admin { setSendPolicy(id: $id, sendPolicy: $sendPolicy) { ...AdminAgentFields } }
+      }`,
+      [AdminAgentFields],
+    ),
+    variables: ({ params, body }) => ({ id: params.agentId, sendPolicy: body.sendPolicy }),
+    respond: ({ admin }) => admin.setSendPolicy,
+  }),
   route({
     method: "GET",
     path: "/admin/agents",

@@ -8,11 +8,15 @@ import {
   listAgents,
   rotateKeyOf,
   setLimits,
+  setSendPolicy,
   suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
+import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { DraftType } from "./drafts.ts";
 import { pageCost, pageType } from "./pages.ts";
+import { DecisionType } from "./review.ts";
 import { SuppressionPage } from "./sending.ts";
 
 // The operator's fields: `admin` on Query and on Mutation, each behind the
@@ -46,9 +50,18 @@ const AdminAgentType = builder.objectRef<AgentOverview>("AdminAgent").implement(
       nullable: true,
       description: "Its own limit, when the operator set one",
     }),
+    sendPolicy: t.exposeString("sendPolicy", {
+      description: "In force: open, review_new_recipients or review_all (its own, else SEND_POLICY)",
+    }),
+    sendPolicyOverride: t.exposeString("sendPolicyOverride", {
+      nullable: true,
+      description: "Its own policy, when the operator set one",
+    }),
     lastReceivedAt: t.expose("lastReceivedAt", { type: "Timestamp", nullable: true }),
   }),
 });
+
+const HeldPage = pageType("HeldPage", DraftType);
 
 const AdminAgentPage = pageType("AdminAgentPage", AdminAgentType);
 
@@ -105,6 +118,13 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       complexity: pageCost,
       resolve: (_, { id, ...page }, ctx) => suppressionsOf(ctx, id, page),
     }),
+    held: t.field({
+      type: HeldPage,
+      description: "Messages waiting for a person's approval, on every agent, oldest first.",
+      args: { limit: t.arg.int(), offset: t.arg.int() },
+      complexity: pageCost,
+      resolve: (_, page, ctx) => listHeld(ctx, page),
+    }),
     stats: t.field({
       type: StatsType,
       description: "The instance at a glance.",
@@ -144,6 +164,27 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       description: "Takes an address off an agent's suppression list: its mail to it goes out again.",
       args: { id: t.arg.id({ required: true }), address: t.arg.string({ required: true }) },
       resolve: (_, { id, address }, ctx) => clearSuppression(ctx, id, address),
+    }),
+    setSendPolicy: t.field({
+      type: AdminAgentType,
+      description: "Sets which of an agent's sends wait for a person; null goes back to SEND_POLICY.",
+      args: {
+        id: t.arg.id({ required: true }),
+        sendPolicy: t.arg.string({ description: "open, review_new_recipients or review_all" }),
+      },
+      resolve: (_, { id, sendPolicy }, ctx) => setSendPolicy(ctx, id, sendPolicy ?? null),
+    }),
+    approveHeld: t.field({
+      type: DecisionType,
+      description: "Approves an agent's held message: it is sent now, or at its sendAt.",
+      args: { id: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
+      resolve: (_, { id, draftId }, ctx) => approveHeld(ctx, id, draftId),
+    }),
+    rejectHeld: t.field({
+      type: DecisionType,
+      description: "Rejects an agent's held message: it is not sent.",
+      args: { id: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }), reason: t.arg.string() },
+      resolve: (_, { id, draftId, reason }, ctx) => rejectHeld(ctx, id, draftId, reason ?? null),
     }),
     setAgentLimits: t.field({
       type: AdminAgentType,

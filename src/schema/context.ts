@@ -3,6 +3,7 @@ import { requestScope } from "../log.ts";
 import { keyInvalid, keyNotBearer, keyRequired } from "../mailbox/access.ts";
 import { agentByKey, sameSecret } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
+import { type Review, reviewOf } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { openClaim } from "../mailbox/verification.ts";
 import type { Instance } from "../services.ts";
@@ -15,6 +16,8 @@ export interface Context extends Instance {
   caller(): Promise<AgentRecord>;
   /** The agent a verification acts on: a verification link's (by its claim token) when given, else the key's. */
   verifying(claimToken: string | null | undefined): Promise<AgentRecord>;
+  /** The held message a review link is for: 404 for no such link, 410 once decided. Looked up once per token. */
+  reviewing(token: string): Promise<Review>;
   /** The request carries ADMIN_TOKEN: 404 when the admin API is off, 401 without the token, 403 with an agent's key. */
   operator(): Promise<void>;
   /** Whether the key still belongs to the caller's agent (not rotated, the agent not deleted). */
@@ -58,6 +61,7 @@ export async function agentOfAuthorization(services: Services, authorization: st
 export function createContext(services: Instance, request: RequestFacts, streams: Streams): Context {
   const apiKey = keyOf(request.authorization);
   let caller: Promise<AgentRecord> | undefined;
+  const reviews = new Map<string, Promise<Review>>();
   return {
     ...services,
     answer: request.answer,
@@ -76,6 +80,11 @@ export function createContext(services: Instance, request: RequestFacts, streams
     async stillCaller() {
       const [agent, now] = await Promise.all([this.caller(), apiKey ? agentByKey(services, apiKey) : null]);
       return now?.id === agent.id;
+    },
+    reviewing(token) {
+      const review = reviews.get(token) ?? reviewOf(services, token);
+      reviews.set(token, review);
+      return review;
     },
     async verifying(claimToken) {
       if (claimToken == null) return this.caller();

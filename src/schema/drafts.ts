@@ -6,7 +6,6 @@ import {
   draftSlice,
   getDraft,
   listDrafts,
-  sendDraft,
   updateDraft,
 } from "../mailbox/drafts.ts";
 import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoing.ts";
@@ -16,7 +15,7 @@ import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST } from "./limits.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
-import { ATTACHMENTS, AttachmentInput, SentEmailType } from "./sending.ts";
+import { ATTACHMENTS, AttachmentInput } from "./sending.ts";
 
 // Drafts: written now, sent later by the agent.
 
@@ -44,6 +43,7 @@ export const DraftType = builder.prismaObject("Draft", {
   description: "A message the agent is writing; POST …/drafts/{id}/send (sendDraft) sends it",
   fields: (t) => ({
     id: t.exposeID("id"),
+    agentId: t.exposeString("agentId"),
     to: t.stringList({ resolve: (draft) => addressesOf(draft.toList) }),
     cc: t.stringList({ resolve: (draft) => addressesOf(draft.ccList) }),
     bcc: t.stringList({ resolve: (draft) => addressesOf(draft.bccList) }),
@@ -60,7 +60,17 @@ export const DraftType = builder.prismaObject("Draft", {
       description: "The received email it answers: it is sent as a reply to it",
     }),
     sendStatus: t.exposeString("sendStatus", {
-      description: "draft; scheduled (goes at sendAt); failed (its scheduled send was refused: see failure)",
+      description:
+        "draft; scheduled (goes at sendAt); failed (its scheduled send was refused: see failure); pending_approval (waits for a person: read it or delete it to withdraw it); rejected (see rejectReason)",
+    }),
+    approvalExpiresAt: t.expose("reviewExpiresAt", {
+      type: "Timestamp",
+      nullable: true,
+      description: "While it waits for a person: when it is rejected as expired if nobody decides",
+    }),
+    rejectReason: t.exposeString("rejectReason", {
+      nullable: true,
+      description: "Why a person rejected it; expired when nobody decided in time",
     }),
     sendAt: t.expose("sendAt", { type: "Timestamp", nullable: true, description: "When a scheduled draft goes out" }),
     failure: t.field({
@@ -153,12 +163,5 @@ builder.mutationFields((t) => ({
     args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg,
     resolve: forCaller((agent, args, ctx) => deleteDraft(ctx, agent, args.draftId)),
-  }),
-  sendDraft: t.field({
-    type: SentEmailType,
-    description: "Sends a draft as sendEmail sends a message (the same checks and limits); the draft is gone after.",
-    args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => sendDraft(ctx, agent, args.draftId)),
   }),
 }));

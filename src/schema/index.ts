@@ -5,6 +5,8 @@ import "./verification.ts";
 import "./emails.ts";
 import "./sending.ts";
 import "./drafts.ts";
+import "./outbox.ts";
+import "./review.ts";
 import "./threads.ts";
 import "./senders.ts";
 import "./events.ts";

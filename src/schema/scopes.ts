@@ -24,6 +24,10 @@ export function scopesOf(ctx: Context) {
       await ctx.verifying(claimToken);
       return true;
     },
+    reviewer: async (token: string) => {
+      await ctx.reviewing(token);
+      return true;
+    },
     verifiedAgent: async (agentId: string) => {
       const caller = await ctx.caller();
       await assertOwns(ctx, caller, agentId);

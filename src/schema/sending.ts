@@ -1,7 +1,6 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import { addressesOf, type SentRecord } from "../mailbox/records.ts";
-import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
-import { deleteSent, getSent, listSent, sendEmail, sendQuota, sentSlice } from "../mailbox/sending.ts";
+import { deleteSent, getSent, listSent, sendQuota, sentSlice } from "../mailbox/sending.ts";
 import { listSuppressions, removeSuppression } from "../mailbox/suppressions.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -69,8 +68,6 @@ const SuppressionType = builder.prismaObject("Suppression", {
 
 export const SuppressionPage = pageType("SuppressionPage", SuppressionType);
 
-const AUTO_SUBMITTED = 'Leave out: it says a program sent it (RFC 3834). "no": a person dictates this message';
-
 const SentEmailPage = pageType("SentEmailPage", SentEmailType);
 
 const SendQuotaType = builder.objectRef<{ limit: number; used: number; resetAt: Date }>("SendQuota").implement({
@@ -92,43 +89,6 @@ export const AttachmentInput = builder.inputType("AttachmentInput", {
 });
 
 export const ATTACHMENTS = "Files to attach: at most 10 MiB of request in all";
-
-const SendEmailInput = builder.inputType("SendEmailInput", {
-  fields: (t) => ({
-    to: t.stringList({ required: true, description: "1-50 recipient addresses" }),
-    cc: t.stringList({ description: "At most 50; to, cc and bcc together at most 50" }),
-    bcc: t.stringList({ description: "At most 50; not shown to the other recipients" }),
-    subject: t.string({ required: true, description: "One line, at most 998 characters" }),
-    text: t.string({ description: "Plain body; at least one of text and html" }),
-    html: t.string({ description: "HTML body" }),
-    replyTo: t.string({ description: "Where answers should go, if not to the agent" }),
-    inReplyTo: t.string({ description: "The Message-ID this message answers: it joins that message's thread" }),
-    attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
-    autoSubmitted: t.string({ description: AUTO_SUBMITTED }),
-  }),
-});
-
-const ReplyInput = builder.inputType("ReplyInput", {
-  fields: (t) => ({
-    text: t.string({ description: "Plain body; at least one of text and html" }),
-    html: t.string({ description: "HTML body" }),
-    replyAll: t.boolean({ description: "Also to the original's To and Cc, without your own address" }),
-    attachments: t.field({ type: [AttachmentInput], description: ATTACHMENTS }),
-    autoSubmitted: t.string({ description: AUTO_SUBMITTED }),
-  }),
-});
-
-const ForwardInput = builder.inputType("ForwardInput", {
-  fields: (t) => ({
-    to: t.stringList({ required: true, description: "1-50 recipient addresses" }),
-    text: t.string({ description: "Written above the forwarded message" }),
-    html: t.string({ description: "Written above the forwarded message, in HTML" }),
-    attachments: t.field({ type: [AttachmentInput], description: "Besides the original's, which go along" }),
-    autoSubmitted: t.string({ description: AUTO_SUBMITTED }),
-  }),
-});
-
-export const IDEMPOTENCY = "Retries with the same key within 24 hours get the first answer, and nothing is sent twice";
 
 const positionOf = (sent: SentRecord) => ({ at: sent.sentAt, id: sent.id });
 
@@ -179,41 +139,6 @@ builder.prismaObjectFields(AgentType, (t) => ({
 }));
 
 builder.mutationFields((t) => ({
-  sendEmail: t.field({
-    type: SentEmailType,
-    description: "Sends an email from the agent's address through the configured provider.",
-    args: {
-      agentId: t.arg.id({ required: true }),
-      input: t.arg({ type: SendEmailInput, required: true }),
-      idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
-    },
-    authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => sendEmail(ctx, agent, args.input, args.idempotencyKey)),
-  }),
-  replyToEmail: t.field({
-    type: SentEmailType,
-    description: "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references.",
-    args: {
-      agentId: t.arg.id({ required: true }),
-      emailId: t.arg.id({ required: true }),
-      input: t.arg({ type: ReplyInput, required: true }),
-      idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
-    },
-    authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => replyToEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
-  }),
-  forwardEmail: t.field({
-    type: SentEmailType,
-    description: "Forwards a received email with its attachments, quoted below your text.",
-    args: {
-      agentId: t.arg.id({ required: true }),
-      emailId: t.arg.id({ required: true }),
-      input: t.arg({ type: ForwardInput, required: true }),
-      idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
-    },
-    authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => forwardEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
-  }),
   removeSuppression: t.field({
     type: OutcomeType,
     description: "Takes an address off the suppression list: mail to it goes out again.",

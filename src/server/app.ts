@@ -26,6 +26,7 @@ import { docsPage, redocBundle } from "./docs.ts";
 import type { Drain } from "./drain.ts";
 import { graphiqlAssets, graphiqlPage } from "./graphiql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
+import { reviewPage } from "./review-page.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
 
@@ -103,6 +104,10 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain): H
   app.get("/verify/:claimToken", async (c, next) => {
     if (methodsFor(c.req.path).length > 0) return next();
     const page = await verifyPage(services, c.req.param("claimToken"));
+    return c.body(page.html, page.status, page.headers);
+  });
+  app.get("/review/:reviewToken", async (c) => {
+    const page = await reviewPage(services, c.req.param("reviewToken"));
     return c.body(page.html, page.status, page.headers);
   });
 

@@ -1,0 +1,98 @@
+import type { AttachmentInput as AttachmentShape } from "../mailbox/outgoing.ts";
+import { addressesOf } from "../mailbox/records.ts";
+import { approveByLink, type Decision, type Review, rejectByLink } from "../mailbox/review.ts";
+import { builder } from "./builder.ts";
+import { BODY_COST } from "./limits.ts";
+
+// A held message as the person with its review link sees it, and their
+// decision. The token is the only credential: it decides this one message.
+
+const ReviewAttachmentType = builder.objectRef<AttachmentShape & { content: string }>("ReviewAttachment").implement({
+  fields: (t) => ({
+    filename: t.string({ resolve: (file) => file.filename ?? "" }),
+    contentType: t.string({ nullable: true, resolve: (file) => file.contentType ?? null }),
+    size: t.int({ resolve: (file) => Buffer.byteLength(file.content, "base64") }),
+  }),
+});
+
+const ReviewAgentType = builder.objectRef<Review>("ReviewAgent").implement({
+  description: "The agent that asks to send",
+  fields: (t) => ({
+    id: t.string({ resolve: ({ agent }) => agent.id }),
+    name: t.string({ resolve: ({ agent }) => agent.name }),
+    email: t.string({ resolve: ({ from }) => from }),
+  }),
+});
+
+const ReviewType = builder.objectRef<Review>("Review").implement({
+  description: "A message held for a person's approval, as its review link shows it",
+  fields: (t) => ({
+    id: t.id({ description: "The draft's id", resolve: ({ draft }) => draft.id }),
+    agent: t.field({ type: ReviewAgentType, resolve: (review) => review }),
+    from: t.string({ resolve: ({ from }) => from }),
+    to: t.stringList({ resolve: ({ draft }) => addressesOf(draft.toList) }),
+    cc: t.stringList({ resolve: ({ draft }) => addressesOf(draft.ccList) }),
+    bcc: t.stringList({ resolve: ({ draft }) => addressesOf(draft.bccList) }),
+    subject: t.string({ resolve: ({ draft }) => draft.subject ?? "" }),
+    text: t.string({ nullable: true, complexity: BODY_COST, resolve: ({ draft }) => draft.bodyText }),
+    html: t.string({ nullable: true, complexity: BODY_COST, resolve: ({ draft }) => draft.bodyHtml }),
+    attachments: t.field({
+      type: [ReviewAttachmentType],
+      resolve: ({ draft }) => JSON.parse(draft.attachments) as (AttachmentShape & { content: string })[],
+    }),
+    sendAt: t.field({
+      type: "Timestamp",
+      nullable: true,
+      description: "When it is to go, if approved; null: at once",
+      resolve: ({ draft }, _, ctx) => (draft.sendAt && draft.sendAt > ctx.clock.now() ? draft.sendAt : null),
+    }),
+    expiresAt: t.field({
+      type: "Timestamp",
+      nullable: true,
+      description: "Rejected as expired if nobody decides by then",
+      resolve: ({ draft }) => draft.reviewExpiresAt,
+    }),
+  }),
+});
+
+export const DecisionType = builder.objectRef<Decision>("Decision").implement({
+  description: "What deciding a held message came to",
+  fields: (t) => ({
+    draftId: t.exposeID("draftId"),
+    status: t.exposeString("status", {
+      description: "scheduled (approved: it goes at sendAt, within seconds when that is now) or rejected",
+    }),
+    sendAt: t.expose("sendAt", { type: "Timestamp", nullable: true }),
+    reason: t.exposeString("reason", { nullable: true, description: "Why it was rejected" }),
+  }),
+});
+
+builder.queryField("review", (t) =>
+  t.field({
+    type: ReviewType,
+    description: "A held message, by its review link's token: 404 for no such link, 410 once decided.",
+    args: { token: t.arg.string({ required: true }) },
+    authScopes: (_, { token }) => ({ reviewer: token }),
+    resolve: (_, { token }, ctx) => ctx.reviewing(token),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  approveSend: t.field({
+    type: DecisionType,
+    description: "Approves the held message the token is for: it goes out within seconds, or at its sendAt. Once only.",
+    args: { token: t.arg.string({ required: true }) },
+    authScopes: (_, { token }) => ({ reviewer: token }),
+    resolve: (_, { token }, ctx) => approveByLink(ctx, token),
+  }),
+  rejectSend: t.field({
+    type: DecisionType,
+    description: "Rejects the held message the token is for: it is not sent. Once only.",
+    args: {
+      token: t.arg.string({ required: true }),
+      reason: t.arg.string({ description: "Told to the agent; at most 1,000 characters" }),
+    },
+    authScopes: (_, { token }) => ({ reviewer: token }),
+    resolve: (_, { token, reason }, ctx) => rejectByLink(ctx, token, reason ?? null),
+  }),
+}));

@@ -1,0 +1,131 @@
+import { ServiceError } from "../errors.ts";
+import { addressesOf } from "../mailbox/records.ts";
+import { type Review, reviewOf } from "../mailbox/review.ts";
+import type { Services } from "../mailbox/services.ts";
+import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
+
+// The page a person opens from a held message's review link: the message as
+// it would go, and Approve and Reject, which call POST /review/<token>/approve
+// and /reject. Self-contained like the verification page (inline script and
+// style under a nonce, nothing from elsewhere, no cookies). The HTML body is
+// shown only in a sandboxed frame: no scripts run there, and the page's policy,
+// which the frame inherits, lets nothing load from anywhere.
+
+export interface ReviewPage {
+  status: 200 | 404 | 410;
+  html: string;
+  headers: Record<string, string>;
+}
+
+const SCRIPT = `
+const token = location.pathname.split("/")[2];
+const $ = (id) => document.getElementById(id);
+function show(title, text, ok) {
+  $("decide").hidden = true;
+  const result = $("result");
+  result.className = ok ? "ok" : "problem";
+  $("result-title").textContent = title;
+  $("result-text").textContent = text;
+  result.hidden = false;
+  $("result-title").focus();
+}
+function outcome(decision) {
+  if (decision.status === "rejected") return ["Rejected", "The message will not be sent. The agent is told" + (decision.reason ? ": " + decision.reason : ".")];
+  if (decision.sendAt > Date.now() + 5000) return ["Approved", "It goes out at " + new Date(decision.sendAt).toLocaleString() + ". You can close this page."];
+  return ["Approved", "It goes out now. You can close this page."];
+}
+async function decide(step, body) {
+  for (const id of ["approve", "reject"]) $(id).disabled = true;
+  try {
+    const init = { method: "POST" };
+    if (body) init.headers = { "Content-Type": "application/json" }, init.body = JSON.stringify(body);
+    const response = await fetch("/review/" + token + "/" + step, init);
+    const answer = await response.json().catch(() => ({}));
+    if (!response.ok) return show("Not decided", answer.message || "Something went wrong.", false);
+    const [title, text] = outcome(answer);
+    show(title, text, true);
+  } catch {
+    show("Not decided", "The service could not be reached. Check your connection and try again.", false);
+  } finally {
+    for (const id of ["approve", "reject"]) $(id).disabled = false;
+  }
+}
+$("approve").addEventListener("click", () => decide("approve"));
+$("reject").addEventListener("click", () => decide("reject", { reason: $("reason").value }));
+`;
+
+const list = (addresses: string[]) => escaped(addresses.join(", ")) || "—";
+
+function size(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+}
+
+function attachmentsOf(review: Review): string {
+  const files = JSON.parse(review.draft.attachments) as { filename: string; content: string }[];
+  if (files.length === 0) return "";
+  const items = files.map(
+    (file) => `<li>${escaped(file.filename)} (${size(Buffer.byteLength(file.content, "base64"))})</li>`,
+  );
+  return `<section aria-labelledby="files-title"><h2 id="files-title">Attachments</h2><ul>${items.join("")}</ul></section>`;
+}
+
+function bodiesOf({ draft }: Review): string {
+  const text = draft.bodyText
+    ? `<pre class="body">${escaped(draft.bodyText)}</pre>`
+    : "<p>This message has no plain text: see its HTML below.</p>";
+  const html = draft.bodyHtml
+    ? `<details><summary>Show the HTML as it would arrive (scripts and remote content blocked)</summary>
+<iframe sandbox="" referrerpolicy="no-referrer" title="The message's HTML" srcdoc="${escaped(draft.bodyHtml)}"></iframe></details>`
+    : "";
+  return `<section aria-labelledby="text-title"><h2 id="text-title">Text</h2>${text}${html}</section>`;
+}
+
+function openPage(review: Review, now: Date, nonce: string): string {
+  const { draft, agent, from } = review;
+  const when = draft.sendAt && draft.sendAt > now ? draft.sendAt.toUTCString() : "As soon as you approve";
+  const body = `<p>Pigeonhole · a message waits for your decision</p>
+<h1>Review a message from ${escaped(agent.name)}</h1>
+<section aria-labelledby="message-title">
+<h2 id="message-title">The message</h2>
+<dl>
+<dt>Agent</dt><dd>${escaped(agent.name)} (${escaped(agent.id)})</dd>
+<dt>From</dt><dd class="address">${escaped(from)}</dd>
+<dt>To</dt><dd class="address">${list(addressesOf(draft.toList))}</dd>
+<dt>Cc</dt><dd class="address">${list(addressesOf(draft.ccList))}</dd>
+<dt>Bcc</dt><dd class="address">${list(addressesOf(draft.bccList))}</dd>
+<dt>Subject</dt><dd>${escaped(draft.subject ?? "")}</dd>
+<dt>Sends</dt><dd>${escaped(when)}</dd>
+<dt>Decide by</dt><dd>${escaped(draft.reviewExpiresAt?.toUTCString() ?? "")}</dd>
+</dl>
+</section>
+${bodiesOf(review)}
+${attachmentsOf(review)}
+<section id="decide" aria-labelledby="decide-title">
+<h2 id="decide-title">Your decision</h2>
+<noscript><p>This page needs JavaScript to send your decision.</p></noscript>
+<label for="reason">Reason, if you reject it (the agent is told)</label>
+<textarea id="reason" name="reason" maxlength="1000"></textarea>
+<div class="row"><button id="approve" type="button">Approve and send</button><button id="reject" type="button" class="danger">Reject</button></div>
+</section>
+<section id="result" aria-live="polite" hidden>
+<h2 id="result-title" tabindex="-1"></h2>
+<p id="result-text"></p>
+</section>
+<script nonce="${nonce}">${SCRIPT}</script>`;
+  return pageDocument(`Review: ${draft.subject ?? ""}`, body, nonce);
+}
+
+/** The page for a review link, a fresh nonce each time: the message, or why the link no longer decides anything. */
+export async function reviewPage(services: Services, token: string): Promise<ReviewPage> {
+  const nonce = newNonce();
+  const headers = pagePolicy(nonce);
+  try {
+    const review = await reviewOf(services, token);
+    return { status: 200, html: openPage(review, services.clock.now(), nonce), headers };
+  } catch (error) {
+    if (!(error instanceof ServiceError) || (error.kind !== "NOT_FOUND" && error.kind !== "GONE")) throw error;
+    const title = error.kind === "GONE" ? "Already decided" : "Link not found";
+    return { status: error.status as 404 | 410, html: notice(title, error.message, nonce), headers };
+  }
+}
