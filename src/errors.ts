@@ -39,6 +39,7 @@ export type ErrorCode =
   | "IDEMPOTENCY_KEY_IN_USE"
   | "REQUEST_RATE_LIMITED"
   | "AWAITING_APPROVAL"
+  | "MESSAGE_REJECTED"
   | "ALREADY_DECIDED";
 
 export interface ErrorDetails {

@@ -15,6 +15,7 @@ describe("redacted", () => {
     ["Authorization: Bearer ph_abcdefghijklmnopqrstuvwxyz", "Authorization: Bearer [redacted]"],
     ["key ph_abcdefghijklmnopqrstuvwxyz0123 was rotated", "key [redacted] was rotated"],
     ["link /verify/pv_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345", "link /verify/[redacted]"],
+    ["review /review/pr_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345/approve", "review /review/[redacted]/approve"],
     ["https://example.com/path?q=1", "https://example.com/path?q=1"],
     ["user@example.com wrote", "user@example.com wrote"],
   ])("%s", (text, expected) => {

@@ -20,15 +20,15 @@ export const requestScope = new AsyncLocalStorage<RequestScope>();
 export const LOG_LEVELS = ["debug", "info", "warn", "error", "silent"] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 
-/** A password in a URL, a bearer credential, an API key or claim token, wherever a string holds one. */
+/** A password in a URL, a bearer credential, an API key, claim or review token, wherever a string holds one. */
 const SECRETS: [RegExp, string][] = [
   [/\b([a-z][a-z0-9+.-]*:\/\/[^:/?#\s@]*:)[^@\s/]*@/gi, "$1[redacted]@"],
   [/\b(Bearer\s+)\S+/gi, "$1[redacted]"],
-  [/\b(?:ph|cmail|pv|whsec)_[A-Za-z0-9_-]{16,}/g, "[redacted]"],
+  [/\b(?:ph|cmail|pv|pr|whsec)_[A-Za-z0-9_-]{16,}/g, "[redacted]"],
 ];
 
 /** What each of SECRETS needs in a string to match at all: one test spares every log line's words three replaces. */
-const MAY_HOLD_SECRET = /:\/\/|bearer|(?:ph|cmail|pv|whsec)_/i;
+const MAY_HOLD_SECRET = /:\/\/|bearer|(?:ph|cmail|pv|pr|whsec)_/i;
 
 /** Fields that hold a secret by their name. */
 const SECRET_FIELDS = /^(authorization|apikey|claimtoken|password|secret|token)$/i;

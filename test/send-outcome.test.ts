@@ -127,6 +127,33 @@ describe("after the content went out: unknown until the provider answers", () =>
     expect(deliveredWith("refused late")).toEqual([]);
   });
 
+  test("a scheduled send the provider refuses late: its draft back as failed, with email.send_failed, never sent again", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    provider.behaviour = "refuse";
+    provider.delayMs = DEADLINE_MS + 1000;
+    const before = provider.contentReceived;
+    const scheduled = await api.post(`/agents/${agent.id}/send`, {
+      key: agent.apiKey,
+      body: { to: "pat@example.com", subject: "refused late, scheduled", text: "Hi.", sendAt: Date.now() + 1100 },
+    });
+    expect(scheduled.status).toBe(202);
+    const draftPath = `/agents/${agent.id}/drafts/${scheduled.body.id}`;
+    const failed = await waitFor(
+      async () => {
+        const draft = await api.get(draftPath, { key: agent.apiKey });
+        return draft.body.sendStatus === "failed" ? draft.body : null;
+      },
+      15_000,
+      "the late refusal",
+    );
+    expect(failed.failure.message).toMatch(/refused it late/);
+    const events = await api.get(`/agents/${agent.id}/events?types=email.send_failed`, { key: agent.apiKey });
+    expect(events.body.data.map((e: { data: { draftId: string } }) => e.data.draftId)).toEqual([scheduled.body.id]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(provider.contentReceived - before).toBe(1);
+    expect(await used(agent)).toBe(0);
+  });
+
   test("a provider stalling after the content, then failing: undone when it answers", async () => {
     const agent = await createVerifiedAgent(api, x);
     provider.behaviour = "stall";

@@ -6548,16 +6548,12 @@ export type introspection = {
         "fields": [
           {
             "name": "draft",
-            "description": null,
+            "description": "The draft as it stands now; null once it was sent or deleted",
             "args": [],
             "type": {
-              "kind": "NON_NULL",
-              "name": null,
-              "ofType": {
-                "name": "Draft",
-                "kind": "OBJECT",
-                "ofType": null
-              }
+              "kind": "OBJECT",
+              "name": "Draft",
+              "ofType": null
             },
             "isDeprecated": false,
             "deprecationReason": null

@@ -94,8 +94,8 @@ export async function draftSlice({ prisma }: Store, agentId: string, slice: Slic
   return rows as Draft[];
 }
 
-/** A scheduled draft that has come due. */
-export interface DueDraft {
+/** Which draft, of which agent. */
+export interface DraftRef {
   id: string;
   agentId: string;
 }
@@ -112,7 +112,7 @@ export async function anyDraftDue(db: Tx, now: Date): Promise<boolean> {
  * sending, earliest first, claimed until `until` (a crashed instance's claims
  * run out). Raw: the claim is our own transaction, with the others taking turns.
  */
-export async function claimDueDrafts(tx: Tx, now: Date, until: Date, limit: number): Promise<DueDraft[]> {
+export async function claimDueDrafts(tx: Tx, now: Date, until: Date, limit: number): Promise<DraftRef[]> {
   const rows = await tx.all(`SELECT "id", "agentId" FROM "Draft" WHERE ${DUE} ORDER BY "sendAt", "id" LIMIT ?`, [
     tx.at(now),
     tx.at(now),
@@ -156,7 +156,7 @@ export async function heldPage({ prisma }: Store, window: Window) {
 }
 
 /** Held drafts nobody decided in time. */
-export function heldPast({ prisma }: Store, now: Date, limit: number): Promise<DueDraft[]> {
+export function heldPast({ prisma }: Store, now: Date, limit: number): Promise<DraftRef[]> {
   return prisma.draft.findMany({
     where: { sendStatus: "pending_approval", reviewExpiresAt: { lt: now } },
     select: { id: true, agentId: true },

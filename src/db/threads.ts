@@ -83,8 +83,10 @@ export async function insertThread(tx: Tx, thread: { id: string; agentId: string
   );
 }
 
-/** A thread took in messages from `startedAt` to `lastAt`: it starts and ends no later and no earlier than they do. */
-/** Widens the thread to take a message; false when there is no such thread (any more). */
+/**
+ * A thread took in messages from `startedAt` to `lastAt`: it starts and ends no
+ * later and no earlier than they do. False when there is no such thread (any more).
+ */
 export async function widenThread(tx: Tx, threadId: string, subject: string, startedAt: Date, lastAt: Date) {
   const widened = await tx.run(
     `UPDATE "Thread" SET

@@ -3,7 +3,7 @@ import { type Draft, knownAmong } from "../db/drafts.ts";
 import { ServiceError } from "../errors.ts";
 import type { Emit } from "./events.ts";
 import { newReviewToken } from "./keys.ts";
-import type { AgentRecord } from "./records.ts";
+import { type AgentRecord, type RecipientLists, recipientsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // Approval before send. The operator's policy for an agent (its own, else
@@ -17,17 +17,8 @@ export function policyOf(agent: AgentRecord, config: Config): SendPolicy {
   return (agent.sendPolicy as SendPolicy | null) ?? config.sendPolicy;
 }
 
-/** A message's recipients, each once, in lower case. */
-export function recipientsOf(message: { to: string[]; cc: string[]; bcc: string[] }): string[] {
-  return [...new Set([...message.to, ...message.cc, ...message.bcc].map((address) => address.toLowerCase()))];
-}
-
 /** Whether the agent's policy holds this message for a person's decision. */
-export async function mustHold(
-  services: Services,
-  agent: AgentRecord,
-  message: { to: string[]; cc: string[]; bcc: string[] },
-): Promise<boolean> {
+export async function mustHold(services: Services, agent: AgentRecord, message: RecipientLists): Promise<boolean> {
   const policy = policyOf(agent, services.config);
   if (policy !== "review_new_recipients") return policy === "review_all";
   const addresses = recipientsOf(message);
@@ -60,10 +51,19 @@ export function emitHeld(emit: Emit, draft: Draft, reviewUrl: string): Promise<v
   });
 }
 
-/** A held draft is the person's to decide: the agent may read it and withdraw it, not change or send it. */
-export function assertNotHeld(draft: Draft): void {
-  if (draft.sendStatus !== "pending_approval") return;
-  throw new ServiceError("CONFLICT", "This message waits for a person's approval: delete it to withdraw it", {
-    code: "AWAITING_APPROVAL",
-  });
+/**
+ * A held draft is the person's to decide, and a rejected one stays as it was
+ * rejected: the agent may read either and delete it, not change or send it.
+ */
+export function assertAgentMayChange(draft: Draft): void {
+  if (draft.sendStatus === "pending_approval") {
+    throw new ServiceError("CONFLICT", "This message waits for a person's approval: delete it to withdraw it", {
+      code: "AWAITING_APPROVAL",
+    });
+  }
+  if (draft.sendStatus === "rejected") {
+    throw new ServiceError("CONFLICT", "This message was rejected: write a new draft to send something else", {
+      code: "MESSAGE_REJECTED",
+    });
+  }
 }

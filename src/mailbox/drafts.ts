@@ -4,11 +4,10 @@ import {
   claimDueDrafts,
   type Draft,
   type DraftQuery,
-  type DueDraft,
+  type DraftRef,
   deleteDraftRow,
   draftById,
   draftPage,
-  failScheduledDraft,
   insertDraft,
   lockDraft,
   saveDraft,
@@ -21,7 +20,7 @@ import { describeFault } from "../log.ts";
 import { findAgent } from "./admin.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { answering, replyRecipients } from "./answers.ts";
-import { assertNotHeld, emitHeld, holding, mustHold } from "./approval.ts";
+import { assertAgentMayChange, emitHeld, holding, mustHold } from "./approval.ts";
 import { getEmail } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
@@ -38,8 +37,8 @@ import {
   type Outgoing,
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
-import { type AgentRecord, addressesOf, type SentRecord } from "./records.ts";
-import { deliver, storageFull } from "./sending.ts";
+import { type AgentRecord, addressesOf, listsOf, type SentRecord } from "./records.ts";
+import { deliver, failScheduled, storageFull } from "./sending.ts";
 import type { Services } from "./services.ts";
 import { replySubject } from "./subjects.ts";
 
@@ -87,16 +86,35 @@ type DraftFields = Pick<
   | "autoSubmitted"
 >;
 
-/** A send that waits: for its time (scheduled), for a person (pending_approval), or both; reviewUrl when held. */
+/**
+ * A send that waits, as its answer tells it: the draft it waits as, for its
+ * time (scheduled) or for a person (pending_approval), and a held one's review link.
+ */
 export interface PendingSend {
-  draft: DraftRecord;
+  id: string;
+  agentId: string;
+  status: string;
+  sendAt: Date | null;
+  to: string[];
+  subject: string;
   reviewUrl: string | null;
 }
 
 /** What asking to send answers: the sent email, or the draft it waits as. */
 export type SendResult = SentRecord | PendingSend;
 
-export const isPending = (result: SendResult): result is PendingSend => "draft" in result;
+export const isPending = (result: SendResult): result is PendingSend => "reviewUrl" in result;
+
+/** A draft about to be written or sent, and its review link when it is being held. */
+interface Staged {
+  draft: Draft;
+  reviewUrl: string | null;
+}
+
+function pendingOf({ draft, reviewUrl }: Staged): PendingSend {
+  const { id, agentId, sendStatus: status, sendAt, subject } = draft;
+  return { id, agentId, status, sendAt, to: addressesOf(draft.toList), subject: subject ?? "", reviewUrl };
+}
 
 const notFound = () => new ServiceError("NOT_FOUND", "Draft not found");
 
@@ -200,21 +218,20 @@ function newDraft(agent: AgentRecord, fields: DraftFields, now: Date): Draft {
  * policy says a person decides first, unless a person approved it as it is.
  * A draft that is not about to go stays as it is.
  */
-async function staged(services: Services, agent: AgentRecord, draft: Draft, going: boolean): Promise<PendingSend> {
+async function staged(services: Services, agent: AgentRecord, draft: Draft, going: boolean): Promise<Staged> {
   if (!going || draft.approvedAt !== null) return { draft, reviewUrl: null };
-  const lists = { to: addressesOf(draft.toList), cc: addressesOf(draft.ccList), bcc: addressesOf(draft.bccList) };
-  if (!(await mustHold(services, agent, lists))) return { draft, reviewUrl: null };
+  if (!(await mustHold(services, agent, listsOf(draft)))) return { draft, reviewUrl: null };
   return held(services, draft, services.clock.now());
 }
 
 /** The draft held for a person, with its review link. */
-function held({ config }: Services, draft: Draft, now: Date): PendingSend {
+function held({ config }: Services, draft: Draft, now: Date): Staged {
   const { fields, reviewUrl } = holding(config, now);
   return { draft: { ...draft, ...fields }, reviewUrl };
 }
 
 /** Writes a new draft, taking its storage, with the event of its being held. */
-async function insertStaged(services: Services, agent: AgentRecord, { draft, reviewUrl }: PendingSend) {
+async function insertStaged(services: Services, agent: AgentRecord, { draft, reviewUrl }: Staged) {
   await withEvents(services, async (tx, emit) => {
     await resize(tx, services, agent, 0, draft.size);
     await insertDraft(tx, draft);
@@ -267,7 +284,7 @@ export async function keepForLater(
   const draft = { ...newDraft(agent, fieldsOfOutgoing(out, send.inReplyTo), now), ...scheduleOf(send.sendAt, now) };
   const made = send.hold ? held(services, draft, now) : await staged(services, agent, draft, true);
   await insertStaged(services, agent, made);
-  return made;
+  return pendingOf(made);
 }
 
 export async function getDraft(
@@ -276,9 +293,19 @@ export async function getDraft(
   draftId: string,
   query: DraftQuery = {},
 ): Promise<DraftRecord> {
-  const draft = await draftById(services, agent.id, draftId, query);
+  const draft = await findDraft(services, agent, draftId, query);
   if (!draft) throw notFound();
   return draft;
+}
+
+/** The draft, or null once it is gone (sent or deleted). */
+export function findDraft(
+  services: Services,
+  agent: { id: string },
+  draftId: string,
+  query: DraftQuery = {},
+): Promise<DraftRecord | null> {
+  return draftById(services, agent.id, draftId, query);
 }
 
 /** The agent's drafts, newest first. */
@@ -299,8 +326,8 @@ export function draftSlice(services: Services, agent: { id: string }, request: S
 
 /**
  * Changes the fields given; null clears one. inReplyTo is fixed once the
- * draft is made; a held draft is not the agent's to change. A change takes
- * back a person's approval: scheduled again, it is held again if the policy says so.
+ * draft is made; a held or rejected draft is not the agent's to change. A
+ * change takes back a person's approval: scheduled, it is held again if the policy says so.
  */
 export async function updateDraft(
   services: Services,
@@ -314,11 +341,12 @@ export async function updateDraft(
       "inReplyTo is set when a draft is made: make a new draft to answer another email",
     );
   }
-  const change = { ...checkedFields(input), approvedAt: null };
+  // A change takes back an approval, and lets go of a claim: a send under way finds the draft changed and stops.
+  const change = { ...checkedFields(input), approvedAt: null, claimedUntil: null };
   const now = services.clock.now();
   const schedule = scheduleOf(input.sendAt, now);
   const before = await getDraft(services, agent, draftId);
-  assertNotHeld(before);
+  assertAgentMayChange(before);
   const draft = { ...before, ...change, ...schedule };
   const scheduled = draft.sendStatus === "scheduled";
   if (scheduled) outgoingOf(draft);
@@ -326,7 +354,7 @@ export async function updateDraft(
   return withEvents(services, async (tx, emit) => {
     const locked = await lockDraft(tx, agent.id, draftId);
     if (!locked) throw notFound();
-    assertNotHeld(locked);
+    assertAgentMayChange(locked);
     const changed: Draft = { ...locked, ...change, ...schedule, ...heldFieldsOf(stage), updatedAt: now };
     changed.size = sizeOf(changed);
     await resize(tx, services, agent, locked.size, changed.size);
@@ -358,11 +386,7 @@ export async function deleteDraft(services: Services, agent: { id: string }, dra
 function outgoingOf(draft: Draft): Outgoing {
   const attachments = JSON.parse(draft.attachments) as AttachmentInput[];
   return checkedOutgoing({
-    ...checkedRecipients({
-      to: addressesOf(draft.toList),
-      cc: addressesOf(draft.ccList),
-      bcc: addressesOf(draft.bccList),
-    }),
+    ...checkedRecipients(listsOf(draft)),
     subject: checkedSubject(draft.subject ?? ""),
     ...checkedBody({ text: draft.bodyText, html: draft.bodyHtml, attachments }),
     replyTo: draft.replyTo,
@@ -390,13 +414,13 @@ async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft):
     await saveDraft(tx, kept);
     await emitHeld(emit, kept, reviewUrl);
   });
-  return { draft: kept, reviewUrl };
+  return pendingOf({ draft: kept, reviewUrl });
 }
 
 /** Sends the draft as POST /send sends a message (the draft is gone, the sent email remains), or holds it for a person. */
 export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SendResult> {
   const draft = await getDraft(services, agent, draftId);
-  assertNotHeld(draft);
+  assertAgentMayChange(draft);
   return sendOrHold(services, agent, draft);
 }
 
@@ -429,7 +453,7 @@ export async function sendDueDrafts(services: Services): Promise<number> {
  * now says a person decides first (one a person approved goes); one the send
  * refuses is left failed.
  */
-async function sendClaimed(services: Services, { id, agentId }: DueDraft): Promise<void> {
+async function sendClaimed(services: Services, { id, agentId }: DraftRef): Promise<void> {
   try {
     const agent = await findAgent(services, agentId);
     const draft = await getDraft(services, agent, id);
@@ -441,12 +465,4 @@ async function sendClaimed(services: Services, { id, agentId }: DueDraft): Promi
     // Deleted, changed or sent meanwhile: nothing of it is left to fail.
     if (refusal.kind !== "NOT_FOUND") await failScheduled(services, agentId, id, refusal);
   }
-}
-
-async function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
-  const code = refusal.details.code ?? refusal.kind;
-  await withEvents(services, async (tx, emit) => {
-    if (!(await failScheduledDraft(tx, draftId, code, refusal.message))) return;
-    await emit({ type: "email.send_failed", agentId, data: { draftId, code, message: refusal.message } });
-  });
 }

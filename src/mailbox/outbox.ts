@@ -1,8 +1,5 @@
-import type { Draft } from "../db/drafts.ts";
 import { mustHold } from "./approval.ts";
 import { isPending, keepForLater, type PendingSend, type SendResult } from "./drafts.ts";
-
-export type { SendResult };
 
 import { type AnswerCodec, once } from "./idempotency.ts";
 import {
@@ -26,25 +23,21 @@ import { referencesFor } from "./threads.ts";
 // so. Send, reply and forward come through here, each once per
 // Idempotency-Key.
 
+export type { SendResult };
+
 /** A sendAt this close counts as now. */
 const NOW_MS = 1_000;
 
-const DRAFT_DATES = ["sendAt", "claimedUntil", "reviewExpiresAt", "approvedAt", "createdAt", "updatedAt"] as const;
-
-/** A send's answer as an idempotent answer is kept: the sent record, or the draft it waits as. */
+/** A send's answer as an idempotent answer is kept: the sent record, or what the draft it waits as answered. */
 const SEND_ANSWER: AnswerCodec<SendResult> = {
-  encode: (result) => {
-    if (!isPending(result)) return SENT_ANSWER.encode(result);
-    const draft = Object.fromEntries(
-      Object.entries(result.draft).map(([name, value]) => [name, value instanceof Date ? value.getTime() : value]),
-    );
-    return { pending: { draft, reviewUrl: result.reviewUrl } };
-  },
+  encode: (result) =>
+    isPending(result)
+      ? { pending: { ...result, sendAt: result.sendAt?.getTime() ?? null } }
+      : SENT_ANSWER.encode(result),
   decode: (stored) => {
     if (typeof stored !== "object" || stored === null || !("pending" in stored)) return SENT_ANSWER.decode(stored);
-    const { draft, reviewUrl } = stored.pending as { draft: Record<string, unknown>; reviewUrl: string | null };
-    for (const name of DRAFT_DATES) if (typeof draft[name] === "number") draft[name] = new Date(draft[name]);
-    return { draft: draft as unknown as Draft, reviewUrl } satisfies PendingSend;
+    const pending = stored.pending as PendingSend & { sendAt: number | null };
+    return { ...pending, sendAt: pending.sendAt === null ? null : new Date(pending.sendAt) };
   },
 };
 

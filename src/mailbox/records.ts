@@ -10,6 +10,25 @@ export type SentRecord = SentEmail;
 /** A list of addresses as a row keeps it: a JSON array. */
 export const addressesOf = (stored: string): string[] => JSON.parse(stored);
 
+/** A message's recipient lists. */
+export interface RecipientLists {
+  to: string[];
+  cc: string[];
+  bcc: string[];
+}
+
+/** The recipient lists a row keeps (a draft's, a sent email's). */
+export const listsOf = (row: { toList: string; ccList: string; bccList: string }): RecipientLists => ({
+  to: addressesOf(row.toList),
+  cc: addressesOf(row.ccList),
+  bcc: addressesOf(row.bccList),
+});
+
+/** Every recipient of a message once, in lower case: addresses compare without case. */
+export function recipientsOf({ to, cc, bcc }: RecipientLists): string[] {
+  return [...new Set([...to, ...cc, ...bcc].map((address) => address.toLowerCase()))];
+}
+
 /** Addresses as one string, as the spec's sent email object has its `to` (and sent records once kept them). */
 export const joinedAddresses = (addresses: string[]): string => addresses.join(", ");
 

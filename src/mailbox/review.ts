@@ -1,6 +1,6 @@
 import {
-  approveRecipients,
   type Draft,
+  type DraftRef,
   draftByReviewHash,
   heldPage,
   heldPast,
@@ -12,11 +12,10 @@ import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { findAgent } from "./admin.ts";
 import { addressOf } from "./agents.ts";
-import { recipientsOf } from "./approval.ts";
 import { type Emit, withEvents } from "./events.ts";
 import { hashApiKey, REVIEW_TOKEN } from "./keys.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
-import { type AgentRecord, addressesOf } from "./records.ts";
+import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // Deciding a held message: a person with its review link, or the operator.
@@ -46,13 +45,16 @@ export interface Decision {
 const unknownLink = () =>
   new ServiceError("NOT_FOUND", "This review link is not valid: the message was withdrawn, sent, or never held");
 
-/** A held draft already decided: 410, saying how. */
-function decided(draft: Draft): ServiceError {
-  const how =
-    draft.sendStatus === "rejected"
-      ? `rejected${draft.rejectReason === "expired" ? " as expired: nobody decided in time" : ""}`
-      : "approved";
-  return new ServiceError("GONE", `This message was already ${how}`, { code: "ALREADY_DECIDED" });
+/** A draft that is not (or no longer) held: 410 when a person or the operator decided it, else no link of ours. */
+function notHeld(draft: Draft): ServiceError {
+  if (draft.sendStatus === "rejected") {
+    const how = draft.rejectReason === "expired" ? "rejected as expired: nobody decided in time" : "rejected";
+    return new ServiceError("GONE", `This message was already ${how}`, { code: "ALREADY_DECIDED" });
+  }
+  if (draft.approvedAt !== null) {
+    return new ServiceError("GONE", "This message was already approved", { code: "ALREADY_DECIDED" });
+  }
+  return unknownLink();
 }
 
 const hashOf = (token: string) => (REVIEW_TOKEN.test(token) ? hashApiKey(token) : null);
@@ -61,16 +63,13 @@ const hashOf = (token: string) => (REVIEW_TOKEN.test(token) ? hashApiKey(token) 
 const overdue = (draft: Draft, now: Date) =>
   draft.sendStatus === "pending_approval" && draft.reviewExpiresAt !== null && draft.reviewExpiresAt < now;
 
-/** The held message a review link is for: 404 for no such link, 410 once decided (or expired). */
+/** The held message a review link is for: 404 for no such link, 410 once decided (or expired, which it decides). */
 export async function reviewOf(services: Services, token: string): Promise<Review> {
   const hash = hashOf(token);
   const draft = hash === null ? null : await draftByReviewHash(services, hash);
   if (!draft) throw unknownLink();
-  if (overdue(draft, services.clock.now())) {
-    await expire(services, draft);
-    throw decided({ ...draft, sendStatus: "rejected", rejectReason: "expired" });
-  }
-  if (draft.sendStatus !== "pending_approval") throw decided(draft);
+  if (draft.sendStatus !== "pending_approval") throw notHeld(draft);
+  if (overdue(draft, services.clock.now())) throw notHeld(await expire(services, draft));
   const agent = await findAgent(services, draft.agentId);
   return { draft, agent, from: addressOf(agent, services.config) };
 }
@@ -84,22 +83,20 @@ async function reject(tx: Tx, emit: Emit, draft: Draft, reason: string | null, n
   return rejected;
 }
 
-/** Approved: scheduled for its sendAt, or now; its recipients known from now on. */
+/** Approved: scheduled for its sendAt, or now. Once it is sent, its recipients count as approved (sending.ts). */
 async function approve(tx: Tx, emit: Emit, draft: Draft, now: Date): Promise<Draft> {
-  const later = draft.sendAt !== null && draft.sendAt > now ? draft.sendAt : null;
+  const sendAt = draft.sendAt !== null && draft.sendAt > now ? draft.sendAt : now;
   const approved = {
     ...draft,
     sendStatus: "scheduled",
-    sendAt: later ?? now,
+    sendAt,
     approvedAt: now,
     reviewExpiresAt: null,
     updatedAt: now,
   };
   await saveDraft(tx, approved);
-  const lists = { to: addressesOf(draft.toList), cc: addressesOf(draft.ccList), bcc: addressesOf(draft.bccList) };
-  await approveRecipients(tx, draft.agentId, recipientsOf(lists), now);
-  const sendAt = later?.getTime() ?? null;
-  await emit({ type: "email.approved", agentId: draft.agentId, data: { draftId: draft.id, sendAt } });
+  const data = { draftId: draft.id, sendAt: sendAt.getTime() };
+  await emit({ type: "email.approved", agentId: draft.agentId, data });
   return approved;
 }
 
@@ -109,14 +106,14 @@ async function decide(services: Services, lock: (tx: Tx) => Promise<Draft | null
   const { draft, expired } = await withEvents(services, async (tx, emit) => {
     const held = await lock(tx);
     if (!held) throw unknownLink();
-    if (held.sendStatus !== "pending_approval") throw decided(held);
+    if (held.sendStatus !== "pending_approval") throw notHeld(held);
     if (overdue(held, now)) return { draft: await reject(tx, emit, held, "expired", now), expired: true };
     const decision = verdict.approve
       ? await approve(tx, emit, held, now)
       : await reject(tx, emit, held, verdict.reason, now);
     return { draft: decision, expired: false };
   });
-  if (expired) throw decided(draft);
+  if (expired) throw notHeld(draft);
   const { id: draftId, sendStatus: status, sendAt, rejectReason: reason } = draft;
   return { draftId, status, sendAt, reason };
 }
@@ -172,18 +169,17 @@ export async function listHeld(services: Services, request: PageRequest): Promis
 export async function expireHeld(services: Services): Promise<number> {
   let expired = 0;
   for (const draft of await heldPast(services, services.clock.now(), 100)) {
-    if (await expire(services, draft)) expired++;
+    if ((await expire(services, draft).catch(() => null))?.rejectReason === "expired") expired++;
   }
   return expired;
 }
 
-/** Rejects a held draft as expired, if it still is held and past its deadline. */
-function expire(services: Services, { id, agentId }: { id: string; agentId: string }): Promise<boolean> {
+/** Rejects a held draft as expired, if it still is held and past its deadline; the draft as it then is. */
+function expire(services: Services, { id, agentId }: DraftRef): Promise<Draft> {
   const now = services.clock.now();
   return withEvents(services, async (tx, emit) => {
     const held = await lockDraft(tx, agentId, id);
-    if (!held || !overdue(held, now)) return false;
-    await reject(tx, emit, held, "expired", now);
-    return true;
+    if (!held) throw unknownLink();
+    return overdue(held, now) ? reject(tx, emit, held, "expired", now) : held;
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Draft, deleteDraftAsRead, insertDraft } from "../db/drafts.ts";
+import { approveRecipients, type Draft, deleteDraftAsRead, failScheduledDraft, insertDraft } from "../db/drafts.ts";
 import {
   giveSendBack,
   giveStorageBack,
@@ -34,7 +34,7 @@ import type { AnswerCodec } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
 import type { Outgoing } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
-import { type AgentRecord, type SentRecord, splitAddresses } from "./records.ts";
+import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
 import type { Services } from "./services.ts";
 import { threadFor } from "./threads.ts";
 
@@ -102,8 +102,7 @@ async function dailyLimitReached(tx: Tx, agentId: string, limit: number, now: Da
 
 /** Mail to an address the agent's mail bounced hard from, or that complained, is refused before anything is taken. */
 async function refuseSuppressed(tx: Tx, agentId: string, out: Outgoing): Promise<void> {
-  const addresses = [...new Set([...out.to, ...out.cc, ...out.bcc].map((address) => address.toLowerCase()))];
-  const suppressed = await suppressedAmong(tx, agentId, addresses);
+  const suppressed = await suppressedAmong(tx, agentId, recipientsOf(out));
   if (suppressed.length === 0) return;
   throw new ServiceError(
     "BAD_REQUEST",
@@ -153,12 +152,17 @@ async function undoSend(sql: Sql, taken: Taken): Promise<void> {
   });
 }
 
-/** The draft a send takes the place of, as it was read: gone with the storage it held, or a 404 when it changed meanwhile. */
-async function consumeDraft(tx: Tx, draft: Draft): Promise<void> {
+/**
+ * The draft a send takes the place of, as it was read: gone with the storage
+ * it held, or a 404 when it changed meanwhile. Mail a person approved makes
+ * its recipients known: review_new_recipients holds no more mail to them.
+ */
+async function consumeDraft(tx: Tx, draft: Draft, now: Date): Promise<void> {
   if (!(await deleteDraftAsRead(tx, draft))) {
     throw new ServiceError("NOT_FOUND", "Draft not found: it was sent, changed or deleted meanwhile");
   }
   await giveStorageBack(tx, draft.agentId, draft.size);
+  if (draft.approvedAt !== null) await approveRecipients(tx, draft.agentId, recipientsOf(listsOf(draft)), now);
 }
 
 /** A draft whose send went nowhere, as it was; it held this storage a moment before, so it takes it back whatever the limit. */
@@ -177,12 +181,29 @@ async function accepted(services: Services, taken: Taken, providerId: string): P
   });
 }
 
+/** A scheduled send that was refused: its draft is left failed, with why, and an `email.send_failed` event. */
+export async function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
+  const code = refusal.details.code ?? refusal.kind;
+  await withEvents(services, async (tx, emit) => {
+    if (!(await failScheduledDraft(tx, draftId, code, refusal.message))) return;
+    await emit({ type: "email.send_failed", agentId, data: { draftId, code, message: refusal.message } });
+  });
+}
+
+/** A send the provider refused after all: undone, and a scheduled draft it was sent from is back, failed. */
+async function undoLate(services: Services, taken: Taken): Promise<void> {
+  await undoSend(services.sql, taken);
+  if (taken.draft?.sendStatus !== "scheduled") return;
+  const refusal = new ServiceError("INTERNAL_SERVER_ERROR", "Delivery failed: the email provider refused it late");
+  await failScheduled(services, taken.agentId, taken.draft.id, refusal);
+}
+
 /** The provider's late answer to an unconfirmed send: it gets its providerId, or is undone. */
 async function settleLate(services: Services, taken: Taken, messageId: string, final: FinalOutcome): Promise<void> {
-  const { sql, log } = services;
+  const { log } = services;
   try {
     if (final.outcome === "accepted") await accepted(services, taken, final.queueId ?? messageId);
-    else if (final.outcome === "refused") await undoSend(sql, taken);
+    else if (final.outcome === "refused") await undoLate(services, taken);
     log(final.outcome === "accepted" ? "info" : "warn", "delivery_settled", {
       agentId: taken.agentId,
       sentId: taken.id,
@@ -218,7 +239,7 @@ async function take(
   };
   const row = await sql.transaction(async (tx) => {
     await refuseSuppressed(tx, agent.id, out);
-    if (draft) await consumeDraft(tx, draft);
+    if (draft) await consumeDraft(tx, draft, now);
     if (!(await takeSend(tx, agent.id, taken.day, limits.dailySends))) {
       throw refused(await dailyLimitReached(tx, agent.id, limits.dailySends, now));
     }

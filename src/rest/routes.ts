@@ -794,7 +794,7 @@ export const routes: Route[] = [
     `),
     variables: (request) => ({ ...webhookParams(request), deliveryId: request.params.deliveryId }),
   }),
-  // The operator's, by ADMIN_TOKEN: left out of what agents are told (OpenAPI, skill files).
+  // A person's, by a held message's review link: no key, the token decides that message only.
   route({
     method: "GET",
     path: "/review/:reviewToken/message",
@@ -826,6 +826,7 @@ export const routes: Route[] = [
     ),
     variables: ({ params, body }) => ({ token: params.reviewToken, reason: body.reason }),
   }),
+  // The operator's, by ADMIN_TOKEN: left out of what agents are told (OpenAPI, skill files).
   route({
     method: "GET",
     path: "/admin/held",

@@ -1,6 +1,5 @@
-import { isPending, type PendingSend, sendDraft } from "../mailbox/drafts.ts";
+import { findDraft, isPending, type PendingSend, sendDraft } from "../mailbox/drafts.ts";
 import { sendEmail } from "../mailbox/outbox.ts";
-import { addressesOf } from "../mailbox/records.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { builder } from "./builder.ts";
 import { DraftType } from "./drafts.ts";
@@ -18,17 +17,21 @@ const PendingSendType = builder.objectRef<PendingSend>("PendingSend").implement(
   description:
     "A send that waits as a draft: for its sendAt (scheduled), or for a person's approval (pending_approval)",
   fields: (t) => ({
-    id: t.id({ description: "The draft's id", resolve: ({ draft }) => draft.id }),
-    status: t.string({ description: "scheduled or pending_approval", resolve: ({ draft }) => draft.sendStatus }),
-    sendAt: t.field({ type: "Timestamp", nullable: true, resolve: ({ draft }) => draft.sendAt }),
-    to: t.stringList({ resolve: ({ draft }) => addressesOf(draft.toList) }),
-    subject: t.string({ resolve: ({ draft }) => draft.subject ?? "" }),
-    reviewUrl: t.string({
+    id: t.exposeID("id", { description: "The draft's id" }),
+    status: t.exposeString("status", { description: "scheduled or pending_approval" }),
+    sendAt: t.expose("sendAt", { type: "Timestamp", nullable: true }),
+    to: t.exposeStringList("to"),
+    subject: t.exposeString("subject"),
+    reviewUrl: t.exposeString("reviewUrl", {
       nullable: true,
       description: "While held: the page where a person approves or rejects it (a link for this message only)",
-      resolve: ({ reviewUrl }) => reviewUrl,
     }),
-    draft: t.field({ type: DraftType, resolve: ({ draft }) => draft }),
+    draft: t.field({
+      type: DraftType,
+      nullable: true,
+      description: "The draft as it stands now; null once it was sent or deleted",
+      resolve: (pending, _, ctx) => findDraft(ctx, { id: pending.agentId }, pending.id),
+    }),
   }),
 });
 

@@ -18,7 +18,6 @@ export interface ReviewPage {
 }
 
 const SCRIPT = `
-const token = location.pathname.split("/")[2];
 const $ = (id) => document.getElementById(id);
 function show(title, text, ok) {
   $("decide").hidden = true;
@@ -39,7 +38,8 @@ async function decide(step, body) {
   try {
     const init = { method: "POST" };
     if (body) init.headers = { "Content-Type": "application/json" }, init.body = JSON.stringify(body);
-    const response = await fetch("/review/" + token + "/" + step, init);
+    // The link's own path, whatever prefix PUBLIC_URL puts before it.
+    const response = await fetch(location.pathname + "/" + step, init);
     const answer = await response.json().catch(() => ({}));
     if (!response.ok) return show("Not decided", answer.message || "Something went wrong.", false);
     const [title, text] = outcome(answer);
