@@ -159,6 +159,38 @@ describe("the send policy", () => {
     expect((await api.get(`/review/${tokenOf(held.body.reviewUrl)}/message`)).status).toBe(404);
   });
 
+  test("a reply, a forward and a draft's send are held alike", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const email = await receive(agent, "alice@sender.example", `Question ${agent.id}`);
+    await setPolicy(agent, "review_all");
+    const pending = {
+      status: 202,
+      body: { status: "pending_approval", reviewUrl: expect.stringContaining("/review/pr_") },
+    };
+    const base = `/agents/${agent.id}`;
+    const reply = await api.post(`${base}/emails/${email.id}/reply`, { key: agent.apiKey, body: { text: "Yes." } });
+    expect(reply).toMatchObject(pending);
+    const forward = await api.post(`${base}/emails/${email.id}/forward`, {
+      key: agent.apiKey,
+      body: { to: "sam@example.com", text: "FYI" },
+    });
+    expect(forward).toMatchObject(pending);
+    const draft = await api.post(`${base}/drafts`, {
+      key: agent.apiKey,
+      body: { to: "pat@example.com", subject: `Drafted ${agent.id}`, text: "Hi." },
+    });
+    const sent = await api.post(`${base}/drafts/${draft.body.id}/send`, { key: agent.apiKey });
+    expect(sent).toMatchObject({ ...pending, body: { ...pending.body, id: draft.body.id } });
+    expect((await eventsOf(agent, "email.held")).map((e) => e.data.draftId)).toEqual([
+      reply.body.id,
+      forward.body.id,
+      draft.body.id,
+    ]);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(arrivalsOf(`Re: Question ${agent.id}`)).toEqual([]);
+    expect(arrivalsOf(`Drafted ${agent.id}`)).toEqual([]);
+  });
+
   test("approved by its link: sent once, counted then; deciding twice is 410, another link 404", async () => {
     const agent = await createVerifiedAgent(api, x);
     await setPolicy(agent, "review_all");
