@@ -8,7 +8,16 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string;
+  /** The default domain: the first of mailDomains. */
   mailDomain: string;
+  /** The domains of MAIL_DOMAINS (or MAIL_DOMAIN), lower case; the operator may add more. */
+  mailDomains: string[];
+  /** The host that receives the domains' mail, for their MX records. */
+  mxHost: string;
+  /** The provider's SPF include for the domains' SPF records; null: a: of mxHost. */
+  spfInclude: string | null;
+  /** Seals DKIM private keys in the database (AES-256-GCM); null: they are stored in the clear. */
+  secretsKey: Buffer | null;
   publicUrl: string;
   socialHandle: string;
   verificationCodePrefix: string;
@@ -190,6 +199,27 @@ function parseDnsServers(value: string | undefined): string[] | null {
 }
 
 /** A bearer token: refused without repeating it, since it is a secret. */
+/** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone. */
+function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
+  const name = env.MAIL_DOMAINS !== undefined ? "MAIL_DOMAINS" : "MAIL_DOMAIN";
+  const given = (env[name] ?? "localhost").split(",").map((domain) => domain.trim().toLowerCase());
+  if (given.length === 0 || !given.every((domain) => HOSTNAME.test(domain))) {
+    throw new ConfigError(`${name} must be domain names, comma-separated, got ${JSON.stringify(env[name])}`);
+  }
+  const mailDomains = [...new Set(given)];
+  return { mailDomain: mailDomains[0] as string, mailDomains };
+}
+
+/** 32 bytes, base64 (openssl rand -base64 32). */
+function parseSecretsKey(value: string | undefined): Buffer | null {
+  if (value === undefined || value === "") return null;
+  const key = Buffer.from(value, "base64");
+  if (key.length !== 32 || key.toString("base64") !== value) {
+    throw new ConfigError("SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)");
+  }
+  return key;
+}
+
 function parseToken(env: Env, name: string): string | null {
   const value = env[name];
   if (value === undefined || value === "") return null;
@@ -228,6 +258,10 @@ function isPostgresUrl(value: string): boolean {
 
 export function loadConfig(env: Env): Config {
   const port = readInt(env, "PORT", 3000, 0, 65535);
+  const publicUrl = read(env, "PUBLIC_URL", `http://localhost:${port}`, isHttpUrl, "an http(s) URL").replace(
+    /\/+$/,
+    "",
+  );
   return {
     port,
     host: read(env, "HOST", "0.0.0.0", (v) => v.length > 0, "a listen address"),
@@ -238,8 +272,12 @@ export function loadConfig(env: Env): Config {
       (v) => /^file:.+$/.test(v) || isPostgresUrl(v),
       "file:<path> or a postgres:// or postgresql:// URL (with an optional ?schema=<name>)",
     ),
-    mailDomain: read(env, "MAIL_DOMAIN", "localhost", (v) => HOSTNAME.test(v), "a domain name").toLowerCase(),
-    publicUrl: read(env, "PUBLIC_URL", `http://localhost:${port}`, isHttpUrl, "an http(s) URL").replace(/\/+$/, ""),
+    ...domainsOf(env),
+    publicUrl,
+    mxHost: read(env, "MX_HOST", new URL(publicUrl).hostname, (v) => HOSTNAME.test(v), "a host name").toLowerCase(),
+    spfInclude:
+      read(env, "SPF_INCLUDE", "", (v) => v === "" || HOSTNAME.test(v), "a domain name").toLowerCase() || null,
+    secretsKey: parseSecretsKey(env.SECRETS_KEY),
     socialHandle: read(
       env,
       "SOCIAL_HANDLE",

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createAgent, uniqueId } from "./support/api.ts";
+import { emptyZone } from "./support/dns-server.ts";
 import { reportAbout } from "./support/mail.ts";
 import { served } from "./support/served.ts";
 import { freshDatabase } from "./support/service.ts";
@@ -64,8 +65,9 @@ describe("agents", () => {
       total: 1,
       data: [{ id: agent.id, verified: false, createdAt: expect.any(Number) }],
     });
+    // Its address as it was made, whatever MAIL_DOMAIN the CLI is given.
     const shown = await cli(["agents", "show", agent.id]);
-    expect(shown.stdout).toMatch(new RegExp(`^id: +${agent.id}\\nemail: +${agent.id}@localhost\\n`));
+    expect(shown.stdout).toMatch(new RegExp(`^id: +${agent.id}\\nemail: +${agent.id}@mail.example\\n`));
   });
 
   test("verify, set limits, rotate the key: the service sees each at once", async () => {
@@ -160,6 +162,25 @@ test("policy and held: the operator holds an agent's mail, lists it, approves on
   const left = (await cli(["held", "list", "--json"])).json as { data: { id: string }[] };
   expect(left.data.map((draft) => draft.id)).not.toContain(second.id);
   await cli(["policy", "set", agent.id, "default"]);
+});
+
+test("domains: added with its records (never the private key), listed, shown, verified and deleted", async () => {
+  const name = `${uniqueId()}.example`;
+  const added = await cli(["domains", "add", name]);
+  expect(added.code).toBe(0);
+  expect(added.stdout).toMatch(
+    new RegExp(`^${name.replace(/\./g, "\\.")} \\(operator\\)\\nTYPE\\s+NAME\\s+VALUE\\s+STATUS\\n`),
+  );
+  expect(added.stdout).toContain("v=DKIM1; k=rsa; p=");
+  expect(added.stdout).not.toMatch(/PRIVATE KEY/);
+  const listed = (await cli(["domains", "list", "--json"])).json as { data: { name: string }[] };
+  expect(listed.data.map((domain) => domain.name)).toContain(name);
+  const verified = await cli(["domains", "verify", name, "--json"], { env: { DNS_SERVERS: await emptyZone() } });
+  const statuses = (verified.json as { lastCheck: { records: { status: string }[] } }).lastCheck.records;
+  expect(statuses.map((record) => record.status)).toEqual(["missing", "missing", "missing", "missing"]);
+  expect((await cli(["domains", "show", name])).stdout).toContain("missing");
+  expect((await cli(["domains", "delete", name])).stdout).toBe(`${name}: Domain deleted.\n`);
+  expect((await cli(["domains", "show", name])).code).toBe(1);
 });
 
 test("from another directory, without DATABASE_URL: no database is made there, and it says so", async () => {

@@ -263,9 +263,11 @@ describe("the poller", () => {
     ]);
     await inboxOf(api, witness, 1);
     const drops = svc.logs.filter((line) => line.event === "inbound_dropped").map((line) => line.fields);
-    expect(drops).toContainEqual(expect.objectContaining({ reason: "unknown_recipient", recipient: "nobody-at-all" }));
     expect(drops).toContainEqual(
-      expect.objectContaining({ reason: "unverified", recipient: unverified.id.toLowerCase() }),
+      expect.objectContaining({ reason: "unknown_recipient", recipient: "nobody-at-all@mail.example" }),
+    );
+    expect(drops).toContainEqual(
+      expect.objectContaining({ reason: "unverified", recipient: `${unverified.id.toLowerCase()}@mail.example` }),
     );
     expect(drops).toContainEqual(expect.objectContaining({ reason: "no_recipient" }));
     const batches = svc.logs.filter((line) => line.event === "imap_batch").map((line) => line.fields);

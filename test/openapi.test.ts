@@ -118,6 +118,7 @@ test("a reference a person reads: operations grouped by area, every part describ
 
 test("every documented operation answers as documented", async () => {
   // Agents and verification.
+  await call("GET", "/domains");
   const created = await call("POST", "/agents", { body: { id: uniqueId(), name: "Documented" } });
   const fresh = { id: created.body.agent.id, apiKey: created.body.apiKey } as TestAgent;
   const claim = /\/verify\/(.+)$/.exec(created.body.verifyUrl)?.[1] as string;

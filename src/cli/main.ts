@@ -20,6 +20,7 @@ import {
   suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
+import { addDomain, deleteDomain, getDomain, listDomains, verifyDomain } from "../mailbox/domains.ts";
 import { addressesOf } from "../mailbox/records.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -46,6 +47,8 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   held list [--limit n] [--offset n]
   held approve <agent id> <draft id>
   held reject <agent id> <draft id> [--reason <text>]
+  domains add|show|verify|delete <name>
+  domains list
   stats
   migrate
   backup <file>
@@ -242,6 +245,29 @@ async function held(services: Services, [action, agentId, draftId]: string[], op
   );
 }
 
+async function domains(services: Services, [action, name]: string[]): Promise<Output> {
+  if (action === "list") {
+    const all = await listDomains(services);
+    return { text: table(all, ["name", "source", "selector", "createdAt"]), json: { data: all } };
+  }
+  if (action === "delete" && name) {
+    const outcome = await deleteDomain(services, name);
+    return { text: `${name}: ${outcome.message}.`, json: outcome };
+  }
+  const act = { add: addDomain, show: getDomain, verify: verifyDomain }[action ?? ""];
+  if (!act || !name) throw new UsageError("domains add|show|verify|delete <name> | domains list");
+  const domain = await act(services, name);
+  const checks = domain.lastCheck?.records ?? [];
+  const rows = domain.records.map((record) => ({
+    ...record,
+    status: checks.find((check) => check.name === record.name && check.type === record.type)?.status ?? "",
+  }));
+  return {
+    text: `${domain.name} (${domain.source})\n${table(rows, ["type", "name", "value", "status"])}`,
+    json: domain,
+  };
+}
+
 async function backup(database: Database, config: Config, [file]: string[]): Promise<Output> {
   if (!file) throw new UsageError("backup needs a file to write");
   if (database.backup) {
@@ -311,6 +337,8 @@ async function run(config: Config, [command, ...rest]: string[], options: Option
       return withServices(config, log, (services) => policy(services, rest));
     case "held":
       return withServices(config, log, (services) => held(services, rest, options));
+    case "domains":
+      return withServices(config, log, (services) => domains(services, rest));
     case "stats":
       return withServices(config, log, async (services) => {
         const stats = await instanceStats(services);

@@ -223,13 +223,13 @@ export async function markVerified(
 /** What filing needs of the agent a message is addressed to. */
 export type Recipient = Pick<
   Agent,
-  "id" | "verifiedAt" | "senderAllow" | "senderBlock" | "storageLimit" | "dailySendLimit"
+  "id" | "domain" | "verifiedAt" | "senderAllow" | "senderBlock" | "storageLimit" | "dailySendLimit"
 >;
 
 /** Inside the filing transaction (raw: it is ours, with the cursor's): the agent with this id in lower case. */
 export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient | null> {
   const row = await tx.one(
-    `SELECT "id", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "dailySendLimit" FROM "Agent" WHERE "idKey" = ?`,
+    `SELECT "id", "domain", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "dailySendLimit" FROM "Agent" WHERE "idKey" = ?`,
     [idKey],
   );
   return row ? (rowOf(tx, "Agent", row) as Recipient) : null;

@@ -1,4 +1,5 @@
 import type { ImapFlow } from "imapflow";
+import { servedDomains } from "../mailbox/domains.ts";
 import type { Arrival } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator } from "./authentication.ts";
@@ -31,7 +32,8 @@ export class BatchReader {
 
   async read(client: ImapFlow, batch: number[]): Promise<ReadBatch> {
     const { sources, tooLarge } = await this.#download(client, batch);
-    const read = await Promise.all(sources.map(({ uid, source }) => this.#arrival(uid, source)));
+    const domains = new Set(await servedDomains(this.services));
+    const read = await Promise.all(sources.map(({ uid, source }) => this.#arrival(uid, source, domains)));
     const unreadable = read.flatMap((result, index) =>
       result instanceof Unreadable ? [{ uid: sources[index]?.uid ?? 0, reason: result.message }] : [],
     );
@@ -56,8 +58,8 @@ export class BatchReader {
   }
 
   /** One message as it is filed, or why it cannot be read. Authentication waits on DNS, so each reads apart. */
-  async #arrival(uid: number, raw: Buffer): Promise<Arrival | Unreadable> {
-    const { config, log, metrics } = this.services;
+  async #arrival(uid: number, raw: Buffer, domains: ReadonlySet<string>): Promise<Arrival | Unreadable> {
+    const { log, metrics } = this.services;
     let message: ParsedMessage;
     try {
       message = await this.#readers.read(raw);
@@ -65,7 +67,7 @@ export class BatchReader {
       if (error instanceof Unreadable) return error;
       throw error;
     }
-    const recipients = recipientsOf(message, config.mailDomain, this.catchAll);
+    const recipients = recipientsOf(message, domains, this.catchAll);
     if (recipients.length === 0) {
       log("warn", "inbound_dropped", { reason: "no_recipient", uid });
       metrics.inbound("no_recipient");

@@ -46,24 +46,30 @@ describe("parseMessage", () => {
   });
 });
 
+const DOMAINS = new Set(["agents.example"]);
+
 describe("recipientsOf", () => {
   test("the envelope decides, without the catch-all's own address", async () => {
     const message = await parseMessage(fixture("gmail-alternative.eml"), { derive: true });
-    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["scout"]);
+    expect(recipientsOf(message, DOMAINS, CATCH_ALL)).toEqual(["scout@agents.example"]);
   });
 
   test("without an envelope header: To and Cc, without case and without repeats", async () => {
     const message = await parseMessage(fixture("no-message-id-latin1.eml"), { derive: true });
-    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["agent-two", "first", "second"]);
+    expect(recipientsOf(message, DOMAINS, CATCH_ALL)).toEqual([
+      "agent-two@agents.example",
+      "first@agents.example",
+      "second@agents.example",
+    ]);
   });
 
   test("without an envelope header, Bcc too; other domains are not ours", async () => {
     const message = await parseMessage(fixture("bcc-only.eml"), { derive: true });
-    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["hidden"]);
+    expect(recipientsOf(message, DOMAINS, CATCH_ALL)).toEqual(["hidden@agents.example"]);
   });
 
   test("Envelope-To names the recipient over To", async () => {
     const message = await parseMessage(fixture("html-only-with-nul.eml"), { derive: true });
-    expect(recipientsOf(message, "agents.example", CATCH_ALL)).toEqual(["inbox-bot"]);
+    expect(recipientsOf(message, DOMAINS, CATCH_ALL)).toEqual(["inbox-bot@agents.example"]);
   });
 });

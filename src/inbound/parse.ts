@@ -122,16 +122,17 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
 }
 
 /**
- * The local parts at the mail domain this message is for: the envelope's
+ * The addresses at the served domains this message is for: the envelope's
  * when the delivering server recorded one (ignoring the catch-all's own
- * address), else those in To, Cc and Bcc. Without case, without repeats.
+ * address), else those in To, Cc and Bcc. In lower case, without repeats.
  */
-export function recipientsOf(message: ParsedMessage, mailDomain: string, catchAll: string): string[] {
+export function recipientsOf(message: ParsedMessage, domains: ReadonlySet<string>, catchAll: string): string[] {
   const atDomain = (addresses: string[]) =>
     addresses
       .map((address) => address.toLowerCase())
-      .filter((address) => address !== catchAll.toLowerCase() && address.endsWith(`@${mailDomain}`))
-      .map((address) => address.slice(0, -mailDomain.length - 1));
+      .filter(
+        (address) => address !== catchAll.toLowerCase() && domains.has(address.slice(address.lastIndexOf("@") + 1)),
+      );
   const envelope = atDomain(message.envelopeTo);
   return [...new Set(envelope.length > 0 ? envelope : atDomain(message.headerTo))];
 }

@@ -2,6 +2,7 @@ import type { Config } from "../config.ts";
 import { type AgentQuery, agentById, deleteAgentRow, insertAgent, replaceKeyHash } from "../db/agents.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
+import { checkedDomain } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
 import { expiryCutoff } from "./lifetimes.ts";
 import type { AgentRecord } from "./records.ts";
@@ -23,6 +24,8 @@ export interface NewAgent {
   id: string;
   name: string;
   metadata?: Record<string, unknown> | null;
+  /** One of the served domains; the default when left out. */
+  domain?: string | null;
 }
 
 export interface Registration {
@@ -34,8 +37,13 @@ export interface Registration {
   instruction: string;
 }
 
-export function addressOf(agent: { id: string }, config: Config): string {
-  return `${agent.id}@${config.mailDomain}`;
+export function addressOf(agent: { id: string; domain: string | null }, config: Config): string {
+  return `${agent.id}@${domainOf(agent, config)}`;
+}
+
+/** The domain of the agent's address: its own, or (made before domains) the default. */
+export function domainOf(agent: { domain: string | null }, config: Config): string {
+  return agent.domain ?? config.mailDomain;
 }
 
 /** How deep arrays and objects nest in a JSON value: 0 for a scalar. */
@@ -99,12 +107,23 @@ function instructionFor(address: string, verifyUrl: string, config: Config): str
 export async function createAgent(services: Services, input: NewAgent): Promise<Registration> {
   const { clock, config } = services;
   const { id, name, metadata } = validated(input);
+  const domain = await checkedDomain(services, input.domain);
   const now = clock.now();
   const { apiKey, apiKeyHash } = newApiKey(config);
   const { claimToken, claimTokenHash } = newClaimToken();
   // With VERIFICATION_MODE=none nobody verifies: the agent is verified as it is made.
   const verified = config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
-  const row = { id, idKey: id.toLowerCase(), name, metadata, apiKeyHash, claimTokenHash, createdAt: now, ...verified };
+  const row = {
+    id,
+    idKey: id.toLowerCase(),
+    name,
+    metadata,
+    domain,
+    apiKeyHash,
+    claimTokenHash,
+    createdAt: now,
+    ...verified,
+  };
   const agent = await insertAgent(services, row, expiryCutoff(now));
   if (!agent) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;

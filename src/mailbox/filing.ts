@@ -6,7 +6,7 @@ import { type Lease, lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
-import { addressOf } from "./agents.ts";
+import { addressOf, domainOf } from "./agents.ts";
 import type { Authentication } from "./authentication.ts";
 import { type NewEvent, withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
@@ -102,10 +102,12 @@ async function fileOne(
   emit: (event: NewEvent) => Promise<void>,
   services: Services,
   arrival: Arrival,
-  localPart: string,
+  address: string,
 ): Promise<Outcome> {
-  const agent = await recipientByIdKey(tx, localPart);
-  if (!agent) return "unknown_recipient";
+  // Filed by the whole address: scout@b.example is scout's only when scout's address is at b.example.
+  const at = address.lastIndexOf("@");
+  const agent = await recipientByIdKey(tx, address.slice(0, at));
+  if (!agent || domainOf(agent, services.config) !== address.slice(at + 1)) return "unknown_recipient";
   const agentId = agent.id;
   const { message, raw, authentication: auth } = arrival;
   if (!(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
@@ -126,7 +128,7 @@ async function fileOne(
     messageId: message.messageId,
     fromAddress: from.address,
     fromName: from.name,
-    to: addressOf({ id: agentId }, config),
+    to: addressOf(agent, config),
     subject,
     bodyText: message.bodyText,
     bodyHtml: message.bodyHtml,

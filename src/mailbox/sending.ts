@@ -28,7 +28,9 @@ import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import { composeMessage } from "../outbound/compose.ts";
 import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/delivery.ts";
-import { addressOf, type Outcome } from "./agents.ts";
+import { signMessage } from "../outbound/dkim.ts";
+import { addressOf, domainOf, type Outcome } from "./agents.ts";
+import { signingKeyFor } from "./domains.ts";
 import { withEvents } from "./events.ts";
 import type { AnswerCodec } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
@@ -274,6 +276,12 @@ async function take(
   return { ...taken, row };
 }
 
+/** The message DKIM-signed with its domain's key, when the domain has one; the bytes stored are the bytes sent. */
+async function signed(services: Services, domain: string, raw: Buffer): Promise<Buffer> {
+  const key = await signingKeyFor(services, domain);
+  return key ? signMessage(raw, key) : raw;
+}
+
 /** Sends a checked message from the agent's address through the configured provider; from a draft, in its place. */
 export async function deliver(
   services: Services,
@@ -285,8 +293,13 @@ export async function deliver(
   if (!mailer) throw new ServiceError("SERVICE_UNAVAILABLE", "Sending is not configured on this server");
   const now = clock.now();
   const from = addressOf(agent, config);
-  const messageId = `<${randomUUID()}@${config.mailDomain}>`;
-  const raw = await composeMessage({ ...out, from: { name: agent.name, address: from }, messageId, date: now });
+  const domain = domainOf(agent, config);
+  const messageId = `<${randomUUID()}@${domain}>`;
+  const raw = await signed(
+    services,
+    domain,
+    await composeMessage({ ...out, from: { name: agent.name, address: from }, messageId, date: now }),
+  );
   const taken = await take(services, agent, out, { messageId, raw, now, draft });
   let delivery: Delivery;
   try {

@@ -102,14 +102,14 @@ const lowerUnique = (addresses: string[]) => [...new Set(addresses.map((a) => a.
 
 /** What a thread's participants are read from: its received and its sent messages' addresses. */
 export interface ThreadAddresses {
-  agentId: string;
+  agent: { id: string; domain: string | null };
   emails: { fromAddress: string; toList: string; ccList: string }[];
   sent: { toList: string; ccList: string; bccList: string }[];
 }
 
 /** Every address involved in a thread, in lower case, each once: the agent's own for what it sent. */
 export function participantsOf(services: Services, thread: ThreadAddresses): string[] {
-  const own = addressOf({ id: thread.agentId }, services.config);
+  const own = addressOf(thread.agent, services.config);
   return lowerUnique([
     ...thread.emails.flatMap((e) => [e.fromAddress, ...addressesOf(e.toList), ...addressesOf(e.ccList)]),
     ...thread.sent.flatMap((s) => [own, ...addressesOf(s.toList), ...addressesOf(s.ccList), ...addressesOf(s.bccList)]),

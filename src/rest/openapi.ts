@@ -546,13 +546,13 @@ function summaryOf(route: Route, schema: GraphQLSchema): string | undefined {
     operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
   let selections = operation.selectionSet.selections;
   let description: string | undefined;
-  // Down through fields that are the only one read, to the last that is an object.
-  while (selections.length === 1 && selections[0]?.kind === Kind.FIELD && selections[0].selectionSet) {
-    if (!isObjectType(type)) break;
+  // Down through fields that are the only one read, to the last that is an object (or the one value read).
+  while (selections.length === 1 && selections[0]?.kind === Kind.FIELD && isObjectType(type)) {
     const field: GraphQLField<unknown, unknown> | undefined = type.getFields()[selections[0].name.value];
     description = field?.description ?? description;
+    if (!selections[0].selectionSet) break;
     type = field && getNamedType(field.type);
-    selections = selections[0].selectionSet?.selections ?? [];
+    selections = selections[0].selectionSet.selections;
   }
   return description;
 }

@@ -183,6 +183,7 @@ export function mountRoutes(app: Hono, run: RunRoute, config: Config): void {
       const answer = await run(route, request, facts);
       if ("file" in answer) return answerFile(c, answer.file.record, answer.file.content);
       if (answer.body === null && route.noContentWhenNull) return c.body(null, 204);
+      if (route.text) return c.text(String(answer.body), answer.status as 200);
       return c.json(wire(answer.body), answer.status as 200);
     });
   }

@@ -38,6 +38,8 @@ export interface Route<D extends Operation = Operation> {
   status?: 201;
   /** Answers 202 Accepted instead when this holds of the operation's data: the request waits (a scheduled or held send). */
   acceptedWhen?: (data: ResultOf<D>) => boolean;
+  /** The body is text (a zone file), answered as text/plain. */
+  text?: true;
   /** 204 No Content when the body would be null. */
   noContentWhenNull?: true;
   /** The spec's body from the operation's data; the one root field's value unless given. */
@@ -149,6 +151,15 @@ const draftInput = ({ body }: RestRequest) => ({
 
 const draftParams = ({ params }: RestRequest) => ({ agentId: params.agentId, draftId: params.draftId });
 
+const DomainFields = graphql(`
+  fragment DomainFields on Domain {
+    name source createdAt selector records { type name value purpose } removable { type name value purpose }
+    lastCheck { checkedAt records { type name value purpose status found } }
+  }
+`);
+
+const domainParams = ({ params }: RestRequest) => ({ name: params.name });
+
 const DecisionFields = graphql(`
   fragment DecisionFields on Decision { draftId status sendAt reason }
 `);
@@ -181,8 +192,16 @@ export const routes: Route[] = [
         createAgent(input: $input) { agent { id email name metadata createdAt verified } apiKey verifyUrl instruction }
       }
     `),
-    variables: ({ body }) => ({ input: { id: body.id, name: body.name, metadata: body.metadata } }),
+    variables: ({ body }) => ({
+      input: { id: body.id, name: body.name, metadata: body.metadata, domain: body.domain },
+    }),
     respond: ({ createAgent }) => ({ ...createAgent, agent: withoutNulls(createAgent.agent) }),
+  }),
+  route({
+    method: "GET",
+    path: "/domains",
+    operation: graphql("query Domains { domains }"),
+    respond: ({ domains }) => ({ domains }),
   }),
   route({
     method: "GET",
@@ -827,6 +846,70 @@ export const routes: Route[] = [
     variables: ({ params, body }) => ({ token: params.reviewToken, reason: body.reason }),
   }),
   // The operator's, by ADMIN_TOKEN: left out of what agents are told (OpenAPI, skill files).
+  route({
+    method: "POST",
+    path: "/admin/domains",
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation AdminAddDomain($name: String!) { admin { addDomain(name: $name) { ...DomainFields } } }`,
+      [DomainFields],
+    ),
+    variables: ({ body }) => ({ name: body.name }),
+    respond: ({ admin }) => admin.addDomain,
+  }),
+  route({
+    method: "GET",
+    path: "/admin/domains",
+    operation: graphql(`query AdminDomains { admin { domains { ...DomainFields } } }`, [DomainFields]),
+    respond: ({ admin }) => ({ data: admin.domains }),
+  }),
+  route({
+    method: "GET",
+    path: "/admin/domains/:name",
+    operation: graphql(`query AdminDomain($name: String!) { admin { domain(name: $name) { ...DomainFields } } }`, [
+      DomainFields,
+    ]),
+    variables: domainParams,
+    respond: ({ admin }) => admin.domain,
+  }),
+  route({
+    method: "GET",
+    path: "/admin/domains/:name/zone",
+    text: true,
+    operation: graphql(`query AdminDomainZone($name: String!) { admin { domainZone(name: $name) } }`),
+    variables: domainParams,
+    respond: ({ admin }) => admin.domainZone,
+  }),
+  route({
+    method: "POST",
+    path: "/admin/domains/:name/verify",
+    operation: graphql(
+      `mutation AdminVerifyDomain($name: String!) { admin { verifyDomain(name: $name) { ...DomainFields } } }`,
+      [DomainFields],
+    ),
+    variables: domainParams,
+    respond: ({ admin }) => admin.verifyDomain,
+  }),
+  route({
+    method: "POST",
+    path: "/admin/domains/:name/rotate-dkim",
+    operation: graphql(
+      `mutation AdminRotateDkim($name: String!, $now: Boolean) { admin { rotateDkim(name: $name, now: $now) { ...DomainFields } } }`,
+      [DomainFields],
+    ),
+    variables: ({ params, query }) => ({ name: params.name, now: booleanParam(query.now) }),
+    respond: ({ admin }) => admin.rotateDkim,
+  }),
+  route({
+    method: "DELETE",
+    path: "/admin/domains/:name",
+    operation: graphql(
+      `mutation AdminDeleteDomain($name: String!) { admin { deleteDomain(name: $name) { success message } } }`,
+    ),
+    variables: domainParams,
+    respond: ({ admin }) => admin.deleteDomain,
+  }),
   route({
     method: "GET",
     path: "/admin/held",

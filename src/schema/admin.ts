@@ -12,8 +12,18 @@ import {
   suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
+import {
+  addDomain,
+  deleteDomain,
+  getDomain,
+  listDomains,
+  rotateDkim,
+  verifyDomain,
+  zoneOf,
+} from "../mailbox/domains.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { pageCost, pageType } from "./pages.ts";
 import { DecisionType } from "./review.ts";
@@ -118,6 +128,22 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       complexity: pageCost,
       resolve: (_, { id, ...page }, ctx) => suppressionsOf(ctx, id, page),
     }),
+    domains: t.field({
+      type: [DomainType],
+      description: "Every domain served, with its records and last check.",
+      resolve: (_, __, ctx) => listDomains(ctx),
+    }),
+    domain: t.field({
+      type: DomainType,
+      description: "One served domain, with its records and last check.",
+      args: { name: t.arg.string({ required: true }) },
+      resolve: (_, { name }, ctx) => getDomain(ctx, name),
+    }),
+    domainZone: t.string({
+      description: "A served domain's records as zone-file text.",
+      args: { name: t.arg.string({ required: true }) },
+      resolve: (_, { name }, ctx) => zoneOf(ctx, name),
+    }),
     held: t.field({
       type: HeldPage,
       description: "Messages waiting for a person's approval, on every agent, oldest first.",
@@ -164,6 +190,31 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       description: "Takes an address off an agent's suppression list: its mail to it goes out again.",
       args: { id: t.arg.id({ required: true }), address: t.arg.string({ required: true }) },
       resolve: (_, { id, address }, ctx) => clearSuppression(ctx, id, address),
+    }),
+    addDomain: t.field({
+      type: DomainType,
+      description: "Serves a domain: a fresh DKIM key, and the DNS records to publish.",
+      args: { name: t.arg.string({ required: true }) },
+      resolve: (_, { name }, ctx) => addDomain(ctx, name),
+    }),
+    verifyDomain: t.field({
+      type: DomainType,
+      description: "Asks DNS for each record: ok, missing or wrong, with what was found.",
+      args: { name: t.arg.string({ required: true }) },
+      resolve: (_, { name }, ctx) => verifyDomain(ctx, name),
+    }),
+    rotateDkim: t.field({
+      type: DomainType,
+      description:
+        "A new DKIM key under a new selector; signing moves to it once verify finds it published (now: at once).",
+      args: { name: t.arg.string({ required: true }), now: t.arg.boolean() },
+      resolve: (_, { name, now }, ctx) => rotateDkim(ctx, name, now === true),
+    }),
+    deleteDomain: t.field({
+      type: OutcomeType,
+      description: "Stops serving an operator's domain; refused while agents have addresses there.",
+      args: { name: t.arg.string({ required: true }) },
+      resolve: (_, { name }, ctx) => deleteDomain(ctx, name),
     }),
     setSendPolicy: t.field({
       type: AdminAgentType,

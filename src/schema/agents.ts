@@ -42,6 +42,7 @@ const CreateAgentInput = builder.inputType("CreateAgentInput", {
       type: "JSONObject",
       description: "Custom key-value data, at most 16 KiB as JSON, nesting at most 10 levels",
     }),
+    domain: t.string({ description: "One of the served domains (domains): the address's; the first when left out" }),
   }),
 });
 

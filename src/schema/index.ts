@@ -11,6 +11,7 @@ import "./threads.ts";
 import "./senders.ts";
 import "./events.ts";
 import "./webhooks.ts";
+import "./domains.ts";
 import "./admin.ts";
 
 export const schema = builder.toSchema();

@@ -17,6 +17,7 @@ import { SentEmailType } from "./sending.ts";
 const ADDRESSES = {
   emails: { select: { fromAddress: true, toList: true, ccList: true } },
   sent: { select: { toList: true, ccList: true, bccList: true } },
+  agent: { select: { id: true, domain: true } },
 } as const;
 
 type ThreadMessage = { direction: "received"; email: Email } | { direction: "sent"; sent: SentEmail };

@@ -12,6 +12,7 @@ import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { scheduleSends } from "../jobs/scheduled-sends.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
+import { ensureConfiguredDomains } from "../mailbox/domains.ts";
 import { createMetrics } from "../metrics.ts";
 import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
@@ -44,6 +45,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       : null;
   if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
   const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
+  await ensureConfiguredDomains(services);
   const graphql = createGraphql(schema, services);
   const drain = new Drain();
   const app = createApp(services, graphql, drain);

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import * as dnsPacket from "dns-packet";
 
 // A real DNS server on loopback UDP answering from a zone the test writes:
-// TXT records (DKIM keys, SPF and DMARC policies) and A records. A name it
+// TXT records (DKIM keys, SPF and DMARC policies), A and MX records. A name it
 // does not hold is NXDOMAIN, as the internet would answer.
 
 export interface DnsServer {
@@ -11,6 +11,9 @@ export interface DnsServer {
   address: string;
   txt(name: string, text: string): void;
   a(name: string, ip: string): void;
+  mx(name: string, exchange: string, preference?: number): void;
+  /** Forgets every record of the name. */
+  clear(name: string): void;
   /** Questions asked, as "TYPE name". */
   asked: string[];
   close(): Promise<void>;
@@ -50,6 +53,8 @@ export async function startDnsServer(): Promise<DnsServer> {
     address: `127.0.0.1:${port}`,
     txt: (name, text) => add(name, { type: "TXT", name, ttl: 60, data: chunks(text) }),
     a: (name, ip) => add(name, { type: "A", name, ttl: 60, data: ip }),
+    mx: (name, exchange, preference = 10) => add(name, { type: "MX", name, ttl: 60, data: { preference, exchange } }),
+    clear: (name) => zone.delete(name.toLowerCase()),
     asked,
     close: () => new Promise((resolve) => socket.close(() => resolve())),
   };

@@ -1,0 +1,71 @@
+import type { DkimKey, Domain } from "../generated/prisma/sqlite/client.ts";
+import type { Store } from "./client.ts";
+import { isUniqueViolation } from "./errors.ts";
+
+// The served domains and their DKIM keys: all Prisma.
+
+export type { DkimKey, Domain };
+export type DomainWithKeys = Domain & { dkimKeys: DkimKey[] };
+
+const withKeys = { dkimKeys: { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] } };
+
+/** A new domain with its first key, together; null when the domain is served already. */
+export async function insertDomain({ prisma }: Store, domain: Domain, key: DkimKey): Promise<DomainWithKeys | null> {
+  try {
+    await prisma.$transaction([prisma.domain.create({ data: domain }), prisma.dkimKey.create({ data: key })]);
+    return { ...domain, dkimKeys: [key] };
+  } catch (error) {
+    if (isUniqueViolation(error)) return null;
+    throw error;
+  }
+}
+
+export function domainNames({ prisma }: Store): Promise<{ name: string }[]> {
+  return prisma.domain.findMany({ select: { name: true }, orderBy: { name: "asc" } });
+}
+
+export function domainsWithKeys({ prisma }: Store): Promise<DomainWithKeys[]> {
+  return prisma.domain.findMany({ include: withKeys, orderBy: { name: "asc" } });
+}
+
+export function domainByName({ prisma }: Store, name: string): Promise<DomainWithKeys | null> {
+  return prisma.domain.findUnique({ where: { name }, include: withKeys });
+}
+
+/** The key mail from the domain is signed with, or null. */
+export function activeKeyOf({ prisma }: Store, domainName: string): Promise<DkimKey | null> {
+  return prisma.dkimKey.findFirst({ where: { domainName, state: "active" }, orderBy: { createdAt: "desc" } });
+}
+
+export async function insertKey({ prisma }: Store, key: DkimKey): Promise<void> {
+  await prisma.dkimKey.create({ data: key });
+}
+
+/** The key signs from now on; the one that signed before is retired. False when it is not pending any more. */
+export async function promoteKey({ prisma }: Store, key: DkimKey): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const promoted = await tx.dkimKey.updateMany({
+      where: { id: key.id, state: "pending" },
+      data: { state: "active" },
+    });
+    if (promoted.count === 0) return false;
+    await tx.dkimKey.updateMany({
+      where: { domainName: key.domainName, state: "active", id: { not: key.id } },
+      data: { state: "retired" },
+    });
+    return true;
+  });
+}
+
+export async function saveCheck({ prisma }: Store, name: string, lastCheck: string, checkedAt: Date): Promise<void> {
+  await prisma.domain.updateMany({ where: { name }, data: { lastCheck, checkedAt } });
+}
+
+/** How many agents have their address at the domain. */
+export function agentsAt({ prisma }: Store, domain: string): Promise<number> {
+  return prisma.agent.count({ where: { domain } });
+}
+
+export async function deleteDomainRow({ prisma }: Store, name: string): Promise<boolean> {
+  return (await prisma.domain.deleteMany({ where: { name } })).count > 0;
+}

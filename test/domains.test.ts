@@ -1,0 +1,263 @@
+import { Resolver } from "node:dns/promises";
+import { authenticate } from "mailauth";
+import { describe, expect, test } from "vitest";
+import { Api, type TestAgent, uniqueId, verifyAgent } from "./support/api.ts";
+import { startDnsServer } from "./support/dns-server.ts";
+import { rawMessage } from "./support/mail.ts";
+import { served } from "./support/served.ts";
+import { waitFor } from "./support/wait.ts";
+
+// Several domains: agents register on any served one, mail is filed by the
+// whole address, the operator adds domains and is given the DNS records to
+// publish, which verify checks against a real DNS server; outgoing mail is
+// DKIM-signed so that a receiver (mailauth) verifies it with the published
+// key, and keeps verifying through a key rotation.
+
+const ADMIN = "admin-token-domains-0123456789";
+const MX = "mx.pigeon.example";
+const dns = await startDnsServer();
+const { svc, api, x, dovecot, provider } = served({
+  imap: true,
+  smtp: true,
+  env: {
+    MAIL_DOMAINS: "a.example,b.example",
+    MX_HOST: MX,
+    DNS_SERVERS: dns.address,
+    ADMIN_TOKEN: ADMIN,
+    SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
+    IMAP_POLL_INTERVAL_MS: "60000",
+  },
+});
+const admin = { key: ADMIN };
+
+interface DnsRecord {
+  type: string;
+  name: string;
+  value: string;
+}
+
+async function agentOn(domain?: string): Promise<TestAgent & { email: string }> {
+  const id = uniqueId();
+  const reply = await api.post("/agents", { body: { id, name: `Agent ${id}`, ...(domain ? { domain } : {}) } });
+  expect(reply.status).toBe(201);
+  const agent = { id, apiKey: reply.body.apiKey, email: reply.body.agent.email };
+  await verifyAgent(api, x, agent);
+  return agent;
+}
+
+/** Publishes records as the admin API gave them. */
+function publish(records: DnsRecord[]) {
+  for (const record of records) {
+    if (record.type === "MX") dns.mx(record.name, record.value.split(" ")[1] as string);
+    else dns.txt(record.name, record.value);
+  }
+}
+
+const resolver = new Resolver();
+resolver.setServers([dns.address]);
+
+/** What a receiver makes of the message's DKIM signature, with the published keys. */
+async function dkimOf(raw: Buffer) {
+  const result = await authenticate(raw, {
+    resolver: (name: string, type: string) => resolver.resolve(name, type) as Promise<string[][]>,
+    ip: "127.0.0.1",
+    helo: "localhost",
+    mta: "receiver.example",
+    sender: "x@example.com",
+  });
+  const [signature] = result.dkim.results;
+  return { result: signature?.status.result, selector: signature?.selector, domain: signature?.signingDomain };
+}
+
+const sentRaw = async (agent: TestAgent, subject: string) => {
+  const reply = await api.post(`/agents/${agent.id}/send`, {
+    key: agent.apiKey,
+    body: { to: "pat@example.com", subject, text: "Signed, sealed, delivered." },
+  });
+  expect(reply.status).toBe(201);
+  return (await waitFor(() => provider.deliveries.find((d) => d.parsed.subject === subject) ?? null)).raw;
+};
+
+describe("several domains", () => {
+  test("agents register on any served domain; an unknown one is a 400; ids stay unique across domains", async () => {
+    const served = await api.get("/domains");
+    expect(served.body.domains.slice(0, 2)).toEqual(["a.example", "b.example"]);
+    const onA = await agentOn();
+    expect(onA.email).toBe(`${onA.id}@a.example`);
+    const onB = await agentOn("B.example");
+    expect(onB.email).toBe(`${onB.id}@b.example`);
+    const unknown = await api.post("/agents", { body: { id: uniqueId(), name: "Nowhere", domain: "c.nowhere" } });
+    expect([unknown.status, unknown.body.message]).toEqual([
+      400,
+      'domain: "c.nowhere" is not served here (GET /domains)',
+    ]);
+    const taken = await api.post("/agents", { body: { id: onA.id, name: "Twin", domain: "b.example" } });
+    expect(taken.status).toBe(409);
+    const graphql = await api.graphql(
+      "mutation($input: CreateAgentInput!) { createAgent(input: $input) { agent { email } } }",
+      { input: { id: uniqueId(), name: "Via GraphQL", domain: "b.example" } },
+    );
+    expect(graphql.body.data.createAgent.agent.email).toMatch(/@b\.example$/);
+  });
+
+  test("mail is filed by the whole address: scout@a.example is not scout@b.example's", async () => {
+    const onB = await agentOn("b.example");
+    const local = onB.id.toLowerCase();
+    await dovecot.append(rawMessage({ to: `${local}@a.example`, subject: `Wrong domain ${onB.id}` }));
+    await dovecot.append(rawMessage({ to: `${local}@b.example`, subject: `Right domain ${onB.id}` }));
+    const inbox = await waitFor(async () => {
+      const reply = await api.get(`/agents/${onB.id}/emails`, { key: onB.apiKey });
+      return reply.body.total >= 1 ? reply.body : null;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const again = await api.get(`/agents/${onB.id}/emails`, { key: onB.apiKey });
+    expect(again.body.data.map((e: { subject: string }) => e.subject)).toEqual([`Right domain ${onB.id}`]);
+    expect(inbox.data[0].to).toBe(`${local}@b.example`);
+    const dropped = svc.logs.filter((line) => line.event === "inbound_dropped").map((line) => line.fields);
+    expect(dropped).toContainEqual(
+      expect.objectContaining({ reason: "unknown_recipient", recipient: `${local}@a.example` }),
+    );
+  });
+});
+
+describe("operator domains and their records", () => {
+  test("added with records to publish (never the private key); verified ok, missing and wrong against DNS", async () => {
+    const name = `${uniqueId()}.example`;
+    const added = await api.post("/admin/domains", { ...admin, body: { name } });
+    expect(added.status).toBe(201);
+    expect(added.text).not.toMatch(/PRIVATE KEY|sealed:/);
+    const selector = added.body.selector as string;
+    expect(added.body.records.map((r: DnsRecord) => [r.type, r.name])).toEqual([
+      ["MX", name],
+      ["TXT", name],
+      ["TXT", `${selector}._domainkey.${name}`],
+      ["TXT", `_dmarc.${name}`],
+    ]);
+    expect(added.body.records[0].value).toBe(`10 ${MX}`);
+    expect(added.body.records[1].value).toBe(`v=spf1 a:${MX} ~all`);
+    expect(added.body.records[2].value).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/);
+    expect(added.body.records[3].value).toMatch(/^v=DMARC1; p=none; rua=mailto:/);
+    expect((await api.get("/domains")).body.domains).toContain(name);
+    expect((await api.post("/admin/domains", { ...admin, body: { name } })).status).toBe(409);
+
+    const before = await api.post(`/admin/domains/${name}/verify`, admin);
+    expect(before.body.lastCheck.records.map((r: { status: string }) => r.status)).toEqual([
+      "missing",
+      "missing",
+      "missing",
+      "missing",
+    ]);
+    publish(added.body.records);
+    dns.clear(name);
+    dns.mx(name, MX);
+    dns.txt(name, "v=spf1 include:other.example -all");
+    const checked = await api.post(`/admin/domains/${name}/verify`, admin);
+    const statuses = checked.body.lastCheck.records.map((r: { status: string; found: string[] }) => [
+      r.status,
+      r.found,
+    ]);
+    expect(statuses).toEqual([
+      ["ok", [`10 ${MX}`]],
+      ["wrong", ["v=spf1 include:other.example -all"]],
+      ["ok", [added.body.records[2].value]],
+      ["ok", [added.body.records[3].value]],
+    ]);
+    const shown = await api.get(`/admin/domains/${name}`, admin);
+    expect(shown.body.lastCheck.records[1].status).toBe("wrong");
+    const zone = await api.get(`/admin/domains/${name}/zone`, admin);
+    expect(zone.headers.get("content-type")).toMatch(/^text\/plain/);
+    expect(zone.text).toContain(`${name}. 3600 IN MX 10 ${MX}.`);
+    expect(zone.text).toContain(`${selector}._domainkey.${name}. 3600 IN TXT "v=DKIM1; k=rsa; p=`);
+    expect((await api.get("/admin/domains", { key: "an-agent-key" })).status).toBe(401);
+  });
+
+  test("deleted only when no agent uses it; a MAIL_DOMAINS domain is not the API's to delete", async () => {
+    const name = `${uniqueId()}.example`;
+    await api.post("/admin/domains", { ...admin, body: { name } });
+    const agent = await agentOn(name);
+    const busy = await api.delete(`/admin/domains/${name}`, admin);
+    expect([busy.status, busy.body.message]).toEqual([400, `1 agents have their address at ${name}`]);
+    await api.delete(`/agents/${agent.id}`, { key: agent.apiKey });
+    expect((await api.delete(`/admin/domains/${name}`, admin)).status).toBe(200);
+    expect((await api.get("/domains")).body.domains).not.toContain(name);
+    expect((await api.delete("/admin/domains/a.example", admin)).status).toBe(400);
+    const listed = await api.get("/admin/domains", admin);
+    expect(
+      listed.body.data.filter((d: { source: string }) => d.source === "config").map((d: { name: string }) => d.name),
+    ).toEqual(["a.example", "b.example"]);
+  });
+
+  test("private keys are sealed with SECRETS_KEY in the database", async () => {
+    const keys = await svc.service.services.prisma.dkimKey.findMany();
+    expect(keys.length).toBeGreaterThanOrEqual(2);
+    for (const key of keys) expect(key.privateKey).toMatch(/^sealed:/);
+  });
+});
+
+describe("DKIM", () => {
+  test("mail from each domain passes with the published key, and fails once tampered with", async () => {
+    const domains = (await api.get("/admin/domains", admin)).body.data as { name: string; records: DnsRecord[] }[];
+    for (const domain of domains.filter((d) => d.name === "a.example" || d.name === "b.example")) {
+      publish(domain.records.filter((r) => r.name.includes("._domainkey.")));
+      const agent = await agentOn(domain.name);
+      const raw = await sentRaw(agent, `Signed ${agent.id}`);
+      expect(raw.toString()).toMatch(/^DKIM-Signature: v=1; a=rsa-sha256; c=relaxed\/relaxed; .*d=/m);
+      expect(await dkimOf(raw)).toMatchObject({ result: "pass", domain: domain.name });
+      const forgedHeader = Buffer.from(
+        raw.toString().replace(`Subject: Signed ${agent.id}`, `Subject: Pay ${agent.id}`),
+      );
+      expect((await dkimOf(forgedHeader)).result).toBe("fail");
+      // A changed body: mailauth says neutral ("body hash did not verify"); it is no pass either way.
+      const forgedBody = Buffer.from(raw.toString().replace("Signed, sealed", "Signed, forged"));
+      expect((await dkimOf(forgedBody)).result).not.toBe("pass");
+    }
+  });
+
+  test("every instance signs with the one key the first made for a MAIL_DOMAINS domain", async () => {
+    const other = new Api((await svc.startAnother()).url);
+    const agent = await agentOn("a.example");
+    const viaFirst = await dkimOf(await sentRaw(agent, `First ${agent.id}`));
+    const subject = `Second ${agent.id}`;
+    const reply = await other.post(`/agents/${agent.id}/send`, {
+      key: agent.apiKey,
+      body: { to: "pat@example.com", subject, text: "From the other instance." },
+    });
+    expect(reply.status).toBe(201);
+    const raw = (await waitFor(() => provider.deliveries.find((d) => d.parsed.subject === subject) ?? null)).raw;
+    expect(await dkimOf(raw)).toEqual({ ...viaFirst, result: "pass" });
+    const keys = await svc.service.services.prisma.dkimKey.findMany({ where: { domainName: "a.example" } });
+    expect(keys).toHaveLength(1);
+  });
+
+  test("rotation: the new key signs only once published and verified (or now), and mail passes throughout", async () => {
+    const name = `${uniqueId()}.example`;
+    const added = (await api.post("/admin/domains", { ...admin, body: { name } })).body;
+    publish(added.records);
+    const agent = await agentOn(name);
+    const rotated = (await api.post(`/admin/domains/${name}/rotate-dkim`, admin)).body;
+    expect(rotated.selector).toBe(added.selector);
+    const next = rotated.records.find((r: DnsRecord & { purpose: string }) =>
+      r.purpose.startsWith("DKIM: the next key"),
+    );
+    expect(next.name).not.toContain(added.selector);
+    expect(await dkimOf(await sentRaw(agent, `Before ${agent.id}`))).toMatchObject({
+      result: "pass",
+      selector: added.selector,
+    });
+    // Not published yet: verify finds it missing, and signing stays.
+    await api.post(`/admin/domains/${name}/verify`, admin);
+    expect((await api.get(`/admin/domains/${name}`, admin)).body.selector).toBe(added.selector);
+    publish([next]);
+    const verified = (await api.post(`/admin/domains/${name}/verify`, admin)).body;
+    const newSelector = next.name.split(".")[0];
+    expect(verified.selector).toBe(newSelector);
+    expect(verified.removable.map((r: DnsRecord) => r.name)).toEqual([`${added.selector}._domainkey.${name}`]);
+    expect(await dkimOf(await sentRaw(agent, `After ${agent.id}`))).toMatchObject({
+      result: "pass",
+      selector: newSelector,
+    });
+    // ?now=true: signing moves at once (its record is the operator's to publish).
+    const now = (await api.post(`/admin/domains/${name}/rotate-dkim?now=true`, admin)).body;
+    expect(now.selector).not.toBe(newSelector);
+  });
+});
