@@ -198,12 +198,11 @@ function parseDnsServers(value: string | undefined): string[] | null {
   return servers;
 }
 
-/** A bearer token: refused without repeating it, since it is a secret. */
 /** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone. */
 function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
   const name = env.MAIL_DOMAINS !== undefined ? "MAIL_DOMAINS" : "MAIL_DOMAIN";
   const given = (env[name] ?? "localhost").split(",").map((domain) => domain.trim().toLowerCase());
-  if (given.length === 0 || !given.every((domain) => HOSTNAME.test(domain))) {
+  if (!given.every((domain) => HOSTNAME.test(domain))) {
     throw new ConfigError(`${name} must be domain names, comma-separated, got ${JSON.stringify(env[name])}`);
   }
   const mailDomains = [...new Set(given)];
@@ -220,6 +219,7 @@ function parseSecretsKey(value: string | undefined): Buffer | null {
   return key;
 }
 
+/** A bearer token: refused without repeating it, since it is a secret. */
 function parseToken(env: Env, name: string): string | null {
   const value = env[name];
   if (value === undefined || value === "") return null;
@@ -274,7 +274,11 @@ export function loadConfig(env: Env): Config {
     ),
     ...domainsOf(env),
     publicUrl,
-    mxHost: read(env, "MX_HOST", new URL(publicUrl).hostname, (v) => HOSTNAME.test(v), "a host name").toLowerCase(),
+    // Unset: PUBLIC_URL's host, as it is (an address there makes an MX record to fix, said by verify).
+    mxHost: (env.MX_HOST === undefined
+      ? new URL(publicUrl).hostname
+      : read(env, "MX_HOST", "", (v) => HOSTNAME.test(v), "a host name")
+    ).toLowerCase(),
     spfInclude:
       read(env, "SPF_INCLUDE", "", (v) => v === "" || HOSTNAME.test(v), "a domain name").toLowerCase() || null,
     secretsKey: parseSecretsKey(env.SECRETS_KEY),

@@ -171,7 +171,10 @@ describe("agents", () => {
     await admin("PUT", `/agents/${agent.id}/limits`, { storageLimit: 10 });
     await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "Too big" }));
     await waitFor(() =>
-      svc.logs.find((line) => line.fields.reason === "over_quota" && line.fields.recipient === agent.id),
+      svc.logs.find(
+        (line) =>
+          line.fields.reason === "over_quota" && line.fields.recipient === `${agent.id.toLowerCase()}@mail.example`,
+      ),
     );
     expect((await api.get(`/agents/${agent.id}`, { key: agent.apiKey })).body.storageLimit).toBe(10);
 

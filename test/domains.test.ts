@@ -164,6 +164,20 @@ describe("operator domains and their records", () => {
     ]);
     const shown = await api.get(`/admin/domains/${name}`, admin);
     expect(shown.body.lastCheck.records[1].status).toBe("wrong");
+    // Another MX host, another key under the selector, two SPF records: each wrong.
+    const dkimName = `${selector}._domainkey.${name}`;
+    for (const record of [name, dkimName]) dns.clear(record);
+    dns.mx(name, "mx.elsewhere.example");
+    dns.txt(name, `v=spf1 a:${MX} ~all`);
+    dns.txt(name, "v=spf1 -all");
+    dns.txt(dkimName, "v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAnotthekey");
+    const wrong = await api.post(`/admin/domains/${name}/verify`, admin);
+    expect(wrong.body.lastCheck.records.map((r: { status: string }) => r.status)).toEqual([
+      "wrong",
+      "wrong",
+      "wrong",
+      "ok",
+    ]);
     const zone = await api.get(`/admin/domains/${name}/zone`, admin);
     expect(zone.headers.get("content-type")).toMatch(/^text\/plain/);
     expect(zone.text).toContain(`${name}. 3600 IN MX 10 ${MX}.`);

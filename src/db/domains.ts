@@ -1,4 +1,5 @@
 import type { DkimKey, Domain } from "../generated/prisma/sqlite/client.ts";
+import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
 
@@ -41,20 +42,33 @@ export async function insertKey({ prisma }: Store, key: DkimKey): Promise<void> 
   await prisma.dkimKey.create({ data: key });
 }
 
-/** The key signs from now on; the one that signed before is retired. False when it is not pending any more. */
-export async function promoteKey({ prisma }: Store, key: DkimKey): Promise<boolean> {
-  return prisma.$transaction(async (tx) => {
+/** The key signs from now on, and the one that signed before is retired; nothing when it is not pending any more. */
+export async function promoteKey({ prisma }: Store, key: DkimKey): Promise<void> {
+  await prisma.$transaction(async (tx) => {
     const promoted = await tx.dkimKey.updateMany({
       where: { id: key.id, state: "pending" },
       data: { state: "active" },
     });
-    if (promoted.count === 0) return false;
+    if (promoted.count === 0) return;
     await tx.dkimKey.updateMany({
       where: { domainName: key.domainName, state: "active", id: { not: key.id } },
       data: { state: "retired" },
     });
-    return true;
   });
+}
+
+/** Every key whose private key is stored in the clear. */
+export function keysInTheClear({ prisma }: Store): Promise<DkimKey[]> {
+  return prisma.dkimKey.findMany({ where: { NOT: { privateKey: { startsWith: SEALED } } } });
+}
+
+export async function replacePrivateKey({ prisma }: Store, id: string, privateKey: string): Promise<void> {
+  await prisma.dkimKey.updateMany({ where: { id }, data: { privateKey } });
+}
+
+/** Agents made before domains take the default domain: their address stays where it was. */
+export async function settleAgentDomains({ prisma }: Store, domain: string): Promise<void> {
+  await prisma.agent.updateMany({ where: { domain: null }, data: { domain } });
 }
 
 export async function saveCheck({ prisma }: Store, name: string, lastCheck: string, checkedAt: Date): Promise<void> {

@@ -12,7 +12,17 @@ import type { Services } from "./services.ts";
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
 /** RFC 2142 mailbox names: they belong to the domain's operator, not to an agent. */
-const ROLE_NAMES = new Set(["postmaster", "abuse", "hostmaster", "webmaster", "mailer-daemon", "noc", "security"]);
+/** Mailboxes of the domain's operator, dmarc-reports among them (the DMARC record suggested sends reports there). */
+const ROLE_NAMES = new Set([
+  "postmaster",
+  "abuse",
+  "hostmaster",
+  "webmaster",
+  "mailer-daemon",
+  "noc",
+  "security",
+  "dmarc-reports",
+]);
 const NAME_MAX = 128;
 /** A name is the display name of sent mail: it may not look like an address. */
 const NAME_FORBIDDEN = /[<>@]/;

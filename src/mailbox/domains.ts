@@ -11,10 +11,14 @@ import {
   domainsWithKeys,
   insertDomain,
   insertKey,
+  keysInTheClear,
   promoteKey,
+  replacePrivateKey,
   saveCheck,
+  settleAgentDomains,
 } from "../db/domains.ts";
 import { excerpt, ServiceError } from "../errors.ts";
+import { isDomainName } from "../outbound/address.ts";
 import { newDkimKey, type SigningKey } from "../outbound/dkim.ts";
 import { type RecordLookup, recordLookup } from "../outbound/dns-records.ts";
 import { seal, unseal } from "../secrets.ts";
@@ -24,8 +28,6 @@ import type { Services } from "./services.ts";
 // those the operator adds. Each has DKIM keys kept in the database, so every
 // instance signs with the same one, and the DNS records to publish, which
 // verify checks. The private key leaves the store only to sign.
-
-const HOSTNAME = /^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 export interface DnsRecord {
   type: "MX" | "TXT";
@@ -43,7 +45,8 @@ export interface RecordCheck extends DnsRecord {
 /** A domain as the operator sees it: never its private keys. */
 export interface DomainView {
   name: string;
-  source: string;
+  /** config (one of MAIL_DOMAINS) or operator (added through the admin API). */
+  source: "config" | "operator";
   createdAt: Date;
   /** What to publish. */
   records: DnsRecord[];
@@ -62,10 +65,13 @@ export async function servedDomains(services: Services): Promise<string[]> {
   return [...new Set([...services.config.mailDomains, ...added])];
 }
 
+/** A domain name as given, the one way it is compared: lower case, without a final dot. */
+const normalised = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
+
 /** The domain an agent registers on: one served, or the default. */
 export async function checkedDomain(services: Services, domain: string | null | undefined): Promise<string> {
   if (domain == null) return services.config.mailDomain;
-  const name = domain.toLowerCase();
+  const name = normalised(domain);
   if (!(await servedDomains(services)).includes(name)) {
     throw new ServiceError(
       "BAD_REQUEST",
@@ -95,26 +101,38 @@ async function newKey(config: Config, domainName: string, state: string, now: Da
 }
 
 /** A domain and its first key, unless it is served already (null). */
-async function makeDomain(services: Services, name: string, source: string): Promise<DomainWithKeys | null> {
+async function makeDomain(services: Services, name: string): Promise<DomainWithKeys | null> {
   const now = services.clock.now();
   const key = await newKey(services.config, name, "active", now);
-  return insertDomain(services, { name, source, createdAt: now, lastCheck: null, checkedAt: null }, key);
+  return insertDomain(services, { name, createdAt: now, lastCheck: null, checkedAt: null }, key);
 }
 
-/** At start: each domain of MAIL_DOMAINS has its row and a key; the first instance to start makes them. */
+/**
+ * At start: each domain of MAIL_DOMAINS has its row and a key (the first
+ * instance to start makes them); agents made before domains keep their
+ * address at the default; and with SECRETS_KEY, keys stored in the clear
+ * before it was set are sealed.
+ */
 export async function ensureConfiguredDomains(services: Services): Promise<void> {
+  const { config } = services;
   const known = new Set((await domainNames(services)).map(({ name }) => name));
-  for (const name of services.config.mailDomains) {
-    if (!known.has(name)) await makeDomain(services, name, "config");
+  for (const name of config.mailDomains) {
+    if (!known.has(name)) await makeDomain(services, name);
+  }
+  await settleAgentDomains(services, config.mailDomain);
+  if (config.secretsKey === null) return;
+  for (const key of await keysInTheClear(services)) {
+    await replacePrivateKey(services, key.id, seal(key.privateKey, config.secretsKey));
   }
 }
 
 /** The operator adds a domain: served at once, with a fresh DKIM key and the records to publish. */
 export async function addDomain(services: Services, name: string): Promise<DomainView> {
-  const domain = name.trim().toLowerCase().replace(/\.$/, "");
-  if (!HOSTNAME.test(domain))
+  const domain = normalised(name);
+  if (!isDomainName(domain)) {
     throw new ServiceError("BAD_REQUEST", `name: ${JSON.stringify(excerpt(name))} is not a domain name`);
-  const made = await makeDomain(services, domain, "operator");
+  }
+  const made = await makeDomain(services, domain);
   if (!made) throw new ServiceError("CONFLICT", `Domain ${domain} is served already`);
   return viewOf(services.config, made);
 }
@@ -124,7 +142,7 @@ export async function listDomains(services: Services): Promise<DomainView[]> {
 }
 
 async function findDomain(services: Services, name: string): Promise<DomainWithKeys> {
-  const domain = await domainByName(services, name.toLowerCase());
+  const domain = await domainByName(services, normalised(name));
   if (!domain) throw notFound(name);
   return domain;
 }
@@ -136,7 +154,7 @@ export async function getDomain(services: Services, name: string): Promise<Domai
 /** Stops serving an operator's domain; refused while agents have addresses there, and for MAIL_DOMAINS'. */
 export async function deleteDomain(services: Services, name: string): Promise<{ success: boolean; message: string }> {
   const domain = await findDomain(services, name);
-  if (domain.source === "config") {
+  if (services.config.mailDomains.includes(domain.name)) {
     throw new ServiceError("BAD_REQUEST", `${domain.name} is served by MAIL_DOMAINS: remove it there`);
   }
   const agents = await agentsAt(services, domain.name);
@@ -148,13 +166,14 @@ export async function deleteDomain(services: Services, name: string): Promise<{ 
 const dkimName = (key: DkimKey) => `${key.selector}._domainkey.${key.domainName}`;
 const dkimValue = (key: DkimKey) => `v=DKIM1; k=rsa; p=${key.publicKey}`;
 
+const DKIM_PURPOSES: Record<string, string> = {
+  active: "DKIM: the key mail from the domain is signed with",
+  pending: "DKIM: the next key; publish it, then verify: signing moves to it once it is found",
+  retired: "DKIM: a retired key; keep its record a few days for mail already signed with it, then remove it",
+};
+
 function dkimRecord(key: DkimKey): DnsRecord {
-  const purpose = {
-    active: "DKIM: the key mail from the domain is signed with",
-    pending: "DKIM: the next key; publish it, then verify: signing moves to it once it is found",
-    retired: "DKIM: a key no longer used; its record may be removed",
-  }[key.state];
-  return { type: "TXT", name: dkimName(key), value: dkimValue(key), purpose: purpose ?? "DKIM" };
+  return { type: "TXT", name: dkimName(key), value: dkimValue(key), purpose: DKIM_PURPOSES[key.state] as string };
 }
 
 /** The records to publish for a domain: MX, SPF, its DKIM keys in use, a DMARC suggestion. */
@@ -177,7 +196,7 @@ function viewOf(config: Config, domain: DomainWithKeys): DomainView {
   const active = domain.dkimKeys.filter((key) => key.state === "active").at(-1);
   return {
     name: domain.name,
-    source: domain.source,
+    source: config.mailDomains.includes(domain.name) ? "config" : "operator",
     createdAt: domain.createdAt,
     records: recordsOf(config, domain),
     removable: domain.dkimKeys.filter((key) => key.state === "retired").map(dkimRecord),
@@ -199,29 +218,63 @@ export async function zoneOf(services: Services, name: string): Promise<string> 
   return `; DNS records for ${view.name}\n${view.records.map(line).join("\n")}\n`;
 }
 
-const squeeze = (text: string) => text.replace(/\s+/g, "").toLowerCase();
+/** A record's tags (DKIM, DMARC) by name, values without spaces. */
+function tagsOf(text: string): Map<string, string> {
+  return new Map(
+    text.split(";").map((tag) => {
+      const [name = "", ...value] = tag.split("=");
+      return [name.trim().toLowerCase(), value.join("=").replace(/\s+/g, "")] as const;
+    }),
+  );
+}
+
+const judged = (record: DnsRecord, found: string[], ok: boolean): RecordCheck => ({
+  ...record,
+  status: found.length === 0 ? "missing" : ok ? "ok" : "wrong",
+  found,
+});
+
+/** An MX of the name points at MX_HOST. */
+async function checkMx(dns: RecordLookup, record: DnsRecord): Promise<RecordCheck> {
+  const found = await dns.mx(record.name);
+  const host = record.value.split(" ")[1];
+  return judged(
+    record,
+    found,
+    found.some((mx) => mx.split(" ")[1]?.replace(/\.$/, "") === host),
+  );
+}
+
+/** One SPF record (two are an error at receivers), naming our include or a: among its terms. */
+async function checkSpf(dns: RecordLookup, record: DnsRecord): Promise<RecordCheck> {
+  const found = (await dns.txt(record.name)).filter((text) => /^v=spf1(\s|$)/i.test(text.trim()));
+  const term = record.value.split(" ")[1]?.toLowerCase();
+  const terms = (text: string) => text.trim().toLowerCase().split(/\s+/);
+  return judged(record, found, found.length === 1 && terms(found[0] as string).includes(term as string));
+}
+
+/** The key's record carries exactly its public key. */
+async function checkDkim(dns: RecordLookup, record: DnsRecord): Promise<RecordCheck> {
+  const found = await dns.txt(record.name);
+  const key = tagsOf(record.value).get("p");
+  return judged(
+    record,
+    found,
+    found.some((text) => tagsOf(text).get("p") === key),
+  );
+}
+
+/** One DMARC record: its policy is the operator's. */
+async function checkDmarc(dns: RecordLookup, record: DnsRecord): Promise<RecordCheck> {
+  const found = (await dns.txt(record.name)).filter((text) => /^v=DMARC1\s*(;|$)/i.test(text.trim()));
+  return judged(record, found, found.length === 1);
+}
 
 /** What DNS holds for one record, against what it should. */
-async function checkRecord(dns: RecordLookup, record: DnsRecord): Promise<RecordCheck> {
-  if (record.type === "MX") {
-    const found = await dns.mx(record.name);
-    const host = record.value.split(" ")[1];
-    const status = found.length === 0 ? "missing" : found.some((mx) => mx.split(" ")[1] === host) ? "ok" : "wrong";
-    return { ...record, status, found };
-  }
-  const kind = /^v=(spf1|DKIM1|DMARC1)\b/i.exec(record.value)?.[1]?.toLowerCase() ?? "";
-  const found = (await dns.txt(record.name)).filter(
-    (text) => kind !== "dmarc1" || squeeze(text).startsWith("v=dmarc1"),
-  );
-  const ofKind = found.filter((text) => kind === "dkim1" || squeeze(text).startsWith(`v=${kind}`));
-  if (ofKind.length === 0) return { ...record, status: "missing", found };
-  const ok =
-    kind === "dkim1"
-      ? ofKind.some((text) => squeeze(text).includes(squeeze(record.value.split("p=")[1] ?? "")))
-      : kind === "spf1"
-        ? ofKind.some((text) => squeeze(text).includes(squeeze(record.value.split(" ")[1] ?? "")))
-        : true;
-  return { ...record, status: ok ? "ok" : "wrong", found: ofKind };
+function checkRecord(dns: RecordLookup, record: DnsRecord): Promise<RecordCheck> {
+  if (record.type === "MX") return checkMx(dns, record);
+  if (record.name.startsWith("_dmarc.")) return checkDmarc(dns, record);
+  return record.name.includes("._domainkey.") ? checkDkim(dns, record) : checkSpf(dns, record);
 }
 
 /**
@@ -234,7 +287,9 @@ export async function verifyDomain(services: Services, name: string): Promise<Do
   let checks: RecordCheck[];
   try {
     checks = await Promise.all(recordsOf(services.config, domain).map((record) => checkRecord(dns, record)));
-  } catch {
+  } catch (error) {
+    // DNS not answering (a timeout, a refusal) is the moment's; anything else is ours.
+    if (typeof (error as { code?: unknown }).code !== "string") throw error;
     throw new ServiceError("SERVICE_UNAVAILABLE", "DNS could not be asked just now: try again");
   }
   await saveCheck(services, domain.name, JSON.stringify(checks), services.clock.now());

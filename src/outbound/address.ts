@@ -5,6 +5,9 @@
 const LOCAL = /^[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+(\.[A-Za-z0-9!#$%&'*+/=?^_`{|}~-]+)*$/;
 const DOMAIN = /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+([A-Za-z]{2,63}|xn--[A-Za-z0-9-]{1,59})$/;
 
+/** A domain mail can be addressed to: labels of letters, digits and dashes, and a top-level one. */
+export const isDomainName = (value: string) => DOMAIN.test(value);
+
 export function isEmailAddress(value: string): boolean {
   const at = value.lastIndexOf("@");
   if (at < 1 || value.length > 254) return false;

@@ -4,7 +4,6 @@ ALTER TABLE "Agent" ADD COLUMN     "domain" TEXT;
 -- CreateTable
 CREATE TABLE "Domain" (
     "name" TEXT NOT NULL,
-    "source" TEXT NOT NULL,
     "createdAt" TIMESTAMP(3) NOT NULL,
     "lastCheck" TEXT,
     "checkedAt" TIMESTAMP(3),

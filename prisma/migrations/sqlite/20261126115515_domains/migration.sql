@@ -4,7 +4,6 @@ ALTER TABLE "Agent" ADD COLUMN "domain" TEXT;
 -- CreateTable
 CREATE TABLE "Domain" (
     "name" TEXT NOT NULL PRIMARY KEY,
-    "source" TEXT NOT NULL,
     "createdAt" DATETIME NOT NULL,
     "lastCheck" TEXT,
     "checkedAt" DATETIME
