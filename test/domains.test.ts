@@ -120,6 +120,17 @@ describe("several domains", () => {
   });
 });
 
+describe("agents made before domains", () => {
+  test("keep their address at the default domain, written down at the next start", async () => {
+    const agent = await agentOn();
+    const { prisma } = svc.service.services;
+    await prisma.agent.update({ where: { id: agent.id }, data: { domain: null } });
+    expect((await api.get(`/agents/${agent.id}`, { key: agent.apiKey })).body.email).toBe(`${agent.id}@a.example`);
+    await svc.startAnother();
+    expect((await prisma.agent.findUnique({ where: { id: agent.id } }))?.domain).toBe("a.example");
+  });
+});
+
 describe("operator domains and their records", () => {
   test("added with records to publish (never the private key); verified ok, missing and wrong against DNS", async () => {
     const name = `${uniqueId()}.example`;
