@@ -33,6 +33,8 @@ export interface Config {
   /** What happens to a message on the server once it is stored. */
   imapProcessed: ProcessedAction;
   inboundMaxBytes: number;
+  /** The SMTP door every instance opens to receive mail directly; null: none. */
+  smtpIngress: SmtpIngressConfig | null;
   /** The provider outgoing mail is handed to; null: sending answers 503. */
   smtp: SmtpConfig | null;
   /** How long a send waits for the provider before it answers. */
@@ -91,6 +93,14 @@ function readChoice<T extends string>(env: Env, name: string, choices: readonly 
     (v) => choices.includes(v as T),
     choices.join(", ").replace(/, ([^,]+)$/, " or $1"),
   ) as T;
+}
+
+export interface SmtpIngressConfig {
+  port: number;
+  host: string;
+  /** Speak LMTP, for a front MTA. */
+  lmtp: boolean;
+  maxConnectionsPerIp: number;
 }
 
 export interface SmtpConfig {
@@ -196,6 +206,17 @@ function parseDnsServers(value: string | undefined): string[] | null {
     );
   }
   return servers;
+}
+
+/** SMTP_INGRESS_PORT opens the door; the rest say how. */
+function parseSmtpIngress(env: Env): SmtpIngressConfig | null {
+  if (env.SMTP_INGRESS_PORT === undefined || env.SMTP_INGRESS_PORT === "") return null;
+  return {
+    port: readInt(env, "SMTP_INGRESS_PORT", 25, 0, 65535),
+    host: read(env, "SMTP_INGRESS_HOST", "0.0.0.0", (v) => isIP(v) !== 0, "an IP address"),
+    lmtp: readBoolean(env, "SMTP_INGRESS_LMTP", false),
+    maxConnectionsPerIp: readInt(env, "SMTP_INGRESS_MAX_CONNECTIONS_PER_IP", 10, 1, 10_000),
+  };
 }
 
 /** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone. */
@@ -306,6 +327,7 @@ export function loadConfig(env: Env): Config {
     imapPollIntervalMs: readInt(env, "IMAP_POLL_INTERVAL_MS", 30_000, 100, 86_400_000),
     imapProcessed: parseProcessed(env.IMAP_PROCESSED ?? "seen"),
     inboundMaxBytes: readInt(env, "INBOUND_MAX_BYTES", 25 * 1024 * 1024, 1, 2_147_483_647),
+    smtpIngress: parseSmtpIngress(env),
     smtp: parseSmtpUrl(env.SMTP_URL),
     // Inside the spec's 30-second request timeout, with room to answer.
     smtpTimeoutMs: readInt(env, "SMTP_TIMEOUT_MS", 20_000, 1_000, 25_000),

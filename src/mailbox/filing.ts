@@ -57,7 +57,7 @@ export interface Arrival {
   message: IncomingMessage;
   /** Who sent it, as far as the sender's domain tells. */
   authentication: Authentication;
-  /** Local parts at the mail domain. */
+  /** Its recipients: addresses at the served domains, in lower case. */
   recipients: string[];
 }
 
@@ -192,6 +192,21 @@ export async function fileBatch(
       }
     }
     await writeCursor(tx, mailbox, through);
+    return filed;
+  });
+}
+
+/**
+ * Files one message handed over directly (the SMTP door), for each of its
+ * recipients, in one transaction: the sender hears 250 only once it is kept.
+ * A retry of a message already filed for a recipient is a duplicate, not a second copy.
+ */
+export async function fileDelivered(services: Services, arrival: Arrival): Promise<Filed[]> {
+  return withEvents(services, async (tx, emit) => {
+    const filed: Filed[] = [];
+    for (const recipient of arrival.recipients) {
+      filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });
+    }
     return filed;
   });
 }

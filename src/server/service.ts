@@ -7,6 +7,7 @@ import type { Config } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startImapPoller } from "../inbound/imap-poller.ts";
+import { startSmtpDoor } from "../inbound/smtp-door.ts";
 import { initialInboundState } from "../inbound/state.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { scheduleSends } from "../jobs/scheduled-sends.ts";
@@ -62,7 +63,10 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const webhooks = startWebhookWorker(services);
   const scheduled = scheduleSends(services);
   const poller = config.imap && services.inbound ? startImapPoller(services, config.imap, services.inbound) : null;
-  if (!poller) log("info", "inbound_off", { reason: "IMAP_URL is not set: no mail is received" });
+  const door = config.smtpIngress ? await startSmtpDoor(services, config.smtpIngress) : null;
+  if (!poller && !door) {
+    log("info", "inbound_off", { reason: "neither IMAP_URL nor SMTP_INGRESS_PORT is set: no mail is received" });
+  }
   log("info", "listening", { port, database: database.provider });
   return {
     url: `http://${config.host === "0.0.0.0" ? "127.0.0.1" : config.host}:${port}`,
@@ -73,7 +77,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       const grace = AbortSignal.timeout(config.shutdownGraceMs);
       const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
-      await Promise.all([http, poller?.stop(), webhooks.stop(), scheduled.stop()]);
+      await Promise.all([http, poller?.stop(), door?.close(), webhooks.stop(), scheduled.stop()]);
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();

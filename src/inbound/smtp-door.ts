@@ -1,0 +1,142 @@
+import { randomUUID } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import type { SmtpIngressConfig } from "../config.ts";
+import { describeFault } from "../log.ts";
+import { dropped, fileDelivered } from "../mailbox/filing.ts";
+import { recipientRefusal } from "../mailbox/intake.ts";
+import type { Services } from "../mailbox/services.ts";
+import { authenticator } from "./authentication.ts";
+import { startReaders, Unreadable } from "./readers.ts";
+
+// The SMTP door: every instance may be an MX for the served domains. Not a
+// relay (no AUTH): each RCPT TO is answered by the filing rules, the message
+// is read and authenticated as the poller's are, with the connecting client
+// recorded in a Received header as an MX records it, and filed through the
+// same code. 250 only once the filing transaction committed; 451 otherwise,
+// so the sender tries again (a retry of a message filed is recognised).
+
+/** RCPT TO commands of one message (taken or refused, so that nobody guesses addresses by the thousand). */
+const MAX_RECIPIENTS = 50;
+
+export interface SmtpDoor {
+  port: number;
+  close(): Promise<void>;
+}
+
+/** An SMTP reply: the code, with the enhanced status first in its text. */
+const reply = (code: number, status: string, text: string) =>
+  Object.assign(new Error(`${status} ${text}`), { responseCode: code });
+
+/** The trace an MX adds on top: who handed the message over, and the envelope sender. */
+function traced(raw: Buffer, session: SMTPServerSession, host: string, id: string): Buffer {
+  const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+  const client = `${session.hostNameAppearsAs} (${session.clientHostname} [${session.remoteAddress}])`;
+  const received = `Received: from ${client}\r\n\tby ${host} with ${session.transmissionType} id ${id};\r\n\t${new Date().toUTCString()}\r\n`;
+  return Buffer.concat([Buffer.from(`Return-Path: <${from}>\r\n${received}`), raw]);
+}
+
+async function readAll(stream: SMTPServerDataStream, limit: number): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // Read to the end whatever its size (the client waits for its answer), keeping nothing past the limit.
+  for await (const chunk of stream) {
+    size += (chunk as Buffer).length;
+    if (size <= limit) chunks.push(chunk as Buffer);
+  }
+  return stream.sizeExceeded || size > limit ? null : Buffer.concat(chunks);
+}
+
+export async function startSmtpDoor(services: Services, door: SmtpIngressConfig): Promise<SmtpDoor> {
+  const { config, log } = services;
+  const readers = startReaders();
+  const authenticate = authenticator(config, log);
+  const connections = new Map<string, number>();
+  /** RCPT TO commands of each session's message under way. */
+  const asked = new Map<string, number>();
+  const host = config.mxHost;
+
+  const deliver = async (stream: SMTPServerDataStream, session: SMTPServerSession) => {
+    const id = randomUUID().slice(0, 13);
+    const body = await readAll(stream, config.inboundMaxBytes);
+    if (body === null) throw reply(552, "5.3.4", "Message too big for this server");
+    const raw = traced(body, session, host, id);
+    let message: Awaited<ReturnType<typeof readers.read>>;
+    try {
+      message = await readers.read(raw);
+    } catch (error) {
+      if (error instanceof Unreadable) throw reply(554, "5.6.0", "The message cannot be read as mail");
+      throw error;
+    }
+    const recipients = [...new Set(session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()))];
+    const authentication = await authenticate(raw, message.from.address);
+    const filed = await fileDelivered(services, { uid: 0n, raw, message, recipients, authentication });
+    for (const { recipient, outcome } of filed) {
+      if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });
+    }
+    return `2.0.0 Ok: queued as ${id}`;
+  };
+
+  const server = new SMTPServer({
+    lmtp: door.lmtp,
+    name: host,
+    banner: "Pigeonhole",
+    size: config.inboundMaxBytes,
+    authOptional: true,
+    disabledCommands: ["AUTH", "STARTTLS"],
+    logger: false,
+    socketTimeout: 60_000,
+    onConnect(session, callback) {
+      const count = connections.get(session.remoteAddress) ?? 0;
+      if (count >= door.maxConnectionsPerIp) {
+        return callback(reply(421, "4.7.0", "Too many connections from your address: try again later"));
+      }
+      connections.set(session.remoteAddress, count + 1);
+      callback();
+    },
+    onMailFrom(_address, session, callback) {
+      asked.set(session.id, 0);
+      callback();
+    },
+    onClose(session) {
+      asked.delete(session.id);
+      const count = (connections.get(session.remoteAddress) ?? 1) - 1;
+      if (count > 0) connections.set(session.remoteAddress, count);
+      else connections.delete(session.remoteAddress);
+    },
+    onRcptTo(address, session, callback) {
+      const count = (asked.get(session.id) ?? 0) + 1;
+      asked.set(session.id, count);
+      if (count > MAX_RECIPIENTS) {
+        return callback(reply(452, "4.5.3", "Too many recipients: send the rest in another message"));
+      }
+      const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+      recipientRefusal(services, address.address, sender).then(
+        (refused) => callback(refused ? reply(refused.code, refused.status, refused.message) : undefined),
+        (error) => {
+          log("error", "smtp_ingress_failed", { stage: "rcpt", error: describeFault(error) });
+          callback(reply(451, "4.3.0", "Temporary failure: try again later"));
+        },
+      );
+    },
+    onData(stream, session, callback) {
+      deliver(stream, session).then(
+        (answer) => callback(null, answer),
+        (error: Error & { responseCode?: number }) => {
+          if (error.responseCode) return callback(error);
+          log("error", "smtp_ingress_failed", { stage: "data", error: describeFault(error) });
+          callback(reply(451, "4.3.0", "Temporary failure: try again later"));
+        },
+      );
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(door.port, door.host, resolve));
+  log("info", "smtp_ingress_listening", { port: (server.server.address() as AddressInfo).port, lmtp: door.lmtp });
+  return {
+    port: (server.server.address() as AddressInfo).port,
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await readers.close();
+    },
+  };
+}

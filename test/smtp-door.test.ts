@@ -1,0 +1,144 @@
+import { connect, createServer, type Socket } from "node:net";
+import nodemailer from "nodemailer";
+import { describe, expect, test } from "vitest";
+import { createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { served } from "./support/served.ts";
+import { waitFor } from "./support/wait.ts";
+
+// The SMTP door: mail sent straight to an instance, by nodemailer and by a
+// raw socket for the protocol's edges. Each RCPT TO answered by the filing
+// rules, the message filed before the 250, a retry not filed twice.
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+const PORT = await freePort();
+const ADMIN = "admin-token-smtp-door-0123456789";
+const MAX_BYTES = 100_000;
+const { api, x } = served({
+  env: {
+    SMTP_INGRESS_PORT: String(PORT),
+    SMTP_INGRESS_HOST: "127.0.0.1",
+    INBOUND_MAX_BYTES: String(MAX_BYTES),
+    ADMIN_TOKEN: ADMIN,
+  },
+});
+
+const client = nodemailer.createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
+
+/** A plain SMTP dialogue: each command's reply, as the server wrote it. */
+async function dialogue(commands: string[]): Promise<string[]> {
+  const socket: Socket = connect(PORT, "127.0.0.1");
+  let buffered = "";
+  const waiting: ((line: string) => void)[] = [];
+  socket.on("data", (chunk) => {
+    buffered += chunk.toString();
+    // A reply ends with a line whose code is followed by a space.
+    for (let match = /^(\d{3}) .*\r\n/m.exec(buffered); match; match = /^(\d{3}) .*\r\n/m.exec(buffered)) {
+      const end = match.index + match[0].length;
+      waiting.shift()?.(buffered.slice(0, end));
+      buffered = buffered.slice(end);
+    }
+  });
+  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
+  const replies = [await next()];
+  for (const command of commands) {
+    const answer = next();
+    socket.write(`${command}\r\n`);
+    replies.push(await answer);
+  }
+  socket.end();
+  return replies;
+}
+
+const inboxOf = async (agent: TestAgent) =>
+  (await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body as {
+    total: number;
+    data: { subject: string }[];
+  };
+
+describe("the SMTP door", () => {
+  test("mail sent by nodemailer is filed and answered 250 with a queue id", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const sent = await client.sendMail({
+      from: "pat@sender.example",
+      to: `${agent.id}@mail.example`,
+      subject: "Straight in",
+      text: "No catch-all needed.",
+    });
+    expect(sent.response).toMatch(/^250 2\.0\.0 Ok: queued as \S+/);
+    // Filed before the 250: no waiting.
+    const inbox = await inboxOf(agent);
+    expect(inbox.data.map((email) => email.subject)).toEqual(["Straight in"]);
+    const read = await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey });
+    expect(read.body.data[0].from.address).toBe("pat@sender.example");
+  });
+
+  test("every RCPT TO answered by the rules: unknown, unverified, another domain, a blocked sender, more than 50", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const unverified = await createAgent(api);
+    await api.call("PUT", `/agents/${agent.id}/senders`, { key: agent.apiKey, body: { block: ["@spam.example"] } });
+    const [banner, ehlo, , ...rcpts] = await dialogue([
+      "EHLO client.example",
+      "MAIL FROM:<someone@spam.example>",
+      `RCPT TO:<${agent.id}@mail.example>`,
+      "RCPT TO:<nobody-here@mail.example>",
+      `RCPT TO:<${unverified.id}@mail.example>`,
+      `RCPT TO:<${agent.id}@elsewhere.example>`,
+      "QUIT",
+    ]);
+    expect(banner).toMatch(/^220 /);
+    expect(ehlo).toMatch(new RegExp(`^250[- ]SIZE ${MAX_BYTES}\r$`, "m"));
+    expect(ehlo).not.toMatch(/AUTH|STARTTLS/);
+    expect(rcpts.slice(0, 4).map((reply) => reply.slice(0, 9))).toEqual([
+      "550 5.7.1",
+      "550 5.1.1",
+      "550 5.1.1",
+      "550 5.7.1",
+    ]);
+    const many = await dialogue([
+      "EHLO client.example",
+      "MAIL FROM:<pat@sender.example>",
+      ...Array.from({ length: 51 }, () => `RCPT TO:<${agent.id}@mail.example>`),
+      "QUIT",
+    ]);
+    expect(many.at(-3)?.slice(0, 3)).toBe("250");
+    expect(many.at(-2)?.slice(0, 9)).toBe("452 4.5.3");
+  });
+
+  test("a full mailbox is 452 4.2.2 at RCPT TO; a message past the size limit 552 5.3.4, nothing kept", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const to = `${agent.id}@mail.example`;
+    await client.sendMail({ from: "pat@sender.example", to, subject: "Fills it", text: "Hello." });
+    await api.call("PUT", `/admin/agents/${agent.id}/limits`, { key: ADMIN, body: { storageLimit: 10 } });
+    const full = await dialogue(["EHLO client.example", "MAIL FROM:<pat@sender.example>", `RCPT TO:<${to}>`, "QUIT"]);
+    expect(full.at(-2)?.slice(0, 9)).toBe("452 4.2.2");
+    await api.call("PUT", `/admin/agents/${agent.id}/limits`, { key: ADMIN, body: { storageLimit: null } });
+    const big = "x".repeat(MAX_BYTES + 10);
+    await expect(
+      client.sendMail({ from: "pat@sender.example", to: `${agent.id}@mail.example`, subject: "Big", text: big }),
+    ).rejects.toMatchObject({ responseCode: 552 });
+    expect((await inboxOf(agent)).total).toBe(1);
+  });
+
+  test("a retry of a message filed (its 250 lost) is not filed twice", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const message = {
+      from: "pat@sender.example",
+      to: `${agent.id}@mail.example`,
+      subject: "Once only",
+      text: "Hello.",
+      messageId: `<retry-${agent.id}@sender.example>`,
+    };
+    await client.sendMail(message);
+    const again = await client.sendMail(message);
+    expect(again.response).toMatch(/^250 /);
+    await waitFor(async () => ((await inboxOf(agent)).total === 1 ? true : null));
+    expect((await inboxOf(agent)).total).toBe(1);
+  });
+});
