@@ -111,7 +111,7 @@ describe("the SMTP door", () => {
     expect(many.at(-2)?.slice(0, 9)).toBe("452 4.5.3");
   });
 
-  test("a full mailbox is 452 4.2.2 at RCPT TO; a message past the size limit 552 5.3.4, nothing kept", async () => {
+  test("a full mailbox is 452 4.2.2 at RCPT TO, one the message does not fit 552 5.2.2; past the size limit 552 5.3.4, nothing kept", async () => {
     const agent = await createVerifiedAgent(api, x);
     const to = `${agent.id}@mail.example`;
     await client.sendMail({ from: "pat@sender.example", to, subject: "Fills it", text: "Hello." });
@@ -119,6 +119,11 @@ describe("the SMTP door", () => {
     const full = await dialogue(["EHLO client.example", "MAIL FROM:<pat@sender.example>", `RCPT TO:<${to}>`, "QUIT"]);
     expect(full.at(-2)?.slice(0, 9)).toBe("452 4.2.2");
     await api.call("PUT", `/admin/agents/${agent.id}/limits`, { key: ADMIN, body: { storageLimit: null } });
+    const small = await createVerifiedAgent(api, x);
+    await api.call("PUT", `/admin/agents/${small.id}/limits`, { key: ADMIN, body: { storageLimit: 10 } });
+    await expect(
+      client.sendMail({ from: "pat@sender.example", to: `${small.id}@mail.example`, subject: "No room", text: "Hi." }),
+    ).rejects.toMatchObject({ responseCode: 552, response: expect.stringContaining("5.2.2") });
     const big = "x".repeat(MAX_BYTES + 10);
     await expect(
       client.sendMail({ from: "pat@sender.example", to: `${agent.id}@mail.example`, subject: "Big", text: big }),

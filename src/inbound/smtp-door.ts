@@ -74,6 +74,10 @@ export async function startSmtpDoor(services: Services, door: SmtpIngressConfig)
     for (const { recipient, outcome } of filed) {
       if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });
     }
+    // It fit in no recipient's mailbox: the sender hears so, rather than a 250 for a message kept nowhere.
+    if (filed.every(({ outcome }) => outcome === "over_quota")) {
+      throw reply(552, "5.2.2", "The recipient's mailbox is full");
+    }
     return `2.0.0 Ok: queued as ${id}`;
   };
 
