@@ -33,6 +33,8 @@ export interface Config {
   /** What happens to a message on the server once it is stored. */
   imapProcessed: ProcessedAction;
   inboundMaxBytes: number;
+  /** The bearer token of POST /inbound/raw, where a provider hands over raw messages; null: the route is off (404). */
+  inboundToken: string | null;
   /** The SMTP door every instance opens to receive mail directly; null: none. */
   smtpIngress: SmtpIngressConfig | null;
   /** The provider outgoing mail is handed to; null: sending answers 503. */
@@ -343,6 +345,7 @@ export function loadConfig(env: Env): Config {
     dnsServers: parseDnsServers(env.DNS_SERVERS),
     corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
     adminToken: parseToken(env, "ADMIN_TOKEN"),
+    inboundToken: parseToken(env, "INBOUND_TOKEN"),
     metricsToken: parseToken(env, "METRICS_TOKEN"),
     wireNames: readChoice(env, "WIRE_NAMES", ["spec", "clawmail"] as const),
     verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),

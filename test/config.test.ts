@@ -15,6 +15,7 @@ describe("configuration", () => {
       mailDomain: "localhost",
       mailDomains: ["localhost"],
       smtpIngress: null,
+      inboundToken: null,
       mxHost: "localhost",
       spfInclude: null,
       secretsKey: null,

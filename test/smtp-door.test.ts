@@ -19,6 +19,7 @@ async function freePort(): Promise<number> {
 
 const PORT = await freePort();
 const ADMIN = "admin-token-smtp-door-0123456789";
+const INBOUND = "inbound-token-smtp-door-0123456789";
 const MAX_BYTES = 100_000;
 const { api, x } = served({
   env: {
@@ -26,6 +27,7 @@ const { api, x } = served({
     SMTP_INGRESS_HOST: "127.0.0.1",
     INBOUND_MAX_BYTES: String(MAX_BYTES),
     ADMIN_TOKEN: ADMIN,
+    INBOUND_TOKEN: INBOUND,
   },
 });
 
@@ -145,5 +147,49 @@ describe("the SMTP door", () => {
     expect(again.response).toMatch(/^250 /);
     await waitFor(async () => ((await inboxOf(agent)).total === 1 ? true : null));
     expect((await inboxOf(agent)).total).toBe(1);
+  });
+});
+
+describe("raw messages from providers: POST /inbound/raw", () => {
+  const raw = (to: string, id: string) =>
+    `From: Pat <pat@sender.example>\r\nTo: ${to}\r\nSubject: Via a provider\r\nMessage-ID: <${id}@sender.example>\r\n\r\nHello.\r\n`;
+  const post = (body: string, headers: Record<string, string>, query = "") =>
+    fetch(`${api.url}/inbound/raw${query}`, { method: "POST", body, headers });
+
+  test("filed as the SMTP door files, each recipient answered; a retry is not filed twice", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const to = `${agent.id}@mail.example`;
+    const headers = {
+      Authorization: `Bearer ${INBOUND}`,
+      "Content-Type": "message/rfc822",
+      "X-Envelope-To": `${to}, nobody-here@mail.example`,
+      "X-Envelope-From": "pat@sender.example",
+    };
+    const first = await post(raw(to, `raw-${agent.id}`), headers);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toEqual({
+      recipients: [
+        { address: "nobody-here@mail.example", outcome: "refused", code: 550, message: "5.1.1 No such mailbox here" },
+        { address: to.toLowerCase(), outcome: "filed", code: 250, message: "Filed" },
+      ],
+    });
+    const again = await post(raw(to, `raw-${agent.id}`), { ...headers, "X-Envelope-To": "" }, `?to=${to}`);
+    expect((await again.json()).recipients).toEqual([expect.objectContaining({ outcome: "filed" })]);
+    expect((await inboxOf(agent)).data.map((email) => email.subject)).toEqual(["Via a provider"]);
+  });
+
+  test("only with INBOUND_TOKEN, as message/rfc822, naming its recipients", async () => {
+    const body = raw("someone@mail.example", "refused");
+    expect((await post(body, { "Content-Type": "message/rfc822", "X-Envelope-To": "a@mail.example" })).status).toBe(
+      401,
+    );
+    const auth = { Authorization: `Bearer ${INBOUND}` };
+    const json = await post(body, { ...auth, "Content-Type": "application/json", "X-Envelope-To": "a@mail.example" });
+    expect(json.status).toBe(415);
+    const nobody = await post(body, { ...auth, "Content-Type": "message/rfc822" });
+    expect([nobody.status, (await nobody.json()).message]).toEqual([
+      400,
+      "Name the recipients: X-Envelope-To headers or ?to=",
+    ]);
   });
 });

@@ -1,20 +1,17 @@
-import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { SmtpIngressConfig } from "../config.ts";
 import { describeFault } from "../log.ts";
-import { dropped, fileDelivered } from "../mailbox/filing.ts";
 import { recipientRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
-import { authenticator } from "./authentication.ts";
-import { startReaders, Unreadable } from "./readers.ts";
+import type { DirectIntake } from "./direct.ts";
+import { Unreadable } from "./readers.ts";
 
 // The SMTP door: every instance may be an MX for the served domains. Not a
 // relay (no AUTH): each RCPT TO is answered by the filing rules, the message
-// is read and authenticated as the poller's are, with the connecting client
-// recorded in a Received header as an MX records it, and filed through the
-// same code. 250 only once the filing transaction committed; 451 otherwise,
-// so the sender tries again (a retry of a message filed is recognised).
+// is taken in as any handed over directly (direct.ts). 250 only once the
+// filing transaction committed; 451 otherwise, so the sender tries again (a
+// retry of a message filed is recognised).
 
 /** RCPT TO commands of one message (taken or refused, so that nobody guesses addresses by the thousand). */
 const MAX_RECIPIENTS = 50;
@@ -28,14 +25,6 @@ export interface SmtpDoor {
 const reply = (code: number, status: string, text: string) =>
   Object.assign(new Error(`${status} ${text}`), { responseCode: code });
 
-/** The trace an MX adds on top: who handed the message over, and the envelope sender. */
-function traced(raw: Buffer, session: SMTPServerSession, host: string, id: string): Buffer {
-  const from = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-  const client = `${session.hostNameAppearsAs} (${session.clientHostname} [${session.remoteAddress}])`;
-  const received = `Received: from ${client}\r\n\tby ${host} with ${session.transmissionType} id ${id};\r\n\t${new Date().toUTCString()}\r\n`;
-  return Buffer.concat([Buffer.from(`Return-Path: <${from}>\r\n${received}`), raw]);
-}
-
 async function readAll(stream: SMTPServerDataStream, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
@@ -47,43 +36,43 @@ async function readAll(stream: SMTPServerDataStream, limit: number): Promise<Buf
   return stream.sizeExceeded || size > limit ? null : Buffer.concat(chunks);
 }
 
-export async function startSmtpDoor(services: Services, door: SmtpIngressConfig): Promise<SmtpDoor> {
+export async function startSmtpDoor(
+  services: Services,
+  door: SmtpIngressConfig,
+  intake: DirectIntake,
+): Promise<SmtpDoor> {
   const { config, log } = services;
-  const readers = startReaders();
-  const authenticate = authenticator(config, log);
   const connections = new Map<string, number>();
   /** RCPT TO commands of each session's message under way. */
   const asked = new Map<string, number>();
-  const host = config.mxHost;
 
   const deliver = async (stream: SMTPServerDataStream, session: SMTPServerSession) => {
-    const id = randomUUID().slice(0, 13);
     const body = await readAll(stream, config.inboundMaxBytes);
     if (body === null) throw reply(552, "5.3.4", "Message too big for this server");
-    const raw = traced(body, session, host, id);
-    let message: Awaited<ReturnType<typeof readers.read>>;
+    const { remoteAddress: ip, hostNameAppearsAs: helo, clientHostname: hostname } = session;
+    const envelope = {
+      from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+      recipients: [...new Set(session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()))],
+      client: { ip, helo, hostname },
+      via: session.transmissionType,
+    };
+    let received: Awaited<ReturnType<DirectIntake["receive"]>>;
     try {
-      message = await readers.read(raw);
+      received = await intake.receive(body, envelope);
     } catch (error) {
       if (error instanceof Unreadable) throw reply(554, "5.6.0", "The message cannot be read as mail");
       throw error;
     }
-    const recipients = [...new Set(session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()))];
-    const authentication = await authenticate(raw, message.from.address);
-    const filed = await fileDelivered(services, { uid: 0n, raw, message, recipients, authentication });
-    for (const { recipient, outcome } of filed) {
-      if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });
-    }
     // It fit in no recipient's mailbox: the sender hears so, rather than a 250 for a message kept nowhere.
-    if (filed.every(({ outcome }) => outcome === "over_quota")) {
+    if (received.filed.every(({ outcome }) => outcome === "over_quota")) {
       throw reply(552, "5.2.2", "The recipient's mailbox is full");
     }
-    return `2.0.0 Ok: queued as ${id}`;
+    return `2.0.0 Ok: queued as ${received.id}`;
   };
 
   const server = new SMTPServer({
     lmtp: door.lmtp,
-    name: host,
+    name: config.mxHost,
     banner: "Pigeonhole",
     size: config.inboundMaxBytes,
     authOptional: true,
@@ -140,7 +129,6 @@ export async function startSmtpDoor(services: Services, door: SmtpIngressConfig)
     port: (server.server.address() as AddressInfo).port,
     async close() {
       await new Promise<void>((resolve) => server.close(() => resolve()));
-      await readers.close();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Config } from "../config.ts";
 import { providerOf } from "../db/client.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
+import type { DirectIntake } from "../inbound/direct.ts";
 import { requestFault, requestScope } from "../log.ts";
 import { sameSecret } from "../mailbox/keys.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -26,6 +27,7 @@ import { docsPage, redocBundle } from "./docs.ts";
 import type { Drain } from "./drain.ts";
 import { graphiqlAssets, graphiqlPage } from "./graphiql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
+import { receiveRaw } from "./inbound-raw.ts";
 import { reviewPage } from "./review-page.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
@@ -46,7 +48,7 @@ const OWN_PATHS: Record<string, string[]> = {
 };
 
 /** The HTTP surface: REST on the spec's paths, GraphQL, and a health check. */
-export function createApp(services: Instance, graphql: Graphql, drain: Drain): Hono {
+export function createApp(services: Instance, graphql: Graphql, drain: Drain, intake: DirectIntake): Hono {
   const app = new Hono();
 
   app.use(observeRequests(services));
@@ -65,6 +67,7 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain): H
     const { registry } = services.metrics;
     return c.body(await registry.metrics(), 200, { "Content-Type": registry.contentType });
   });
+  app.post("/inbound/raw", (c) => receiveRaw(c, services, intake));
   app.get("/readyz", async (c) => {
     const readiness = await readinessOf(services, drain);
     return c.json(readiness, readiness.ready ? 200 : 503);

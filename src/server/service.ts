@@ -6,6 +6,7 @@ import type { Clock } from "../clock.ts";
 import type { Config } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
+import { startDirectIntake } from "../inbound/direct.ts";
 import { startImapPoller } from "../inbound/imap-poller.ts";
 import { startSmtpDoor } from "../inbound/smtp-door.ts";
 import { initialInboundState } from "../inbound/state.ts";
@@ -49,7 +50,8 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   await ensureConfiguredDomains(services);
   const graphql = createGraphql(schema, services);
   const drain = new Drain();
-  const app = createApp(services, graphql, drain);
+  const intake = startDirectIntake(services);
+  const app = createApp(services, graphql, drain, intake);
   const listener = getRequestListener(app.fetch, { hostname: config.host, errorHandler: answerUnreadableRequest });
   // The patient side of a keep-alive connection: clients and proxies close an idle one first (Node's 5 s
   // would race a request sent on it as it closes, and reset that request). 65 s outlasts common proxies' 60 s.
@@ -63,7 +65,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const webhooks = startWebhookWorker(services);
   const scheduled = scheduleSends(services);
   const poller = config.imap && services.inbound ? startImapPoller(services, config.imap, services.inbound) : null;
-  const door = config.smtpIngress ? await startSmtpDoor(services, config.smtpIngress) : null;
+  const door = config.smtpIngress ? await startSmtpDoor(services, config.smtpIngress, intake) : null;
   if (!poller && !door) {
     log("info", "inbound_off", { reason: "neither IMAP_URL nor SMTP_INGRESS_PORT is set: no mail is received" });
   }
@@ -78,6 +80,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
       await Promise.all([http, poller?.stop(), door?.close(), webhooks.stop(), scheduled.stop()]);
+      await intake.close();
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();

@@ -1,0 +1,60 @@
+import { randomUUID } from "node:crypto";
+import { dropped, type Filed, fileDelivered } from "../mailbox/filing.ts";
+import type { Services } from "../mailbox/services.ts";
+import { authenticator } from "./authentication.ts";
+import { type Readers, startReaders } from "./readers.ts";
+
+// Mail handed over directly, by the SMTP door or a provider's POST: traced as
+// an MX traces it (so SPF is checked for the client that handed it over), read
+// on the reader threads, authenticated and filed as the poller files, in one
+// transaction. A message that cannot be read throws Unreadable (readers.ts).
+
+export interface Envelope {
+  /** MAIL FROM; empty for a bounce. */
+  from: string;
+  /** Recipients already taken (intake.ts), in lower case. */
+  recipients: string[];
+  /** Who handed it over, when known. */
+  client: { ip: string; helo: string; hostname: string } | null;
+  /** How: ESMTP, LMTP, HTTP. */
+  via: string;
+}
+
+export interface DirectIntake {
+  /** Files the message for its recipients; the queue id it got, and each recipient's outcome. */
+  receive(raw: Buffer, envelope: Envelope): Promise<{ id: string; filed: Filed[] }>;
+  close(): Promise<void>;
+}
+
+/** The trace an MX adds on top: the envelope sender, and who handed the message over. */
+function traced(raw: Buffer, envelope: Envelope, host: string, id: string): Buffer {
+  const { client } = envelope;
+  const from = client ? `from ${client.helo} (${client.hostname} [${client.ip}])\r\n\t` : "";
+  const received = `Received: ${from}by ${host} with ${envelope.via} id ${id};\r\n\t${new Date().toUTCString()}\r\n`;
+  return Buffer.concat([Buffer.from(`Return-Path: <${envelope.from}>\r\n${received}`), raw]);
+}
+
+export function startDirectIntake(services: Services): DirectIntake {
+  const { config, log } = services;
+  // The reader threads start with the first message: an instance that takes none keeps none.
+  let readers: Readers | null = null;
+  const authenticate = authenticator(config, log);
+  return {
+    async receive(body, envelope) {
+      const id = randomUUID().slice(0, 13);
+      const raw = traced(body, envelope, config.mxHost, id);
+      readers ??= startReaders();
+      const message = await readers.read(raw);
+      const authentication = await authenticate(raw, message.from.address);
+      const arrival = { uid: 0n, raw, message, recipients: envelope.recipients, authentication };
+      const filed = await fileDelivered(services, arrival);
+      for (const { recipient, outcome } of filed) {
+        if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });
+      }
+      return { id, filed };
+    },
+    close: async () => {
+      await readers?.close();
+    },
+  };
+}
