@@ -1,8 +1,9 @@
 import { connect, createServer, type Socket } from "node:net";
 import nodemailer from "nodemailer";
 import { describe, expect, test } from "vitest";
-import { createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { served } from "./support/served.ts";
+import { withService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 // The SMTP door: mail sent straight to an instance, by nodemailer and by a
@@ -191,5 +192,39 @@ describe("raw messages from providers: POST /inbound/raw", () => {
       400,
       "Name the recipients: X-Envelope-To headers or ?to=",
     ]);
+  });
+});
+
+describe("two instances on one database", () => {
+  test("both take mail for the same agent at once; its storage holds exactly what was filed, never past its limit", async () => {
+    const env = { SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", SMTP_INGRESS_PORT: "0", ADMIN_TOKEN: ADMIN };
+    await withService(env, async (own) => {
+      await own.startAnother();
+      const ports = own.logs.filter((line) => line.event === "smtp_ingress_listening").map((line) => line.fields.port);
+      expect(ports).toHaveLength(2);
+      const ownApi = new Api(own.url);
+      const agent = await createVerifiedAgent(ownApi, x);
+      const limit = 6_000;
+      await ownApi.call("PUT", `/admin/agents/${agent.id}/limits`, { key: ADMIN, body: { storageLimit: limit } });
+      const sends = Array.from({ length: 20 }, (_, n) => {
+        const door = nodemailer.createTransport({ host: "127.0.0.1", port: ports[n % 2] as number, ignoreTLS: true });
+        const mail = { from: "pat@sender.example", to: `${agent.id}@mail.example`, subject: `Racing ${n}` };
+        return door.sendMail({ ...mail, text: "y".repeat(500) }).then(
+          () => "filed",
+          (error: { responseCode?: number }) => String(error.responseCode),
+        );
+      });
+      const outcomes = await Promise.all(sends);
+      const filed = outcomes.filter((outcome) => outcome === "filed").length;
+      expect(filed).toBeGreaterThan(0);
+      expect(outcomes.every((outcome) => ["filed", "452", "552"].includes(outcome))).toBe(true);
+      const listed = await ownApi.get(`/agents/${agent.id}/emails?limit=50`, { key: agent.apiKey });
+      expect(listed.body.total).toBe(filed);
+      const { prisma } = own.service.services;
+      const stored = await prisma.email.aggregate({ where: { agentId: agent.id }, _sum: { size: true } });
+      const used = (await ownApi.get(`/agents/${agent.id}`, { key: agent.apiKey })).body.storageUsed;
+      expect(used).toBeLessThanOrEqual(limit);
+      expect(used).toBe(stored._sum.size);
+    });
   });
 });
