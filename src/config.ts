@@ -103,6 +103,8 @@ export interface SmtpIngressConfig {
   /** Speak LMTP, for a front MTA. */
   lmtp: boolean;
   maxConnectionsPerIp: number;
+  /** PEM files for STARTTLS, read again when they change; null: no STARTTLS. */
+  tls: { certFile: string; keyFile: string } | null;
 }
 
 export interface SmtpConfig {
@@ -218,7 +220,19 @@ function parseSmtpIngress(env: Env): SmtpIngressConfig | null {
     host: read(env, "SMTP_INGRESS_HOST", "0.0.0.0", (v) => isIP(v) !== 0, "an IP address"),
     lmtp: readBoolean(env, "SMTP_INGRESS_LMTP", false),
     maxConnectionsPerIp: readInt(env, "SMTP_INGRESS_MAX_CONNECTIONS_PER_IP", 10, 1, 10_000),
+    tls: parseTlsFiles(env),
   };
+}
+
+/** SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY: both, or neither. */
+function parseTlsFiles(env: Env): { certFile: string; keyFile: string } | null {
+  const certFile = env.SMTP_INGRESS_TLS_CERT || null;
+  const keyFile = env.SMTP_INGRESS_TLS_KEY || null;
+  if (certFile === null && keyFile === null) return null;
+  if (certFile === null || keyFile === null) {
+    throw new ConfigError("SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY must be set together (PEM files)");
+  }
+  return { certFile, keyFile };
 }
 
 /** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone. */

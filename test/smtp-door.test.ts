@@ -1,4 +1,9 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync } from "node:fs";
 import { connect, createServer, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connect as tlsConnect } from "node:tls";
 import nodemailer from "nodemailer";
 import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
@@ -225,6 +230,84 @@ describe("two instances on one database", () => {
       const used = (await ownApi.get(`/agents/${agent.id}`, { key: agent.apiKey })).body.storageUsed;
       expect(used).toBeLessThanOrEqual(limit);
       expect(used).toBe(stored._sum.size);
+    });
+  });
+});
+
+describe("STARTTLS", () => {
+  /** A self-signed certificate for the name, written where the service reads it. */
+  function certificate(dir: string, name: string) {
+    execFileSync(
+      "openssl",
+      [
+        ...["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", `/CN=${name}`],
+        ...["-keyout", join(dir, "key.pem"), "-out", join(dir, "cert.pem")],
+      ],
+      { stdio: "ignore" },
+    );
+  }
+
+  /** The name on the certificate the door shows after STARTTLS. */
+  async function certificateName(port: number): Promise<string> {
+    const plain = connect(port, "127.0.0.1");
+    const said = (text: RegExp) =>
+      new Promise<void>((resolve) => {
+        let heard = "";
+        const listen = (chunk: Buffer) => {
+          heard += chunk.toString();
+          if (text.test(heard)) {
+            plain.off("data", listen);
+            resolve();
+          }
+        };
+        plain.on("data", listen);
+      });
+    await said(/^220 /m);
+    plain.write("EHLO client.example\r\n");
+    await said(/^250 /m);
+    plain.write("STARTTLS\r\n");
+    await said(/^220 /m);
+    const secure = tlsConnect({ socket: plain, rejectUnauthorized: false });
+    await new Promise((resolve) => secure.once("secureConnect", resolve));
+    const name = String(secure.getPeerCertificate().subject.CN);
+    secure.destroy();
+    return name;
+  }
+
+  test("offered with a certificate; mail goes over it; a renewed certificate is taken without a restart", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "pigeonhole-tls-"));
+    certificate(dir, "first.example");
+    const env = {
+      SOCIAL_OEMBED_URL: x.url,
+      MAIL_DOMAIN: "mail.example",
+      SMTP_INGRESS_PORT: "0",
+      SMTP_INGRESS_TLS_CERT: join(dir, "cert.pem"),
+      SMTP_INGRESS_TLS_KEY: join(dir, "key.pem"),
+    };
+    await withService(env, async (own) => {
+      const port = own.logs.find((line) => line.event === "smtp_ingress_listening")?.fields.port as number;
+      const agent = await createVerifiedAgent(new Api(own.url), x);
+      const door = nodemailer.createTransport({
+        host: "127.0.0.1",
+        port,
+        requireTLS: true,
+        tls: { rejectUnauthorized: false },
+      });
+      await door.sendMail({
+        from: "pat@sender.example",
+        to: `${agent.id}@mail.example`,
+        subject: "Secure",
+        text: "Hi.",
+      });
+      const email = (await new Api(own.url).get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body.data[0];
+      expect(email.subject).toBe("Secure");
+      expect(await certificateName(port)).toBe("first.example");
+      certificate(dir, "renewed.example");
+      await waitFor(
+        async () => ((await certificateName(port)) === "renewed.example" ? true : null),
+        10_000,
+        "the renewed certificate",
+      );
     });
   });
 });

@@ -1,3 +1,4 @@
+import { readFileSync, unwatchFile, watchFile } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { SmtpIngressConfig } from "../config.ts";
@@ -24,6 +25,11 @@ export interface SmtpDoor {
 /** An SMTP reply: the code, with the enhanced status first in its text. */
 const reply = (code: number, status: string, text: string) =>
   Object.assign(new Error(`${status} ${text}`), { responseCode: code });
+
+/** The certificate and key, as PEM, from their files. */
+function readTls({ certFile, keyFile }: { certFile: string; keyFile: string }) {
+  return { cert: readFileSync(certFile), key: readFileSync(keyFile) };
+}
 
 async function readAll(stream: SMTPServerDataStream, limit: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
@@ -70,13 +76,15 @@ export async function startSmtpDoor(
     return `2.0.0 Ok: queued as ${received.id}`;
   };
 
+  const tls = door.tls;
   const server = new SMTPServer({
+    ...(tls ? readTls(tls) : {}),
     lmtp: door.lmtp,
     name: config.mxHost,
     banner: "Pigeonhole",
     size: config.inboundMaxBytes,
     authOptional: true,
-    disabledCommands: ["AUTH", "STARTTLS"],
+    disabledCommands: tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
     logger: false,
     socketTimeout: 60_000,
     onConnect(session, callback) {
@@ -123,11 +131,22 @@ export async function startSmtpDoor(
       );
     },
   });
+  // A certificate renewed on disk (certbot and its kin replace the files) is taken for the next STARTTLS.
+  const reload = () => {
+    try {
+      if (tls) server.updateSecureContext(readTls(tls));
+      log("info", "smtp_ingress_tls_reloaded", {});
+    } catch (error) {
+      log("error", "smtp_ingress_tls_unreadable", { error: describeFault(error) });
+    }
+  };
+  for (const file of tls ? [tls.certFile, tls.keyFile] : []) watchFile(file, { interval: 1_000 }, reload);
   await new Promise<void>((resolve) => server.listen(door.port, door.host, resolve));
   log("info", "smtp_ingress_listening", { port: (server.server.address() as AddressInfo).port, lmtp: door.lmtp });
   return {
     port: (server.server.address() as AddressInfo).port,
     async close() {
+      for (const file of tls ? [tls.certFile, tls.keyFile] : []) unwatchFile(file, reload);
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
