@@ -4,6 +4,7 @@ import * as mimeFuncs from "nodemailer/lib/mime-funcs";
 import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
 import { messageIdsIn, parseMime } from "../mailbox/mime.ts";
 import { bareReading, readingOf } from "../mailbox/reading/index.ts";
+import { addressParts } from "../mailbox/records.ts";
 import { autoSubmittedOf } from "./auto-submitted.ts";
 import { reportOf } from "./reports.ts";
 
@@ -130,9 +131,7 @@ export function recipientsOf(message: ParsedMessage, domains: ReadonlySet<string
   const atDomain = (addresses: string[]) =>
     addresses
       .map((address) => address.toLowerCase())
-      .filter(
-        (address) => address !== catchAll.toLowerCase() && domains.has(address.slice(address.lastIndexOf("@") + 1)),
-      );
+      .filter((address) => address !== catchAll.toLowerCase() && domains.has(addressParts(address).domain));
   const envelope = atDomain(message.envelopeTo);
   return [...new Set(envelope.length > 0 ? envelope : atDomain(message.headerTo))];
 }

@@ -214,14 +214,19 @@ function newDraft(agent: AgentRecord, fields: DraftFields, now: Date): Draft {
 }
 
 /**
- * A draft about to go (now, or scheduled): held instead when the agent's
- * policy says a person decides first, unless a person approved it as it is.
- * A draft that is not about to go stays as it is.
+ * Whether a draft about to go (now, or scheduled) is held instead, because
+ * the agent's policy says a person decides first and no person approved it
+ * as it is: what holding writes, and the review link; null when it goes.
  */
+async function holdOf(services: Services, agent: AgentRecord, draft: Draft, going: boolean) {
+  if (!going || draft.approvedAt !== null || !(await mustHold(services, agent, listsOf(draft)))) return null;
+  return holding(services.config, services.clock.now());
+}
+
+/** A draft about to go, held instead when holdOf says so; one not about to go stays as it is. */
 async function staged(services: Services, agent: AgentRecord, draft: Draft, going: boolean): Promise<Staged> {
-  if (!going || draft.approvedAt !== null) return { draft, reviewUrl: null };
-  if (!(await mustHold(services, agent, listsOf(draft)))) return { draft, reviewUrl: null };
-  return held(services, draft, services.clock.now());
+  const hold = await holdOf(services, agent, draft, going);
+  return hold ? { draft: { ...draft, ...hold.fields }, reviewUrl: hold.reviewUrl } : { draft, reviewUrl: null };
 }
 
 /** The draft held for a person, with its review link. */
@@ -350,25 +355,18 @@ export async function updateDraft(
   const draft = { ...before, ...change, ...schedule };
   const scheduled = draft.sendStatus === "scheduled";
   if (scheduled) outgoingOf(draft);
-  const { reviewUrl, draft: stage } = await staged(services, agent, draft, scheduled);
+  const hold = await holdOf(services, agent, draft, scheduled);
   return withEvents(services, async (tx, emit) => {
     const locked = await lockDraft(tx, agent.id, draftId);
     if (!locked) throw notFound();
     assertAgentMayChange(locked);
-    const changed: Draft = { ...locked, ...change, ...schedule, ...heldFieldsOf(stage), updatedAt: now };
+    const changed: Draft = { ...locked, ...change, ...schedule, ...hold?.fields, updatedAt: now };
     changed.size = sizeOf(changed);
     await resize(tx, services, agent, locked.size, changed.size);
     await saveDraft(tx, changed);
-    if (reviewUrl !== null) await emitHeld(emit, changed, reviewUrl);
+    if (hold) await emitHeld(emit, changed, hold.reviewUrl);
     return changed;
   });
-}
-
-/** The fields holding wrote on a staged draft, when it was held. */
-function heldFieldsOf(draft: Draft): Partial<Draft> {
-  if (draft.sendStatus !== "pending_approval") return {};
-  const { sendStatus, reviewTokenHash, reviewExpiresAt, approvedAt, rejectReason } = draft;
-  return { sendStatus, reviewTokenHash, reviewExpiresAt, approvedAt, rejectReason };
 }
 
 /** Deletes the draft, giving back its storage; a held one is withdrawn, its review link dead. */

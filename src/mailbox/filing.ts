@@ -11,6 +11,7 @@ import type { Authentication } from "./authentication.ts";
 import { type NewEvent, withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
+import { addressParts } from "./records.ts";
 import { type AutoSubmitted, type DeliveryReport, recordReport } from "./reports.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
@@ -105,9 +106,9 @@ async function fileOne(
   address: string,
 ): Promise<Outcome> {
   // Filed by the whole address: scout@b.example is scout's only when scout's address is at b.example.
-  const at = address.lastIndexOf("@");
-  const agent = await recipientByIdKey(tx, address.slice(0, at));
-  if (!agent || domainOf(agent, services.config) !== address.slice(at + 1)) return "unknown_recipient";
+  const { local, domain } = addressParts(address);
+  const agent = await recipientByIdKey(tx, local);
+  if (!agent || domainOf(agent, services.config) !== domain) return "unknown_recipient";
   const agentId = agent.id;
   const { message, raw, authentication: auth } = arrival;
   if (!(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";

@@ -2,6 +2,7 @@ import { agentByIdKey } from "../db/agents.ts";
 import { domainOf } from "./agents.ts";
 import { servedDomains } from "./domains.ts";
 import { limitsOf } from "./limits.ts";
+import { addressParts } from "./records.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
 
@@ -20,13 +21,11 @@ const refusal = (code: number, status: string, message: string): Refusal => ({ c
 
 /** Null when mail for the address from the sender is taken; else why not, in SMTP's words. */
 export async function recipientRefusal(services: Services, address: string, sender: string): Promise<Refusal | null> {
-  const lower = address.toLowerCase();
-  const at = lower.lastIndexOf("@");
-  const domain = lower.slice(at + 1);
-  if (at < 1 || !(await servedDomains(services)).includes(domain)) {
+  const { local, domain } = addressParts(address);
+  if (local === "" || !(await servedDomains(services)).includes(domain)) {
     return refusal(550, "5.7.1", "Relaying denied: this server takes mail only for its own domains");
   }
-  const agent = await agentByIdKey(services, lower.slice(0, at));
+  const agent = await agentByIdKey(services, local);
   if (!agent || agent.verifiedAt === null || domainOf(agent, services.config) !== domain) {
     return refusal(550, "5.1.1", "No such mailbox here");
   }

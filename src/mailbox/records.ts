@@ -29,6 +29,13 @@ export function recipientsOf({ to, cc, bcc }: RecipientLists): string[] {
   return [...new Set([...to, ...cc, ...bcc].map((address) => address.toLowerCase()))];
 }
 
+/** An address's local part and domain, in lower case: mail is filed by both. */
+export function addressParts(address: string): { local: string; domain: string } {
+  const lower = address.toLowerCase();
+  const at = lower.lastIndexOf("@");
+  return { local: lower.slice(0, Math.max(at, 0)), domain: lower.slice(at + 1) };
+}
+
 /** Addresses as one string, as the spec's sent email object has its `to` (and sent records once kept them). */
 export const joinedAddresses = (addresses: string[]): string => addresses.join(", ");
 

@@ -72,18 +72,24 @@ function booleanParam(value: string | undefined): boolean | string | undefined {
 /** The Idempotency-Key header, when the client sent one. */
 const idempotencyKey = (request: RestRequest) => request.headers["idempotency-key"];
 
-/** What a reply or a forward answers: the spec's send body (`to` a list), and the thread. */
-const sentAnswer = (sent: { id: string; to: string[]; subject: string; sentAt: unknown; threadId: string }) => ({
-  id: sent.id,
-  to: sent.to,
-  subject: sent.subject,
-  sentAt: sent.sentAt,
-  threadId: sent.threadId,
-});
-
 /** What a send that waits answers (202): the draft it waits as, its status, and a held one's review link. */
 const pendingAnswer = ({ __typename, ...pending }: { __typename: "PendingSend"; reviewUrl: string | null }) =>
   withoutNulls(pending);
+
+type SentShape = {
+  __typename: "SentEmail";
+  id: string;
+  to: string[];
+  subject: string;
+  sentAt: unknown;
+  threadId: string;
+};
+
+/** What a reply, a forward or a draft's send answers: the spec's send body (`to` a list) and the thread, or the draft it waits as. */
+const sendAnswer = (result: SentShape | Parameters<typeof pendingAnswer>[0]) =>
+  result.__typename === "PendingSend"
+    ? pendingAnswer(result)
+    : { id: result.id, to: result.to, subject: result.subject, sentAt: result.sentAt, threadId: result.threadId };
 
 /** A send waits (202) when it answers with the draft it waits as. */
 const waits = (result: { __typename: string }) => result.__typename === "PendingSend";
@@ -520,8 +526,7 @@ export const routes: Route[] = [
       },
       idempotencyKey: idempotencyKey(request),
     }),
-    respond: ({ replyToEmail }) =>
-      replyToEmail.__typename === "PendingSend" ? pendingAnswer(replyToEmail) : sentAnswer(replyToEmail),
+    respond: ({ replyToEmail }) => sendAnswer(replyToEmail),
   }),
   route({
     method: "POST",
@@ -551,8 +556,7 @@ export const routes: Route[] = [
       },
       idempotencyKey: idempotencyKey(request),
     }),
-    respond: ({ forwardEmail }) =>
-      forwardEmail.__typename === "PendingSend" ? pendingAnswer(forwardEmail) : sentAnswer(forwardEmail),
+    respond: ({ forwardEmail }) => sendAnswer(forwardEmail),
   }),
   route({
     method: "GET",
@@ -659,8 +663,7 @@ export const routes: Route[] = [
       [PendingFields],
     ),
     variables: draftParams,
-    respond: ({ sendDraft }) =>
-      sendDraft.__typename === "PendingSend" ? pendingAnswer(sendDraft) : sentAnswer(sendDraft),
+    respond: ({ sendDraft }) => sendAnswer(sendDraft),
   }),
   route({
     method: "GET",
