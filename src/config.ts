@@ -103,6 +103,12 @@ export interface SmtpIngressConfig {
   /** Speak LMTP, for a front MTA. */
   lmtp: boolean;
   maxConnectionsPerIp: number;
+  /** MAIL FROM commands one connection may give before it is told to reconnect. */
+  maxMessagesPerConnection: number;
+  /** How long the door waits for the client's next command. */
+  idleTimeoutMs: number;
+  /** How long one message's DATA may take from start to end, however it trickles in. */
+  dataTimeoutMs: number;
   /** PEM files for STARTTLS, read again when they change; null: no STARTTLS. */
   tls: { certFile: string; keyFile: string } | null;
 }
@@ -220,6 +226,10 @@ function parseSmtpIngress(env: Env): SmtpIngressConfig | null {
     host: read(env, "SMTP_INGRESS_HOST", "0.0.0.0", (v) => isIP(v) !== 0, "an IP address"),
     lmtp: readBoolean(env, "SMTP_INGRESS_LMTP", false),
     maxConnectionsPerIp: readInt(env, "SMTP_INGRESS_MAX_CONNECTIONS_PER_IP", 10, 1, 10_000),
+    maxMessagesPerConnection: readInt(env, "SMTP_INGRESS_MAX_MESSAGES_PER_CONNECTION", 100, 1, 100_000),
+    // RFC 5321 4.5.3.2: a server waits five minutes for a command, ten for the end of DATA.
+    idleTimeoutMs: readInt(env, "SMTP_INGRESS_IDLE_TIMEOUT_SECONDS", 300, 1, 3_600) * 1_000,
+    dataTimeoutMs: readInt(env, "SMTP_INGRESS_DATA_TIMEOUT_SECONDS", 600, 1, 3_600) * 1_000,
     tls: parseTlsFiles(env),
   };
 }

@@ -5,10 +5,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import nodemailer from "nodemailer";
+import MailComposer from "nodemailer/lib/mail-composer";
 import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { served } from "./support/served.ts";
-import { withService } from "./support/service.ts";
+import { type TestService, withService } from "./support/service.ts";
+import { sseSubscription } from "./support/streams.ts";
 import { waitFor } from "./support/wait.ts";
 
 // The SMTP door: mail sent straight to an instance, by nodemailer and by a
@@ -34,18 +36,22 @@ const { api, x } = served({
     INBOUND_MAX_BYTES: String(MAX_BYTES),
     ADMIN_TOKEN: ADMIN,
     INBOUND_TOKEN: INBOUND,
+    SMTP_INGRESS_MAX_MESSAGES_PER_CONNECTION: "3",
   },
 });
 
 const client = nodemailer.createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
 
-/** A plain SMTP dialogue: each command's reply, as the server wrote it. */
-async function dialogue(commands: string[]): Promise<string[]> {
-  const socket: Socket = connect(PORT, "127.0.0.1");
+/** A client on a raw socket: each reply as the server wrote it, and everything heard. */
+async function talk(port = PORT) {
+  const socket: Socket = connect(port, "127.0.0.1");
   let buffered = "";
+  let heard = "";
   const waiting: ((line: string) => void)[] = [];
+  socket.on("error", () => {}); // a write racing the server's close; `closed` tells the test
   socket.on("data", (chunk) => {
     buffered += chunk.toString();
+    heard += chunk.toString();
     // A reply ends with a line whose code is followed by a space.
     for (let match = /^(\d{3}) .*\r\n/m.exec(buffered); match; match = /^(\d{3}) .*\r\n/m.exec(buffered)) {
       const end = match.index + match[0].length;
@@ -53,22 +59,54 @@ async function dialogue(commands: string[]): Promise<string[]> {
       buffered = buffered.slice(end);
     }
   });
+  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
   const next = () => new Promise<string>((resolve) => waiting.push(resolve));
-  const replies = [await next()];
-  for (const command of commands) {
-    const answer = next();
-    socket.write(`${command}\r\n`);
-    replies.push(await answer);
-  }
-  socket.end();
+  const banner = await next();
+  return {
+    banner,
+    closed,
+    heard: () => heard,
+    /** Sends a command and waits for its replies (LMTP answers DATA once per recipient). */
+    async say(command: string, replies = 1): Promise<string[]> {
+      const answers = Array.from({ length: replies }, next);
+      socket.write(`${command}\r\n`);
+      return Promise.all(answers);
+    },
+    write: (text: string) => socket.write(text),
+    end: () => socket.end(),
+  };
+}
+
+/** A plain SMTP dialogue: the banner, then each command's reply. */
+async function dialogue(commands: string[], port = PORT): Promise<string[]> {
+  const client = await talk(port);
+  const replies = [client.banner];
+  for (const command of commands) replies.push(...(await client.say(command)));
+  client.end();
   return replies;
 }
 
-const inboxOf = async (agent: TestAgent) =>
-  (await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body as {
+const inboxOf = async (agent: TestAgent, client: Api = api) =>
+  (await client.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body as {
     total: number;
     data: { subject: string }[];
   };
+
+/** The port each instance's door listens on, the first instance's first. */
+const doorPorts = (svc: TestService) =>
+  svc.logs
+    .filter((line) => line.event === "smtp_ingress_listening")
+    .sort((a, b) => a.instance - b.instance)
+    .map((line) => line.fields.port as number);
+
+/** An instance of its own with a door on a free port. */
+const ownDoor = (env: Record<string, string>) => ({
+  SOCIAL_OEMBED_URL: x.url,
+  MAIL_DOMAIN: "mail.example",
+  SMTP_INGRESS_PORT: "0",
+  ADMIN_TOKEN: ADMIN,
+  ...env,
+});
 
 describe("the SMTP door", () => {
   test("mail sent by nodemailer is filed and answered 250 with a queue id", async () => {
@@ -119,6 +157,17 @@ describe("the SMTP door", () => {
     expect(many.at(-2)?.slice(0, 9)).toBe("452 4.5.3");
   });
 
+  test("a connection gives at most SMTP_INGRESS_MAX_MESSAGES_PER_CONNECTION messages, then is told to reconnect", async () => {
+    const client = await talk();
+    await client.say("EHLO client.example");
+    for (let n = 0; n < 3; n++) {
+      expect(await client.say("MAIL FROM:<pat@sender.example>")).toEqual([expect.stringMatching(/^250 /)]);
+      await client.say("RSET");
+    }
+    expect(await client.say("MAIL FROM:<pat@sender.example>")).toEqual([expect.stringMatching(/^421 4\.7\.0 /)]);
+    await client.closed;
+  });
+
   test("a full mailbox is 452 4.2.2 at RCPT TO, one the message does not fit 552 5.2.2; past the size limit 552 5.3.4, nothing kept", async () => {
     const agent = await createVerifiedAgent(api, x);
     const to = `${agent.id}@mail.example`;
@@ -139,7 +188,7 @@ describe("the SMTP door", () => {
     expect((await inboxOf(agent)).total).toBe(1);
   });
 
-  test("a retry of a message filed (its 250 lost) is not filed twice", async () => {
+  test("a message whose 250 the sender never heard, sent again (twice at once), is filed once", async () => {
     const agent = await createVerifiedAgent(api, x);
     const message = {
       from: "pat@sender.example",
@@ -148,10 +197,18 @@ describe("the SMTP door", () => {
       text: "Hello.",
       messageId: `<retry-${agent.id}@sender.example>`,
     };
-    await client.sendMail(message);
-    const again = await client.sendMail(message);
-    expect(again.response).toMatch(/^250 /);
-    await waitFor(async () => ((await inboxOf(agent)).total === 1 ? true : null));
+    const raw = (await new MailComposer(message).compile().build()).toString().replace(/\r?\n/g, "\r\n");
+    // The first try hangs up the moment its message is sent, as a sender whose connection broke.
+    const first = await talk();
+    for (const command of ["EHLO client.example", `MAIL FROM:<${message.from}>`, `RCPT TO:<${message.to}>`, "DATA"]) {
+      await first.say(command);
+    }
+    first.write(`${raw}\r\n.\r\n`);
+    first.end();
+    await first.closed;
+    const again = await Promise.all([client.sendMail(message), client.sendMail(message)]);
+    expect(again.map((sent) => sent.response.slice(0, 3))).toEqual(["250", "250"]);
+    await waitFor(async () => ((await inboxOf(agent)).total > 0 ? true : null));
     expect((await inboxOf(agent)).total).toBe(1);
   });
 });
@@ -176,7 +233,7 @@ describe("raw messages from providers: POST /inbound/raw", () => {
     expect(await first.json()).toEqual({
       recipients: [
         { address: "nobody-here@mail.example", outcome: "refused", code: 550, message: "5.1.1 No such mailbox here" },
-        { address: to.toLowerCase(), outcome: "filed", code: 250, message: "Filed" },
+        { address: to.toLowerCase(), outcome: "filed", code: 250, message: "2.0.0 Filed" },
       ],
     });
     const again = await post(raw(to, `raw-${agent.id}`), { ...headers, "X-Envelope-To": "" }, `?to=${to}`);
@@ -200,12 +257,98 @@ describe("raw messages from providers: POST /inbound/raw", () => {
   });
 });
 
-describe("two instances on one database", () => {
-  test("both take mail for the same agent at once; its storage holds exactly what was filed, never past its limit", async () => {
-    const env = { SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", SMTP_INGRESS_PORT: "0", ADMIN_TOKEN: ADMIN };
+describe("timeouts and LMTP", () => {
+  test("an idle client is closed; a message still trickling in at the DATA timeout is cut off and nothing of it kept", async () => {
+    const env = ownDoor({ SMTP_INGRESS_IDLE_TIMEOUT_SECONDS: "2", SMTP_INGRESS_DATA_TIMEOUT_SECONDS: "3" });
     await withService(env, async (own) => {
+      const [port] = doorPorts(own);
+      const agent = await createVerifiedAgent(new Api(own.url), x);
+      const idle = await talk(port);
+      await idle.say("EHLO client.example");
+      await idle.closed;
+      expect(idle.heard()).toMatch(/^421 .*Timeout/m);
+      const slow = await talk(port);
+      for (const command of [
+        "EHLO client.example",
+        "MAIL FROM:<pat@sender.example>",
+        `RCPT TO:<${agent.id}@mail.example>`,
+      ]) {
+        await slow.say(command);
+      }
+      expect(await slow.say("DATA")).toEqual([expect.stringMatching(/^354 /)]);
+      slow.write("Subject: Slowly\r\n");
+      // Each line in well within the idle timeout, the whole never ending.
+      const trickle = setInterval(() => slow.write("X-Slowly: yes\r\n"), 250);
+      await slow.closed;
+      clearInterval(trickle);
+      expect(slow.heard()).toMatch(/^421 4\.4\.2 /m);
+      expect((await inboxOf(agent, new Api(own.url))).total).toBe(0);
+      expect(own.logs.filter((line) => line.event === "smtp_ingress_timeout")).toHaveLength(1);
+      expect(own.logs.filter((line) => line.event === "smtp_ingress_failed")).toEqual([]);
+    });
+  });
+
+  test("over LMTP each recipient is answered on its own after DATA", async () => {
+    await withService(ownDoor({ SMTP_INGRESS_LMTP: "true" }), async (own) => {
+      const [port] = doorPorts(own);
+      const ownApi = new Api(own.url);
+      const [roomy, small] = [await createVerifiedAgent(ownApi, x), await createVerifiedAgent(ownApi, x)];
+      // Room left at RCPT TO, none for the message once it arrives.
+      await ownApi.call("PUT", `/admin/agents/${small.id}/limits`, { key: ADMIN, body: { storageLimit: 10 } });
+      const client = await talk(port);
+      expect(client.banner).toMatch(/^220 .* LMTP /);
+      expect(await client.say("LHLO client.example")).toEqual([expect.stringMatching(/^250 SIZE /m)]);
+      for (const command of [
+        "MAIL FROM:<pat@sender.example>",
+        `RCPT TO:<${roomy.id}@mail.example>`,
+        `RCPT TO:<${small.id}@mail.example>`,
+        "DATA",
+      ]) {
+        expect(await client.say(command)).toEqual([expect.stringMatching(/^(250|354) /)]);
+      }
+      const message = `From: pat@sender.example\r\nTo: ${roomy.id}@mail.example\r\nSubject: Over LMTP\r\n\r\nHello.\r\n.`;
+      const replies = await client.say(message, 2);
+      expect(replies.map((reply) => reply.slice(0, 9))).toEqual(["250 2.0.0", "552 5.2.2"]);
+      client.end();
+      expect((await inboxOf(roomy, ownApi)).data.map((email) => email.subject)).toEqual(["Over LMTP"]);
+      expect((await inboxOf(small, ownApi)).total).toBe(0);
+    });
+  });
+});
+
+describe("two instances on one database", () => {
+  test.runIf(process.env.TEST_DATABASE === "postgresql")(
+    "mail taken by one instance's door is heard by a subscriber on the other",
+    async () => {
+      await withService(ownDoor({}), async (own) => {
+        const other = await own.startAnother();
+        const [port] = doorPorts(own);
+        const agent = await createVerifiedAgent(new Api(own.url), x);
+        const events = `subscription($id: ID!, $types: [String!]) {
+          mailEvents(agentId: $id, types: $types) { type data }
+        }`;
+        const sse = await sseSubscription(other.url, events, { id: agent.id, types: ["email.received"] }, agent.apiKey);
+        try {
+          const door = nodemailer.createTransport({ host: "127.0.0.1", port, ignoreTLS: true });
+          await door.sendMail({
+            from: "pat@sender.example",
+            to: `${agent.id}@mail.example`,
+            subject: "Heard",
+            text: "Hi.",
+          });
+          const pushed = (await sse.next()).data.mailEvents;
+          expect([pushed.type, pushed.data.subject]).toEqual(["email.received", "Heard"]);
+        } finally {
+          sse.close();
+        }
+      });
+    },
+  );
+
+  test("both take mail for the same agent at once; its storage holds exactly what was filed, never past its limit", async () => {
+    await withService(ownDoor({}), async (own) => {
       await own.startAnother();
-      const ports = own.logs.filter((line) => line.event === "smtp_ingress_listening").map((line) => line.fields.port);
+      const ports = doorPorts(own);
       expect(ports).toHaveLength(2);
       const ownApi = new Api(own.url);
       const agent = await createVerifiedAgent(ownApi, x);

@@ -20,9 +20,15 @@ export interface Envelope {
   via: string;
 }
 
+/** The queue id a message got, and each recipient's outcome, in the envelope's order. */
+export interface Received {
+  id: string;
+  filed: Filed[];
+}
+
 export interface DirectIntake {
-  /** Files the message for its recipients; the queue id it got, and each recipient's outcome. */
-  receive(raw: Buffer, envelope: Envelope): Promise<{ id: string; filed: Filed[] }>;
+  /** Files the message for its recipients. */
+  receive(raw: Buffer, envelope: Envelope): Promise<Received>;
   close(): Promise<void>;
 }
 

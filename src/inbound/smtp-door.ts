@@ -3,16 +3,17 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { SmtpIngressConfig } from "../config.ts";
 import { describeFault } from "../log.ts";
-import { recipientRefusal } from "../mailbox/intake.ts";
+import { filedReply, recipientRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
-import type { DirectIntake } from "./direct.ts";
+import type { DirectIntake, Received } from "./direct.ts";
 import { Unreadable } from "./readers.ts";
 
 // The SMTP door: every instance may be an MX for the served domains. Not a
 // relay (no AUTH): each RCPT TO is answered by the filing rules, the message
 // is taken in as any handed over directly (direct.ts). 250 only once the
 // filing transaction committed; 451 otherwise, so the sender tries again (a
-// retry of a message filed is recognised).
+// retry of a message filed is recognised). Over LMTP each recipient is
+// answered on its own after DATA.
 
 /** RCPT TO commands of one message (taken or refused, so that nobody guesses addresses by the thousand). */
 const MAX_RECIPIENTS = 50;
@@ -42,6 +43,20 @@ async function readAll(stream: SMTPServerDataStream, limit: number): Promise<Buf
   return stream.sizeExceeded || size > limit ? null : Buffer.concat(chunks);
 }
 
+/** Each recipient's answer, in RCPT TO order: 250 with the queue id, or why it was not kept. */
+function answers(received: Received): (string | Error)[] {
+  return received.filed.map(({ outcome }) => {
+    const { code, status, message } = filedReply(outcome);
+    return code === 250 ? `${status} Ok: queued as ${received.id}` : reply(code, status, message);
+  });
+}
+
+/** What one connection has asked: its MAIL FROM commands, and the RCPT TO commands of the message under way. */
+interface Asked {
+  messages: number;
+  recipients: number;
+}
+
 export async function startSmtpDoor(
   services: Services,
   door: SmtpIngressConfig,
@@ -49,31 +64,55 @@ export async function startSmtpDoor(
 ): Promise<SmtpDoor> {
   const { config, log } = services;
   const connections = new Map<string, number>();
-  /** RCPT TO commands of each session's message under way. */
-  const asked = new Map<string, number>();
+  const asked = new Map<string, Asked>();
+
+  /** Tells the session's client why and closes its connection (a 421 closes it). */
+  const hangUp = (session: SMTPServerSession, text: string) => {
+    for (const connection of server.connections) {
+      if (connection.session === session) connection.send(421, text);
+    }
+  };
+
+  /** The message, read within the DATA timeout; null when past the size limit. */
+  const readMessage = async (stream: SMTPServerDataStream, session: SMTPServerSession) => {
+    const late = setTimeout(() => {
+      log("warn", "smtp_ingress_timeout", { stage: "data", client: session.remoteAddress });
+      hangUp(session, "4.4.2 The message took too long to arrive: closing");
+    }, door.dataTimeoutMs);
+    try {
+      return await readAll(stream, config.inboundMaxBytes);
+    } catch {
+      // The connection closed before the message ended: there is nobody to answer.
+      throw reply(421, "4.4.2", "The connection closed before the message ended");
+    } finally {
+      clearTimeout(late);
+    }
+  };
 
   const deliver = async (stream: SMTPServerDataStream, session: SMTPServerSession) => {
-    const body = await readAll(stream, config.inboundMaxBytes);
+    const body = await readMessage(stream, session);
     if (body === null) throw reply(552, "5.3.4", "Message too big for this server");
     const { remoteAddress: ip, hostNameAppearsAs: helo, clientHostname: hostname } = session;
     const envelope = {
       from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-      recipients: [...new Set(session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()))],
+      // One entry per address already (smtp-server folds a repeated RCPT TO), so the answers keep its order.
+      recipients: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
       client: { ip, helo, hostname },
       via: session.transmissionType,
     };
-    let received: Awaited<ReturnType<DirectIntake["receive"]>>;
+    let received: Received;
     try {
       received = await intake.receive(body, envelope);
     } catch (error) {
       if (error instanceof Unreadable) throw reply(554, "5.6.0", "The message cannot be read as mail");
       throw error;
     }
-    // It fit in no recipient's mailbox: the sender hears so, rather than a 250 for a message kept nowhere.
-    if (received.filed.every(({ outcome }) => outcome === "over_quota")) {
-      throw reply(552, "5.2.2", "The recipient's mailbox is full");
-    }
-    return `2.0.0 Ok: queued as ${received.id}`;
+    const each = answers(received);
+    if (door.lmtp) return each;
+    // SMTP has one answer for all: 250 when any recipient kept it, else why the first did not.
+    const kept = each.find((answer) => typeof answer === "string");
+    if (kept === undefined) throw each[0];
+    return kept;
   };
 
   const tls = door.tls;
@@ -86,7 +125,9 @@ export async function startSmtpDoor(
     authOptional: true,
     disabledCommands: tls ? ["AUTH"] : ["AUTH", "STARTTLS"],
     logger: false,
-    socketTimeout: 60_000,
+    socketTimeout: door.idleTimeoutMs,
+    // On shutdown, what is under way has this long to end; then each open connection is told 421.
+    closeTimeout: 5_000,
     onConnect(session, callback) {
       const count = connections.get(session.remoteAddress) ?? 0;
       if (count >= door.maxConnectionsPerIp) {
@@ -96,7 +137,11 @@ export async function startSmtpDoor(
       callback();
     },
     onMailFrom(_address, session, callback) {
-      asked.set(session.id, 0);
+      const messages = (asked.get(session.id)?.messages ?? 0) + 1;
+      asked.set(session.id, { messages, recipients: 0 });
+      if (messages > door.maxMessagesPerConnection) {
+        return callback(reply(421, "4.7.0", "Too many messages on one connection: reconnect to send more"));
+      }
       callback();
     },
     onClose(session) {
@@ -106,9 +151,10 @@ export async function startSmtpDoor(
       else connections.delete(session.remoteAddress);
     },
     onRcptTo(address, session, callback) {
-      const count = (asked.get(session.id) ?? 0) + 1;
-      asked.set(session.id, count);
-      if (count > MAX_RECIPIENTS) {
+      const asking = asked.get(session.id) ?? { messages: 1, recipients: 0 };
+      asking.recipients += 1;
+      asked.set(session.id, asking);
+      if (asking.recipients > MAX_RECIPIENTS) {
         return callback(reply(452, "4.5.3", "Too many recipients: send the rest in another message"));
       }
       const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";

@@ -1,9 +1,8 @@
 import type { Context as HonoContext } from "hono";
 import { ServiceError } from "../errors.ts";
-import type { DirectIntake } from "../inbound/direct.ts";
+import type { DirectIntake, Received } from "../inbound/direct.ts";
 import { Unreadable } from "../inbound/readers.ts";
-import { dropped } from "../mailbox/filing.ts";
-import { recipientRefusal } from "../mailbox/intake.ts";
+import { filedReply, type Reply, recipientRefusal } from "../mailbox/intake.ts";
 import { sameSecret } from "../mailbox/keys.ts";
 import type { Services } from "../mailbox/services.ts";
 import { keyOf } from "../schema/context.ts";
@@ -19,6 +18,13 @@ interface RecipientAnswer {
   code: number;
   message: string;
 }
+
+const answer = (address: string, { code, status, message }: Reply): RecipientAnswer => ({
+  address,
+  outcome: code === 250 ? "filed" : "refused",
+  code,
+  message: `${status} ${message}`,
+});
 
 /** The envelope recipients: each X-Envelope-To header (a comma list too), and each ?to=. */
 function envelopeRecipients(c: HonoContext): string[] {
@@ -55,19 +61,13 @@ export async function receiveRaw(c: HonoContext, services: Services, intake: Dir
   const taken: string[] = [];
   for (const address of recipients) {
     const refused = await recipientRefusal(services, address, from);
-    if (refused)
-      answers.push({
-        address,
-        outcome: "refused",
-        code: refused.code,
-        message: `${refused.status} ${refused.message}`,
-      });
+    if (refused) answers.push(answer(address, refused));
     else taken.push(address);
   }
   if (taken.length > 0) {
     const ip = c.req.header("x-client-ip");
     const client = ip ? { ip, helo: ip, hostname: ip } : null;
-    let filed: Awaited<ReturnType<DirectIntake["receive"]>>["filed"];
+    let filed: Received["filed"];
     try {
       ({ filed } = await intake.receive(raw, { from, recipients: taken, client, via: "HTTP" }));
     } catch (error) {
@@ -75,13 +75,7 @@ export async function receiveRaw(c: HonoContext, services: Services, intake: Dir
         throw new ServiceError("BAD_REQUEST", "The body cannot be read as a mail message");
       throw error;
     }
-    for (const { recipient, outcome } of filed) {
-      answers.push(
-        dropped(outcome)
-          ? { address: recipient, outcome: "refused", code: 550, message: `Not filed: ${outcome}` }
-          : { address: recipient, outcome: "filed", code: 250, message: "Filed" },
-      );
-    }
+    for (const { recipient, outcome } of filed) answers.push(answer(recipient, filedReply(outcome)));
   }
   return c.json({ recipients: answers });
 }
