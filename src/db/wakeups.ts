@@ -7,7 +7,7 @@ import type { Statements } from "./statements.ts";
 
 export interface Wakeups {
   /** Inside the transaction that wrote the event: tells other instances once it commits. */
-  announce(tx: Statements, eventId: string, agentId: string): Promise<void>;
+  announce(tx: Statements, agentId: string): Promise<void>;
   /** Resolves at the next wake-up for the agent (or for everyone), or when the signal aborts. */
   next(agentId: string, signal?: AbortSignal): Promise<void>;
   /** Resolves at the next wake-up for any agent, or when the signal aborts. */
@@ -88,6 +88,7 @@ export function listeningWakeups(connectionString: string, channel: string, onEr
     fresh.on("error", lost);
     fresh.on("end", () => lost());
     fresh.on("notification", ({ payload }) => {
+      // The agent's id (after a space, from instances older than this one: "<event id> <agent id>").
       const agentId = payload?.slice(payload.indexOf(" ") + 1);
       if (agentId) waiters.wake(agentId);
     });
@@ -105,8 +106,8 @@ export function listeningWakeups(connectionString: string, channel: string, onEr
 
   return {
     // NOTIFY inside the transaction is delivered when it commits, to every listener, this one included.
-    announce: async (tx, eventId, agentId) => {
-      await tx.one("SELECT pg_notify(?, ?)", [channel, `${eventId} ${agentId}`]);
+    announce: async (tx, agentId) => {
+      await tx.one("SELECT pg_notify(?, ?)", [channel, agentId]);
     },
     next: (agentId, signal) => waiters.next(agentId, signal),
     nextAny: (signal) => waiters.next(ANY, signal),

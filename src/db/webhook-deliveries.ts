@@ -188,8 +188,14 @@ export interface NewDelivery {
   at: Date;
 }
 
+export interface EnabledWebhook {
+  id: string;
+  /** The event types it wants, as stored. */
+  events: string;
+}
+
 /** Inside the transaction that writes the event (raw: it is ours): the agent's enabled webhooks and the events each wants. */
-export async function enabledWebhooks(tx: Tx, agentId: string): Promise<{ id: string; events: string }[]> {
+export async function enabledWebhooks(tx: Tx, agentId: string): Promise<EnabledWebhook[]> {
   const rows = await tx.all(`SELECT "id", "events" FROM "Webhook" WHERE "agentId" = ? AND "enabled" = ?`, [
     agentId,
     true,

@@ -1,5 +1,6 @@
 import { appendEvent, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
 import type { Tx } from "../db/statements.ts";
+import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import { checkedEventTypes, EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
@@ -23,13 +24,30 @@ export const MAX_EVENTS_PER_READ = 100;
 /** Longest wait a request may ask for, inside the 30-second request timeout. */
 export const MAX_WAIT_SECONDS = 25;
 
-/** Appends inside the transaction that makes the change; on PostgreSQL the NOTIFY goes out when it commits. */
-async function append(tx: Tx, services: Services, event: NewEvent): Promise<void> {
-  const { clock, wakeups } = services;
-  const createdAt = clock.now();
-  const id = await appendEvent(tx, { ...event, createdAt });
-  await queueDeliveries(tx, { ...event, id, createdAt });
-  await wakeups.announce(tx, id, event.agentId);
+/**
+ * Appends the transaction's events once its work is done. What needs no order
+ * first: each agent's webhooks, and the NOTIFY (PostgreSQL delivers it when
+ * the transaction commits). Then the appending takes its turn, held until
+ * commit, so that event ids become visible in the order they were handed out
+ * (a sequence alone hands them out before commit, and id 101 could be seen
+ * before 100). Last and short: transactions on other agents' mail run side by
+ * side up to it, on several instances too; and one holding it waits on no row
+ * another holds, so none waits on another in a circle.
+ */
+async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promise<void> {
+  const { clock, sql, wakeups } = services;
+  const webhooks = new Map<string, EnabledWebhook[]>();
+  for (const { agentId } of events) {
+    if (webhooks.has(agentId)) continue;
+    webhooks.set(agentId, await enabledWebhooks(tx, agentId));
+    await wakeups.announce(tx, agentId);
+  }
+  await sql.takeTurns(tx, "events");
+  for (const event of events) {
+    const createdAt = clock.now();
+    const id = await appendEvent(tx, { ...event, createdAt });
+    await queueDeliveries(tx, { ...event, id, createdAt }, webhooks.get(event.agentId) ?? []);
+  }
 }
 
 /** Appends an event to the transaction's work. */
@@ -43,14 +61,14 @@ export async function withEvents<T>(services: Services, work: (tx: Tx, emit: Emi
   const agents = new Set<string>();
   const { sql } = services;
   const result = await sql.transaction(async (tx) => {
-    // Transactions that append events take turns until they commit, so that event ids become visible
-    // in the order they were handed out: a sequence alone hands them out before commit, and id 101
-    // could be seen before id 100. First, before the work locks any row, so that none waits on another.
-    await sql.takeTurns(tx, "events");
-    return work(tx, async (event) => {
-      await append(tx, services, event);
-      agents.add(event.agentId);
+    const emitted: NewEvent[] = [];
+    const done = await work(tx, async (event) => {
+      emitted.push(event);
     });
+    if (emitted.length === 0) return done;
+    await appendAll(tx, services, emitted);
+    for (const { agentId } of emitted) agents.add(agentId);
+    return done;
   });
   services.wakeups.committed(agents);
   return result;

@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import type { Tx } from "../db/statements.ts";
-import { deliveryPage, enabledWebhooks, insertDelivery, redeliver } from "../db/webhook-deliveries.ts";
+import { deliveryPage, type EnabledWebhook, insertDelivery, redeliver } from "../db/webhook-deliveries.ts";
 import {
   changeWebhook,
   insertWebhook,
@@ -182,14 +182,15 @@ export async function retryDelivery(services: Services, agent: { id: string }, w
 
 /**
  * Inside the event's transaction: a delivery for each of the agent's enabled
- * webhooks that wants this type of event. The body is fixed now and signed
+ * webhooks (read earlier in it) that wants this type of event. The body is fixed now and signed
  * when sent: {type, timestamp, data} with the event's id and agent in data.
  */
 export async function queueDeliveries(
   tx: Tx,
   event: { id: string; type: string; agentId: string; createdAt: Date; data: unknown },
+  webhooks: EnabledWebhook[],
 ): Promise<void> {
-  for (const webhook of await enabledWebhooks(tx, event.agentId)) {
+  for (const webhook of webhooks) {
     const types = eventTypesOf(webhook);
     if (types.length > 0 && !types.includes(event.type as EventType)) continue;
     const payload = JSON.stringify({
