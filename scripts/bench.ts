@@ -13,19 +13,22 @@ import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
 import { SMTPServer } from "smtp-server";
 import { openDatabase } from "../src/db/client.ts";
-import { emptyZone, startDnsServer } from "../test/support/dns-server.ts";
+import { startDnsServer } from "../test/support/dns-server.ts";
 import { bareIdler, bareIngest, benchMessage, Dovecot } from "./bench/mail.ts";
 import {
   type Load,
   type LoadResult,
   rssMiB,
   runLoad,
+  runSends,
+  type SendResult,
   type Started,
   startFloor,
   startService,
 } from "./bench/processes.ts";
 import { seedSearch } from "./bench/search-seed.ts";
 import { type Seeded, seed } from "./bench/seed.ts";
+import { timedDelivery } from "./bench/smtp-probe.ts";
 import { subscribe } from "./bench/streams.ts";
 
 const args = process.argv.slice(2);
@@ -53,6 +56,13 @@ function databaseUrl(name: string): string {
     await prisma.$disconnect();
   });
   return `postgresql://postgres@127.0.0.1:5432/test?schema=${schema}`;
+}
+
+/** A DNS server on this machine with no records, closed at the end of the run: sender checks ask it. */
+async function localDns() {
+  const dns = await startDnsServer();
+  cleanups.push(() => dns.close());
+  return dns;
 }
 
 async function smtpSink(): Promise<string> {
@@ -250,8 +260,7 @@ async function mailPart(): Promise<void> {
   await client.logout();
   const imap = (box: string) => dovecot.url(box);
   // Sender authentication asks a DNS server on this machine, as the floor does.
-  const dns = await startDnsServer();
-  cleanups.push(() => dns.close());
+  const dns = await localDns();
   const env = {
     DATABASE_URL: url,
     MAIL_DOMAIN: DOMAIN,
@@ -333,7 +342,7 @@ async function streamsPart(): Promise<void> {
     STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
     IMAP_URL: dovecot.url("Streams"),
     IMAP_POLL_INTERVAL_MS: "600000",
-    DNS_SERVERS: await emptyZone(),
+    DNS_SERVERS: (await localDns()).address,
   });
   const floor = await startFloor("sse-floor.ts");
   cleanups.push(
@@ -417,6 +426,104 @@ async function streamsPart(): Promise<void> {
     },
     memoryPerStreamKiB: { service: serviceKiB, floor: floorKiB },
   };
+}
+
+/**
+ * The SMTP door: messages a second filed by nodemailer clients, against a
+ * bare smtp-server keeping each message with one INSERT into the same
+ * database, with one instance and with two on one database; DATA's end to
+ * the 250 under that load (a raw-socket probe beside the clients); then, one
+ * message at a time, DATA's end to the event at a subscriber.
+ */
+async function smtpPart(): Promise<void> {
+  const url = databaseUrl("door");
+  const seeded = await seed(url, { agents: 50, mailboxes: 50, emailsPerMailbox: 0, domain: DOMAIN });
+  const to = seeded.owners.map((owner) => `${owner.id}@${DOMAIN}`);
+  const env = {
+    DATABASE_URL: url,
+    MAIL_DOMAIN: DOMAIN,
+    STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
+    DNS_SERVERS: (await localDns()).address,
+    SMTP_INGRESS_PORT: "0",
+    SMTP_INGRESS_HOST: "127.0.0.1",
+    // Every client connects from 127.0.0.1.
+    SMTP_INGRESS_MAX_CONNECTIONS_PER_IP: "100",
+  };
+  const floor = await startFloor("smtp-floor.ts", [url]);
+  const first = await startService(env);
+  const second = await startService(env);
+  cleanups.push(
+    () => floor.stop(),
+    () => first.stop(),
+    () => second.stop(),
+  );
+  const doors = [first, second].map((instance) => instance.smtpPort as number);
+  console.log(`\nSMTP door, ${CONNECTIONS} nodemailer clients, ${SECONDS} s per run, alternating twice`);
+  line("scenario", "msg/s", "floor msg/s", "ratio", "p50 ms", "p99 ms", "floor p99", "cores busy");
+  const runs: Record<"floor" | "one" | "two", SendResult[]> = { floor: [], one: [], two: [] };
+  for (let round = 0; round < 2; round++) {
+    runs.floor.push(await runSends([Number(new URL(floor.url).port)], to, CONNECTIONS, SECONDS));
+    runs.one.push(await runSends(doors.slice(0, 1), to, CONNECTIONS, SECONDS));
+    runs.two.push(await runSends(doors, to, CONNECTIONS, SECONDS));
+  }
+  const rate = (of: SendResult[]) => mean(of.map((run) => run.messagesPerSecond));
+  const latencies = (of: SendResult[]) => of.flatMap((run) => run.dataEndTo250);
+  const floorRate = rate(runs.floor);
+  const floorP99 = pct(latencies(runs.floor), 0.99);
+  const busy = (of: SendResult[]) => mean(of.map((run) => run.busy));
+  const door: Record<string, unknown> = {
+    floor: floorRate,
+    floorP50: pct(latencies(runs.floor), 0.5),
+    floorP99,
+    floorBusy: busy(runs.floor),
+  };
+  for (const [label, key] of [
+    ["door, 1 instance", "one"],
+    ["door, 2 instances", "two"],
+  ] as const) {
+    const [ours, times] = [rate(runs[key]), latencies(runs[key])];
+    const errors = runs[key].reduce((sum, run) => sum + run.errors, 0);
+    const cells = [fixed(ours), fixed(floorRate), fixed(ours / floorRate, 2), fixed(pct(times, 0.5), 1)];
+    line(label, ...cells, fixed(pct(times, 0.99), 1), fixed(floorP99, 1), `${fixed(busy(runs[key]) * 100)} %`);
+    if (errors > 0) console.log(`  (${errors} messages were refused)`);
+    door[key] = {
+      service: ours,
+      ratio: ours / floorRate,
+      p50: pct(times, 0.5),
+      p99: pct(times, 0.99),
+      errors,
+      busy: busy(runs[key]),
+    };
+  }
+  const scaling = rate(runs.two) / rate(runs.one);
+  line(
+    "2 instances / 1",
+    fixed(scaling, 2),
+    "",
+    "(target 1.6)",
+    "",
+    "",
+    "floor:",
+    `${fixed(busy(runs.floor) * 100)} %`,
+  );
+  door.twoOverOne = scaling;
+
+  const subscriber = await subscribe(first.url, [seeded.agent], 1);
+  const answered: number[] = [];
+  const heard: number[] = [];
+  for (let n = 0; n < 30; n++) {
+    const event = subscriber.nextEvent();
+    const address = `${seeded.agent.id}@${DOMAIN}`;
+    const timed = await timedDelivery(doors[0] as number, "jordan@sender.example", address, benchMessage(address, n));
+    const [at = 0] = await event;
+    answered.push(timed.answered - timed.dataEnd);
+    heard.push(at - timed.dataEnd);
+  }
+  subscriber.close();
+  line("DATA end to 250 p50 ms", fixed(pct(answered, 0.5), 1), "", "", "(one at a time)");
+  line("DATA end to event p50 ms", fixed(pct(heard, 0.5), 1), "", "", "(target: 250 + 50)");
+  door.oneAtATime = { dataEndTo250P50: pct(answered, 0.5), dataEndToEventP50: pct(heard, 0.5) };
+  results["SMTP door"] = door;
 }
 
 const SEARCHES = ["refund", "invoice", "quarterly", "meeting", "invoice meeting", "inv", "meeting -quarterly", "kalo"];
@@ -508,10 +615,13 @@ async function pageLatency(label: string, agents: number): Promise<void> {
 console.log(
   `database: ${postgres ? "postgresql" : "sqlite"}; ${cpus().length} cores (${cpus()[0]?.model}), ${fixed(totalmem() / 2 ** 30)} GiB; node ${process.version}`,
 );
+/** The parts after the HTTP one, by the names --only gives them. */
+const LATER_PARTS = ["ingestion", "APPEND to listed", "streams", "smtp", "search", "pages"];
 try {
-  await httpPart();
+  if (only?.every((name) => LATER_PARTS.includes(name)) !== true) await httpPart();
   if (wanted("ingestion") || wanted("APPEND to listed")) await mailPart();
   if (wanted("streams")) await streamsPart();
+  if (wanted("smtp")) await smtpPart();
   if (wanted("search")) {
     console.log(`\nSearch, one request at a time: ${SEARCHES.length} queries from rare to common, page of 50`);
     line("mail stored", "p50 ms", "p99 ms", "floor p50", "floor p99");

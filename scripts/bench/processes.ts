@@ -11,6 +11,8 @@ export interface Started {
   url: string;
   /** Milliseconds from spawn until the first answer that said it was ready. */
   readyMs: number;
+  /** The SMTP door's port, when it has one. */
+  smtpPort?: number;
   stop(): Promise<void>;
 }
 
@@ -61,8 +63,11 @@ export async function startService(env: Record<string, string>): Promise<Started
     },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  let smtpPort: number | undefined;
+  // The door is open before the service logs that it listens.
   const port = (await waitForLine(child, (line) => {
     const entry = JSON.parse(line) as { event?: string; port?: number };
+    if (entry.event === "smtp_ingress_listening") smtpPort = entry.port;
     return entry.event === "listening" ? entry.port : undefined;
   })) as number;
   const url = `http://127.0.0.1:${port}`;
@@ -73,7 +78,7 @@ export async function startService(env: Record<string, string>): Promise<Started
     );
     if (ok) break;
   }
-  return { child, url, readyMs: performance.now() - started, stop: stopper(child) };
+  return { child, url, readyMs: performance.now() - started, smtpPort, stop: stopper(child) };
 }
 
 /** A floor server from scripts/bench/, by file name. */
@@ -125,5 +130,36 @@ export async function runLoad(url: string, load: Load, connections: number, seco
     p50: report.latency.p50,
     p99: report.latency.p99,
     errors: report.errors + report.non2xx,
+  };
+}
+
+/** Jiffies this machine's cores have spent, in all and idle, from /proc/stat. */
+function cpuTimes(): { all: number; idle: number } {
+  const fields = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).slice(1).map(Number);
+  return { all: fields.reduce((sum, n) => sum + n, 0), idle: (fields[3] ?? 0) + (fields[4] ?? 0) };
+}
+
+export interface SendResult {
+  messagesPerSecond: number;
+  errors: number;
+  /** How busy the machine's cores were meanwhile, 0 to 1: everything here shares them. */
+  busy: number;
+  /** DATA's end to the 250, for the probe's messages meanwhile. */
+  dataEndTo250: number[];
+}
+
+/** The SMTP load (smtp-senders.ts) in its own process: `clients` nodemailer clients over the ports, for the given seconds. */
+export async function runSends(ports: number[], to: string[], clients: number, seconds: number): Promise<SendResult> {
+  const args = ["--import", "tsx", "scripts/bench/smtp-senders.ts", String(seconds), String(clients)];
+  args.push(ports.join(","), to.join(","));
+  const before = cpuTimes();
+  const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
+  const after = cpuTimes();
+  const report = JSON.parse(stdout) as { messages: number; errors: number; ms: number; dataEndTo250: number[] };
+  return {
+    messagesPerSecond: (report.messages / report.ms) * 1000,
+    errors: report.errors,
+    busy: 1 - (after.idle - before.idle) / (after.all - before.all),
+    dataEndTo250: report.dataEndTo250,
   };
 }
