@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { SET_ASIDE_FLAGS } from "../src/inbound/server-marks.ts";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { refuseSubject } from "./support/faults.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { longEnvelope, manyLines, oneLongWord, rawMessage } from "./support/mail.ts";
 import { peersOf } from "./support/served.ts";
@@ -86,21 +87,6 @@ test("one 4 MB word, 150,000 lines and a 400 KB envelope header are filed with t
     await svc.stop();
   }
 }, 90_000);
-
-/** Makes the database refuse to store an email with this subject, as a fault tied to one message would. */
-async function refuseSubject(svc: TestService, subject: string): Promise<void> {
-  const { prisma } = svc.service.services;
-  if (process.env.TEST_DATABASE === "postgresql") {
-    await prisma.$executeRawUnsafe(`CREATE FUNCTION refuse_poison() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN IF NEW."subject" = '${subject}' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$`);
-    await prisma.$executeRawUnsafe(
-      `CREATE TRIGGER refuse_poison BEFORE INSERT ON "Email" FOR EACH ROW EXECUTE FUNCTION refuse_poison()`,
-    );
-  } else {
-    await prisma.$executeRawUnsafe(`CREATE TRIGGER refuse_poison BEFORE INSERT ON "Email"
-      WHEN NEW."subject" = '${subject}' BEGIN SELECT RAISE(ABORT, 'refused'); END`);
-  }
-}
 
 describe("a message whose filing keeps failing", () => {
   test.each([

@@ -8,6 +8,7 @@ import nodemailer from "nodemailer";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { refuseSubject } from "./support/faults.ts";
 import { served } from "./support/served.ts";
 import { type TestService, withService } from "./support/service.ts";
 import { sseSubscription } from "./support/streams.ts";
@@ -29,7 +30,7 @@ const PORT = await freePort();
 const ADMIN = "admin-token-smtp-door-0123456789";
 const INBOUND = "inbound-token-smtp-door-0123456789";
 const MAX_BYTES = 100_000;
-const { api, x } = served({
+const { api, svc, x } = served({
   env: {
     SMTP_INGRESS_PORT: String(PORT),
     SMTP_INGRESS_HOST: "127.0.0.1",
@@ -186,6 +187,32 @@ describe("the SMTP door", () => {
       client.sendMail({ from: "pat@sender.example", to: `${agent.id}@mail.example`, subject: "Big", text: big }),
     ).rejects.toMatchObject({ responseCode: 552 });
     expect((await inboxOf(agent)).total).toBe(1);
+  });
+
+  test("a failure while filing is 451 4.3.0 with nothing kept; sent again once it is past, it is filed", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const message = {
+      from: "pat@sender.example",
+      to: `${agent.id}@mail.example`,
+      subject: "Refused for now",
+      text: "Hello.",
+      messageId: `<fault-${agent.id}@sender.example>`,
+    };
+    const allow = await refuseSubject(svc, message.subject);
+    try {
+      await expect(client.sendMail(message)).rejects.toMatchObject({
+        responseCode: 451,
+        response: expect.stringContaining("4.3.0 Temporary failure"),
+      });
+    } finally {
+      await allow();
+    }
+    expect((await inboxOf(agent)).total).toBe(0);
+    const failed = svc.logs.filter((line) => line.event === "smtp_ingress_failed");
+    expect(failed).toEqual([expect.objectContaining({ level: "error" })]);
+    expect(JSON.stringify(failed)).not.toMatch(/INSERT|SELECT|refuse_poison|\/work\/|node_modules/);
+    expect((await client.sendMail(message)).response).toMatch(/^250 /);
+    expect((await inboxOf(agent)).data.map((email) => email.subject)).toEqual([message.subject]);
   });
 
   test("a message whose 250 the sender never heard, sent again (twice at once), is filed once", async () => {
