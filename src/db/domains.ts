@@ -25,6 +25,10 @@ export function domainNames({ prisma }: Store): Promise<{ name: string }[]> {
   return prisma.domain.findMany({ select: { name: true }, orderBy: { name: "asc" } });
 }
 
+export async function domainExists({ prisma }: Store, name: string): Promise<boolean> {
+  return (await prisma.domain.count({ where: { name } })) > 0;
+}
+
 export function domainsWithKeys({ prisma }: Store): Promise<DomainWithKeys[]> {
   return prisma.domain.findMany({ include: withKeys, orderBy: { name: "asc" } });
 }

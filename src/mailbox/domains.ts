@@ -7,6 +7,7 @@ import {
   type DomainWithKeys,
   deleteDomainRow,
   domainByName,
+  domainExists,
   domainNames,
   domainsWithKeys,
   insertDomain,
@@ -65,6 +66,11 @@ export async function servedDomains(services: Services): Promise<string[]> {
   return [...new Set([...services.config.mailDomains, ...added])];
 }
 
+/** Whether the instance takes mail for the domain: one of MAIL_DOMAINS (no read), or one added since. */
+export async function serves(services: Services, domain: string): Promise<boolean> {
+  return services.config.mailDomains.includes(domain) || (await domainExists(services, domain));
+}
+
 /** A domain name as given, the one way it is compared: lower case, without a final dot. */
 const normalised = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
 
@@ -72,7 +78,7 @@ const normalised = (name: string) => name.trim().toLowerCase().replace(/\.$/, ""
 export async function checkedDomain(services: Services, domain: string | null | undefined): Promise<string> {
   if (domain == null) return services.config.mailDomain;
   const name = normalised(domain);
-  if (!(await servedDomains(services)).includes(name)) {
+  if (!(await serves(services, name))) {
     throw new ServiceError(
       "BAD_REQUEST",
       `domain: ${JSON.stringify(excerpt(domain))} is not served here (GET /domains)`,

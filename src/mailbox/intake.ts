@@ -1,6 +1,6 @@
-import { agentByIdKey } from "../db/agents.ts";
+import { recipientByIdKey } from "../db/agents.ts";
 import { domainOf } from "./agents.ts";
-import { servedDomains } from "./domains.ts";
+import { serves } from "./domains.ts";
 import type { Outcome } from "./filing.ts";
 import { limitsOf } from "./limits.ts";
 import { addressParts } from "./records.ts";
@@ -27,10 +27,10 @@ const SENDER_REFUSED = reply(550, "5.7.1", "The recipient does not take mail fro
 /** Null when mail for the address from the sender is taken; else why not, in SMTP's words. */
 export async function recipientRefusal(services: Services, address: string, sender: string): Promise<Reply | null> {
   const { local, domain } = addressParts(address);
-  if (local === "" || !(await servedDomains(services)).includes(domain)) {
+  if (local === "" || !(await serves(services, domain))) {
     return reply(550, "5.7.1", "Relaying denied: this server takes mail only for its own domains");
   }
-  const agent = await agentByIdKey(services, local);
+  const agent = await recipientByIdKey(services.sql, local);
   if (!agent || agent.verifiedAt === null || domainOf(agent, services.config) !== domain) return NO_SUCH_MAILBOX;
   if (sender !== "" && !senderAllowed(storedLists(agent), sender)) return SENDER_REFUSED;
   if (agent.storageUsed >= limitsOf(agent, services.config).storageBytes) {
