@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { SmtpIngressConfig } from "../config.ts";
 import { describeFault } from "../log.ts";
-import { filedReply, recipientRefusal } from "../mailbox/intake.ts";
+import { filedReply, type Reply, recipientRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { DirectIntake, Received } from "./direct.ts";
 import { Unreadable } from "./readers.ts";
@@ -23,9 +23,15 @@ export interface SmtpDoor {
   close(): Promise<void>;
 }
 
-/** An SMTP reply: the code, with the enhanced status first in its text. */
+/** An SMTP reply as smtp-server takes a refusal: the code, with the enhanced status first in its text. */
 const reply = (code: number, status: string, text: string) =>
   Object.assign(new Error(`${status} ${text}`), { responseCode: code });
+
+/** The filing rules' reply (intake.ts), as smtp-server takes it. */
+const refusal = ({ code, status, message }: Reply) => reply(code, status, message);
+
+/** MAIL FROM; empty for a bounce. */
+const senderOf = (session: SMTPServerSession) => (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
 
 /** The certificate and key, as PEM, from their files. */
 function readTls({ certFile, keyFile }: { certFile: string; keyFile: string }) {
@@ -46,8 +52,8 @@ async function readAll(stream: SMTPServerDataStream, limit: number): Promise<Buf
 /** Each recipient's answer, in RCPT TO order: 250 with the queue id, or why it was not kept. */
 function answers(received: Received): (string | Error)[] {
   return received.filed.map(({ outcome }) => {
-    const { code, status, message } = filedReply(outcome);
-    return code === 250 ? `${status} Ok: queued as ${received.id}` : reply(code, status, message);
+    const answer = filedReply(outcome);
+    return answer.code === 250 ? `${answer.status} Ok: queued as ${received.id}` : refusal(answer);
   });
 }
 
@@ -65,6 +71,12 @@ export async function startSmtpDoor(
   const { config, log } = services;
   const connections = new Map<string, number>();
   const asked = new Map<string, Asked>();
+
+  /** A fault of ours at a stage: logged, and answered 451 so that the sender tries again. */
+  const failed = (stage: string, error: unknown) => {
+    log("error", "smtp_ingress_failed", { stage, error: describeFault(error) });
+    return reply(451, "4.3.0", "Temporary failure: try again later");
+  };
 
   /** Tells the session's client why and closes its connection (a 421 closes it). */
   const hangUp = (session: SMTPServerSession, text: string) => {
@@ -94,7 +106,7 @@ export async function startSmtpDoor(
     if (body === null) throw reply(552, "5.3.4", "Message too big for this server");
     const { remoteAddress: ip, hostNameAppearsAs: helo, clientHostname: hostname } = session;
     const envelope = {
-      from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+      from: senderOf(session),
       // One entry per address already (smtp-server folds a repeated RCPT TO), so the answers keep its order.
       recipients: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
       client: { ip, helo, hostname },
@@ -116,6 +128,7 @@ export async function startSmtpDoor(
   };
 
   const tls = door.tls;
+  const tlsFiles = tls ? [tls.certFile, tls.keyFile] : [];
   const server = new SMTPServer({
     ...(tls ? readTls(tls) : {}),
     lmtp: door.lmtp,
@@ -157,23 +170,15 @@ export async function startSmtpDoor(
       if (asking.recipients > MAX_RECIPIENTS) {
         return callback(reply(452, "4.5.3", "Too many recipients: send the rest in another message"));
       }
-      const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
-      recipientRefusal(services, address.address, sender).then(
-        (refused) => callback(refused ? reply(refused.code, refused.status, refused.message) : undefined),
-        (error) => {
-          log("error", "smtp_ingress_failed", { stage: "rcpt", error: describeFault(error) });
-          callback(reply(451, "4.3.0", "Temporary failure: try again later"));
-        },
+      recipientRefusal(services, address.address, senderOf(session)).then(
+        (refused) => callback(refused ? refusal(refused) : undefined),
+        (error) => callback(failed("rcpt", error)),
       );
     },
     onData(stream, session, callback) {
       deliver(stream, session).then(
         (answer) => callback(null, answer),
-        (error: Error & { responseCode?: number }) => {
-          if (error.responseCode) return callback(error);
-          log("error", "smtp_ingress_failed", { stage: "data", error: describeFault(error) });
-          callback(reply(451, "4.3.0", "Temporary failure: try again later"));
-        },
+        (error: Error & { responseCode?: number }) => callback(error.responseCode ? error : failed("data", error)),
       );
     },
   });
@@ -186,13 +191,14 @@ export async function startSmtpDoor(
       log("error", "smtp_ingress_tls_unreadable", { error: describeFault(error) });
     }
   };
-  for (const file of tls ? [tls.certFile, tls.keyFile] : []) watchFile(file, { interval: 1_000 }, reload);
+  for (const file of tlsFiles) watchFile(file, { interval: 1_000 }, reload);
   await new Promise<void>((resolve) => server.listen(door.port, door.host, resolve));
-  log("info", "smtp_ingress_listening", { port: (server.server.address() as AddressInfo).port, lmtp: door.lmtp });
+  const { port } = server.server.address() as AddressInfo;
+  log("info", "smtp_ingress_listening", { port, lmtp: door.lmtp });
   return {
-    port: (server.server.address() as AddressInfo).port,
+    port,
     async close() {
-      for (const file of tls ? [tls.certFile, tls.keyFile] : []) unwatchFile(file, reload);
+      for (const file of tlsFiles) unwatchFile(file, reload);
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,11 +1,20 @@
 import type { Config } from "../config.ts";
-import { type AgentQuery, agentById, deleteAgentRow, insertAgent, replaceKeyHash } from "../db/agents.ts";
+import {
+  type AgentQuery,
+  agentById,
+  deleteAgentRow,
+  insertAgent,
+  type Recipient,
+  recipientByIdKey,
+  replaceKeyHash,
+} from "../db/agents.ts";
+import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { checkedDomain } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
 import { expiryCutoff } from "./lifetimes.ts";
-import type { AgentRecord } from "./records.ts";
+import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // Agents and their keys: registration, rotation and deletion.
@@ -54,6 +63,13 @@ export function addressOf(agent: { id: string; domain: string | null }, config: 
 /** The domain of the agent's address: its own, or (made before domains) the default. */
 export function domainOf(agent: { domain: string | null }, config: Config): string {
   return agent.domain ?? config.mailDomain;
+}
+
+/** The agent whose address this is, or null: scout@b.example is scout's only when scout's address is at b.example. */
+export async function recipientAt(tx: Tx, config: Config, address: string): Promise<Recipient | null> {
+  const { local, domain } = addressParts(address);
+  const agent = await recipientByIdKey(tx, local);
+  return agent && domainOf(agent, config) === domain ? agent : null;
 }
 
 /** How deep arrays and objects nest in a JSON value: 0 for a scalar. */

@@ -1,17 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { recipientByIdKey } from "../db/agents.ts";
 import { insertEmail, rememberDelivery } from "../db/filing.ts";
 import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
 import { type Lease, lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
-import { addressOf, domainOf } from "./agents.ts";
+import { addressOf, recipientAt } from "./agents.ts";
 import type { Authentication } from "./authentication.ts";
-import { type NewEvent, withEvents } from "./events.ts";
+import { type Emit, withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
-import { addressParts } from "./records.ts";
 import { type AutoSubmitted, type DeliveryReport, recordReport } from "./reports.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
@@ -98,17 +96,9 @@ export function cursorOf(services: Services, mailbox: string): Promise<ImapCurso
 /** The batch is not this poller's to file any more; it reconnects and reads the cursor again. */
 export class BatchRefused extends Error {}
 
-async function fileOne(
-  tx: Tx,
-  emit: (event: NewEvent) => Promise<void>,
-  services: Services,
-  arrival: Arrival,
-  address: string,
-): Promise<Outcome> {
-  // Filed by the whole address: scout@b.example is scout's only when scout's address is at b.example.
-  const { local, domain } = addressParts(address);
-  const agent = await recipientByIdKey(tx, local);
-  if (!agent || domainOf(agent, services.config) !== domain) return "unknown_recipient";
+async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival, address: string): Promise<Outcome> {
+  const agent = await recipientAt(tx, services.config, address);
+  if (!agent) return "unknown_recipient";
   const agentId = agent.id;
   const { message, raw, authentication: auth } = arrival;
   if (!(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
@@ -169,6 +159,15 @@ async function confirmLease(tx: Tx, lease: Lease): Promise<void> {
   if (!(await lease.confirm(tx))) throw new BatchRefused("the poller lease was taken over");
 }
 
+/** Inside the filing transaction: the message filed for each of its recipients, in their order. */
+async function fileForEach(tx: Tx, emit: Emit, services: Services, arrival: Arrival): Promise<Filed[]> {
+  const filed: Filed[] = [];
+  for (const recipient of arrival.recipients) {
+    filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });
+  }
+  return filed;
+}
+
 /**
  * Files a batch, the messages after the mailbox's cursor up to `through`,
  * and moves the cursor there in the same transaction.
@@ -187,11 +186,7 @@ export async function fileBatch(
       throw new BatchRefused("the cursor is past this batch already");
     }
     const filed: Filed[] = [];
-    for (const arrival of arrivals) {
-      for (const recipient of arrival.recipients) {
-        filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });
-      }
-    }
+    for (const arrival of arrivals) filed.push(...(await fileForEach(tx, emit, services, arrival)));
     await writeCursor(tx, mailbox, through);
     return filed;
   });
@@ -203,13 +198,7 @@ export async function fileBatch(
  * A retry of a message already filed for a recipient is a duplicate, not a second copy.
  */
 export async function fileDelivered(services: Services, arrival: Arrival): Promise<Filed[]> {
-  return withEvents(services, async (tx, emit) => {
-    const filed: Filed[] = [];
-    for (const recipient of arrival.recipients) {
-      filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });
-    }
-    return filed;
-  });
+  return withEvents(services, (tx, emit) => fileForEach(tx, emit, services, arrival));
 }
 
 /** Writes the cursor while the lease is ours: an attempt begun, or a message passed over. */

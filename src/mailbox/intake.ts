@@ -1,5 +1,4 @@
-import { recipientByIdKey } from "../db/agents.ts";
-import { domainOf } from "./agents.ts";
+import { recipientAt } from "./agents.ts";
 import { serves } from "./domains.ts";
 import type { Outcome } from "./filing.ts";
 import { limitsOf } from "./limits.ts";
@@ -30,8 +29,8 @@ export async function recipientRefusal(services: Services, address: string, send
   if (local === "" || !(await serves(services, domain))) {
     return reply(550, "5.7.1", "Relaying denied: this server takes mail only for its own domains");
   }
-  const agent = await recipientByIdKey(services.sql, local);
-  if (!agent || agent.verifiedAt === null || domainOf(agent, services.config) !== domain) return NO_SUCH_MAILBOX;
+  const agent = await recipientAt(services.sql, services.config, address);
+  if (!agent || agent.verifiedAt === null) return NO_SUCH_MAILBOX;
   if (sender !== "" && !senderAllowed(storedLists(agent), sender)) return SENDER_REFUSED;
   if (agent.storageUsed >= limitsOf(agent, services.config).storageBytes) {
     return reply(452, "4.2.2", "The recipient's mailbox is full: try again later");

@@ -37,12 +37,12 @@ async function readRaw(c: HonoContext, limit: number): Promise<Buffer> {
   if (!/^message\/rfc822\s*(;|$)/i.test(c.req.header("content-type") ?? "")) {
     throw new ServiceError("UNSUPPORTED_MEDIA_TYPE", "Content-Type must be message/rfc822");
   }
-  if (Number(c.req.header("content-length") ?? 0) > limit) {
-    throw new ServiceError("PAYLOAD_TOO_LARGE", `The message exceeds INBOUND_MAX_BYTES (${limit} bytes)`);
-  }
+  const tooLarge = () =>
+    new ServiceError("PAYLOAD_TOO_LARGE", `The message exceeds INBOUND_MAX_BYTES (${limit} bytes)`);
+  // The declared length refuses it unread; the length read, when none was declared.
+  if (Number(c.req.header("content-length") ?? 0) > limit) throw tooLarge();
   const raw = Buffer.from(await c.req.arrayBuffer());
-  if (raw.length > limit)
-    throw new ServiceError("PAYLOAD_TOO_LARGE", `The message exceeds INBOUND_MAX_BYTES (${limit} bytes)`);
+  if (raw.length > limit) throw tooLarge();
   return raw;
 }
 
