@@ -1,6 +1,6 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
-import { connect, createServer, type Socket } from "node:net";
+import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
@@ -9,6 +9,7 @@ import MailComposer from "nodemailer/lib/mail-composer";
 import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { refuseSubject } from "./support/faults.ts";
+import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
 import { type TestService, withService } from "./support/service.ts";
 import { sseSubscription } from "./support/streams.ts";
@@ -17,14 +18,6 @@ import { waitFor } from "./support/wait.ts";
 // The SMTP door: mail sent straight to an instance, by nodemailer and by a
 // raw socket for the protocol's edges. Each RCPT TO answered by the filing
 // rules, the message filed before the 250, a retry not filed twice.
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const PORT = await freePort();
 const ADMIN = "admin-token-smtp-door-0123456789";
@@ -92,6 +85,15 @@ const inboxOf = async (agent: TestAgent, client: Api = api) =>
     total: number;
     data: { subject: string }[];
   };
+
+/** A message with a Message-ID of its own, as a sender sends it again when it heard no 250. */
+const sentTwice = (agent: TestAgent, subject: string) => ({
+  from: "pat@sender.example",
+  to: `${agent.id}@mail.example`,
+  subject,
+  text: "Hello.",
+  messageId: `<${subject.toLowerCase().replace(/\W+/g, "-")}-${agent.id}@sender.example>`,
+});
 
 /** The port each instance's door listens on, the first instance's first. */
 const doorPorts = (svc: TestService) =>
@@ -191,13 +193,7 @@ describe("the SMTP door", () => {
 
   test("a failure while filing is 451 4.3.0 with nothing kept; sent again once it is past, it is filed", async () => {
     const agent = await createVerifiedAgent(api, x);
-    const message = {
-      from: "pat@sender.example",
-      to: `${agent.id}@mail.example`,
-      subject: "Refused for now",
-      text: "Hello.",
-      messageId: `<fault-${agent.id}@sender.example>`,
-    };
+    const message = sentTwice(agent, "Refused for now");
     const allow = await refuseSubject(svc, message.subject);
     try {
       await expect(client.sendMail(message)).rejects.toMatchObject({
@@ -217,13 +213,7 @@ describe("the SMTP door", () => {
 
   test("a message whose 250 the sender never heard, sent again (twice at once), is filed once", async () => {
     const agent = await createVerifiedAgent(api, x);
-    const message = {
-      from: "pat@sender.example",
-      to: `${agent.id}@mail.example`,
-      subject: "Once only",
-      text: "Hello.",
-      messageId: `<retry-${agent.id}@sender.example>`,
-    };
+    const message = sentTwice(agent, "Once only");
     const raw = (await new MailComposer(message).compile().build()).toString().replace(/\r?\n/g, "\r\n");
     // The first try hangs up the moment its message is sent, as a sender whose connection broke.
     const first = await talk();

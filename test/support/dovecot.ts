@@ -9,11 +9,12 @@ import {
   rmSync,
   writeFileSync,
 } from "node:fs";
-import { createConnection, createServer } from "node:net";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { ImapFlow } from "imapflow";
+import { freePort } from "./process.ts";
 
 // A throwaway Dovecot: its own config, maildirs and port in a temporary
 // directory, any password "secret". Tests put mail in with IMAP APPEND, as an
@@ -21,14 +22,6 @@ import { ImapFlow } from "imapflow";
 
 export const CATCH_ALL = "catchall@mail.example";
 const PASSWORD = "secret";
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 async function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
