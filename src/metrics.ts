@@ -67,7 +67,8 @@ export function createMetrics(inbound: PollerReadings | null): Metrics {
   pollerGauges(registry, inbound);
   return {
     registry,
-    request: (labels, seconds) => requests.observe({ ...labels, status: String(labels.status) }, seconds),
+    request: ({ method, route, status }, seconds) =>
+      requests.observe({ method, route, status: String(status) }, seconds),
     operation: (name) => operations.inc({ operation: name }),
     inbound: (outcome, count = 1) => inboundMessages.inc({ outcome }, count),
     send: (outcome, seconds) => sends.observe({ outcome }, seconds),

@@ -149,13 +149,13 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
   const on = (client: pg.Pool | pg.PoolClient): Tx => {
     const query = (text: string, params: Param[]) => {
       countStatement(text);
-      return client.query<Row>({ ...statement(text), values: params, types: parsers });
+      return client.query<Row>({ values: params, types: parsers, ...statement(text) });
     };
     return {
-      ...dialect,
       one: async (text, params) => (await query(text, params)).rows[0],
       all: async (text, params) => (await query(text, params)).rows,
       run: async (text, params) => (await query(text, params)).rowCount ?? 0,
+      ...dialect,
     };
   };
   return {
