@@ -2,6 +2,8 @@
 //   npm run bench                        SQLite in a temporary directory
 //   npm run bench -- --db postgres       PostgreSQL at 127.0.0.1:5432, database test, a schema of its own
 //   npm run bench -- --only "GET agent"  one scenario (and its setup); several, separated by commas
+//   npm run bench -- --compare <dir>     another build (a checkout with node_modules and dist/) against
+//                                        this one: CPU per request of each, interleaved (HTTP scenarios)
 // Each HTTP scenario is measured against a floor server written for it alone
 // (node:http and the database driver over the same database, answering the
 // same bytes), with autocannon in a process of its own, service and floor
@@ -16,6 +18,7 @@ import { openDatabase } from "../src/db/client.ts";
 import { startDnsServer } from "../test/support/dns-server.ts";
 import { bareIdler, bareIngest, benchMessage, Dovecot } from "./bench/mail.ts";
 import {
+  cpuMicros,
   type Load,
   type LoadResult,
   rssMiB,
@@ -23,6 +26,7 @@ import {
   runSends,
   type SendResult,
   type Started,
+  seedIn,
   startFloor,
   startService,
 } from "./bench/processes.ts";
@@ -34,6 +38,7 @@ import { subscribe } from "./bench/streams.ts";
 const args = process.argv.slice(2);
 const postgres = args.includes("--db") && args[args.indexOf("--db") + 1]?.startsWith("postgres");
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1]?.split(",") : undefined;
+const compared = args.includes("--compare") ? args[args.indexOf("--compare") + 1] : undefined;
 const SECONDS = 5;
 const CONNECTIONS = 16;
 const DOMAIN = "bench.example";
@@ -85,7 +90,13 @@ function line(label: string, ...cells: string[]): void {
 
 const fixed = (n: number, digits = 0) => n.toFixed(digits);
 
-function httpScenarios(seeded: Seeded): { name: string; load: Load; sameBytes: boolean }[] {
+interface Scenario {
+  name: string;
+  load: Load;
+  sameBytes: boolean;
+}
+
+function httpScenarios(seeded: Seeded): Scenario[] {
   const { agent, emailId } = seeded;
   const auth = { authorization: `Bearer ${agent.apiKey}` };
   const json = { ...auth, "content-type": "application/json" };
@@ -233,6 +244,71 @@ async function httpPart(): Promise<void> {
   } finally {
     await service.stop();
     await floor.stop();
+  }
+}
+
+/** Whether an answer is one to measure: a success, and over GraphQL without errors. */
+async function measurable(url: string, load: Load): Promise<string | null> {
+  const { status, text } = await answer(url, load);
+  if (status >= 300 || text.includes('"errors":[')) return `${status} ${text.slice(0, 160)}`;
+  return null;
+}
+
+/**
+ * Another build against this one, both serving at once, each over a database
+ * its own seed made: each scenario loads them in turn, 2 s at a time, six
+ * times each after a warm-up, so that both meet the machine as it is then
+ * (its speed drifts by a fifth over minutes, more than most changes). What is
+ * compared is CPU time per request, read from /proc: it does not depend on how
+ * busy the load generator keeps the cores.
+ */
+const SLICES = 6;
+const SLICE_SECONDS = 2;
+
+async function comparePart(other: string): Promise<void> {
+  const smtp = await smtpSink();
+  const sides = [];
+  for (const [name, checkout] of [
+    ["other", other],
+    ["this", "."],
+  ] as const) {
+    const url = databaseUrl(`compare_${name}`);
+    const seeded = await seedIn(checkout, url, { agents: 200, mailboxes: 1, emailsPerMailbox: 10_000, domain: DOMAIN });
+    const env = { DATABASE_URL: url, MAIL_DOMAIN: DOMAIN, STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT), SMTP_URL: smtp };
+    const service = await startService({ ...env, DAILY_SEND_LIMIT: "1000000" }, checkout);
+    cleanups.push(() => service.stop());
+    sides.push({ service, scenarios: httpScenarios(seeded) });
+  }
+  console.log(`\nCPU per request, ${other} against this build, interleaved, ${CONNECTIONS} connections`);
+  line("scenario", "other µs", "this µs", "this/other", "other/s", "this/s");
+  const names = sides[0]?.scenarios.map((scenario) => scenario.name) ?? [];
+  for (const [index, name] of names.entries()) {
+    if (!wanted(name)) continue;
+    const loads = sides.map(({ service, scenarios }) => ({ service, load: (scenarios[index] as Scenario).load }));
+    const refused = await Promise.all(loads.map(({ service, load }) => measurable(service.url, load)));
+    if (refused.some((why) => why !== null)) {
+      console.log(`${name}: not compared, an answer was refused: ${refused.filter(Boolean).join("; ")}`);
+      continue;
+    }
+    const totals = loads.map(() => ({ micros: 0, requests: 0 }));
+    for (let slice = 0; slice <= SLICES; slice++) {
+      for (const [side, { service, load }] of loads.entries()) {
+        const before = cpuMicros(service.child.pid);
+        const { requests } = await runLoad(service.url, load, CONNECTIONS, SLICE_SECONDS);
+        const total = totals[side];
+        if (slice === 0 || !total) continue; // the first slice warms each up
+        total.micros += cpuMicros(service.child.pid) - before;
+        total.requests += requests;
+      }
+    }
+    const [theirs, ours] = totals.map(({ micros, requests }) => ({
+      perRequest: micros / requests,
+      rate: requests / (SLICES * SLICE_SECONDS),
+    }));
+    if (!theirs || !ours) continue;
+    const ratio = ours.perRequest / theirs.perRequest;
+    line(name, fixed(theirs.perRequest), fixed(ours.perRequest), fixed(ratio, 2), fixed(theirs.rate), fixed(ours.rate));
+    results[`compare: ${name}`] = { otherMicros: theirs.perRequest, thisMicros: ours.perRequest, ratio };
   }
 }
 
@@ -617,7 +693,9 @@ console.log(
 );
 /** The parts after the HTTP one, by the names --only gives them. */
 const LATER_PARTS = ["ingestion", "APPEND to listed", "streams", "smtp", "search", "pages"];
-try {
+
+/** Every part --only names (all without it), each against its floor. */
+async function measureAll(): Promise<void> {
   if (only?.every((name) => LATER_PARTS.includes(name)) !== true) await httpPart();
   if (wanted("ingestion") || wanted("APPEND to listed")) await mailPart();
   if (wanted("streams")) await streamsPart();
@@ -634,6 +712,11 @@ try {
     await pageLatency("1,000 stored", 1);
     await pageLatency("1,000,000 stored", 1000);
   }
+}
+
+try {
+  if (compared) await comparePart(compared);
+  else await measureAll();
   mkdirSync("bench", { recursive: true });
   writeFileSync(
     "bench/results.json",

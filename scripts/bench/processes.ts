@@ -1,7 +1,10 @@
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { promisify } from "node:util";
 import { startCommand } from "../../test/support/process.ts";
+import type { Seeded } from "./seed.ts";
 
 // The processes a benchmark run starts: the service exactly as `npm start`
 // runs it, the floor server, and autocannon, each a process of its own.
@@ -48,8 +51,9 @@ function stopper(child: ChildProcess) {
   };
 }
 
-export async function startService(env: Record<string, string>): Promise<Started> {
-  const { command, args } = startCommand();
+/** The service as `npm start` runs it; `checkout`: another build's directory (--compare). */
+export async function startService(env: Record<string, string>, checkout?: string): Promise<Started> {
+  const { command, args } = startCommand(checkout);
   const started = performance.now();
   const child = spawn(command, args, {
     // A load generator of a few keys and one address is just what the request limits stop: off here.
@@ -81,6 +85,23 @@ export async function startService(env: Record<string, string>): Promise<Started
   return { child, url, readyMs: performance.now() - started, smtpPort, stop: stopper(child) };
 }
 
+/**
+ * A database seeded by a checkout's own seed, in a process of its own: another
+ * build (--compare) is measured over its own migrations and columns.
+ */
+export async function seedIn(checkout: string, url: string, options: Record<string, unknown>): Promise<Seeded> {
+  const module = JSON.stringify(pathToFileURL(resolve(checkout, "scripts/bench/seed.ts")).href);
+  const code = `const { seed } = await import(${module});
+    const seeded = await seed(${JSON.stringify(url)}, ${JSON.stringify(options)});
+    console.log("SEEDED " + JSON.stringify(seeded)); process.exit(0);`;
+  const run = promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
+    cwd: checkout,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const { stdout } = await run;
+  return JSON.parse(stdout.slice(stdout.lastIndexOf("SEEDED ") + "SEEDED ".length)) as Seeded;
+}
+
 /** A floor server from scripts/bench/, by file name. */
 export async function startFloor(script: string, args: string[] = []): Promise<Started> {
   const started = performance.now();
@@ -89,6 +110,12 @@ export async function startFloor(script: string, args: string[] = []): Promise<S
   });
   const port = (await waitForLine(child, (line) => (JSON.parse(line) as { port?: number }).port)) as number;
   return { child, url: `http://127.0.0.1:${port}`, readyMs: performance.now() - started, stop: stopper(child) };
+}
+
+/** Microseconds of CPU a process has used, user and system, from /proc (in clock ticks of 10 ms). */
+export function cpuMicros(pid: number | undefined): number {
+  const fields = (readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1] ?? "").split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 /** Resident memory of a process, from /proc. */
@@ -105,6 +132,7 @@ export interface Load {
 }
 
 export interface LoadResult {
+  requests: number;
   requestsPerSecond: number;
   p50: number;
   p99: number;
@@ -120,12 +148,13 @@ export async function runLoad(url: string, load: Load, connections: number, seco
   args.push(url + load.path);
   const { stdout } = await promisify(execFile)(process.execPath, args, { maxBuffer: 64 * 1024 * 1024 });
   const report = JSON.parse(stdout) as {
-    requests: { average: number };
+    requests: { average: number; total: number };
     latency: { p50: number; p99: number };
     errors: number;
     non2xx: number;
   };
   return {
+    requests: report.requests.total,
     requestsPerSecond: report.requests.average,
     p50: report.latency.p50,
     p99: report.latency.p99,

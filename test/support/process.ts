@@ -21,11 +21,14 @@ export interface ServiceProcess {
  * The command `npm start` runs, read from package.json so the two never
  * differ, with the project's files as absolute paths: it runs from any
  * directory, as one process, so that a signal reaches the service itself.
+ * `checkout`: another build's directory (the bench's --compare).
  */
-export function startCommand(): { command: string; args: string[] } {
-  const { scripts } = JSON.parse(readFileSync(resolve("package.json"), "utf8")) as { scripts: { start: string } };
+export function startCommand(checkout = "."): { command: string; args: string[] } {
+  const { scripts } = JSON.parse(readFileSync(resolve(checkout, "package.json"), "utf8")) as {
+    scripts: { start: string };
+  };
   const [, ...args] = scripts.start.split(/\s+/);
-  return { command: process.execPath, args: args.map((arg) => (arg.startsWith("-") ? arg : resolve(arg))) };
+  return { command: process.execPath, args: args.map((arg) => (arg.startsWith("-") ? arg : resolve(checkout, arg))) };
 }
 
 async function answering(port: number): Promise<number> {
