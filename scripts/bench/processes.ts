@@ -94,11 +94,14 @@ export async function seedIn(checkout: string, url: string, options: Record<stri
   const code = `const { seed } = await import(${module});
     const seeded = await seed(${JSON.stringify(url)}, ${JSON.stringify(options)});
     console.log("SEEDED " + JSON.stringify(seeded)); process.exit(0);`;
-  const run = promisify(execFile)(process.execPath, ["--import", "tsx", "--input-type=module", "-e", code], {
-    cwd: checkout,
-    maxBuffer: 64 * 1024 * 1024,
-  });
-  const { stdout } = await run;
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    ["--import", "tsx", "--input-type=module", "-e", code],
+    {
+      cwd: checkout,
+      maxBuffer: 64 * 1024 * 1024,
+    },
+  );
   return JSON.parse(stdout.slice(stdout.lastIndexOf("SEEDED ") + "SEEDED ".length)) as Seeded;
 }
 
