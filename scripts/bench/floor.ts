@@ -8,6 +8,8 @@ import type { AddressInfo } from "node:net";
 import type { Statement } from "better-sqlite3";
 import nodemailer from "nodemailer";
 import { searchTag } from "../../src/db/search.ts";
+import { numberedParams } from "../../src/db/sql.ts";
+import { floorPool } from "./floor-pool.ts";
 
 const [url = "", domain = "", storageLimitText = "0", smtpUrl] = process.argv.slice(2);
 const storageLimit = Number(storageLimitText);
@@ -189,17 +191,9 @@ async function sqliteStore(file: string): Promise<Store> {
 }
 
 async function postgresStore(connection: string): Promise<Store> {
-  const { default: pg } = await import("pg");
-  const parsed = new URL(connection);
-  const schema = parsed.searchParams.get("schema") ?? "public";
-  parsed.searchParams.delete("schema");
-  const pool = new pg.Pool({ connectionString: parsed.toString(), options: `-c search_path="${schema}"`, max: 10 });
-  const numbered = (sql: string) => {
-    let n = 0;
-    return sql.replace(/\?/g, () => `$${++n}`);
-  };
+  const pool = await floorPool(connection);
   const query = async (name: string, sql: string, values: unknown[]) =>
-    (await pool.query<Raw>({ name, text: numbered(sql), values })).rows;
+    (await pool.query<Raw>({ name, text: numberedParams(sql), values })).rows;
   const time = (value: unknown) => (value as Date).getTime();
   const email = (rows: Raw[]) => (rows[0] ? emailOf(rows[0], time) : undefined);
   return {

@@ -5,6 +5,7 @@
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream } from "smtp-server";
+import { floorPool } from "./floor-pool.ts";
 
 const [url = ""] = process.argv.slice(2);
 
@@ -27,11 +28,7 @@ async function sqliteKeeper(file: string): Promise<Keep> {
 }
 
 async function postgresKeeper(connection: string): Promise<Keep> {
-  const { default: pg } = await import("pg");
-  const parsed = new URL(connection);
-  const schema = parsed.searchParams.get("schema") ?? "public";
-  parsed.searchParams.delete("schema");
-  const pool = new pg.Pool({ connectionString: parsed.toString(), options: `-c search_path="${schema}"`, max: 10 });
+  const pool = await floorPool(connection);
   await pool.query(table("BYTEA"));
   return async (...row) => {
     await pool.query({
