@@ -186,6 +186,8 @@ describe("tools", () => {
       text: "Your verification code is 482913.\nConfirm at https://acme.example/confirm?t=1",
       attachments: [{ filename: "terms.pdf", content: pdf, contentType: "application/pdf" }],
     });
+    // Filed before the next arrives: two filed in one millisecond would list in either order.
+    await inboxOf(api, agent, 1);
     await deliver(agent, { subject: "Lunch on Friday", text: "Shall we meet at noon?" });
     await inboxOf(api, agent, 2);
 
