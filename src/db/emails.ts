@@ -36,6 +36,8 @@ export interface MailSelector {
 
 /** The columns named with their table: a search joins another. */
 const COLUMNS = columnsOf("Email", { table: true });
+const ATTACHMENT_COLUMNS = columnsOf("Attachment");
+const BY_ID = `SELECT ${COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
 
 /** The condition on the sender: one address, or `@domain` for any address there, without case. */
 function senderCondition(from: string): { where: string; params: Param[] } {
@@ -93,7 +95,7 @@ async function attachmentsOf(sql: Sql, emailIds: string[]): Promise<Map<string, 
   const byEmail = new Map<string, Attachment[]>(emailIds.map((id) => [id, []]));
   if (emailIds.length === 0) return byEmail;
   const rows = await sql.all(
-    `SELECT ${columnsOf("Attachment")} FROM "Attachment" WHERE "emailId" IN (${emailIds.map(() => "?").join(", ")}) ORDER BY "position"`,
+    `SELECT ${ATTACHMENT_COLUMNS} FROM "Attachment" WHERE "emailId" IN (${emailIds.map(() => "?").join(", ")}) ORDER BY "position"`,
     emailIds,
   );
   for (const attachment of rowsOf(sql, "Attachment", rows)) byEmail.get(attachment.emailId)?.push(attachment);
@@ -187,7 +189,7 @@ export async function emailSlice(
 /** One of the agent's emails, or null. */
 export async function emailById(db: Store, agentId: string, emailId: string, query: EmailQuery): Promise<Email | null> {
   const own = ownStatementsServe(query);
-  const row = await db.sql.one(`SELECT ${COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [emailId, agentId]);
+  const row = await db.sql.one(BY_ID, [emailId, agentId]);
   if (!row) return null;
   const [email] = await planned(db, [rowOf(db.sql, "Email", row)], query, own);
   return email ?? null;

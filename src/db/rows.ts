@@ -47,14 +47,16 @@ function conversionsOf(model: Model): [string, Convert][] {
   return found;
 }
 
-/** A row of the model as Prisma would hand it back; a column the statement did not read stays out. */
+/**
+ * A row of the model as Prisma would hand it back; a column the statement did
+ * not read stays out. Converted where it lies: each statement's rows are its own.
+ */
 export function rowOf<M extends Model>(dialect: Dialect, model: M, row: Row): Shape<M> {
-  const converted: Row = { ...row };
   for (const [name, convert] of conversionsOf(model)) {
     const value = row[name];
-    if (value !== undefined && value !== null) converted[name] = convert(value, dialect);
+    if (value !== undefined && value !== null) row[name] = convert(value, dialect);
   }
-  return converted as Shape<M>;
+  return row as Shape<M>;
 }
 
 /** Every row of the model, converted. */

@@ -11,7 +11,7 @@ import {
   typeFromAST,
   validate,
 } from "graphql";
-import type { Hono, Context as HonoContext, MiddlewareHandler } from "hono";
+import type { Hono, Context as HonoContext, Env as HonoEnv, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Config } from "../config.ts";
 import { internalError, ServiceError } from "../errors.ts";
@@ -47,8 +47,9 @@ const EXPECTED: Record<string, string> = {
  */
 function withoutLeftOut(value: unknown): unknown {
   if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const given = Object.entries(value).filter(([, field]) => field !== undefined);
-  return Object.fromEntries(given.map(([name, field]) => [name, withoutLeftOut(field)]));
+  const given: Record<string, unknown> = {};
+  for (const [name, field] of Object.entries(value)) if (field !== undefined) given[name] = withoutLeftOut(field);
+  return given;
 }
 
 /** The first problem of a value against an input type, naming where it is, or null. */
@@ -171,7 +172,7 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
   };
 }
 
-export function mountRoutes(app: Hono, run: RunRoute, config: Config): void {
+export function mountRoutes<E extends HonoEnv>(app: Hono<E>, run: RunRoute, config: Config): void {
   const wire = wireBody(config);
   for (const route of routes) {
     // Only a route that reads a body checks its size: looking at the body makes Node build a whole Request.

@@ -22,6 +22,7 @@ export function acceptedEncoding(
   header: string | undefined,
   offered: readonly Encoding[] = ["br", "gzip"],
 ): Encoding | null {
+  if (!header) return null;
   const accepted = new Map(
     (header ?? "").split(",").map((part) => {
       const [name = "", ...params] = part.trim().toLowerCase().split(";");

@@ -2,6 +2,7 @@ import { promisify } from "node:util";
 import { gzip } from "node:zlib";
 import type { MiddlewareHandler } from "hono";
 import { acceptedEncoding } from "./assets.ts";
+import type { Env } from "./env.ts";
 
 // Answers compressed with gzip when the client takes it: pages, JSON and
 // text of 1 KiB or more, each already whole in memory. Streams of events are
@@ -13,14 +14,18 @@ const MIN_BYTES = 1024;
 const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:json|javascript|xml|graphql-response\+json))/i;
 const gzipped = promisify(gzip);
 
-export function compressAnswers(): MiddlewareHandler {
+export function compressAnswers(): MiddlewareHandler<Env> {
   return async (c, next) => {
+    // Every answer may differ by it. Said on Node's response, which the answer's own head joins: a client
+    // that takes no gzip never makes the adapter build the answer's headers as a Headers object.
+    c.env.outgoing.setHeader("Vary", "Accept-Encoding");
     await next();
+    if (acceptedEncoding(c.req.header("accept-encoding"), ["gzip"]) === null) return;
     const { res } = c;
     if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "") || res.headers.has("Content-Encoding")) return;
-    // On the answer itself: c.header() would copy every answer into a new one.
+    // The answer's own Vary (CORS adds Origin) takes the place of Node's.
     res.headers.append("Vary", "Accept-Encoding");
-    if (acceptedEncoding(c.req.header("accept-encoding"), ["gzip"]) === null || !res.body) return;
+    if (!res.body) return;
     const bytes = Buffer.from(await res.arrayBuffer());
     const compress = bytes.length >= MIN_BYTES;
     c.res = new Response(new Uint8Array(compress ? await gzipped(bytes) : bytes), res);
