@@ -58,10 +58,11 @@ function refusal(name: string, quota: number, window: number, res: RateLimiterRe
   );
 }
 
-async function take(limiter: Limiter | null, key: string, refuse: (res: RateLimiterRes) => ServiceError) {
+/** One point off the limiter's count for the key, worked out only when a limit is set. */
+async function take(limiter: Limiter | null, key: () => string, refuse: (res: RateLimiterRes) => ServiceError) {
   if (!limiter) return;
   try {
-    await limiter.consume(key);
+    await limiter.consume(key());
   } catch (error) {
     if (error instanceof RateLimiterRes) throw refuse(error);
     throw error;
@@ -82,11 +83,11 @@ export function createRequestLimits(config: Config, database: Database): Request
   const registrations = hourly > 0 ? counter(database, "registration", hourly, 3600) : null;
   return {
     perKey: (apiKey) =>
-      take(perKey, createHash("sha256").update(apiKey).digest("base64url"), (res) =>
+      take(perKey, () => createHash("sha256").update(apiKey).digest("base64url"), (res) =>
         refusal("key", rate, 1, res, `More than ${rate} requests a second with this API key`),
       ),
     registration: (clientIp) =>
-      take(registrations, clientIp, (res) =>
+      take(registrations, () => clientIp, (res) =>
         refusal("registration", hourly, 3600, res, `More than ${hourly} registrations an hour from this address`),
       ),
   };
