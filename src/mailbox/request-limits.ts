@@ -83,12 +83,17 @@ export function createRequestLimits(config: Config, database: Database): Request
   const registrations = hourly > 0 ? counter(database, "registration", hourly, 3600) : null;
   return {
     perKey: (apiKey) =>
-      take(perKey, () => createHash("sha256").update(apiKey).digest("base64url"), (res) =>
-        refusal("key", rate, 1, res, `More than ${rate} requests a second with this API key`),
+      take(
+        perKey,
+        () => createHash("sha256").update(apiKey).digest("base64url"),
+        (res) => refusal("key", rate, 1, res, `More than ${rate} requests a second with this API key`),
       ),
     registration: (clientIp) =>
-      take(registrations, () => clientIp, (res) =>
-        refusal("registration", hourly, 3600, res, `More than ${hourly} registrations an hour from this address`),
+      take(
+        registrations,
+        () => clientIp,
+        (res) =>
+          refusal("registration", hourly, 3600, res, `More than ${hourly} registrations an hour from this address`),
       ),
   };
 }
