@@ -37,7 +37,6 @@ export interface MailSelector {
 /** The columns named with their table: a search joins another. */
 const COLUMNS = columnsOf("Email", { table: true });
 const ATTACHMENT_COLUMNS = columnsOf("Attachment");
-const BY_ID = `SELECT ${COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
 
 /** The condition on the sender: one address, or `@domain` for any address there, without case. */
 function senderCondition(from: string): { where: string; params: Param[] } {
@@ -102,38 +101,62 @@ async function attachmentsOf(sql: Sql, emailIds: string[]): Promise<Map<string, 
   return byEmail;
 }
 
-/** Whether our own statements can read what the selection plans: the email's columns, and its attachments. */
-function ownStatementsServe(query: EmailQuery): boolean {
-  if ("select" in query && query.select) return false;
-  const include = ("include" in query && query.include) || {};
-  return Object.keys(include).every((relation) => relation === "attachments");
+/**
+ * How a read loads what the selection plans: by Prisma when it plans more
+ * than our own statements read (the email's columns and its attachments);
+ * else the columns its statement names, and whether the attachments follow.
+ */
+interface EmailRead {
+  prisma: boolean;
+  attachments: boolean;
+  columns: string;
+  byId: string;
 }
 
-/** The emails read with what the selection plans, in the order given; `own`: ownStatementsServe(query). */
-async function planned(db: Store, rows: Email[], query: EmailQuery, own: boolean): Promise<Email[]> {
+function readWith(prisma: boolean, attachments: boolean): EmailRead {
+  // With the attachments to follow, each row has their place from the start (null until read): V8 gives
+  // a row `pg` built by an object spread a shape of its own when a property is added to it, and every
+  // field read of a page of such rows then misses its cache.
+  const columns = attachments ? `${COLUMNS}, NULL AS "attachments"` : COLUMNS;
+  return { prisma, attachments, columns, byId: `SELECT ${columns} FROM "Email" WHERE "id" = ? AND "agentId" = ?` };
+}
+
+const READS = { prisma: readWith(true, false), columns: readWith(false, false), attachments: readWith(false, true) };
+
+function emailRead(query: EmailQuery): EmailRead {
+  const include = ("include" in query && query.include) || {};
+  if (("select" in query && query.select) || Object.keys(include).some((name) => name !== "attachments")) {
+    return READS.prisma;
+  }
+  return include.attachments ? READS.attachments : READS.columns;
+}
+
+/** The emails read with what the selection plans, in the order given. */
+async function planned(db: Store, rows: Email[], query: EmailQuery, read: EmailRead): Promise<Email[]> {
   const ids = rows.map((row) => row.id);
   if (rows.length === 0) return [];
-  if (!own) {
+  if (read.prisma) {
     const found = await db.prisma.email.findMany({ ...query, where: { id: { in: ids } } });
     const byId = new Map(found.map((email) => [email.id, email as Email]));
     return ids.flatMap((id) => byId.get(id) ?? []);
   }
-  if (!("include" in query && query.include?.attachments)) return rows;
+  if (!read.attachments) return rows;
   const attachments = await attachmentsOf(db.sql, ids);
-  return rows.map((row) => Object.assign(row, { attachments: attachments.get(row.id) ?? [] }));
+  for (const row of rows as (Email & { attachments: Attachment[] })[]) row.attachments = attachments.get(row.id) ?? [];
+  return rows;
 }
 
 /** One page of the mail a selector picks, best match first when it searches, else newest first; and how much in all. */
 export async function emailPage(db: Store, agentId: string, selector: MailSelector, window: Window, query: EmailQuery) {
   const { sql } = db;
-  const own = ownStatementsServe(query);
+  const read = emailRead(query);
   const { join, where, params, relevance, ranked } = mailSelection(sql, agentId, selector);
   const newest = `"receivedAt" DESC, "id" DESC`;
   const order = relevance ? `${relevance.order}, ${newest}` : newest;
   const [rows, count] = ranked
-    ? await rankedRows(sql, ranked, window)
+    ? await rankedRows(sql, ranked, window, read.columns)
     : await Promise.all([
-        sql.all(`SELECT ${COLUMNS} FROM "Email" ${join} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+        sql.all(`SELECT ${read.columns} FROM "Email" ${join} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
           ...params,
           ...(relevance?.params ?? []),
           window.limit,
@@ -141,13 +164,13 @@ export async function emailPage(db: Store, agentId: string, selector: MailSelect
         ]),
         sql.one(`SELECT COUNT(*) AS "n" FROM "Email" ${join} WHERE ${where}`, params),
       ]);
-  const data = await planned(db, rowsOf(sql, "Email", rows), query, own);
+  const data = await planned(db, rowsOf(sql, "Email", rows), query, read);
   return { data, total: Number(count?.n) };
 }
 
 /** A page found through a search index: its rows best first, and the count of every match. */
-function rankedRows(sql: Sql, ranked: RankedSearch, window: Window) {
-  const page = ranked.page(COLUMNS, window.limit, window.offset);
+function rankedRows(sql: Sql, ranked: RankedSearch, window: Window, columns: string) {
+  const page = ranked.page(columns, window.limit, window.offset);
   return Promise.all([sql.all(page.text, page.params), sql.one(ranked.count.text, ranked.count.params)]);
 }
 
@@ -164,7 +187,7 @@ export async function emailSlice(
   query: EmailQuery,
 ) {
   const { sql } = db;
-  const own = ownStatementsServe(query);
+  const read = emailRead(query);
   const { join, where, params } = mailSelection(sql, agentId, selector);
   const conditions = [where];
   const values = [...params];
@@ -179,19 +202,19 @@ export async function emailSlice(
   }
   const direction = slice.inverted ? "ASC" : "DESC";
   const rows = await sql.all(
-    `SELECT ${COLUMNS} FROM "Email" ${join} WHERE ${conditions.join(" AND ")}
+    `SELECT ${read.columns} FROM "Email" ${join} WHERE ${conditions.join(" AND ")}
       ORDER BY "Email"."receivedAt" ${direction}, "Email"."id" ${direction} LIMIT ?`,
     [...values, slice.limit],
   );
-  return planned(db, rowsOf(sql, "Email", rows), query, own);
+  return planned(db, rowsOf(sql, "Email", rows), query, read);
 }
 
 /** One of the agent's emails, or null. */
 export async function emailById(db: Store, agentId: string, emailId: string, query: EmailQuery): Promise<Email | null> {
-  const own = ownStatementsServe(query);
-  const row = await db.sql.one(BY_ID, [emailId, agentId]);
+  const read = emailRead(query);
+  const row = await db.sql.one(read.byId, [emailId, agentId]);
   if (!row) return null;
-  const [email] = await planned(db, [rowOf(db.sql, "Email", row)], query, own);
+  const [email] = await planned(db, [rowOf(db.sql, "Email", row)], query, read);
   return email ?? null;
 }
 
@@ -206,7 +229,7 @@ export interface MailWait {
 /** The first email received after the time that matches, oldest first. */
 export async function firstEmailAfter(db: Store, agentId: string, wait: MailWait, query: EmailQuery) {
   const { sql } = db;
-  const own = ownStatementsServe(query);
+  const read = emailRead(query);
   const conditions = [`"agentId" = ?`, `"receivedAt" > ?`];
   const params: Param[] = [agentId, sql.at(wait.after)];
   if (wait.folder != null) {
@@ -223,11 +246,11 @@ export async function firstEmailAfter(db: Store, agentId: string, wait: MailWait
     params.push(`%${likeLiteral(wait.subject)}%`);
   }
   const row = await sql.one(
-    `SELECT ${COLUMNS} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
+    `SELECT ${read.columns} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
     params,
   );
   if (!row) return null;
-  const [email] = await planned(db, [rowOf(sql, "Email", row)], query, own);
+  const [email] = await planned(db, [rowOf(sql, "Email", row)], query, read);
   return email ?? null;
 }
 

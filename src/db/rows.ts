@@ -49,14 +49,17 @@ function conversionsOf(model: Model): [string, Convert][] {
 
 /**
  * A row of the model as Prisma would hand it back; a column the statement did
- * not read stays out. Converted where it lies: each statement's rows are its own.
+ * not read stays out. A copy, not the driver's own object: better-sqlite3
+ * hands rows in V8's dictionary mode, where every field read that follows is
+ * a hash lookup; the copy is an ordinary object, one shape for every row.
  */
 export function rowOf<M extends Model>(dialect: Dialect, model: M, row: Row): Shape<M> {
+  const converted: Row = { ...row };
   for (const [name, convert] of conversionsOf(model)) {
     const value = row[name];
-    if (value !== undefined && value !== null) row[name] = convert(value, dialect);
+    if (value !== undefined && value !== null) converted[name] = convert(value, dialect);
   }
-  return row as Shape<M>;
+  return converted as Shape<M>;
 }
 
 /** Every row of the model, converted. */
