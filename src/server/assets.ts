@@ -24,7 +24,7 @@ export function acceptedEncoding(
 ): Encoding | null {
   if (!header) return null;
   const accepted = new Map(
-    (header ?? "").split(",").map((part) => {
+    header.split(",").map((part) => {
       const [name = "", ...params] = part.trim().toLowerCase().split(";");
       const q = params.map((p) => /^\s*q=([\d.]+)\s*$/.exec(p)?.[1]).find(Boolean);
       return [name, q === undefined ? 1 : Number(q)] as const;
