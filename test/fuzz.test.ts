@@ -137,13 +137,18 @@ const QUERIES = [
   "mutation($a: ID!, $i: SendEmailInput!) { sendEmail(agentId: $a, input: $i) { ... on SentEmail { id } } }",
   "{ agent(",
   "{ a: __typename b: __typename }",
+  "query A { __typename } query B { domains }",
+  "query A { verificationStatus { verified } }",
 ];
+
+/** Mostly none, as clients send it; else one the document may or may not hold, or no string at all. */
+const OPERATION_NAMES = [undefined, undefined, undefined, null, "", "A", "B", "x", 5];
 
 function randomGraphql(r: Random): { body?: string; type?: string } {
   const variables = Object.fromEntries(
     ["id", "a", "e", "c", "f", "l", "i"].map((name) => [name, r.next() < 0.5 ? agents.main.id : randomJson(r)]),
   );
-  return { body: JSON.stringify({ query: r.pick(QUERIES), variables }) };
+  return { body: JSON.stringify({ query: r.pick(QUERIES), variables, operationName: r.pick(OPERATION_NAMES) }) };
 }
 
 function randomRequest(r: Random) {

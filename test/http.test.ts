@@ -284,6 +284,29 @@ describe("/graphql over HTTP", () => {
     });
   });
 
+  test.each([
+    ["{ __typename }", "x"],
+    ["query A { domains }", "B"],
+    ["query A { __typename } query B { __typename }", "C"],
+    ["query A { __typename } query B { __typename }", undefined],
+  ])("%j with operationName %j is a bad request on either path, never a 500", async (query, operationName) => {
+    const before = svc.logs.length;
+    for (const accept of ["application/json", "application/json;q=0.9"]) {
+      const reply = await api.post("/graphql", { body: { query, operationName }, headers: { accept } });
+      expect(reply.status, accept).toBe(200);
+      expect(reply.body.errors[0].extensions, accept).toEqual({ code: "BAD_REQUEST", status: 400 });
+    }
+    expect(svc.logs.slice(before).filter((line) => line.level === "error")).toEqual([]);
+  });
+
+  test("a document of several operations runs the one operationName names, on either path", async () => {
+    for (const accept of ["application/json", "application/json;q=0.9"]) {
+      const body = { query: "query A { __typename } query B { domains }", operationName: "B" };
+      const reply = await api.post("/graphql", { body, headers: { accept } });
+      expect(reply.body, accept).toEqual({ data: { domains: ["mail.example"] } });
+    }
+  });
+
   test("HEAD answers like GET without a body, never 500, and logs nothing", async () => {
     const before = svc.logs.length;
     const response = await fetch(`${svc.url}/graphql`, { method: "HEAD" });

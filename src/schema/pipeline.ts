@@ -24,6 +24,8 @@ import { Streams } from "./streams.ts";
 /** What a caller of the pipeline passes in; Yoga's own requests bring the HTTP request instead. */
 export interface ServerContext {
   request?: RequestFacts;
+  /** The request's query and operationName, which Yoga's own check of the operation reads. */
+  params?: GraphqlParams;
 }
 
 export type Graphql = YogaServerInstance<ServerContext, Context>;
@@ -133,12 +135,13 @@ export async function runOperation(
   params: GraphqlParams,
   request: RequestFacts,
 ): Promise<ExecutionResult> {
-  const { parse, validate, contextFactory, execute, schema } = graphql.getEnveloped({ request });
+  const { parse, validate, contextFactory, execute, schema } = graphql.getEnveloped({ request, params });
   let document: DocumentNode;
   try {
     document = parse(params.query);
   } catch (error) {
-    return { errors: [error as GraphQLError] };
+    // What parsing throws is the document's fault: a syntax error, or an operationName it does not hold.
+    return { errors: [badRequest((error as GraphQLError).message, error as GraphQLError)] };
   }
   const errors = validate(schema, document);
   if (errors.length > 0) return { errors };

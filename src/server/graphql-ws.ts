@@ -35,7 +35,10 @@ export function serveGraphqlOverWebSocket(server: Server, graphql: Graphql): { c
         ctx.extra.socket.once("close", () => closed.abort());
         const authorization = ctx.connectionParams?.authorization;
         const request = requestFacts(typeof authorization === "string" ? authorization : null, () => closed.signal);
-        const { schema, execute, subscribe, contextFactory, parse, validate } = graphql.getEnveloped({ request });
+        const { schema, execute, subscribe, contextFactory, parse, validate } = graphql.getEnveloped({
+          request,
+          params: { query: params.query, operationName: params.operationName },
+        });
         let document: DocumentNode;
         try {
           document = parse(params.query);
