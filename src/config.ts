@@ -16,6 +16,8 @@ export interface Config {
   mxHost: string;
   /** The provider's SPF include for the domains' SPF records; null: a: of mxHost. */
   spfInclude: string | null;
+  /** Agent ids only the operator may create, besides the built-in ones; lower case. */
+  reservedLocalParts: string[];
   /** Seals DKIM private keys in the database (AES-256-GCM); null: they are stored in the clear. */
   secretsKey: Buffer | null;
   publicUrl: string;
@@ -141,6 +143,16 @@ export const POSTGRES_SCHEMA = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
 const HOSTNAME =
   /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
 
+/**
+ * A DNS name that need not be a host's: a label may start with `_`, as the
+ * names of SPF includes (`_spf.google.com`) and other attribute leaves do
+ * (RFC 8552 2.1).
+ */
+function isDnsName(value: string): boolean {
+  const label = /^_?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/;
+  return value.length <= 253 && value.split(".").every((part) => part.length <= 63 && label.test(part));
+}
+
 function read(env: Env, name: string, fallback: string, valid: (value: string) => boolean, expected: string): string {
   const value = env[name] ?? fallback;
   if (!valid(value)) throw new ConfigError(`${name} must be ${expected}, got ${JSON.stringify(value)}`);
@@ -256,6 +268,18 @@ function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
   return { mailDomain: mailDomains[0] as string, mailDomains };
 }
 
+/** RESERVED_LOCAL_PARTS: local parts (hr, legal), comma-separated, compared without case. */
+function parseReservedLocalParts(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  const parts = value.split(",").map((part) => part.trim().toLowerCase());
+  if (!parts.every((part) => /^[a-z0-9._+-]{1,64}$/.test(part))) {
+    throw new ConfigError(
+      `RESERVED_LOCAL_PARTS must be local parts (letters, digits, . _ + -), comma-separated, got ${JSON.stringify(value)}`,
+    );
+  }
+  return [...new Set(parts)];
+}
+
 /** 32 bytes, base64 (openssl rand -base64 32). */
 function parseSecretsKey(value: string | undefined): Buffer | null {
   if (value === undefined || value === "") return null;
@@ -326,8 +350,8 @@ export function loadConfig(env: Env): Config {
       ? new URL(publicUrl).hostname
       : read(env, "MX_HOST", "", (v) => HOSTNAME.test(v), "a host name")
     ).toLowerCase(),
-    spfInclude:
-      read(env, "SPF_INCLUDE", "", (v) => v === "" || HOSTNAME.test(v), "a domain name").toLowerCase() || null,
+    spfInclude: read(env, "SPF_INCLUDE", "", (v) => v === "" || isDnsName(v), "a domain name").toLowerCase() || null,
+    reservedLocalParts: parseReservedLocalParts(env.RESERVED_LOCAL_PARTS),
     secretsKey: parseSecretsKey(env.SECRETS_KEY),
     socialHandle: read(
       env,

@@ -18,6 +18,7 @@ describe("configuration", () => {
       inboundToken: null,
       mxHost: "localhost",
       spfInclude: null,
+      reservedLocalParts: [],
       secretsKey: null,
       publicUrl: "http://localhost:3000",
       socialHandle: "pigeonhole",
@@ -65,6 +66,9 @@ describe("configuration", () => {
       "http://localhost:5173",
     ]);
     expect(loadConfig({ CORS_ORIGINS: "*" }).corsOrigins).toEqual(["*"]);
+    // RFC 8552's underscored labels: what a provider's SPF include is named.
+    expect(loadConfig({ SPF_INCLUDE: "_SPF.Relay.example" }).spfInclude).toBe("_spf.relay.example");
+    expect(loadConfig({ RESERVED_LOCAL_PARTS: " HR, legal,hr " }).reservedLocalParts).toEqual(["hr", "legal"]);
   });
 
   test.each([
@@ -98,6 +102,9 @@ describe("configuration", () => {
     ["SEND_POLICY", "review_some"],
     ["MAIL_DOMAINS", "a.example,not a domain"],
     ["MX_HOST", "mx_host"],
+    ["SPF_INCLUDE", "spf include.example"],
+    ["SPF_INCLUDE", "__spf.example"],
+    ["RESERVED_LOCAL_PARTS", "hr,ops team"],
     ["SMTP_INGRESS_PORT", "smtp"],
     ["SECRETS_KEY", "too-short"],
     ["APPROVAL_TIMEOUT_HOURS", "0"],
