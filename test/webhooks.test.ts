@@ -300,6 +300,54 @@ describe("deliveries", () => {
     await receiver.down();
   }, 30_000);
 
+  test("a delivery retried by hand goes at once while its webhook is paused; a failure leaves the pause, a success ends it", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const receiver = await WebhookReceiver.start();
+    receiver.answer = 503;
+    const webhook = await subscribe(agent, receiver, { events: ["email.updated"] });
+    const email = await emailFor(agent, "paused");
+    await flips(agent, email.id, 1);
+    type Row = { id: string; status: string; attempts: number };
+    const list = async () => (await deliveries(agent, webhook.id)).body.data as Row[];
+    const pausedUntil = async () =>
+      (await api.get(`${hooks(agent)}/${webhook.id}`, { key: agent.apiKey })).body.pausedUntil as number | null;
+    // Four failures in a row: the webhook is paused for about 10 minutes (at least 8).
+    await waitFor(async () => (await list())[0]?.attempts === 1, 10_000, "the first attempt");
+    for (const [attempts, wait] of [
+      [2, 6_100],
+      [3, 36_100],
+      [4, 144_100],
+    ] as const) {
+      await advance(wait, async () => (await list())[0]?.attempts === attempts, `attempt ${attempts}`);
+    }
+    const paused = await pausedUntil();
+    expect(paused).toBeGreaterThan(svc.clock.now().getTime() + 7 * 60_000);
+    // Another event (the read flag cleared again): its delivery waits for the pause.
+    await api.call("PATCH", `/agents/${agent.id}/emails/${email.id}`, { key: agent.apiKey, body: { isRead: false } });
+    const [second, first] = (await list()) as [Row, Row];
+    expect([first.attempts, second.attempts]).toEqual([4, 0]);
+
+    // Retried by hand and failing again: tried at once; the pause stands, and the other delivery waits.
+    const retried = await api.post(`${hooks(agent)}/${webhook.id}/deliveries/${first.id}/retry`, {
+      key: agent.apiKey,
+    });
+    expect(retried.status).toBe(200);
+    await waitFor(async () => (await list())[1]?.attempts === 5, 10_000, "the retried attempt");
+    expect(await pausedUntil()).toBe(paused);
+    expect((await list())[0]?.attempts).toBe(0);
+
+    // The receiver fixed: a retry by hand is delivered at once, and its success resumes the webhook.
+    receiver.answer = 204;
+    await api.post(`${hooks(agent)}/${webhook.id}/deliveries/${first.id}/retry`, { key: agent.apiKey });
+    await waitFor(
+      async () => (await list()).every((delivery) => delivery.status === "delivered"),
+      10_000,
+      "both deliveries",
+    );
+    expect(await pausedUntil()).toBeNull();
+    await receiver.down();
+  }, 30_000);
+
   test("5xx and 3xx are failures, and a redirect is not followed", async () => {
     const agent = await createVerifiedAgent(api, x);
     const failing = await WebhookReceiver.start();

@@ -28,8 +28,8 @@ export interface Shares {
 }
 
 /**
- * Up to `limit` due deliveries of enabled webhooks that are not paused, the
- * earliest due first, none past a webhook's or an agent's share once those
+ * Up to `limit` due deliveries of enabled webhooks that are not paused (or
+ * retried by hand: those go at once), the earliest due first, none past a webhook's or an agent's share once those
  * in flight (claimed by any instance) are counted.
  */
 export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: number): Promise<DueRow[]> {
@@ -47,7 +47,8 @@ export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: nu
         ROW_NUMBER() OVER (PARTITION BY d."webhookId" ORDER BY d."nextAttemptAt", d."id") AS "inWebhook"
       FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
       WHERE d."status" = 'pending' AND w."enabled" = ? AND d."nextAttemptAt" <= ?
-        AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ?) AND (w."pausedUntil" IS NULL OR w."pausedUntil" <= ?)
+        AND (d."claimedUntil" IS NULL OR d."claimedUntil" < ?)
+        AND (w."pausedUntil" IS NULL OR w."pausedUntil" <= ? OR d."retryNow" = ?)
     ),
     "withinWebhook" AS (
       SELECT "due".*, ROW_NUMBER() OVER (PARTITION BY "due"."agentId" ORDER BY "due"."nextAttemptAt", "due"."id") AS "inAgent"
@@ -57,7 +58,7 @@ export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: nu
     SELECT "withinWebhook".* FROM "withinWebhook" LEFT JOIN "agentFlying" ON "agentFlying"."agentId" = "withinWebhook"."agentId"
     WHERE "withinWebhook"."inAgent" + COALESCE("agentFlying"."n", 0) <= ?
     ORDER BY "withinWebhook"."nextAttemptAt", "withinWebhook"."id" LIMIT ?`,
-    [at, true, at, at, at, shares.perWebhook, shares.perAgent, limit],
+    [at, true, at, at, at, true, shares.perWebhook, shares.perAgent, limit],
   );
   return rows.map((row) => ({
     id: row.id as string,
@@ -110,11 +111,13 @@ export async function insertAttempt(tx: Tx, attempt: AttemptRecord): Promise<voi
     [attempt.id, attempt.deliveryId, tx.at(attempt.at), attempt.statusCode, attempt.error, attempt.durationMs],
   );
   await tx.run(
-    `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "nextAttemptAt" = ?, "claimedUntil" = NULL WHERE "id" = ?`,
+    `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "nextAttemptAt" = ?, "claimedUntil" = NULL, "retryNow" = ?
+      WHERE "id" = ?`,
     [
       attempt.status,
       attempt.attempts,
       attempt.nextAttemptAt === null ? null : tx.at(attempt.nextAttemptAt),
+      false,
       attempt.deliveryId,
     ],
   );
@@ -228,11 +231,14 @@ export async function deliveryPage({ prisma }: Store, webhookId: string, window:
   return { data, total };
 }
 
-/** Makes a delivery of the webhook due now, whatever became of it; false when it has none of that id. */
+/**
+ * Makes a delivery of the webhook due now, whatever became of it, and while
+ * the webhook is paused too; false when it has none of that id.
+ */
 export async function redeliver({ prisma }: Store, webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
   const { count } = await prisma.webhookDelivery.updateMany({
     where: { id: deliveryId, webhookId },
-    data: { status: "pending", nextAttemptAt: now, claimedUntil: null },
+    data: { status: "pending", nextAttemptAt: now, claimedUntil: null, retryNow: true },
   });
   return count > 0;
 }

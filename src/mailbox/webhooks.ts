@@ -171,7 +171,7 @@ export async function listDeliveries(
 /** The event type a delivery carries, from its body. */
 export const deliveryTypeOf = (delivery: Pick<WebhookDelivery, "payload">): string => JSON.parse(delivery.payload).type;
 
-/** Tries a delivery again now, whatever became of it. */
+/** Tries a delivery again now, whatever became of it, while its webhook is paused too (not while it is disabled). */
 export async function retryDelivery(services: Services, agent: { id: string }, webhookId: string, deliveryId: string) {
   await getWebhook(services, agent, webhookId);
   if (!(await redeliver(services, webhookId, deliveryId, services.clock.now()))) {
