@@ -135,6 +135,7 @@ describe("agents", () => {
       verified: true,
       verifiedAt: expect.any(Number),
       verifiedBy: "admin",
+      createdBy: "self",
       socialUsername: null,
       storageUsed: expect.any(Number),
       storageLimit: 52_428_800,

@@ -50,6 +50,7 @@ describe("POST /agents", () => {
     [{ id: "Postmaster", name: "n" }, "reserved"],
     [{ id: "mailer-daemon", name: "n" }, "reserved"],
     [{ id: "ABUSE", name: "n" }, "reserved"],
+    [{ id: "Admin", name: "n" }, "id Admin is reserved on every domain: certificate authorities mail it"],
     [{ id: "ok-id", name: "   " }, "name must be 1-128 characters"],
     [{ id: "ok-id", name: "n".repeat(129) }, "name must be 1-128 characters"],
     [{ id: "ok-id", name: "CEO <ceo@bank.example>" }, "name must not contain <, > or @"],

@@ -169,7 +169,9 @@ test("domains: added with its records (never the private key), listed, shown, ve
   const added = await cli(["domains", "add", name]);
   expect(added.code).toBe(0);
   expect(added.stdout).toMatch(
-    new RegExp(`^${name.replace(/\./g, "\\.")} \\(operator\\)\\nTYPE\\s+NAME\\s+VALUE\\s+STATUS\\n`),
+    new RegExp(
+      `^${name.replace(/\./g, "\\.")} \\(operator, closed to registration\\)\\nTYPE\\s+NAME\\s+VALUE\\s+STATUS\\n`,
+    ),
   );
   expect(added.stdout).toContain("v=DKIM1; k=rsa; p=");
   expect(added.stdout).not.toMatch(/PRIVATE KEY/);
@@ -181,6 +183,51 @@ test("domains: added with its records (never the private key), listed, shown, ve
   expect((await cli(["domains", "show", name])).stdout).toContain("missing");
   expect((await cli(["domains", "delete", name])).stdout).toBe(`${name}: Domain deleted.\n`);
   expect((await cli(["domains", "show", name])).code).toBe(1);
+});
+
+/** The service's own domain, as the CLI beside it is configured. */
+const beside = { MAIL_DOMAIN: "mail.example" };
+
+test("domains: open to registration as added (--open), closed and opened again", async () => {
+  const name = `${uniqueId()}.example`;
+  expect((await cli(["domains", "add", name, "--open", "--json"])).json.open).toBe(true);
+  const register = () => api.post("/agents", { body: { id: uniqueId(), name: "Self", domain: name } });
+  expect((await register()).status).toBe(201);
+  expect((await cli(["domains", "close", name])).stdout).toContain(`${name} (operator, closed to registration)`);
+  expect((await register()).status).toBe(400);
+  expect((await cli(["domains", "open", name, "--json"])).json.open).toBe(true);
+  expect((await register()).status).toBe(201);
+  const listed = await cli(["domains", "list"]);
+  expect(listed.stdout).toMatch(/^NAME\s+SOURCE\s+OPEN\s+SELECTOR/);
+  const refused = await cli(["domains", "close", "mail.example"], { env: beside });
+  expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining("MAIL_DOMAINS")]);
+});
+
+test("agents create: any id, reserved ones too, verified, its key shown once; doctor lists self-registered holders", async () => {
+  const made = await cli(["agents", "create", "abuse", "--name", "Abuse desk"], { env: beside });
+  expect(made.code).toBe(0);
+  const [, key] = /API key \(shown only now\):\n(ph_\S+)\n$/.exec(made.stdout) ?? [];
+  expect(made.stdout).toMatch(/^Agent abuse created, verified: abuse@mail\.example\n/);
+  expect((await api.get("/agents/abuse", { key })).body).toMatchObject({ email: "abuse@mail.example", verified: true });
+  const json = await cli(["agents", "create", uniqueId("json"), "--name", "J", "--json"]);
+  expect(json.json).toMatchObject({
+    agent: { createdBy: "operator", verifiedBy: "admin" },
+    apiKey: expect.any(String),
+  });
+  expect((await cli(["agents", "create", "x-1"])).code).toBe(2);
+  expect((await cli(["agents", "create", "x-2", "--name", "X", "--domain", "nowhere.example"])).stderr).toContain(
+    "is not served here",
+  );
+  // An agent registered itself before its id was reserved (RESERVED_LOCAL_PARTS): doctor names it, and leaves it be.
+  const squatter = await createAgent(api, uniqueId("hr"));
+  const doctor = await cli(["doctor", "--json"], { env: { RESERVED_LOCAL_PARTS: `${squatter.id},abuse` } });
+  expect(doctor.json).toContainEqual({
+    check: "reserved names",
+    status: "warn",
+    detail: expect.stringContaining(`${squatter.id}@mail.example (the operator reserved it (RESERVED_LOCAL_PARTS))`),
+  });
+  expect(JSON.stringify(doctor.json)).not.toContain("abuse@");
+  expect((await cli(["agents", "show", squatter.id])).code).toBe(0);
 });
 
 test("from another directory, without DATABASE_URL: no database is made there, and it says so", async () => {
@@ -232,6 +279,7 @@ test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password 
   expect(lines).toContainEqual(
     expect.stringMatching(/^ok {4}database: (SQLite|PostgreSQL) answers and every migration is applied$/),
   );
+  expect(lines).toContainEqual("ok    reserved names: no agent registered itself with a reserved id");
   expect(lines).toContainEqual(
     expect.stringMatching(
       /^ok {4}imap: logged in to 127\.0\.0\.1:\d+ as catchall@mail\.example; INBOX holds \d+ messages$/,

@@ -26,6 +26,7 @@ const { svc, api, x, dovecot, provider } = served({
     ADMIN_TOKEN: ADMIN,
     SECRETS_KEY: Buffer.alloc(32, 7).toString("base64"),
     IMAP_POLL_INTERVAL_MS: "60000",
+    RESERVED_LOCAL_PARTS: "hr,Legal",
   },
 });
 const admin = { key: ADMIN };
@@ -120,6 +121,153 @@ describe("several domains", () => {
   });
 });
 
+describe("registration", () => {
+  test("an operator's domain is closed to it until opened (REST, GraphQL); agents already there stay when it closes", async () => {
+    const name = `${uniqueId()}.example`;
+    expect((await api.post("/admin/domains", { ...admin, body: { name } })).body.open).toBe(false);
+    const register = () => api.post("/agents", { body: { id: uniqueId(), name: "Self", domain: name } });
+    const closed = await register();
+    expect([closed.status, closed.body.message]).toEqual([
+      400,
+      `domain: "${name}" is closed to registration: only the operator creates agents there (GET /domains lists the open ones)`,
+    ]);
+    expect((await api.get("/domains")).body.domains).not.toContain(name);
+    const listed = await api.graphql("{ domains }");
+    expect(listed.body.data.domains).not.toContain(name);
+    // The operator creates agents there all the same.
+    const made = await api.post("/admin/agents", {
+      ...admin,
+      body: { id: uniqueId("made"), name: "Made", domain: name },
+    });
+    expect([made.status, made.body.agent.email]).toEqual([201, `${made.body.agent.id}@${name}`]);
+
+    const opened = await api.call("PATCH", `/admin/domains/${name}`, { ...admin, body: { open: true } });
+    expect([opened.status, opened.body.open]).toEqual([200, true]);
+    expect((await api.get("/domains")).body.domains).toContain(name);
+    const joined = await register();
+    expect(joined.status).toBe(201);
+    const shut = await api.graphql(
+      "mutation($name: String!) { admin { updateDomain(name: $name, open: false) { name open } } }",
+      { name },
+      ADMIN,
+    );
+    expect(shut.body.data.admin.updateDomain).toEqual({ name, open: false });
+    expect((await register()).status).toBe(400);
+    expect((await api.get(`/admin/agents/${joined.body.agent.id}`, admin)).body.email).toBe(joined.body.agent.email);
+    // Opened as it is added.
+    const other = `${uniqueId()}.example`;
+    const added = await api.graphql(
+      "mutation($name: String!) { admin { addDomain(name: $name, open: true) { open } } }",
+      { name: other },
+      ADMIN,
+    );
+    expect(added.body.data.admin.addDomain.open).toBe(true);
+    expect((await api.get("/domains")).body.domains).toContain(other);
+  });
+
+  test("MAIL_DOMAINS' domains are open, and not the API's to close", async () => {
+    const listed = (await api.get("/admin/domains", admin)).body.data as { name: string; open: boolean }[];
+    expect(listed.filter((d) => ["a.example", "b.example"].includes(d.name)).map((d) => d.open)).toEqual([true, true]);
+    const refused = await api.call("PATCH", "/admin/domains/b.example", { ...admin, body: { open: false } });
+    expect([refused.status, refused.body.message]).toEqual([
+      400,
+      "b.example is served by MAIL_DOMAINS, which are always open to registration: remove it there to close it",
+    ]);
+    expect((await api.call("PATCH", "/admin/domains/b.example", { ...admin, body: {} })).status).toBe(400);
+  });
+});
+
+describe("reserved names", () => {
+  const RESERVED = [
+    [
+      "admin",
+      "certificate authorities mail it to prove control of a domain (CA/Browser Forum Baseline Requirements 3.2.2.4.4)",
+    ],
+    ["Administrator", "CA/Browser Forum"],
+    ["WEBMASTER", "CA/Browser Forum"],
+    ["hostmaster", "CA/Browser Forum"],
+    ["postmaster", "CA/Browser Forum"],
+    ...[
+      "info",
+      "marketing",
+      "sales",
+      "support",
+      "abuse",
+      "noc",
+      "security",
+      "usenet",
+      "news",
+      "www",
+      "uucp",
+      "ftp",
+    ].map((id) => [id, "RFC 2142 gives it to the domain's operator"]),
+    ["ssl-admin", "certificate authorities have mailed it"],
+    ...["root", "Mailer-Daemon", "noreply", "no-reply"].map((id) => [id, "mail systems"]),
+    ["billing", "invoices"],
+    ["bounces", "bounces+<token>@<domain>"],
+    ["dmarc-reports", "DMARC reports"],
+    ["HR", "the operator reserved it (RESERVED_LOCAL_PARTS)"],
+    ["legal", "the operator reserved it (RESERVED_LOCAL_PARTS)"],
+  ] as const;
+
+  test("refused at registration on every domain, over REST and GraphQL, with the rule named", async () => {
+    const open = `${uniqueId()}.example`;
+    await api.post("/admin/domains", { ...admin, body: { name: open, open: true } });
+    for (const domain of [undefined, "b.example", open]) {
+      for (const [id, rule] of RESERVED) {
+        const reply = await api.post("/agents", { body: { id, name: "Squatter", ...(domain ? { domain } : {}) } });
+        expect([reply.status, reply.body.error], `${id} on ${domain}`).toEqual([400, "Bad Request"]);
+        expect(reply.body.message).toMatch(new RegExp(`^id ${id} is reserved on every domain: `));
+        expect(reply.body.message).toContain(rule);
+        expect(reply.body.message).toMatch(/\. Only the operator creates an agent with it$/);
+      }
+    }
+    const viaGraphql = await api.graphql(
+      "mutation($input: CreateAgentInput!) { createAgent(input: $input) { apiKey } }",
+      {
+        input: { id: "Admin", name: "Squatter", domain: open },
+      },
+    );
+    expect(viaGraphql.body.errors[0]).toMatchObject({
+      message: expect.stringMatching(/^id Admin is reserved on every domain: certificate authorities/),
+      extensions: { code: "BAD_REQUEST", status: 400 },
+    });
+    expect((await api.get("/admin/agents?prefix=admin", admin)).body.total).toBe(0);
+  });
+
+  test("the operator creates one (REST, GraphQL): verified, its key shown once, and it gets the domain's mail", async () => {
+    const made = await api.post("/admin/agents", {
+      ...admin,
+      body: { id: "postmaster", name: "Postmaster", domain: "b.example" },
+    });
+    expect(made.status).toBe(201);
+    expect(Object.keys(made.body)).toEqual(["agent", "apiKey", "verifyUrl", "instruction"]);
+    expect(made.body.agent).toMatchObject({ id: "postmaster", email: "postmaster@b.example", verified: true });
+    expect(made.body.instruction).toContain("The operator of this instance created it, verified");
+    const key = made.body.apiKey as string;
+    expect((await api.get("/agents/postmaster", { key })).body.email).toBe("postmaster@b.example");
+    expect((await api.get("/admin/agents/postmaster", admin)).body).toMatchObject({
+      createdBy: "operator",
+      verifiedBy: "admin",
+    });
+    // Ids compare without case: the operator's POSTMASTER is the same, taken.
+    const again = await api.post("/admin/agents", { ...admin, body: { id: "POSTMASTER", name: "Twin" } });
+    expect(again.status).toBe(409);
+    await dovecot.append(rawMessage({ to: "postmaster@b.example", subject: "Certificate for b.example" }));
+    await waitFor(async () => (await api.get("/agents/postmaster/emails", { key })).body.total === 1);
+
+    const viaGraphql = await api.graphql(
+      "mutation($input: CreateAgentInput!) { admin { createAgent(input: $input) { agent { email verified } apiKey } } }",
+      { input: { id: "ssl-admin", name: "Certificates" } },
+      ADMIN,
+    );
+    expect(viaGraphql.body.data.admin.createAgent.agent).toEqual({ email: "ssl-admin@a.example", verified: true });
+    // Not without the operator's token.
+    const stranger = await api.post("/admin/agents", { body: { id: "abuse", name: "Squatter" } });
+    expect(stranger.status).toBe(401);
+  });
+});
+
 describe("agents made before domains", () => {
   test("keep their address at the default domain, written down at the next start", async () => {
     const agent = await agentOn();
@@ -148,7 +296,7 @@ describe("operator domains and their records", () => {
     expect(added.body.records[1].value).toBe(`v=spf1 a:${MX} ~all`);
     expect(added.body.records[2].value).toMatch(/^v=DKIM1; k=rsa; p=[A-Za-z0-9+/=]{300,}$/);
     expect(added.body.records[3].value).toMatch(/^v=DMARC1; p=none; rua=mailto:/);
-    expect((await api.get("/domains")).body.domains).toContain(name);
+    expect(added.body).toMatchObject({ source: "operator", open: false });
     expect((await api.post("/admin/domains", { ...admin, body: { name } })).status).toBe(409);
 
     const before = await api.post(`/admin/domains/${name}/verify`, admin);
@@ -198,7 +346,7 @@ describe("operator domains and their records", () => {
 
   test("deleted only when no agent uses it; a MAIL_DOMAINS domain is not the API's to delete", async () => {
     const name = `${uniqueId()}.example`;
-    await api.post("/admin/domains", { ...admin, body: { name } });
+    await api.post("/admin/domains", { ...admin, body: { name, open: true } });
     const agent = await agentOn(name);
     const busy = await api.delete(`/admin/domains/${name}`, admin);
     expect([busy.status, busy.body.message]).toEqual([400, `1 agents have their address at ${name}`]);
@@ -256,7 +404,7 @@ describe("DKIM", () => {
 
   test("rotation: the new key signs only once published and verified (or now), and mail passes throughout", async () => {
     const name = `${uniqueId()}.example`;
-    const added = (await api.post("/admin/domains", { ...admin, body: { name } })).body;
+    const added = (await api.post("/admin/domains", { ...admin, body: { name, open: true } })).body;
     publish(added.records);
     const agent = await agentOn(name);
     const rotated = (await api.post(`/admin/domains/${name}/rotate-dkim`, admin)).body;

@@ -49,6 +49,22 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "createdBy",
+            "description": "self (it registered) or operator (admin API or CLI), who alone may use a reserved id",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "dailySendLimit",
             "description": "In force: its own, else the instance's",
             "args": [],
@@ -296,8 +312,8 @@ export type introspection = {
       },
       {
         "kind": "SCALAR",
-        "name": "Int",
-        "description": "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1.",
+        "name": "String",
+        "description": "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text.",
         "specifiedByURL": null,
         "isOneOf": null,
         "fields": null,
@@ -308,8 +324,8 @@ export type introspection = {
       },
       {
         "kind": "SCALAR",
-        "name": "String",
-        "description": "The `String` scalar type represents textual data, represented as UTF-8 character sequences. The String type is most often used by GraphQL to represent free-form human-readable text.",
+        "name": "Int",
+        "description": "The `Int` scalar type represents non-fractional signed whole numeric values. Int can represent values between -(2^31) and 2^31 - 1.",
         "specifiedByURL": null,
         "isOneOf": null,
         "fields": null,
@@ -424,7 +440,7 @@ export type introspection = {
         "fields": [
           {
             "name": "addDomain",
-            "description": "Serves a domain: a fresh DKIM key, and the DNS records to publish.",
+            "description": "Serves a domain: a fresh DKIM key, and the DNS records to publish. Closed to registration unless open.",
             "args": [
               {
                 "name": "name",
@@ -437,6 +453,18 @@ export type introspection = {
                     "kind": "SCALAR",
                     "ofType": null
                   }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "open",
+                "description": "Agents may register on it themselves; false when left out",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "Boolean",
+                  "ofType": null
                 },
                 "defaultValue": null,
                 "isDeprecated": false,
@@ -497,6 +525,39 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "Decision",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "createAgent",
+            "description": "Creates an agent as the operator, verified: any id, reserved ones too (admin, postmaster, …), on any served domain.",
+            "args": [
+              {
+                "name": "input",
+                "description": null,
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "CreateAgentInput",
+                    "kind": "INPUT_OBJECT",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "CreateAgentPayload",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -853,6 +914,55 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "AdminAgent",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "updateDomain",
+            "description": "Opens an operator's domain to registration, or closes it (agents already there stay).",
+            "args": [
+              {
+                "name": "name",
+                "description": null,
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "String",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "open",
+                "description": null,
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "Boolean",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Domain",
                 "kind": "OBJECT",
                 "ofType": null
               }
@@ -3057,7 +3167,7 @@ export type introspection = {
         "inputFields": [
           {
             "name": "domain",
-            "description": "One of the served domains (domains): the address's; the first when left out",
+            "description": "A domain open to registration (domains): the address's; the first when left out",
             "type": {
               "kind": "SCALAR",
               "name": "String",
@@ -3557,6 +3667,22 @@ export type introspection = {
               "name": null,
               "ofType": {
                 "name": "String",
+                "kind": "SCALAR",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "open",
+            "description": "Agents may register on it themselves: always for MAIL_DOMAINS', once opened for the operator's",
+            "args": [],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "Boolean",
                 "kind": "SCALAR",
                 "ofType": null
               }

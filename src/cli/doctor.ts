@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
 import type { Config } from "../config.ts";
-import { openDatabase, providerOf } from "../db/client.ts";
+import { openDatabase, providerOf, type Store } from "../db/client.ts";
 import { pendingMigrations } from "../db/migrate.ts";
+import { selfRegisteredReserved } from "../mailbox/agents.ts";
 
 // `pigeonhole doctor`: what would keep this instance from working, checked
 // against the real database, IMAP server and SMTP provider, each said in a
@@ -46,29 +47,41 @@ export function databaseNotChosen(config: Config, env: NodeJS.ProcessEnv): strin
   return `No database at ${file} (the default, relative to this directory): run pigeonhole where the service runs, or set DATABASE_URL`;
 }
 
-async function database(config: Config): Promise<Finding> {
+async function database(config: Config): Promise<Finding[]> {
   const check = "database";
   const notChosen = databaseNotChosen(config, process.env);
-  if (notChosen) return { check, status: "fail", detail: notChosen };
+  if (notChosen) return [{ check, status: "fail", detail: notChosen }];
   try {
     const db = await openDatabase(config.databaseUrl);
     try {
       await db.prisma.$queryRawUnsafe("SELECT 1");
       const pending = await pendingMigrations(db);
       const kind = db.provider === "sqlite" ? "SQLite" : "PostgreSQL";
-      return pending.length === 0
-        ? { check, status: "ok", detail: `${kind} answers and every migration is applied` }
-        : {
-            check,
-            status: "fail",
-            detail: `${kind} answers, but ${pending.length} migrations are pending: run pigeonhole migrate`,
-          };
+      if (pending.length > 0) {
+        const detail = `${kind} answers, but ${pending.length} migrations are pending: run pigeonhole migrate`;
+        return [{ check, status: "fail", detail }];
+      }
+      const answers: Finding = { check, status: "ok", detail: `${kind} answers and every migration is applied` };
+      return [answers, await reservedNames(db, config)];
     } finally {
       await db.close();
     }
   } catch (error) {
-    return { check, status: "fail", detail: `the database does not answer: ${reasonOf(error)}` };
+    return [{ check, status: "fail", detail: `the database does not answer: ${reasonOf(error)}` }];
   }
+}
+
+/** Agents that registered with an id reserved since: listed for the operator, never deleted. */
+async function reservedNames(store: Store, config: Config): Promise<Finding> {
+  const check = "reserved names";
+  const holders = await selfRegisteredReserved(store, config);
+  if (holders.length === 0) return { check, status: "ok", detail: "no agent registered itself with a reserved id" };
+  const listed = holders.map((agent) => `${agent.email} (${agent.reason})`).join("; ");
+  return {
+    check,
+    status: "warn",
+    detail: `${holders.length} agents registered themselves with an id reserved for the domain's operator, and receive its mail: ${listed}. Delete them (pigeonhole agents delete <id>) unless you know whose they are`,
+  };
 }
 
 async function imap({ imap: settings }: Config): Promise<Finding | null> {
@@ -134,5 +147,5 @@ async function smtp({ smtp: settings }: Config): Promise<Finding | null> {
 
 export async function doctor(config: Config): Promise<Finding[]> {
   const [db, inbound, outbound] = await Promise.all([database(config), imap(config), smtp(config)]);
-  return [...configuration(config), db, ...[inbound, outbound].filter((f): f is Finding => f !== null)];
+  return [...configuration(config), ...db, ...[inbound, outbound].filter((f): f is Finding => f !== null)];
 }

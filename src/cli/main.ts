@@ -20,7 +20,16 @@ import {
   suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
-import { addDomain, deleteDomain, getDomain, listDomains, verifyDomain } from "../mailbox/domains.ts";
+import { createAgent } from "../mailbox/agents.ts";
+import {
+  addDomain,
+  type DomainView,
+  deleteDomain,
+  getDomain,
+  listDomains,
+  setDomainOpen,
+  verifyDomain,
+} from "../mailbox/domains.ts";
 import { addressesOf } from "../mailbox/records.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -36,6 +45,7 @@ import { fields, jsonOf, table } from "./output.ts";
 const USAGE = `Usage: pigeonhole <command> [--json]
 
   agents list [--verified true|false] [--prefix <id prefix>] [--limit n] [--offset n]
+  agents create <id> --name <name> [--domain <domain>]
   agents show <id>
   agents verify <id>
   agents delete <id> [--yes]
@@ -47,7 +57,8 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   held list [--limit n] [--offset n]
   held approve <agent id> <draft id>
   held reject <agent id> <draft id> [--reason <text>]
-  domains add|show|verify|delete <name>
+  domains add <name> [--open]
+  domains show|verify|open|close|delete <name>
   domains list
   stats
   migrate
@@ -69,6 +80,9 @@ const OPTIONS = {
   storage: { type: "string" },
   "daily-sends": { type: "string" },
   reason: { type: "string" },
+  name: { type: "string" },
+  domain: { type: "string" },
+  open: { type: "boolean" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -121,6 +135,15 @@ async function agents(services: Services, [action, id]: string[], options: Optio
   }
   if (!id) throw new UsageError(`agents ${action ?? "<action>"} needs an agent id`);
   switch (action) {
+    case "create": {
+      if (options.name === undefined) throw new UsageError("agents create <id> needs --name <name>");
+      const { apiKey } = await createAgent(services, { id, name: options.name, domain: options.domain }, "operator");
+      const agent = await agentOverview(services, id);
+      return {
+        text: `Agent ${agent.id} created, verified: ${agent.email}\nAPI key (shown only now):\n${apiKey}`,
+        json: { agent, apiKey },
+      };
+    }
     case "show": {
       const agent = await agentOverview(services, id);
       return { text: fields({ ...agent }), json: agent };
@@ -245,25 +268,33 @@ async function held(services: Services, [action, agentId, draftId]: string[], op
   );
 }
 
-async function domains(services: Services, [action, name]: string[]): Promise<Output> {
+async function domains(services: Services, [action, name]: string[], options: Options): Promise<Output> {
   if (action === "list") {
     const all = await listDomains(services);
-    return { text: table(all, ["name", "source", "selector", "createdAt"]), json: { data: all } };
+    return { text: table(all, ["name", "source", "open", "selector", "createdAt"]), json: { data: all } };
   }
   if (action === "delete" && name) {
     const outcome = await deleteDomain(services, name);
     return { text: `${name}: ${outcome.message}.`, json: outcome };
   }
-  const act = { add: addDomain, show: getDomain, verify: verifyDomain }[action ?? ""];
-  if (!act || !name) throw new UsageError("domains add|show|verify|delete <name> | domains list");
+  const acts: Record<string, (services: Services, name: string) => Promise<DomainView>> = {
+    add: (services, name) => addDomain(services, name, options.open === true),
+    show: getDomain,
+    verify: verifyDomain,
+    open: (services, name) => setDomainOpen(services, name, true),
+    close: (services, name) => setDomainOpen(services, name, false),
+  };
+  const act = acts[action ?? ""];
+  if (!act || !name) throw new UsageError("domains add|show|verify|open|close|delete <name> | domains list");
   const domain = await act(services, name);
   const checks = domain.lastCheck?.records ?? [];
   const rows = domain.records.map((record) => ({
     ...record,
     status: checks.find((check) => check.name === record.name && check.type === record.type)?.status ?? "",
   }));
+  const registration = domain.open ? "open to registration" : "closed to registration";
   return {
-    text: `${domain.name} (${domain.source})\n${table(rows, ["type", "name", "value", "status"])}`,
+    text: `${domain.name} (${domain.source}, ${registration})\n${table(rows, ["type", "name", "value", "status"])}`,
     json: domain,
   };
 }
@@ -338,7 +369,7 @@ async function run(config: Config, [command, ...rest]: string[], options: Option
     case "held":
       return withServices(config, log, (services) => held(services, rest, options));
     case "domains":
-      return withServices(config, log, (services) => domains(services, rest));
+      return withServices(config, log, (services) => domains(services, rest, options));
     case "stats":
       return withServices(config, log, async (services) => {
         const stats = await instanceStats(services);

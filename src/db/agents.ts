@@ -42,6 +42,15 @@ export async function agentById({ prisma }: Store, id: string, query: AgentQuery
   return (await prisma.agent.findUnique({ ...query, where: { id } })) as Agent | null;
 }
 
+/** The agents with these ids in lower case that `createdBy` made, oldest first. */
+export function agentsByIdKeys({ prisma }: Store, idKeys: string[], createdBy: string) {
+  return prisma.agent.findMany({
+    where: { idKey: { in: idKeys }, createdBy },
+    select: { id: true, domain: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}
+
 /** Whether an agent with this id in lower case exists and has not expired. */
 export async function liveAgentExists({ prisma }: Store, idKey: string, cutoff: Date): Promise<boolean> {
   const found = await prisma.agent.findFirst({ where: { idKey, NOT: expired(cutoff) }, select: { id: true } });

@@ -21,12 +21,18 @@ export async function insertDomain({ prisma }: Store, domain: Domain, key: DkimK
   }
 }
 
-export function domainNames({ prisma }: Store): Promise<{ name: string }[]> {
-  return prisma.domain.findMany({ select: { name: true }, orderBy: { name: "asc" } });
+/** The domains' names, in order; with `open`, only those open to registration. */
+export function domainNames({ prisma }: Store, filter: { open?: true } = {}): Promise<{ name: string }[]> {
+  return prisma.domain.findMany({ where: filter, select: { name: true }, orderBy: { name: "asc" } });
 }
 
 export async function domainExists({ prisma }: Store, name: string): Promise<boolean> {
   return (await prisma.domain.count({ where: { name } })) > 0;
+}
+
+/** Whether the domain is open to registration; null when it is not served. */
+export async function openToRegistration({ prisma }: Store, name: string): Promise<boolean | null> {
+  return (await prisma.domain.findUnique({ where: { name }, select: { open: true } }))?.open ?? null;
 }
 
 export function domainsWithKeys({ prisma }: Store): Promise<DomainWithKeys[]> {
@@ -73,6 +79,11 @@ export async function replacePrivateKey({ prisma }: Store, id: string, privateKe
 /** Agents made before domains take the default domain: their address stays where it was. */
 export async function settleAgentDomains({ prisma }: Store, domain: string): Promise<void> {
   await prisma.agent.updateMany({ where: { domain: null }, data: { domain } });
+}
+
+/** Opens the domain to registration or closes it; false when it is gone. */
+export async function changeDomainOpen({ prisma }: Store, name: string, open: boolean): Promise<boolean> {
+  return (await prisma.domain.updateMany({ where: { name }, data: { open } })).count > 0;
 }
 
 export async function saveCheck({ prisma }: Store, name: string, lastCheck: string, checkedAt: Date): Promise<void> {

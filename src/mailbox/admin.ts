@@ -33,6 +33,8 @@ export interface AgentOverview {
   verified: boolean;
   verifiedAt: Date | null;
   verifiedBy: string | null;
+  /** self (it registered) or operator. */
+  createdBy: string;
   socialUsername: string | null;
   storageUsed: number;
   /** In force: its own, else the instance's. */
@@ -91,6 +93,7 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
       verified: agent.verifiedAt !== null,
       verifiedAt: agent.verifiedAt,
       verifiedBy: agent.verifiedBy,
+      createdBy: agent.createdBy,
       socialUsername: agent.socialUsername,
       storageUsed: agent.storageUsed,
       storageLimit: limits.storageBytes,

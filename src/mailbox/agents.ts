@@ -2,12 +2,14 @@ import type { Config } from "../config.ts";
 import {
   type AgentQuery,
   agentById,
+  agentsByIdKeys,
   deleteAgentRow,
   insertAgent,
   type Recipient,
   recipientByIdKey,
   replaceKeyHash,
 } from "../db/agents.ts";
+import type { Store } from "../db/client.ts";
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
@@ -20,24 +22,49 @@ import type { Services } from "./services.ts";
 // Agents and their keys: registration, rotation and deletion.
 
 const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
-/** RFC 2142 mailbox names: they belong to the domain's operator, not to an agent. */
-/** Mailboxes of the domain's operator, dmarc-reports among them (the DMARC record suggested sends reports there). */
-const ROLE_NAMES = new Set([
-  "postmaster",
-  "abuse",
-  "hostmaster",
-  "webmaster",
-  "mailer-daemon",
-  "noc",
-  "security",
-  "dmarc-reports",
+
+const CERTIFICATES =
+  "certificate authorities mail it to prove control of a domain (CA/Browser Forum Baseline Requirements 3.2.2.4.4)";
+const RFC_2142 = "RFC 2142 gives it to the domain's operator";
+const SYSTEM = "mail systems send and receive their own mail there";
+/**
+ * Local parts that belong to the operator of whichever domain an agent is
+ * at, each with the rule that reserves it: an agent holding one would receive
+ * what is meant for the operator. Only the operator creates agents with them.
+ */
+const RESERVED = new Map<string, string>([
+  ...["info", "marketing", "sales", "support", "abuse", "noc", "security", "usenet", "news", "www", "uucp", "ftp"].map(
+    (name) => [name, RFC_2142] as const,
+  ),
+  ...["admin", "administrator", "webmaster", "hostmaster", "postmaster"].map((name) => [name, CERTIFICATES] as const),
+  ["ssl-admin", "certificate authorities have mailed it to prove control of a domain"],
+  ["billing", "a domain's invoices and payment notices go there"],
+  ...["root", "mailer-daemon", "noreply", "no-reply"].map((name) => [name, SYSTEM] as const),
+  ["bounces", "sent mail's bounces come back there (bounces+<token>@<domain>)"],
+  ["dmarc-reports", "DMARC reports come there (the DMARC record suggested for each domain)"],
 ]);
+
+/** Why the id is reserved, or null when it is not: ids compare without case. */
+export function reservedBecause(id: string, config: Config): string | null {
+  const key = id.toLowerCase();
+  if (config.reservedLocalParts.includes(key)) return "the operator reserved it (RESERVED_LOCAL_PARTS)";
+  return RESERVED.get(key) ?? null;
+}
+
+/** Every reserved id, in lower case. */
+export const reservedIds = (config: Config): string[] => [
+  ...new Set([...RESERVED.keys(), ...config.reservedLocalParts]),
+];
+
 const NAME_MAX = 128;
 /** A name is the display name of sent mail: it may not look like an address. */
 const NAME_FORBIDDEN = /[<>@]/;
 const METADATA_MAX_BYTES = 16 * 1024;
 /** The metadata object itself is the first level. */
 const METADATA_MAX_DEPTH = 10;
+
+/** Who creates an agent: the agent itself (registration), or the operator (admin API, CLI). */
+export type Creator = "self" | "operator";
 
 export interface NewAgent {
   id: string;
@@ -85,10 +112,13 @@ export function jsonDepth(value: unknown): number {
   return deepest;
 }
 
-function validated(input: NewAgent): { id: string; name: string; metadata?: Prisma.InputJsonObject } {
+function validated(input: NewAgent, by: Creator, config: Config) {
   const bad = (message: string) => new ServiceError("BAD_REQUEST", message);
   if (!AGENT_ID.test(input.id)) throw bad("id must be 1-64 characters: letters, digits, dashes and underscores");
-  if (ROLE_NAMES.has(input.id.toLowerCase())) throw bad(`id ${input.id} is a reserved mailbox name`);
+  const reserved = reservedBecause(input.id, config);
+  if (reserved && by === "self") {
+    throw bad(`id ${input.id} is reserved on every domain: ${reserved}. Only the operator creates an agent with it`);
+  }
   const name = input.name.trim();
   if ([...name].length < 1 || [...name].length > NAME_MAX) throw bad(`name must be 1-${NAME_MAX} characters`);
   if (NAME_FORBIDDEN.test(name)) throw bad("name must not contain <, > or @: it is the display name of sent mail");
@@ -105,9 +135,12 @@ function validated(input: NewAgent): { id: string; name: string; metadata?: Pris
 const KEEP_KEY =
   "Keep your API key safe: it is shown only once. POST /agents/{agentId}/rotate-key replaces it, with the current key; a lost key can only be replaced by the instance's operator.";
 
-function instructionFor(address: string, verifyUrl: string, config: Config): string {
+function instructionFor(address: string, verifyUrl: string, by: Creator, config: Config): string {
   const before = `Welcome! Your agent's mailbox is ${address}.`;
   const deadline = "within 24 hours; unverified agents are deleted after that.";
+  if (by === "operator") {
+    return `${before} The operator of this instance created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
+  }
   switch (config.verificationMode) {
     case "none":
       return `${before} This instance verifies every agent at registration (VERIFICATION_MODE=none): it can receive and send mail now. ${KEEP_KEY}`;
@@ -130,15 +163,24 @@ function instructionFor(address: string, verifyUrl: string, config: Config): str
   }
 }
 
-export async function createAgent(services: Services, input: NewAgent): Promise<Registration> {
+/** How an agent is verified as it is made: by the operator who made it, or by nobody (VERIFICATION_MODE=none). */
+function verifiedAtCreation(by: Creator, config: Config, now: Date) {
+  if (by === "operator") return { verifiedAt: now, verifiedBy: "admin" };
+  return config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
+}
+
+/**
+ * A new agent. It registers itself with an id that is not reserved, on a
+ * domain open to registration; the operator may use any id and any served
+ * domain, and the agent is verified as it is made.
+ */
+export async function createAgent(services: Services, input: NewAgent, by: Creator): Promise<Registration> {
   const { clock, config } = services;
-  const { id, name, metadata } = validated(input);
-  const domain = await checkedDomain(services, input.domain);
+  const { id, name, metadata } = validated(input, by, config);
+  const domain = await checkedDomain(services, input.domain, by);
   const now = clock.now();
   const { apiKey, apiKeyHash } = newApiKey(config);
   const { claimToken, claimTokenHash } = newClaimToken();
-  // With VERIFICATION_MODE=none nobody verifies: the agent is verified as it is made.
-  const verified = config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
   const row = {
     id,
     idKey: id.toLowerCase(),
@@ -148,12 +190,31 @@ export async function createAgent(services: Services, input: NewAgent): Promise<
     apiKeyHash,
     claimTokenHash,
     createdAt: now,
-    ...verified,
+    createdBy: by,
+    ...verifiedAtCreation(by, config, now),
   };
   const agent = await insertAgent(services, row, expiryCutoff(now));
   if (!agent) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
-  return { agent, apiKey, verifyUrl, instruction: instructionFor(addressOf(agent, config), verifyUrl, config) };
+  const instruction = instructionFor(addressOf(agent, config), verifyUrl, by, config);
+  return { agent, apiKey, verifyUrl, instruction };
+}
+
+export interface ReservedHolder {
+  id: string;
+  email: string;
+  /** The rule that reserves its id. */
+  reason: string;
+}
+
+/** Agents that registered themselves with an id reserved since, for the operator to look at: never deleted. */
+export async function selfRegisteredReserved(store: Store, config: Config): Promise<ReservedHolder[]> {
+  const agents = await agentsByIdKeys(store, reservedIds(config), "self");
+  return agents.map((agent) => ({
+    id: agent.id,
+    email: addressOf(agent, config),
+    reason: reservedBecause(agent.id, config) as string,
+  }));
 }
 
 /**

@@ -3,6 +3,7 @@ import type { Config } from "../config.ts";
 import {
   activeKeyOf,
   agentsAt,
+  changeDomainOpen,
   type DkimKey,
   type DomainWithKeys,
   deleteDomainRow,
@@ -13,6 +14,7 @@ import {
   insertDomain,
   insertKey,
   keysInTheClear,
+  openToRegistration,
   promoteKey,
   replacePrivateKey,
   saveCheck,
@@ -23,12 +25,15 @@ import { isDomainName } from "../outbound/address.ts";
 import { newDkimKey, type SigningKey } from "../outbound/dkim.ts";
 import { type RecordLookup, recordLookup } from "../outbound/dns-records.ts";
 import { seal, unseal } from "../secrets.ts";
+import type { Creator } from "./agents.ts";
 import type { Services } from "./services.ts";
 
 // The domains the instance serves: those of MAIL_DOMAINS, made at start, and
-// those the operator adds. Each has DKIM keys kept in the database, so every
-// instance signs with the same one, and the DNS records to publish, which
-// verify checks. The private key leaves the store only to sign.
+// those the operator adds. Agents register themselves on MAIL_DOMAINS' and on
+// those the operator opened; the operator creates agents on any. Each has
+// DKIM keys kept in the database, so every instance signs with the same one,
+// and the DNS records to publish, which verify checks. The private key leaves
+// the store only to sign.
 
 export interface DnsRecord {
   type: "MX" | "TXT";
@@ -48,6 +53,8 @@ export interface DomainView {
   name: string;
   /** config (one of MAIL_DOMAINS) or operator (added through the admin API). */
   source: "config" | "operator";
+  /** Agents may register on it themselves: always for MAIL_DOMAINS', once the operator opened it for the others. */
+  open: boolean;
   createdAt: Date;
   /** What to publish. */
   records: DnsRecord[];
@@ -66,6 +73,12 @@ export async function servedDomains(services: Services): Promise<string[]> {
   return [...new Set([...services.config.mailDomains, ...added])];
 }
 
+/** The domains agents may register on themselves, the default first. */
+export async function openDomains(services: Services): Promise<string[]> {
+  const opened = (await domainNames(services, { open: true })).map(({ name }) => name);
+  return [...new Set([...services.config.mailDomains, ...opened])];
+}
+
 /** Whether the instance takes mail for the domain: one of MAIL_DOMAINS (no read), or one added since. */
 export async function serves(services: Services, domain: string): Promise<boolean> {
   return services.config.mailDomains.includes(domain) || (await domainExists(services, domain));
@@ -74,14 +87,23 @@ export async function serves(services: Services, domain: string): Promise<boolea
 /** A domain name as given, the one way it is compared: lower case, without a final dot. */
 const normalised = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
 
-/** The domain an agent registers on: one served, or the default. */
-export async function checkedDomain(services: Services, domain: string | null | undefined): Promise<string> {
-  if (domain == null) return services.config.mailDomain;
+/** The domain a new agent's address is at: the default, one open to registration, or (for the operator) any served. */
+export async function checkedDomain(
+  services: Services,
+  domain: string | null | undefined,
+  by: Creator,
+): Promise<string> {
+  const { config } = services;
+  if (domain == null) return config.mailDomain;
   const name = normalised(domain);
-  if (!(await serves(services, name))) {
+  const given = JSON.stringify(excerpt(domain));
+  if (config.mailDomains.includes(name)) return name;
+  const open = await openToRegistration(services, name);
+  if (open === null) throw new ServiceError("BAD_REQUEST", `domain: ${given} is not served here (GET /domains)`);
+  if (!open && by === "self") {
     throw new ServiceError(
       "BAD_REQUEST",
-      `domain: ${JSON.stringify(excerpt(domain))} is not served here (GET /domains)`,
+      `domain: ${given} is closed to registration: only the operator creates agents there (GET /domains lists the open ones)`,
     );
   }
   return name;
@@ -107,10 +129,10 @@ async function newKey(config: Config, domainName: string, state: string, now: Da
 }
 
 /** A domain and its first key, unless it is served already (null). */
-async function makeDomain(services: Services, name: string): Promise<DomainWithKeys | null> {
+async function makeDomain(services: Services, name: string, open: boolean): Promise<DomainWithKeys | null> {
   const now = services.clock.now();
   const key = await newKey(services.config, name, "active", now);
-  return insertDomain(services, { name, createdAt: now, lastCheck: null, checkedAt: null }, key);
+  return insertDomain(services, { name, createdAt: now, lastCheck: null, checkedAt: null, open }, key);
 }
 
 /**
@@ -123,7 +145,7 @@ export async function ensureConfiguredDomains(services: Services): Promise<void>
   const { config } = services;
   const known = new Set((await domainNames(services)).map(({ name }) => name));
   for (const name of config.mailDomains) {
-    if (!known.has(name)) await makeDomain(services, name);
+    if (!known.has(name)) await makeDomain(services, name, false);
   }
   await settleAgentDomains(services, config.mailDomain);
   if (config.secretsKey === null) return;
@@ -132,15 +154,31 @@ export async function ensureConfiguredDomains(services: Services): Promise<void>
   }
 }
 
-/** The operator adds a domain: served at once, with a fresh DKIM key and the records to publish. */
-export async function addDomain(services: Services, name: string): Promise<DomainView> {
+/**
+ * The operator adds a domain: served at once, with a fresh DKIM key and the
+ * records to publish; closed to registration unless `open`.
+ */
+export async function addDomain(services: Services, name: string, open: boolean): Promise<DomainView> {
   const domain = normalised(name);
   if (!isDomainName(domain)) {
     throw new ServiceError("BAD_REQUEST", `name: ${JSON.stringify(excerpt(name))} is not a domain name`);
   }
-  const made = await makeDomain(services, domain);
+  const made = await makeDomain(services, domain, open);
   if (!made) throw new ServiceError("CONFLICT", `Domain ${domain} is served already`);
   return viewOf(services.config, made);
+}
+
+/** Opens an operator's domain to registration, or closes it (agents already there stay); MAIL_DOMAINS' are open. */
+export async function setDomainOpen(services: Services, name: string, open: boolean): Promise<DomainView> {
+  const domain = await findDomain(services, name);
+  if (services.config.mailDomains.includes(domain.name)) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      `${domain.name} is served by MAIL_DOMAINS, which are always open to registration: remove it there to close it`,
+    );
+  }
+  if (!(await changeDomainOpen(services, domain.name, open))) throw notFound(name);
+  return getDomain(services, domain.name);
 }
 
 export async function listDomains(services: Services): Promise<DomainView[]> {
@@ -203,6 +241,7 @@ function viewOf(config: Config, domain: DomainWithKeys): DomainView {
   return {
     name: domain.name,
     source: config.mailDomains.includes(domain.name) ? "config" : "operator",
+    open: config.mailDomains.includes(domain.name) || domain.open,
     createdAt: domain.createdAt,
     records: recordsOf(config, domain),
     removable: domain.dkimKeys.filter((key) => key.state === "retired").map(dkimRecord),

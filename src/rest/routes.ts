@@ -159,7 +159,7 @@ const draftParams = ({ params }: RestRequest) => ({ agentId: params.agentId, dra
 
 const DomainFields = graphql(`
   fragment DomainFields on Domain {
-    name source createdAt selector records { type name value purpose } removable { type name value purpose }
+    name source open createdAt selector records { type name value purpose } removable { type name value purpose }
     lastCheck { checkedAt records { type name value purpose status found } }
   }
 `);
@@ -180,7 +180,7 @@ const WebhookFields = graphql(`
 
 const AdminAgentFields = graphql(`
   fragment AdminAgentFields on AdminAgent {
-    id email name metadata createdAt verified verifiedAt verifiedBy socialUsername storageUsed storageLimit
+    id email name metadata createdAt verified verifiedAt verifiedBy createdBy socialUsername storageUsed storageLimit
     storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride sendPolicy sendPolicyOverride lastReceivedAt
   }
 `);
@@ -855,11 +855,26 @@ export const routes: Route[] = [
     body: true,
     status: 201,
     operation: graphql(
-      `mutation AdminAddDomain($name: String!) { admin { addDomain(name: $name) { ...DomainFields } } }`,
+      `mutation AdminAddDomain($name: String!, $open: Boolean) {
+        admin { addDomain(name: $name, open: $open) { ...DomainFields } }
+      }`,
       [DomainFields],
     ),
-    variables: ({ body }) => ({ name: body.name }),
+    variables: ({ body }) => ({ name: body.name, open: body.open }),
     respond: ({ admin }) => admin.addDomain,
+  }),
+  route({
+    method: "PATCH",
+    path: "/admin/domains/:name",
+    body: true,
+    operation: graphql(
+      `mutation AdminUpdateDomain($name: String!, $open: Boolean!) {
+        admin { updateDomain(name: $name, open: $open) { ...DomainFields } }
+      }`,
+      [DomainFields],
+    ),
+    variables: ({ params, body }) => ({ name: params.name, open: body.open }),
+    respond: ({ admin }) => admin.updateDomain,
   }),
   route({
     method: "GET",
@@ -962,6 +977,21 @@ export const routes: Route[] = [
     ),
     variables: ({ params, body }) => ({ id: params.agentId, sendPolicy: body.sendPolicy }),
     respond: ({ admin }) => admin.setSendPolicy,
+  }),
+  route({
+    method: "POST",
+    path: "/admin/agents",
+    body: true,
+    status: 201,
+    operation: graphql(`
+      mutation AdminCreateAgent($input: CreateAgentInput!) {
+        admin { createAgent(input: $input) { agent { id email name metadata createdAt verified } apiKey verifyUrl instruction } }
+      }
+    `),
+    variables: ({ body }) => ({
+      input: { id: body.id, name: body.name, metadata: body.metadata, domain: body.domain },
+    }),
+    respond: ({ admin }) => ({ ...admin.createAgent, agent: withoutNulls(admin.createAgent.agent) }),
   }),
   route({
     method: "GET",

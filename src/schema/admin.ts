@@ -12,16 +12,19 @@ import {
   suppressionsOf,
   verifyAgent,
 } from "../mailbox/admin.ts";
+import { createAgent } from "../mailbox/agents.ts";
 import {
   addDomain,
   deleteDomain,
   getDomain,
   listDomains,
   rotateDkim,
+  setDomainOpen,
   verifyDomain,
   zoneOf,
 } from "../mailbox/domains.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
+import { CreateAgentInput, CreateAgentPayload } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
@@ -46,6 +49,9 @@ const AdminAgentType = builder.objectRef<AgentOverview>("AdminAgent").implement(
     verifiedBy: t.exposeString("verifiedBy", {
       nullable: true,
       description: "social (a post on X), admin (an operator) or none (VERIFICATION_MODE=none)",
+    }),
+    createdBy: t.exposeString("createdBy", {
+      description: "self (it registered) or operator (admin API or CLI), who alone may use a reserved id",
     }),
     socialUsername: t.exposeString("socialUsername", { nullable: true }),
     storageUsed: t.exposeInt("storageUsed"),
@@ -167,6 +173,13 @@ const RotatedKeyType = builder.objectRef<{ apiKey: string }>("RotatedKey").imple
 
 const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
   fields: (t) => ({
+    createAgent: t.field({
+      type: CreateAgentPayload,
+      description:
+        "Creates an agent as the operator, verified: any id, reserved ones too (admin, postmaster, …), on any served domain.",
+      args: { input: t.arg({ type: CreateAgentInput, required: true }) },
+      resolve: (_, { input }, ctx) => createAgent(ctx, input, "operator"),
+    }),
     verifyAgent: t.field({
       type: AdminAgentType,
       description: "Verifies an agent as the operator, in any VERIFICATION_MODE.",
@@ -193,9 +206,19 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
     }),
     addDomain: t.field({
       type: DomainType,
-      description: "Serves a domain: a fresh DKIM key, and the DNS records to publish.",
-      args: { name: t.arg.string({ required: true }) },
-      resolve: (_, { name }, ctx) => addDomain(ctx, name),
+      description:
+        "Serves a domain: a fresh DKIM key, and the DNS records to publish. Closed to registration unless open.",
+      args: {
+        name: t.arg.string({ required: true }),
+        open: t.arg.boolean({ description: "Agents may register on it themselves; false when left out" }),
+      },
+      resolve: (_, { name, open }, ctx) => addDomain(ctx, name, open === true),
+    }),
+    updateDomain: t.field({
+      type: DomainType,
+      description: "Opens an operator's domain to registration, or closes it (agents already there stay).",
+      args: { name: t.arg.string({ required: true }), open: t.arg.boolean({ required: true }) },
+      resolve: (_, { name, open }, ctx) => setDomainOpen(ctx, name, open),
     }),
     verifyDomain: t.field({
       type: DomainType,

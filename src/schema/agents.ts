@@ -31,7 +31,7 @@ export const AgentType = builder.prismaObject("Agent", {
   }),
 });
 
-const CreateAgentInput = builder.inputType("CreateAgentInput", {
+export const CreateAgentInput = builder.inputType("CreateAgentInput", {
   fields: (t) => ({
     id: t.string({
       required: true,
@@ -42,11 +42,13 @@ const CreateAgentInput = builder.inputType("CreateAgentInput", {
       type: "JSONObject",
       description: "Custom key-value data, at most 16 KiB as JSON, nesting at most 10 levels",
     }),
-    domain: t.string({ description: "One of the served domains (domains): the address's; the first when left out" }),
+    domain: t.string({
+      description: "A domain open to registration (domains): the address's; the first when left out",
+    }),
   }),
 });
 
-const CreateAgentPayload = builder.objectRef<Registration>("CreateAgentPayload").implement({
+export const CreateAgentPayload = builder.objectRef<Registration>("CreateAgentPayload").implement({
   fields: (t) => ({
     agent: t.field({ type: AgentType, grantScopes: [REGISTRATION], resolve: (payload) => payload.agent }),
     apiKey: t.exposeString("apiKey", { description: "Shown only now" }),
@@ -82,7 +84,7 @@ builder.mutationFields((t) => ({
     args: { input: t.arg({ type: CreateAgentInput, required: true }) },
     resolve: async (_, { input }, ctx) => {
       await ctx.limits.registration(requestScope.getStore()?.clientIp ?? "unknown");
-      return createAgent(ctx, input);
+      return createAgent(ctx, input, "self");
     },
   }),
   rotateApiKey: t.field({

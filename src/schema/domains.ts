@@ -1,4 +1,4 @@
-import { type DnsRecord, type DomainView, type RecordCheck, servedDomains } from "../mailbox/domains.ts";
+import { type DnsRecord, type DomainView, openDomains, type RecordCheck } from "../mailbox/domains.ts";
 import { builder } from "./builder.ts";
 
 // Domains: the names agents may register on, for anyone; their DNS records,
@@ -41,6 +41,9 @@ export const DomainType = builder.objectRef<DomainView>("Domain").implement({
     source: t.exposeString("source", {
       description: "config (MAIL_DOMAINS) or operator (added through the admin API)",
     }),
+    open: t.exposeBoolean("open", {
+      description: "Agents may register on it themselves: always for MAIL_DOMAINS', once opened for the operator's",
+    }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
     selector: t.exposeString("selector", { nullable: true, description: "The DKIM selector mail is signed with" }),
     records: t.expose("records", { type: [DnsRecordType], description: "What to publish" }),
@@ -55,6 +58,6 @@ export const DomainType = builder.objectRef<DomainView>("Domain").implement({
 builder.queryField("domains", (t) =>
   t.stringList({
     description: "The domains an agent may register on (createAgent's domain), the default first. No key needed.",
-    resolve: (_, __, ctx) => servedDomains(ctx),
+    resolve: (_, __, ctx) => openDomains(ctx),
   }),
 );
