@@ -1,10 +1,15 @@
 import { Resolver } from "node:dns/promises";
+import { existsSync, readFileSync } from "node:fs";
 import { authenticate } from "mailauth";
 import { describe, expect, test } from "vitest";
+import { doctor } from "../src/cli/doctor.ts";
+import { loadConfig } from "../src/config.ts";
+import type { PrismaClient } from "../src/generated/prisma/sqlite/client.ts";
 import { Api, type TestAgent, uniqueId, verifyAgent } from "./support/api.ts";
 import { startDnsServer } from "./support/dns-server.ts";
 import { rawMessage } from "./support/mail.ts";
 import { served } from "./support/served.ts";
+import { freshDatabase, startTestService, type TestService, withService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Several domains: agents register on any served one, mail is filed by the
@@ -344,6 +349,30 @@ describe("operator domains and their records", () => {
     expect((await api.get("/admin/domains", { key: "an-agent-key" })).status).toBe(401);
   });
 
+  test("SPF_INCLUDE may name an underscored domain, as providers' includes are: it starts, and verify finds it", async () => {
+    await withService(
+      {
+        MAIL_DOMAINS: "spf.example",
+        MX_HOST: MX,
+        DNS_SERVERS: dns.address,
+        ADMIN_TOKEN: ADMIN,
+        SPF_INCLUDE: "_spf.relay.example",
+      },
+      async (own) => {
+        const on = new Api(own.url);
+        const spf = (await on.get("/admin/domains/spf.example", admin)).body.records[1];
+        expect(spf).toMatchObject({
+          type: "TXT",
+          name: "spf.example",
+          value: "v=spf1 include:_spf.relay.example ~all",
+        });
+        dns.txt("spf.example", spf.value);
+        const checked = await on.post("/admin/domains/spf.example/verify", admin);
+        expect(checked.body.lastCheck.records[1].status).toBe("ok");
+      },
+    );
+  });
+
   test("deleted only when no agent uses it; a MAIL_DOMAINS domain is not the API's to delete", async () => {
     const name = `${uniqueId()}.example`;
     await api.post("/admin/domains", { ...admin, body: { name, open: true } });
@@ -432,5 +461,128 @@ describe("DKIM", () => {
     // ?now=true: signing moves at once (its record is the operator's to publish).
     const now = (await api.post(`/admin/domains/${name}/rotate-dkim?now=true`, admin)).body;
     expect(now.selector).not.toBe(newSelector);
+  });
+});
+
+describe("SECRETS_KEY set on a database that holds keys in the clear", () => {
+  /** The base64 lines of a PEM's body: any one found in a file is a readable copy of the key. */
+  const pemLines = (pem: string) => pem.split("\n").filter((line) => /^[A-Za-z0-9+/=]{40,}$/.test(line));
+
+  /** The bytes of the database's own files: SQLite's file and its log; PostgreSQL's key table, TOAST too. */
+  async function databaseBytes(url: string, prisma: PrismaClient): Promise<Buffer> {
+    if (url.startsWith("file:")) {
+      const file = url.slice("file:".length);
+      return Buffer.concat([file, `${file}-wal`, `${file}-shm`].filter(existsSync).map((path) => readFileSync(path)));
+    }
+    // Written out to the table's files first; reading them is the superuser's (the tests' PostgreSQL user).
+    await prisma.$executeRawUnsafe("CHECKPOINT");
+    const rows = await prisma.$queryRawUnsafe<{ bytes: Uint8Array }[]>(
+      `SELECT pg_read_binary_file(pg_relation_filepath(oid)) AS "bytes" FROM pg_class
+        WHERE oid IN ('"DkimKey"'::regclass, (SELECT reltoastrelid FROM pg_class WHERE oid = '"DkimKey"'::regclass))`,
+    );
+    return Buffer.concat(rows.map((row) => Buffer.from(row.bytes)));
+  }
+
+  test("sealed, a new key per domain waits to be published, none readable in the database's files", async () => {
+    const database = freshDatabase();
+    const env = {
+      MAIL_DOMAINS: "c.example",
+      MX_HOST: MX,
+      DNS_SERVERS: dns.address,
+      ADMIN_TOKEN: ADMIN,
+      SMTP_URL: provider.url,
+      VERIFICATION_MODE: "none",
+      DATABASE_URL: database.url,
+    };
+    const name = `${uniqueId()}.example`;
+    const pems: string[] = [];
+    let signing: Record<string, string> = {};
+    const before = await startTestService(env, database);
+    const keysOf = (svc: TestService) =>
+      svc.service.services.prisma.dkimKey.findMany({ orderBy: [{ createdAt: "asc" }, { id: "asc" }] });
+    try {
+      const on = new Api(before.url);
+      await on.post("/admin/domains", { ...admin, body: { name, open: true } });
+      // Each key as it is made: the first retired by a rotation, the next signing, a third pending.
+      const remember = async () => {
+        for (const key of await keysOf(before))
+          if (key.privateKey && !pems.includes(key.privateKey)) pems.push(key.privateKey);
+      };
+      await remember();
+      await on.post(`/admin/domains/${name}/rotate-dkim?now=true`, admin);
+      await remember();
+      await on.post(`/admin/domains/${name}/rotate-dkim`, admin);
+      await remember();
+      expect(pems).toHaveLength(4);
+      for (const pem of pems) expect(pem).toMatch(/^-----BEGIN PRIVATE KEY-----/);
+      signing = Object.fromEntries(
+        (await keysOf(before)).filter((key) => key.state === "active").map((key) => [key.domainName, key.selector]),
+      );
+    } finally {
+      await before.stopInstance(0);
+    }
+
+    const secretsKey = Buffer.alloc(32, 9).toString("base64");
+    const after = await startTestService({ ...env, SECRETS_KEY: secretsKey }, database);
+    try {
+      const keys = await keysOf(after);
+      for (const domain of ["c.example", name]) {
+        const own = keys.filter((key) => key.domainName === domain);
+        // The key that signed goes on signing, sealed, until its successor is published.
+        expect(own.find((key) => key.state === "active")).toMatchObject({
+          selector: signing[domain],
+          privateKey: expect.stringMatching(/^sealed:/),
+        });
+        const pending = own.filter((key) => key.state === "pending");
+        expect(pending).toHaveLength(1);
+        expect(pending[0]?.privateKey).toMatch(/^sealed:/);
+        expect(pems).not.toContain(pending[0]?.privateKey);
+        // The pending key of before, and the retired one, are retired with nothing to read.
+        for (const key of own.filter((key) => key.state === "retired")) expect(key.privateKey).toBeNull();
+        expect(
+          after.logs.find(
+            (line) => line.event === "dkim_key_exposed" && line.fields.domain === domain && line.fields.next,
+          ),
+        ).toMatchObject({
+          fields: { selector: signing[domain], next: `${pending[0]?.selector}._domainkey.${domain}` },
+        });
+      }
+      expect(keys.filter((key) => key.domainName === name && key.state === "retired")).toHaveLength(2);
+
+      expect(after.logs.filter((line) => line.event === "database_log_not_emptied")).toEqual([]);
+      const bytes = await databaseBytes(database.url, after.service.services.prisma);
+      expect(bytes.length).toBeGreaterThan(0);
+      for (const pem of pems) {
+        for (const line of pemLines(pem))
+          expect(bytes.includes(line), "a line of a key that was in the clear").toBe(false);
+      }
+
+      // Doctor says what to publish; once published and verified, the new key signs and mail passes.
+      const findings = await doctor(loadConfig(env));
+      expect(findings.find((finding) => finding.check === "dkim")).toMatchObject({
+        status: "warn",
+        detail: expect.stringContaining(`._domainkey.${name}`),
+      });
+      const on = new Api(after.url);
+      const view = (await on.get(`/admin/domains/${name}`, admin)).body;
+      publish(view.records);
+      const verified = (await on.post(`/admin/domains/${name}/verify`, admin)).body;
+      expect(verified.selector).not.toBe(signing[name]);
+      expect((await keysOf(after)).find((key) => key.selector === signing[name])).toMatchObject({
+        state: "retired",
+        privateKey: null,
+      });
+      const agent = (await on.post("/agents", { body: { id: uniqueId(), name: "Sealed", domain: name } })).body;
+      const subject = `Sealed ${agent.agent.id}`;
+      const sent = await on.post(`/agents/${agent.agent.id}/send`, {
+        key: agent.apiKey,
+        body: { to: "pat@example.com", subject, text: "Signed with a key never in the clear." },
+      });
+      expect(sent.status).toBe(201);
+      const raw = (await waitFor(() => provider.deliveries.find((d) => d.parsed.subject === subject) ?? null)).raw;
+      expect(await dkimOf(raw)).toMatchObject({ result: "pass", selector: verified.selector, domain: name });
+    } finally {
+      await after.stop();
+    }
   });
 });

@@ -5,6 +5,7 @@ import type { Config } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
+import { recordsToPublish } from "../mailbox/domains.ts";
 
 // `pigeonhole doctor`: what would keep this instance from working, checked
 // against the real database, IMAP server and SMTP provider, each said in a
@@ -62,7 +63,7 @@ async function database(config: Config): Promise<Finding[]> {
         return [{ check, status: "fail", detail }];
       }
       const answers: Finding = { check, status: "ok", detail: `${kind} answers and every migration is applied` };
-      return [answers, await reservedNames(db, config)];
+      return [answers, await reservedNames(db, config), await dkimRecords(db)];
     } finally {
       await db.close();
     }
@@ -81,6 +82,19 @@ async function reservedNames(store: Store, config: Config): Promise<Finding> {
     check,
     status: "warn",
     detail: `${holders.length} agents registered themselves with an id reserved for the domain's operator, and receive its mail: ${listed}. Delete them (pigeonhole agents delete <id>) unless you know whose they are`,
+  };
+}
+
+/** DKIM keys that wait for their record: signing stays with the old key until then. */
+async function dkimRecords(store: Store): Promise<Finding> {
+  const check = "dkim";
+  const waiting = await recordsToPublish(store);
+  if (waiting.length === 0) return { check, status: "ok", detail: "no DKIM key waits to be published" };
+  const listed = waiting.map((record) => record.name).join(", ");
+  return {
+    check,
+    status: "warn",
+    detail: `${waiting.length} new DKIM keys wait for their record: ${listed}. Publish each (pigeonhole domains show <domain> lists it), then run pigeonhole domains verify <domain>: signing moves to the new key once its record is found`,
   };
 }
 

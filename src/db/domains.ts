@@ -52,7 +52,10 @@ export async function insertKey({ prisma }: Store, key: DkimKey): Promise<void> 
   await prisma.dkimKey.create({ data: key });
 }
 
-/** The key signs from now on, and the one that signed before is retired; nothing when it is not pending any more. */
+/**
+ * The key signs from now on, and the one that signed before is retired, its
+ * private key erased; nothing when it is not pending any more.
+ */
 export async function promoteKey({ prisma }: Store, key: DkimKey): Promise<void> {
   await prisma.$transaction(async (tx) => {
     const promoted = await tx.dkimKey.updateMany({
@@ -62,18 +65,56 @@ export async function promoteKey({ prisma }: Store, key: DkimKey): Promise<void>
     if (promoted.count === 0) return;
     await tx.dkimKey.updateMany({
       where: { domainName: key.domainName, state: "active", id: { not: key.id } },
-      data: { state: "retired" },
+      data: { state: "retired", privateKey: null },
     });
   });
 }
 
-/** Every key whose private key is stored in the clear. */
-export function keysInTheClear({ prisma }: Store): Promise<DkimKey[]> {
-  return prisma.dkimKey.findMany({ where: { NOT: { privateKey: { startsWith: SEALED } } } });
+/** The keys waiting to be published, oldest first. */
+export function pendingKeys({ prisma }: Store): Promise<Pick<DkimKey, "domainName" | "selector">[]> {
+  return prisma.dkimKey.findMany({
+    where: { state: "pending" },
+    select: { domainName: true, selector: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
 }
 
-export async function replacePrivateKey({ prisma }: Store, id: string, privateKey: string): Promise<void> {
-  await prisma.dkimKey.updateMany({ where: { id }, data: { privateKey } });
+/** Every key whose private key is stored in the clear. */
+export function keysInTheClear({ prisma }: Store): Promise<(DkimKey & { privateKey: string })[]> {
+  return prisma.dkimKey.findMany({
+    where: { privateKey: { not: null }, NOT: { privateKey: { startsWith: SEALED } } },
+  }) as Promise<(DkimKey & { privateKey: string })[]>;
+}
+
+/** Replaces a private key found in the clear with its sealed value; false when another instance did first. */
+export async function sealKey({ prisma }: Store, key: DkimKey, sealed: string): Promise<boolean> {
+  const { count } = await prisma.dkimKey.updateMany({
+    where: { id: key.id, privateKey: key.privateKey },
+    data: { privateKey: sealed },
+  });
+  return count > 0;
+}
+
+/** Retires a key found in the clear, its private key erased; false when another instance did first. */
+export async function retireKey({ prisma }: Store, key: DkimKey): Promise<boolean> {
+  const { count } = await prisma.dkimKey.updateMany({
+    where: { id: key.id, privateKey: key.privateKey },
+    data: { state: "retired", privateKey: null },
+  });
+  return count > 0;
+}
+
+/** Erases the private keys of retired keys. */
+export async function eraseRetiredKeys({ prisma }: Store): Promise<void> {
+  await prisma.dkimKey.updateMany({
+    where: { state: "retired", privateKey: { not: null } },
+    data: { privateKey: null },
+  });
+}
+
+/** Leaves no copy of a private key the key table no longer holds in the database's own files (see Sql.compact). */
+export function compactKeys({ sql }: Store): Promise<boolean> {
+  return sql.compact("DkimKey");
 }
 
 /** Agents made before domains take the default domain: their address stays where it was. */

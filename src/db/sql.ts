@@ -35,6 +35,12 @@ export interface Sql extends Tx {
   search(terms: SearchTerms, agentId: string): SearchClause;
   /** Inside the transaction that files it: makes a received email searchable. */
   indexForSearch(tx: Tx, email: Row): Promise<void>;
+  /**
+   * Leaves no copy of a value the table no longer holds in the database's own
+   * files (its old rows, free pages, write-ahead log); false when part of that
+   * could not be done (a reader held the SQLite log). Not in a transaction.
+   */
+  compact(table: string): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -99,6 +105,15 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
     takeTurns: async () => {},
     search: sqliteSearch,
     indexForSearch: indexSqliteEmail,
+    // SQLite rewrites the whole file: VACUUM writes every page anew, through
+    // the log, and a TRUNCATE checkpoint moves them into the file and empties
+    // the log. Deleted rows are gone from both.
+    compact: () =>
+      lock.run(async () => {
+        writer.exec("VACUUM");
+        const [result] = writer.pragma("wal_checkpoint(TRUNCATE)") as { busy: number }[];
+        return result?.busy === 0;
+      }),
     close: async () => {
       reader.close();
       writer.close();
@@ -181,6 +196,11 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
     },
     search: postgresSearch,
     indexForSearch: indexPostgresEmail,
+    // VACUUM FULL writes the table (its TOAST and indexes too) into new files and drops the old ones.
+    compact: async (table) => {
+      await pool.query(`VACUUM FULL "${table}"`);
+      return true;
+    },
     close: () => pool.end(),
   };
 }

@@ -1,9 +1,11 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import type { Config } from "../config.ts";
+import type { Store } from "../db/client.ts";
 import {
   activeKeyOf,
   agentsAt,
   changeDomainOpen,
+  compactKeys,
   type DkimKey,
   type DomainWithKeys,
   deleteDomainRow,
@@ -11,13 +13,16 @@ import {
   domainExists,
   domainNames,
   domainsWithKeys,
+  eraseRetiredKeys,
   insertDomain,
   insertKey,
   keysInTheClear,
   openToRegistration,
+  pendingKeys,
   promoteKey,
-  replacePrivateKey,
+  retireKey,
   saveCheck,
+  sealKey,
   settleAgentDomains,
 } from "../db/domains.ts";
 import { excerpt, ServiceError } from "../errors.ts";
@@ -148,9 +153,48 @@ export async function ensureConfiguredDomains(services: Services): Promise<void>
     if (!known.has(name)) await makeDomain(services, name, false);
   }
   await settleAgentDomains(services, config.mailDomain);
-  if (config.secretsKey === null) return;
-  for (const key of await keysInTheClear(services)) {
-    await replacePrivateKey(services, key.id, seal(key.privateKey, config.secretsKey));
+  if (config.secretsKey !== null) await sealKeysInTheClear(services, config.secretsKey);
+}
+
+/**
+ * Keys stored in the clear were readable by whoever could read the database,
+ * and may be still (a copy, a backup): each is sealed or dropped, and none is
+ * trusted longer than it must be. A signing key is sealed in place and goes
+ * on signing, so that mail keeps passing DKIM, until a new sealed key takes
+ * over: pending until the operator publishes its record and verify finds it.
+ * A pending key is retired. Retired keys' private keys are erased. Then the
+ * database is compacted, so that no readable copy stays in its files.
+ */
+async function sealKeysInTheClear(services: Services, secretsKey: Buffer): Promise<void> {
+  const clear = await keysInTheClear(services);
+  if (clear.length === 0) return;
+  const exposed: DkimKey[] = [];
+  const detail = "it was stored in the clear";
+  // Of two instances starting together, the one whose change lands goes on with the key.
+  for (const key of clear) {
+    if (key.state === "active") {
+      if (await sealKey(services, key, seal(key.privateKey, secretsKey))) exposed.push(key);
+    } else if ((await retireKey(services, key)) && key.state === "pending") {
+      services.log("warn", "dkim_key_exposed", {
+        domain: key.domainName,
+        selector: key.selector,
+        detail: `${detail}, not signing yet: retired`,
+      });
+    }
+  }
+  await eraseRetiredKeys(services);
+  const compacted = await compactKeys(services);
+  if (!compacted) services.log("warn", "database_log_not_emptied", { reason: "a reader held the SQLite log" });
+  for (const key of exposed) {
+    const next = (await rotateDkim(services, key.domainName, false)).records.find(
+      (record) => record.purpose === DKIM_PURPOSES.pending,
+    );
+    services.log("warn", "dkim_key_exposed", {
+      domain: key.domainName,
+      selector: key.selector,
+      next: next?.name ?? null,
+      detail: `${detail}, and signs until the next key's record is published and verify finds it`,
+    });
   }
 }
 
@@ -207,7 +251,7 @@ export async function deleteDomain(services: Services, name: string): Promise<{ 
   return { success: true, message: "Domain deleted" };
 }
 
-const dkimName = (key: DkimKey) => `${key.selector}._domainkey.${key.domainName}`;
+const dkimName = (key: Pick<DkimKey, "selector" | "domainName">) => `${key.selector}._domainkey.${key.domainName}`;
 const dkimValue = (key: DkimKey) => `v=DKIM1; k=rsa; p=${key.publicKey}`;
 
 const DKIM_PURPOSES: Record<string, string> = {
@@ -357,10 +401,15 @@ export async function rotateDkim(services: Services, name: string, now: boolean)
   return getDomain(services, domain.name);
 }
 
+/** The DKIM records of keys that wait to be published before signing moves to them. */
+export async function recordsToPublish(store: Store): Promise<{ domain: string; name: string }[]> {
+  return (await pendingKeys(store)).map((key) => ({ domain: key.domainName, name: dkimName(key) }));
+}
+
 /** The key to sign the agent's mail with, or null (a domain with no key, or a key sealed with another SECRETS_KEY). */
 export async function signingKeyFor(services: Services, domainName: string): Promise<SigningKey | null> {
   const key = await activeKeyOf(services, domainName);
-  if (!key) return null;
+  if (!key?.privateKey) return null;
   try {
     return { domainName, keySelector: key.selector, privateKey: unseal(key.privateKey, services.config.secretsKey) };
   } catch {

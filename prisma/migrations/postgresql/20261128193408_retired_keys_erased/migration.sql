@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "DkimKey" ALTER COLUMN "privateKey" DROP NOT NULL;
+
