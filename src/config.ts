@@ -1,5 +1,7 @@
 import { isIP } from "node:net";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
+import { isEmailAddress } from "./outbound/address.ts";
+import { isWebhookSecret } from "./outbound/webhooks.ts";
 
 // Configuration comes from environment variables only. Every variable is
 // optional; a bad value stops start-up with a message naming the variable.
@@ -77,6 +79,20 @@ export interface Config {
   sendPolicy: SendPolicy;
   /** How long a held send waits for a decision before it is rejected as expired. */
   approvalTimeoutHours: number;
+  /** Who is sent held mail's review links, for agents the operator gave no reviewer of their own. */
+  reviewer: Reviewer;
+}
+
+/** Where a held message's review link goes: an address it is mailed to, and/or the operator's webhook. */
+export interface Reviewer {
+  email: string | null;
+  webhook: ReviewerWebhook | null;
+}
+
+/** An operator's webhook, signed with a secret of its own (Standard Webhooks). */
+export interface ReviewerWebhook {
+  url: string;
+  secret: string;
 }
 
 /** open: the spec's sending; review_new_recipients: mail to an address not yet known is held; review_all: all is held. */
@@ -245,6 +261,23 @@ function parseTlsFiles(env: Env): { certFile: string; keyFile: string } | null {
   return { certFile, keyFile };
 }
 
+/** REVIEWER_EMAIL, and REVIEWER_WEBHOOK_URL with REVIEWER_WEBHOOK_SECRET: the URL and its secret together, or neither. */
+function parseReviewer(env: Env): Reviewer {
+  const email = read(env, "REVIEWER_EMAIL", "", (v) => v === "" || isEmailAddress(v), "an email address") || null;
+  const url = read(env, "REVIEWER_WEBHOOK_URL", "", (v) => v === "" || isHttpUrl(v), "an http(s) URL") || null;
+  const secret = env.REVIEWER_WEBHOOK_SECRET || null;
+  if ((url === null) !== (secret === null)) {
+    throw new ConfigError("REVIEWER_WEBHOOK_URL and REVIEWER_WEBHOOK_SECRET must be set together");
+  }
+  // Refused without repeating it, since it is a secret.
+  if (secret !== null && !isWebhookSecret(secret)) {
+    throw new ConfigError(
+      "REVIEWER_WEBHOOK_SECRET must be whsec_ and 24-64 bytes in base64, as Standard Webhooks takes it",
+    );
+  }
+  return { email: email?.toLowerCase() ?? null, webhook: url && secret ? { url, secret } : null };
+}
+
 /** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone. */
 function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
   const name = env.MAIL_DOMAINS !== undefined ? "MAIL_DOMAINS" : "MAIL_DOMAIN";
@@ -375,6 +408,7 @@ export function loadConfig(env: Env): Config {
     verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
     sendPolicy: readChoice(env, "SEND_POLICY", SEND_POLICIES),
     approvalTimeoutHours: readInt(env, "APPROVAL_TIMEOUT_HOURS", 72, 1, 24 * 365),
+    reviewer: parseReviewer(env),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
   };

@@ -44,6 +44,7 @@ describe("configuration", () => {
       verificationMode: "social",
       sendPolicy: "open",
       approvalTimeoutHours: 72,
+      reviewer: { email: null, webhook: null },
       adminToken: null,
       metricsToken: null,
       webhookAllowPrivate: false,
@@ -107,9 +108,30 @@ describe("configuration", () => {
     ["TRUST_PROXY", "yes"],
     ["METRICS_TOKEN", "has spaces in it but is long enough"],
     ["TRASH_RETENTION_DAYS", "-1"],
+    ["REVIEWER_EMAIL", "a person"],
+    ["REVIEWER_WEBHOOK_URL", "hooks.example"],
   ])("%s=%j is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be`));
+  });
+
+  test("the reviewer's webhook comes with a secret of its own, never repeated in the refusal", () => {
+    const secret = `whsec_${Buffer.alloc(24, 1).toString("base64")}`;
+    const url = "https://hooks.example/held";
+    expect(() => loadConfig({ REVIEWER_WEBHOOK_URL: url })).toThrow(
+      /^REVIEWER_WEBHOOK_URL and REVIEWER_WEBHOOK_SECRET/,
+    );
+    expect(() => loadConfig({ REVIEWER_WEBHOOK_SECRET: secret })).toThrow(/must be set together/);
+    expect(() => loadConfig({ REVIEWER_WEBHOOK_URL: url, REVIEWER_WEBHOOK_SECRET: "whsec_c2hvcnQ=" })).toThrow(
+      /^REVIEWER_WEBHOOK_SECRET must be whsec_ and 24-64 bytes in base64/,
+    );
+    expect(
+      loadConfig({ REVIEWER_EMAIL: "Owner@People.example", REVIEWER_WEBHOOK_URL: url, REVIEWER_WEBHOOK_SECRET: secret })
+        .reviewer,
+    ).toEqual({
+      email: "owner@people.example",
+      webhook: { url, secret },
+    });
   });
 });
 
