@@ -243,6 +243,9 @@ test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password 
   expect(lines).toContainEqual(
     expect.stringMatching(/^warn {2}configuration: PUBLIC_URL is http:\/\/localhost:3000: /),
   );
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^warn {2}configuration: TRUSTED_MX_HOSTS is not set: SPF is not checked for the catch-all/),
+  );
 
   const wrong = dovecot.url().replace(":secret@", ":not-the-password@");
   const failing = await cli(["doctor", "--json"], { env: { ...env, IMAP_URL: wrong } });
