@@ -110,7 +110,7 @@ const message = (subject: string, from: string, body = "Invoice 4471 is attached
 /** An unsigned message, to the other agent unless it says. */
 const unsigned = (subject: string, from: string, who = other) => rawMessage({ to: to(who), from, subject });
 
-/** The verdicts filed for the other agent's email of this subject. */
+/** The verdicts filed for the email of this subject, to the other agent unless it says. */
 async function verdictsOf(subject: string, service = api, who = other): Promise<Verdicts> {
   const inbox = await service.get(`/agents/${who.id}/emails?limit=100`, { key: who.apiKey });
   const email = inbox.body.data.find((e: { subject: string }) => e.subject === subject);
@@ -135,13 +135,15 @@ async function converse(port: number, opening: Buffer | string, commands: string
   const replies: string[] = [];
   let buffered = "";
   let wake = () => {};
-  const closed = new Promise<void>((resolve) => socket.on("close", () => resolve()));
   let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    socket.on("close", () => {
+      isClosed = true;
+      wake();
+      resolve();
+    }),
+  );
   socket.on("error", () => {}); // a write racing the door's close; `closed` tells
-  socket.on("close", () => {
-    isClosed = true;
-    wake();
-  });
   socket.on("data", (chunk) => {
     buffered += chunk.toString("latin1");
     // A reply ends with a line whose code is followed by a space.

@@ -49,8 +49,8 @@ function traced(raw: Buffer, envelope: Envelope, host: string, id: string): Buff
  */
 function spfClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts: string[]): SpfClient | null {
   if (!relayed) return client && { ip: client.ip, helo: client.helo, sender: from };
-  const traced = tracedClient(body, ownHosts);
-  return traced && { ...traced, sender: from };
+  const outside = tracedClient(body, ownHosts);
+  return outside && { ...outside, sender: from };
 }
 
 export function startDirectIntake(services: Services): DirectIntake {
