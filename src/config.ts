@@ -1,4 +1,5 @@
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
 import { isEmailAddress } from "./outbound/address.ts";
 import { isWebhookSecret } from "./outbound/webhooks.ts";
@@ -65,6 +66,8 @@ export interface Config {
   dnsServers: string[] | null;
   /** Whose Authentication-Results header to believe instead of checking mail ourselves; null: check it. */
   trustedAuthservId: string | null;
+  /** The catch-all's receiving hosts, whose Received lines name SPF's client; empty: no SPF for the catch-all. */
+  trustedMxHosts: string[];
   /** Browser origins allowed to call the API (`*` for any); empty: no CORS headers at all. */
   corsOrigins: string[];
   /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
@@ -127,6 +130,8 @@ export interface SmtpIngressConfig {
   dataTimeoutMs: number;
   /** PEM files for STARTTLS, read again when they change; null: no STARTTLS. */
   tls: { certFile: string; keyFile: string } | null;
+  /** Peers (`address/bits`) that must open each connection with a PROXY header naming the client. */
+  trustedProxies: string[];
 }
 
 export interface SmtpConfig {
@@ -247,7 +252,38 @@ function parseSmtpIngress(env: Env): SmtpIngressConfig | null {
     idleTimeoutMs: readInt(env, "SMTP_INGRESS_IDLE_TIMEOUT_SECONDS", 300, 1, 3_600) * 1_000,
     dataTimeoutMs: readInt(env, "SMTP_INGRESS_DATA_TIMEOUT_SECONDS", 600, 1, 3_600) * 1_000,
     tls: parseTlsFiles(env),
+    trustedProxies: parseAddressRanges(env, "SMTP_INGRESS_TRUSTED_PROXIES"),
   };
+}
+
+/** IP addresses or CIDR ranges, comma-separated, each as `address/bits`. */
+function parseAddressRanges(env: Env, name: string): string[] {
+  const given = (env[name] ?? "").split(",").map((range) => range.trim());
+  return given
+    .filter((range) => range !== "")
+    .map((range) => {
+      if (ipaddr.isValid(range)) {
+        const address = ipaddr.process(range);
+        return `${address.toString()}/${address.kind() === "ipv4" ? 32 : 128}`;
+      }
+      if (!ipaddr.isValidCIDR(range)) {
+        throw new ConfigError(
+          `${name} must be IP addresses or CIDR ranges, comma-separated, got ${JSON.stringify(env[name])}`,
+        );
+      }
+      const [address, bits] = ipaddr.parseCIDR(range);
+      return `${address.toString()}/${bits}`;
+    });
+}
+
+/** Host names, comma-separated, lower case. */
+function parseHostNames(env: Env, name: string): string[] {
+  const given = (env[name] ?? "").split(",").map((host) => host.trim().toLowerCase());
+  const hosts = given.filter((host) => host !== "");
+  if (!hosts.every((host) => HOSTNAME.test(host))) {
+    throw new ConfigError(`${name} must be host names, comma-separated, got ${JSON.stringify(env[name])}`);
+  }
+  return [...new Set(hosts)];
 }
 
 /** SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY: both, or neither. */
@@ -411,5 +447,6 @@ export function loadConfig(env: Env): Config {
     reviewer: parseReviewer(env),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
+    trustedMxHosts: parseHostNames(env, "TRUSTED_MX_HOSTS"),
   };
 }

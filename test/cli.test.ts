@@ -272,6 +272,9 @@ test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password 
   expect(lines).toContainEqual(
     expect.stringMatching(/^warn {2}configuration: PUBLIC_URL is http:\/\/localhost:3000: /),
   );
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^warn {2}configuration: TRUSTED_MX_HOSTS is not set: SPF is not checked for the catch-all/),
+  );
   expect(lines).toContainEqual(expect.stringMatching(/^ok {4}reviewer: no reviewer is set .*nobody is told/));
   const holding = await cli(["doctor"], { env: { ...env, SEND_POLICY: "review_all" } });
   expect(holding.stdout).toMatch(/^warn {2}reviewer: SEND_POLICY=review_all holds mail, but no reviewer is set/m);

@@ -50,6 +50,7 @@ describe("configuration", () => {
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,
+      trustedMxHosts: [],
       corsOrigins: [],
       wireNames: "spec",
     });
@@ -61,6 +62,24 @@ describe("configuration", () => {
       "[::1]:53",
     ]);
     expect(loadConfig({ TRUSTED_AUTHSERV_ID: "MX.Example.com" }).trustedAuthservId).toBe("mx.example.com");
+    expect(loadConfig({ TRUSTED_MX_HOSTS: "MX.Example.com, store.example.com," }).trustedMxHosts).toEqual([
+      "mx.example.com",
+      "store.example.com",
+    ]);
+    const proxies = {
+      SMTP_INGRESS_PORT: "25",
+      SMTP_INGRESS_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.7, ::ffff:192.0.2.8, fd00::/8",
+    };
+    expect(loadConfig(proxies).smtpIngress?.trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.7/32",
+      "192.0.2.8/32",
+      "fd00::/8",
+    ]);
+    expect(loadConfig({ SMTP_INGRESS_PORT: "25" }).smtpIngress?.trustedProxies).toEqual([]);
+    expect(() => loadConfig({ SMTP_INGRESS_PORT: "25", SMTP_INGRESS_TRUSTED_PROXIES: "lb.example.com" })).toThrow(
+      /^SMTP_INGRESS_TRUSTED_PROXIES must be IP addresses or CIDR ranges/,
+    );
     expect(loadConfig({ CORS_ORIGINS: "https://app.example, http://localhost:5173" }).corsOrigins).toEqual([
       "https://app.example",
       "http://localhost:5173",
@@ -91,6 +110,7 @@ describe("configuration", () => {
     ["DNS_SERVERS", "127.0.0.1:70000"],
     ["DNS_SERVERS", "127.0.0.1,"],
     ["TRUSTED_AUTHSERV_ID", "mx example"],
+    ["TRUSTED_MX_HOSTS", "mx.example.com, mx example"],
     ["CORS_ORIGINS", "https://app.example/path"],
     ["CORS_ORIGINS", "app.example"],
     ["CORS_ORIGINS", "*, https://app.example"],

@@ -3144,7 +3144,7 @@ export type introspection = {
           },
           {
             "name": "verdict",
-            "description": "pass, fail or none: DMARC's when the domain has a policy, else pass for an aligned DKIM signature",
+            "description": "pass, fail or none: DMARC's when the domain has a policy, else pass when SPF or DKIM passed aligned with the From domain",
             "args": [],
             "type": {
               "kind": "NON_NULL",

@@ -30,6 +30,8 @@ function configuration(config: Config): Finding[] {
     warn(`PUBLIC_URL is ${config.publicUrl}: links shown to people point at this machine`);
   if (config.verificationMode === "none") warn("VERIFICATION_MODE=none: every agent is verified as it registers");
   if (!config.imap) warn("IMAP_URL is not set: no mail is received");
+  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null)
+    warn("TRUSTED_MX_HOSTS is not set: SPF is not checked for the catch-all's mail (DKIM and DMARC still are)");
   if (!config.smtp) warn("SMTP_URL is not set: sending answers 503");
   if (!config.adminToken) warn("ADMIN_TOKEN is not set: the admin API is off");
   return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];
