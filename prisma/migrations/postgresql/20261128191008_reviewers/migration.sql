@@ -38,16 +38,16 @@ CREATE TABLE "ReviewNotice" (
     CONSTRAINT "ReviewNotice_pkey" PRIMARY KEY ("id")
 );
 
--- Each held or decided draft's link, as the draft kept it, and what became of it.
+-- Each decided draft's link, as the draft kept it, and what became of it. The links of messages still
+-- held were handed to their agents: they die here, and the operator decides those (GET /admin/held).
 INSERT INTO "ReviewLink" ("tokenHash", "agentId", "draftId", "createdAt", "decision", "decidedAt", "reason")
 SELECT "reviewTokenHash", "agentId", "id", "updatedAt",
-  CASE WHEN "sendStatus" = 'pending_approval' THEN NULL
-       WHEN "sendStatus" = 'rejected' AND "rejectReason" = 'expired' THEN 'expired'
+  CASE WHEN "sendStatus" = 'rejected' AND "rejectReason" = 'expired' THEN 'expired'
        WHEN "sendStatus" = 'rejected' THEN 'rejected'
        ELSE 'approved' END,
-  CASE WHEN "sendStatus" = 'pending_approval' THEN NULL ELSE COALESCE("approvedAt", "updatedAt") END,
+  COALESCE("approvedAt", "updatedAt"),
   CASE WHEN "sendStatus" = 'rejected' AND "rejectReason" <> 'expired' THEN "rejectReason" END
-FROM "Draft" WHERE "reviewTokenHash" IS NOT NULL;
+FROM "Draft" WHERE "reviewTokenHash" IS NOT NULL AND "sendStatus" <> 'pending_approval';
 
 -- AlterTable
 ALTER TABLE "Draft" DROP COLUMN "reviewTokenHash";
