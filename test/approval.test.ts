@@ -604,6 +604,33 @@ describe("the review link goes to a person, never to the agent", () => {
     }
   });
 
+  test("a reviewer's webhook that is down loses nothing: the notice is tried again until it is delivered", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    await setPolicy(agent, "review_all");
+    await reviewerHook.down();
+    let draftId = "";
+    try {
+      draftId = (await send(agent, { subject: `Down ${agent.id}` })).body.id;
+      await waitFor(
+        () => svc.logs.find((l) => l.event === "review_notice_failed" && l.fields.draftId === draftId) ?? null,
+        10_000,
+        "the failed attempt",
+      );
+    } finally {
+      await reviewerHook.up();
+    }
+    const delivered = await waitFor(
+      () => {
+        const found = reviewerHook.received.filter((r) => r.body.data?.draftId === draftId);
+        return found.length > 0 ? found : null;
+      },
+      20_000,
+      "the attempt after",
+    );
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]?.verifiedWith).toBe(HOOK_SECRET);
+  });
+
   test("a reviewer address that is one of the instance's agents' is never mailed", async () => {
     const agent = await createVerifiedAgent(api, x);
     await setPolicy(agent, "review_all");

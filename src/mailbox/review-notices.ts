@@ -20,6 +20,7 @@ import { addressOf, recipientAt } from "./agents.ts";
 import { type AgentRecord, addressesOf } from "./records.ts";
 import { signed } from "./sending.ts";
 import type { Services } from "./services.ts";
+import { pauseAfter } from "./webhook-deliveries.ts";
 
 // A held message's review link on its way to a person: mailed to the
 // reviewer's address through the provider, and POSTed to the operator's
@@ -104,8 +105,6 @@ export async function queueNotices(tx: Tx, services: Services, agent: AgentRecor
 const CLAIM_MS = 60_000;
 const BATCH = 20;
 const WEBHOOK_TIMEOUT_MS = 10_000;
-/** The pauses after each failed attempt: 5 s, 30 s, 2 min, 10 min, 1 h, then every 6 h. */
-const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
 
 /** Delivers the notices that are due, each by one instance; the number tried. */
 export async function sendDueNotices(services: Services, stopping: AbortSignal): Promise<number> {
@@ -133,7 +132,8 @@ async function deliverNotice(services: Services, notice: ReviewNotice, stopping:
       log("info", "review_notice_delivered", where);
       return;
     }
-    const next = new Date(clock.now().getTime() + (BACKOFF_MS[Math.min(notice.attempts, BACKOFF_MS.length - 1)] ?? 0));
+    // Paused as a webhook delivery is: about 5 s, 30 s, 2 min, 10 min, 1 h, then every 6 h.
+    const next = pauseAfter(notice.attempts + 1, clock.now());
     const retry = next.getTime() < held.expiresAt ? next : null;
     await failNotice(services, notice.id, problem, retry);
     log(retry ? "warn" : "error", retry ? "review_notice_failed" : "review_notice_given_up", {
