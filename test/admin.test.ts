@@ -145,6 +145,10 @@ describe("agents", () => {
       sendsToday: 1,
       dailySendLimit: 5,
       dailySendLimitOverride: null,
+      reviewerEmail: null,
+      reviewerEmailOverride: null,
+      reviewerWebhookUrl: null,
+      reviewerWebhookUrlOverride: null,
       lastReceivedAt: expect.any(Number),
     });
     expect(one.body.storageUsed).toBeGreaterThan(0);

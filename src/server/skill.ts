@@ -94,7 +94,7 @@ ${f.description} Base URL: ${base}. JSON in and out; times are Unix milliseconds
 curl -s -X POST ${base}/agents -H 'Content-Type: application/json' -d '{"id": "my-agent", "name": "My Agent"}'
 \`\`\`
 
-The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-64 letters, digits, dashes and underscores. Where the instance serves several domains (\`GET ${base}/domains\`), pick one with \`"domain"\`; the first is the default.
+The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-64 letters, digits, dashes and underscores, and not one a domain's operator is mailed at (\`admin\`, \`postmaster\`, \`support\`, \`noreply\`, …: the 400 names the rule). Where the instance serves several domains (\`GET ${base}/domains\` lists those open to registration), pick one with \`"domain"\`; the first is the default.
 
 ${verifySection(f, base)}
 
