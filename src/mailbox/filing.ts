@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { insertEmail, rememberDelivery } from "../db/filing.ts";
+import { forgetDelivery, insertEmail, rememberDelivery } from "../db/filing.ts";
 import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
 import { type Lease, lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
@@ -107,7 +107,11 @@ async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival,
   if (message.report && (await recordReport(tx, emit, agentId, message.report, services.clock.now()))) return "report";
   if (!senderAllowed(storedLists(agent), message.from.address)) return "sender_refused";
   const { storageBytes } = limitsOf(agent, services.config);
-  if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) return "over_quota";
+  if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) {
+    // Not kept: a retry, once there is room, is not a duplicate.
+    await forgetDelivery(tx, agentId, message.dedupeKey);
+    return "over_quota";
+  }
   const { sql, config, clock } = services;
   const emailId = randomUUID();
   const now = clock.now();
