@@ -171,7 +171,10 @@ describe("the poller", () => {
     const agent = await createVerifiedAgent(api, x);
     const withId = rawMessage({ to: address(agent), subject: "twice" });
     const withoutId = rawMessage({ to: address(agent), id: null, subject: "twice, no id" });
-    await dovecot.append([withId, withId, withoutId, withoutId]);
+    // Each delivery with a trace of its own on top, as the catch-all's server writes it.
+    const traced = (n: number) =>
+      `Return-Path: <alice@sender.example>\r\nReceived: from sender.example by mx.mail.example with ESMTP id ${n};\r\n\tSun, 22 Nov 2026 10:00:0${n} +0000\r\n${withoutId}`;
+    await dovecot.append([withId, withId, traced(1), traced(2)]);
     await inboxOf(api, agent, 2);
     await dovecot.append(rawMessage({ to: address(agent), subject: "marker" }));
     const reply = await inboxOf(api, agent, 3);

@@ -259,6 +259,23 @@ describe("the SMTP door", () => {
     await waitFor(async () => ((await inboxOf(agent)).total > 0 ? true : null));
     expect((await inboxOf(agent)).total).toBe(1);
   });
+
+  test("a message without a Message-ID whose 250 the sender never heard, sent again, is filed once", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const to = `${agent.id}@mail.example`;
+    const raw = `From: pat@sender.example\r\nTo: ${to}\r\nSubject: No id, once\r\n\r\nHello.\r\n`;
+    const first = await talk();
+    for (const command of ["EHLO client.example", "MAIL FROM:<pat@sender.example>", `RCPT TO:<${to}>`, "DATA"]) {
+      await first.say(command);
+    }
+    first.write(`${raw}.\r\n`);
+    first.end();
+    await first.closed;
+    await waitFor(async () => ((await inboxOf(agent)).total > 0 ? true : null));
+    const again = await client.sendMail({ envelope: { from: "pat@sender.example", to: [to] }, raw });
+    expect(again.response).toMatch(/^250 /);
+    expect((await inboxOf(agent)).total).toBe(1);
+  });
 });
 
 describe("raw messages from providers: POST /inbound/raw", () => {

@@ -23,7 +23,7 @@ import { threadFor } from "./threads.ts";
 export interface IncomingMessage {
   /** As the header has it, angle brackets included. */
   messageId: string | null;
-  /** The same message, once per agent: its Message-ID, else its bytes. */
+  /** The same message, once per agent: its Message-ID, else its bytes without the trace servers add. */
   dedupeKey: string;
   from: { address: string; name: string | null };
   subject: string | null;
