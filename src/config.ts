@@ -63,6 +63,8 @@ export interface Config {
   dnsServers: string[] | null;
   /** Whose Authentication-Results header to believe instead of checking mail ourselves; null: check it. */
   trustedAuthservId: string | null;
+  /** Domains whose DKIM signature makes a complaint (ARF) believed wherever it arrives, lower case. */
+  feedbackLoopDomains: string[];
   /** Browser origins allowed to call the API (`*` for any); empty: no CORS headers at all. */
   corsOrigins: string[];
   /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
@@ -256,6 +258,16 @@ function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
   return { mailDomain: mailDomains[0] as string, mailDomains };
 }
 
+/** FEEDBACK_LOOP_DOMAINS: domain names, comma-separated; unset or empty, none. */
+function parseFeedbackLoopDomains(value: string | undefined): string[] {
+  if (value === undefined || value.trim() === "") return [];
+  const domains = value.split(",").map((domain) => domain.trim().toLowerCase());
+  if (!domains.every((domain) => HOSTNAME.test(domain))) {
+    throw new ConfigError(`FEEDBACK_LOOP_DOMAINS must be domain names, comma-separated, got ${JSON.stringify(value)}`);
+  }
+  return [...new Set(domains)];
+}
+
 /** 32 bytes, base64 (openssl rand -base64 32). */
 function parseSecretsKey(value: string | undefined): Buffer | null {
   if (value === undefined || value === "") return null;
@@ -377,5 +389,6 @@ export function loadConfig(env: Env): Config {
     approvalTimeoutHours: readInt(env, "APPROVAL_TIMEOUT_HOURS", 72, 1, 24 * 365),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
+    feedbackLoopDomains: parseFeedbackLoopDomains(env.FEEDBACK_LOOP_DOMAINS),
   };
 }

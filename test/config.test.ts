@@ -60,6 +60,10 @@ describe("configuration", () => {
       "[::1]:53",
     ]);
     expect(loadConfig({ TRUSTED_AUTHSERV_ID: "MX.Example.com" }).trustedAuthservId).toBe("mx.example.com");
+    expect(loadConfig({ FEEDBACK_LOOP_DOMAINS: "FBL.Example, arf.mail.example" }).feedbackLoopDomains).toEqual([
+      "fbl.example",
+      "arf.mail.example",
+    ]);
     expect(loadConfig({ CORS_ORIGINS: "https://app.example, http://localhost:5173" }).corsOrigins).toEqual([
       "https://app.example",
       "http://localhost:5173",
@@ -90,6 +94,7 @@ describe("configuration", () => {
     ["DNS_SERVERS", "127.0.0.1:70000"],
     ["DNS_SERVERS", "127.0.0.1,"],
     ["TRUSTED_AUTHSERV_ID", "mx example"],
+    ["FEEDBACK_LOOP_DOMAINS", "fbl.example,@arf.example"],
     ["CORS_ORIGINS", "https://app.example/path"],
     ["CORS_ORIGINS", "app.example"],
     ["CORS_ORIGINS", "*, https://app.example"],

@@ -58,6 +58,7 @@ describe("the poller", () => {
       // Unsigned, no Received hop, and sender.example publishes no DMARC policy.
       authentication: { spf: null, dkim: "none", dmarc: "none", arc: "none", verdict: "none" },
       autoSubmitted: null,
+      reportIgnored: null,
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id messageId subject folder from { address name } } }`,

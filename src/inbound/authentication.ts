@@ -4,11 +4,11 @@ import { arc, dkimVerify, dmarc, spf } from "mailauth";
 import type { Config } from "../config.ts";
 import { describeFault, type Logger } from "../log.ts";
 import {
-  type Authentication,
   aligned,
   NOT_EVALUATED,
   type ResultWord,
   resultWord,
+  type SenderChecks,
   verdictOf,
 } from "../mailbox/authentication.ts";
 import { parseAuthenticationResults } from "./authentication-results.ts";
@@ -20,7 +20,7 @@ import { dnsLookup, type Lookup } from "./dns.ts";
 // server wrote; anybody can write an Authentication-Results header, so every
 // other server's is ignored.
 
-export type Authenticator = (raw: Buffer, fromAddress: string) => Promise<Authentication>;
+export type Authenticator = (raw: Buffer, fromAddress: string) => Promise<SenderChecks>;
 
 /** Never throws: mail whose checks break is filed all the same, as not evaluated. */
 export function authenticator(config: Config, log: Logger): Authenticator {
@@ -78,7 +78,7 @@ function bestOf(words: (ResultWord | null)[]): ResultWord | null {
   return words.find((w) => w === "pass") ?? words.find((w) => w === "fail") ?? words[0] ?? null;
 }
 
-async function checked(raw: Buffer, resolver: Lookup, mta: string): Promise<Authentication> {
+async function checked(raw: Buffer, resolver: Lookup, mta: string): Promise<SenderChecks> {
   const dkim = await dkimVerify(raw, { resolver });
   const client = clientOf(headerFields(raw, "received"));
   const spfResult = client
@@ -110,10 +110,11 @@ async function checked(raw: Buffer, resolver: Lookup, mta: string): Promise<Auth
       dmarcWord,
       passed.some((r) => Boolean(r.status.aligned)),
     ),
+    dkimDomains: passed.map((r) => r.signingDomain.toLowerCase()),
   };
 }
 
-function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string): Authentication {
+function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string): SenderChecks {
   const results = headerFields(raw, "authentication-results")
     .map(parseAuthenticationResults)
     .filter((header) => header?.authservId === authservId)
@@ -121,10 +122,10 @@ function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string
   if (results.length === 0) return NOT_EVALUATED;
   const word = (method: string) => bestOf(results.filter((r) => r.method === method).map((r) => resultWord(r.result)));
   const fromDomain = fromAddress.split("@").pop() ?? "";
-  const alignedDkimPass = results.some((r) => {
-    const signer = r.props["header.d"] ?? r.props["header.i"]?.split("@").pop() ?? "";
-    return r.method === "dkim" && r.result === "pass" && aligned(signer, fromDomain);
-  });
+  const signers = results
+    .filter((r) => r.method === "dkim" && r.result === "pass")
+    .map((r) => (r.props["header.d"] ?? r.props["header.i"]?.split("@").pop() ?? "").toLowerCase());
+  const alignedDkimPass = signers.some((signer) => aligned(signer, fromDomain));
   const dmarcWord = word("dmarc");
   return {
     spf: word("spf"),
@@ -132,5 +133,6 @@ function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string
     dmarc: dmarcWord,
     arc: word("arc"),
     verdict: verdictOf(dmarcWord, alignedDkimPass),
+    dkimDomains: signers,
   };
 }

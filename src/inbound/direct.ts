@@ -10,8 +10,8 @@ import { type Readers, startReaders } from "./readers.ts";
 // transaction. A message that cannot be read throws Unreadable (readers.ts).
 
 export interface Envelope {
-  /** MAIL FROM; empty for a bounce. */
-  from: string;
+  /** MAIL FROM; empty for a bounce, null when the provider did not say. */
+  from: string | null;
   /** Recipients already taken (intake.ts), in lower case. */
   recipients: string[];
   /** Who handed it over, when known. */
@@ -37,7 +37,8 @@ function traced(raw: Buffer, envelope: Envelope, host: string, id: string): Buff
   const { client } = envelope;
   const from = client ? `from ${client.helo} (${client.hostname} [${client.ip}])\r\n\t` : "";
   const received = `Received: ${from}by ${host} with ${envelope.via} id ${id};\r\n\t${new Date().toUTCString()}\r\n`;
-  return Buffer.concat([Buffer.from(`Return-Path: <${envelope.from}>\r\n${received}`), raw]);
+  const returnPath = envelope.from === null ? "" : `Return-Path: <${envelope.from}>\r\n`;
+  return Buffer.concat([Buffer.from(`${returnPath}${received}`), raw]);
 }
 
 export function startDirectIntake(services: Services): DirectIntake {
@@ -52,7 +53,8 @@ export function startDirectIntake(services: Services): DirectIntake {
       readers ??= startReaders();
       const message = await readers.read(raw);
       const authentication = await authenticate(raw, message.from.address);
-      const arrival = { uid: 0n, raw, message, recipients: envelope.recipients, authentication };
+      const recorded = { from: envelope.from, to: envelope.recipients };
+      const arrival = { uid: 0n, raw, message, recipients: envelope.recipients, authentication, envelope: recorded };
       const filed = await fileDelivered(services, arrival);
       for (const { recipient, outcome } of filed) {
         if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });

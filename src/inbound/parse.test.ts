@@ -54,6 +54,16 @@ describe("parseMessage", () => {
     expect(message.headerTo).toEqual(["AGENT-Two@Agents.Example", "first@agents.example", "second@agents.example"]);
   });
 
+  test("the reverse path is the topmost Return-Path, which the delivering server writes: empty for <>", async () => {
+    const message = (top: string) =>
+      parseMessage(Buffer.from(`${top}Return-Path: <>\r\nFrom: a@sender.example\r\nSubject: s\r\n\r\nhi\r\n`), {
+        derive: false,
+      });
+    expect((await message("")).returnPath).toBe("");
+    expect((await message("Return-Path: <mallory@sender.example>\r\n")).returnPath).toBe("mallory@sender.example");
+    expect((await parseMessage(fixture("bcc-only.eml"), { derive: false })).returnPath).toBeNull();
+  });
+
   test("HTML only: no text body is made up; a NUL is stored as U+FFFD", async () => {
     const message = await parseMessage(fixture("html-only-with-nul.eml"), { derive: true });
     expect(message.bodyText).toBeNull();

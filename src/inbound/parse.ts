@@ -14,6 +14,8 @@ import { reportOf } from "./reports.ts";
 export interface ParsedMessage extends IncomingMessage {
   /** Addresses the delivering server recorded (X-Original-To, Envelope-To, …). */
   envelopeTo: string[];
+  /** The reverse path the delivering server recorded: the topmost Return-Path ("" for <>), null without one. */
+  returnPath: string | null;
   /** Addresses in To, Cc and Bcc. */
   headerTo: string[];
 }
@@ -53,6 +55,9 @@ function contentDigest(raw: Buffer, headerLines: HeaderLines): string {
   if (ends.length > 0) hash.update(raw.subarray(Math.min(...ends)));
   return hash.digest("hex");
 }
+
+/** A Return-Path's address: "" for the null path <>. */
+const reversePath = (value: string) => value.replace(/^<(.*)>$/, "$1").trim();
 
 function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
@@ -105,6 +110,8 @@ function attachmentInfo(attachment: Attachment, position: number): AttachmentInf
 export async function parseMessage(raw: Buffer, { derive }: { derive: boolean }): Promise<ParsedMessage> {
   const mail = await parseMime(raw);
   const messageIdLine = mail.headerLines.find((line) => line.key === "message-id");
+  // The first: the delivering server writes its own on top (RFC 5321 4.4), above any the sender wrote.
+  const returnPathLine = mail.headerLines.find((line) => line.key === "return-path");
   const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
   const storables = (addresses: string[]) => addresses.map(storable);
   const from = mail.from?.value[0];
@@ -134,6 +141,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     envelopeTo: mail.headerLines
       .filter((line) => ENVELOPE_HEADERS.has(line.key))
       .flatMap((line) => envelopeAddresses(headerValue(line.line))),
+    returnPath: returnPathLine ? reversePath(headerValue(returnPathLine.line)) : null,
     headerTo: [...addressesOf(mail.to), ...addressesOf(mail.cc), ...addressesOf(mail.bcc)],
   };
 }

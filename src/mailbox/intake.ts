@@ -1,16 +1,16 @@
-import { recipientAt } from "./agents.ts";
 import { serves } from "./domains.ts";
 import type { Outcome } from "./filing.ts";
 import { limitsOf } from "./limits.ts";
 import { addressParts } from "./records.ts";
+import { addresseeAt } from "./return-path.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
 
 // Whether mail for an address is taken, asked as the SMTP door hears each
-// RCPT TO: the same rules as filing (a verified agent at a served domain,
-// its sender lists, its storage), answered before the message is sent; and
-// what each recipient, or the message as a whole, is answered once the
-// message was filed.
+// RCPT TO: the same rules as filing (a verified agent at a served domain, or
+// the return path of one of its sent emails; its sender lists, its storage),
+// answered before the message is sent; and what each recipient, or the
+// message as a whole, is answered once the message was filed.
 
 /** An SMTP reply: the code, the enhanced status, the text. */
 export interface Reply {
@@ -26,22 +26,25 @@ const SENDER_REFUSED = reply(550, "5.7.1", "The recipient does not take mail fro
 
 /**
  * Null when mail for the address from the sender is taken; else why not, in
- * SMTP's words. `sender`: MAIL FROM, "" for a bounce.
+ * SMTP's words. `sender`: MAIL FROM, "" for a bounce, null when not known.
  * `size`: what the client said the message weighs (SIZE, RFC 1870), when it did.
  */
 export async function recipientRefusal(
   services: Services,
   address: string,
-  sender: string,
+  sender: string | null,
   size?: number,
 ): Promise<Reply | null> {
   const { local, domain } = addressParts(address);
   if (local === "" || !(await serves(services, domain))) {
     return reply(550, "5.7.1", "Relaying denied: this server takes mail only for its own domains");
   }
-  const agent = await recipientAt(services.sql, services.config, address);
-  if (!agent || agent.verifiedAt === null) return NO_SUCH_MAILBOX;
-  if (sender !== "" && !senderAllowed(storedLists(agent), sender)) return SENDER_REFUSED;
+  const addressee = await addresseeAt(services.sql, services, address);
+  if (!addressee || addressee.agent.verifiedAt === null) return NO_SUCH_MAILBOX;
+  const { agent } = addressee;
+  if (sender && !senderAllowed(storedLists(agent), sender)) return SENDER_REFUSED;
+  // Reports about a sent email come back to its return path whatever the storage: a report believed takes none.
+  if (addressee.returnPathOf !== null) return null;
   // With SIZE, the message must fit in what is left; without, the mailbox must not be full.
   if (agent.storageUsed + Math.max(size ?? 0, 1) > limitsOf(agent, services.config).storageBytes) {
     return reply(452, "4.2.2", "The recipient's mailbox is full: try again later");
