@@ -49,6 +49,7 @@ describe("configuration", () => {
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,
+      feedbackLoopDomains: [],
       corsOrigins: [],
       wireNames: "spec",
     });
