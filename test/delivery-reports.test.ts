@@ -1,8 +1,7 @@
-import { generateKeyPairSync } from "node:crypto";
-import { type DKIMSignOptions, dkimSign } from "mailauth";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { deliveredTo, messageId as freshMessageId, rawMessage, reportAbout } from "./support/mail.ts";
@@ -24,16 +23,7 @@ const THREAD_SEND_LIMIT = 3;
 const ADMIN = "admin-token-for-delivery-reports-0123";
 const INBOUND = "inbound-token-for-delivery-reports-0123";
 
-/** A DKIM key of a domain, and its record. */
-const key = () => {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
-  const p = publicKey.export({ type: "spki", format: "der" }).toString("base64");
-  return {
-    privateKey: privateKey.export({ type: "pkcs8", format: "pem" }) as string,
-    record: `v=DKIM1; k=rsa; p=${p}`,
-  };
-};
-const keys = { "fbl.example": key(), "stranger.example": key() };
+const keys = { "fbl.example": dkimKey(), "stranger.example": dkimKey() };
 
 let dns: DnsServer;
 beforeAll(async () => {
@@ -138,17 +128,9 @@ async function filed(agent: TestAgent, count: number) {
     .sort((a, b) => a.subject.localeCompare(b.subject));
 }
 
-async function signed(raw: string, domain: keyof typeof keys): Promise<string> {
-  // mailauth signs what signatureData lists; its type declarations want the fields at the top instead.
-  const options = {
-    canonicalization: "relaxed/relaxed",
-    signatureData: [{ signingDomain: domain, selector: "sel", privateKey: keys[domain].privateKey }],
-  } as unknown as DKIMSignOptions;
-  const crlf = raw.replace(/\r?\n/g, "\r\n");
-  const { signatures, errors } = await dkimSign(crlf, options);
-  expect(errors).toEqual([]);
-  return signatures + crlf;
-}
+/** Signed by the domain, its line ends made CRLF first, as the message travels. */
+const signed = (raw: string, domain: keyof typeof keys) =>
+  dkimSigned(raw.replace(/\r?\n/g, "\r\n"), domain, keys[domain]);
 
 describe("delivery reports", () => {
   test("a hard bounce at the return path: recorded on the sent email, an event and a webhook, the address suppressed, not filed", async () => {
