@@ -1,5 +1,8 @@
 import { isIP } from "node:net";
+import ipaddr from "ipaddr.js";
 import { LOG_LEVELS, type LogLevel } from "./log.ts";
+import { isEmailAddress } from "./outbound/address.ts";
+import { isWebhookSecret } from "./outbound/webhooks.ts";
 
 // Configuration comes from environment variables only. Every variable is
 // optional; a bad value stops start-up with a message naming the variable.
@@ -65,6 +68,8 @@ export interface Config {
   trustedAuthservId: string | null;
   /** Domains whose DKIM signature makes a complaint (ARF) believed wherever it arrives, lower case. */
   feedbackLoopDomains: string[];
+  /** The catch-all's receiving hosts, whose Received lines name SPF's client; empty: no SPF for the catch-all. */
+  trustedMxHosts: string[];
   /** Browser origins allowed to call the API (`*` for any); empty: no CORS headers at all. */
   corsOrigins: string[];
   /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
@@ -79,6 +84,20 @@ export interface Config {
   sendPolicy: SendPolicy;
   /** How long a held send waits for a decision before it is rejected as expired. */
   approvalTimeoutHours: number;
+  /** Who is sent held mail's review links, for agents the operator gave no reviewer of their own. */
+  reviewer: Reviewer;
+}
+
+/** Where a held message's review link goes: an address it is mailed to, and/or the operator's webhook. */
+export interface Reviewer {
+  email: string | null;
+  webhook: ReviewerWebhook | null;
+}
+
+/** An operator's webhook, signed with a secret of its own (Standard Webhooks). */
+export interface ReviewerWebhook {
+  url: string;
+  secret: string;
 }
 
 /** open: the spec's sending; review_new_recipients: mail to an address not yet known is held; review_all: all is held. */
@@ -113,6 +132,8 @@ export interface SmtpIngressConfig {
   dataTimeoutMs: number;
   /** PEM files for STARTTLS, read again when they change; null: no STARTTLS. */
   tls: { certFile: string; keyFile: string } | null;
+  /** Peers (`address/bits`) that must open each connection with a PROXY header naming the client. */
+  trustedProxies: string[];
 }
 
 export interface SmtpConfig {
@@ -233,7 +254,38 @@ function parseSmtpIngress(env: Env): SmtpIngressConfig | null {
     idleTimeoutMs: readInt(env, "SMTP_INGRESS_IDLE_TIMEOUT_SECONDS", 300, 1, 3_600) * 1_000,
     dataTimeoutMs: readInt(env, "SMTP_INGRESS_DATA_TIMEOUT_SECONDS", 600, 1, 3_600) * 1_000,
     tls: parseTlsFiles(env),
+    trustedProxies: parseAddressRanges(env, "SMTP_INGRESS_TRUSTED_PROXIES"),
   };
+}
+
+/** IP addresses or CIDR ranges, comma-separated, each as `address/bits`. */
+function parseAddressRanges(env: Env, name: string): string[] {
+  const given = (env[name] ?? "").split(",").map((range) => range.trim());
+  return given
+    .filter((range) => range !== "")
+    .map((range) => {
+      if (ipaddr.isValid(range)) {
+        const address = ipaddr.process(range);
+        return `${address.toString()}/${address.kind() === "ipv4" ? 32 : 128}`;
+      }
+      if (!ipaddr.isValidCIDR(range)) {
+        throw new ConfigError(
+          `${name} must be IP addresses or CIDR ranges, comma-separated, got ${JSON.stringify(env[name])}`,
+        );
+      }
+      const [address, bits] = ipaddr.parseCIDR(range);
+      return `${address.toString()}/${bits}`;
+    });
+}
+
+/** Host names, comma-separated, lower case. */
+function parseHostNames(env: Env, name: string): string[] {
+  const given = (env[name] ?? "").split(",").map((host) => host.trim().toLowerCase());
+  const hosts = given.filter((host) => host !== "");
+  if (!hosts.every((host) => HOSTNAME.test(host))) {
+    throw new ConfigError(`${name} must be host names, comma-separated, got ${JSON.stringify(env[name])}`);
+  }
+  return [...new Set(hosts)];
 }
 
 /** SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY: both, or neither. */
@@ -247,6 +299,23 @@ function parseTlsFiles(env: Env): { certFile: string; keyFile: string } | null {
   return { certFile, keyFile };
 }
 
+/** REVIEWER_EMAIL, and REVIEWER_WEBHOOK_URL with REVIEWER_WEBHOOK_SECRET: the URL and its secret together, or neither. */
+function parseReviewer(env: Env): Reviewer {
+  const email = read(env, "REVIEWER_EMAIL", "", (v) => v === "" || isEmailAddress(v), "an email address") || null;
+  const url = read(env, "REVIEWER_WEBHOOK_URL", "", (v) => v === "" || isHttpUrl(v), "an http(s) URL") || null;
+  const secret = env.REVIEWER_WEBHOOK_SECRET || null;
+  if ((url === null) !== (secret === null)) {
+    throw new ConfigError("REVIEWER_WEBHOOK_URL and REVIEWER_WEBHOOK_SECRET must be set together");
+  }
+  // Refused without repeating it, since it is a secret.
+  if (secret !== null && !isWebhookSecret(secret)) {
+    throw new ConfigError(
+      "REVIEWER_WEBHOOK_SECRET must be whsec_ and 24-64 bytes in base64, as Standard Webhooks takes it",
+    );
+  }
+  return { email: email?.toLowerCase() ?? null, webhook: url && secret ? { url, secret } : null };
+}
+
 /** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone. */
 function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
   const name = env.MAIL_DOMAINS !== undefined ? "MAIL_DOMAINS" : "MAIL_DOMAIN";
@@ -256,16 +325,6 @@ function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
   }
   const mailDomains = [...new Set(given)];
   return { mailDomain: mailDomains[0] as string, mailDomains };
-}
-
-/** FEEDBACK_LOOP_DOMAINS: domain names, comma-separated; unset or empty, none. */
-function parseFeedbackLoopDomains(value: string | undefined): string[] {
-  if (value === undefined || value.trim() === "") return [];
-  const domains = value.split(",").map((domain) => domain.trim().toLowerCase());
-  if (!domains.every((domain) => HOSTNAME.test(domain))) {
-    throw new ConfigError(`FEEDBACK_LOOP_DOMAINS must be domain names, comma-separated, got ${JSON.stringify(value)}`);
-  }
-  return [...new Set(domains)];
 }
 
 /** 32 bytes, base64 (openssl rand -base64 32). */
@@ -387,8 +446,10 @@ export function loadConfig(env: Env): Config {
     verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
     sendPolicy: readChoice(env, "SEND_POLICY", SEND_POLICIES),
     approvalTimeoutHours: readInt(env, "APPROVAL_TIMEOUT_HOURS", 72, 1, 24 * 365),
+    reviewer: parseReviewer(env),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
-    feedbackLoopDomains: parseFeedbackLoopDomains(env.FEEDBACK_LOOP_DOMAINS),
+    feedbackLoopDomains: parseHostNames(env, "FEEDBACK_LOOP_DOMAINS"),
+    trustedMxHosts: parseHostNames(env, "TRUSTED_MX_HOSTS"),
   };
 }

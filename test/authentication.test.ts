@@ -1,21 +1,30 @@
 import { Resolver } from "node:dns/promises";
+import { connect } from "node:net";
 import { type ARCSealOptions, authenticate, sealMessage } from "mailauth";
+import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
+import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
-import { startTestService } from "./support/service.ts";
+import { startTestService, type TestService, withService } from "./support/service.ts";
 
 // Who sent it: SPF, DKIM, DMARC and ARC verdicts on mail signed for real
 // with mailauth's own signer, against keys and policies a real DNS server
-// publishes; then the same read from a trusted server's
-// Authentication-Results header, where every other server's is ignored.
+// publishes; SPF for the client that really handed the message over (the
+// SMTP door's peer or the one its PROXY header names, /inbound/raw's
+// X-Client-Ip, the catch-all's first hop from outside its own MX), never for
+// a Received line the sender wrote; then the same read from a trusted
+// server's Authentication-Results header, where every other server's is
+// ignored.
 
 let dns: DnsServer;
 let agent: TestAgent;
+/** Mail whose verdicts the listing test below does not count. */
+let other: TestAgent;
 
 const keys = { signed: dkimKey(), nopolicy: dkimKey(), esp: dkimKey(), forwarder: dkimKey() };
 
@@ -28,17 +37,31 @@ beforeAll(async () => {
   dns.txt("sel._domainkey.esp.example", keys.esp.record);
   dns.txt("arc._domainkey.forwarder.example", keys.forwarder.record);
   dns.txt("forwarder.example", "v=spf1 ip4:192.0.2.20 -all");
+  dns.txt("proxied.example", "v=spf1 ip4:192.0.2.30 ip6:2001:db8::30 -all");
+  dns.txt("_dmarc.proxied.example", "v=DMARC1; p=reject");
+  dns.txt("spfonly.example", "v=spf1 ip4:192.0.2.40 -all");
 });
 afterAll(async () => {
   await dns?.close();
 });
-// After the DNS server above has started: the service asks it.
-const { api, x, dovecot } = served({ imap: true, env: () => ({ DNS_SERVERS: dns.address }) });
+const DOOR = await freePort();
+const INBOUND = "inbound-token-authentication-0123456789";
+// After the DNS server above has started: the service asks it. Its MX and mail store are the catch-all's own hosts.
+const { api, x, dovecot } = served({
+  imap: true,
+  env: () => ({
+    DNS_SERVERS: dns.address,
+    TRUSTED_MX_HOSTS: "mx.mail.example, IMAP.mail.example",
+    SMTP_INGRESS_PORT: String(DOOR),
+    SMTP_INGRESS_HOST: "127.0.0.1",
+    INBOUND_TOKEN: INBOUND,
+  }),
+});
 beforeAll(async () => {
-  agent = await createVerifiedAgent(api, x);
+  [agent, other] = await Promise.all([createVerifiedAgent(api, x), createVerifiedAgent(api, x)]);
 });
 
-const to = () => `${agent.id}@mail.example`;
+const to = (who = agent) => `${who.id}@mail.example`;
 
 const signed = (raw: string, domain: keyof typeof keys) => dkimSigned(raw, `${domain}.example`, keys[domain]);
 
@@ -54,10 +77,10 @@ const received = (ip: string, returnPath: string) =>
 type Verdicts = Record<"spf" | "dkim" | "dmarc" | "arc" | "verdict", string | null>;
 
 /** Delivers each message (by subject) and answers the authentication the service filed for it. */
-async function file(messages: Record<string, string>): Promise<Record<string, Verdicts>> {
-  const before = (await api.get(`/agents/${agent.id}/emails?limit=1`, { key: agent.apiKey })).body.total as number;
-  await dovecot.append(Object.values(messages).map((raw) => `X-Original-To: ${to()}\r\n${raw}`));
-  const inbox = await inboxOf(api, agent, before + Object.keys(messages).length);
+async function file(messages: Record<string, string>, who = agent): Promise<Record<string, Verdicts>> {
+  const before = (await api.get(`/agents/${who.id}/emails?limit=1`, { key: who.apiKey })).body.total as number;
+  await dovecot.append(Object.values(messages).map((raw) => `X-Original-To: ${to(who)}\r\n${raw}`));
+  const inbox = await inboxOf(api, who, before + Object.keys(messages).length);
   const bySubject = new Map(
     inbox.body.data.map((e: { subject: string; authentication: Verdicts }) => [e.subject, e.authentication]),
   );
@@ -66,6 +89,96 @@ async function file(messages: Record<string, string>): Promise<Record<string, Ve
 
 const message = (subject: string, from: string, body = "Invoice 4471 is attached.") =>
   rawMessage({ to: to(), from, subject, body });
+
+/** An unsigned message, to the other agent unless it says. */
+const unsigned = (subject: string, from: string, who = other) => rawMessage({ to: to(who), from, subject });
+
+/** The verdicts filed for the email of this subject, to the other agent unless it says. */
+async function verdictsOf(subject: string, service = api, who = other): Promise<Verdicts> {
+  const inbox = await service.get(`/agents/${who.id}/emails?limit=100`, { key: who.apiKey });
+  const email = inbox.body.data.find((e: { subject: string }) => e.subject === subject);
+  expect(email, subject).toBeDefined();
+  return email.authentication;
+}
+
+/** A Received line as a server writes it: who handed the message over, and who took it. */
+const hop = (from: string, by: string) =>
+  `Received: from ${from}\r\n\tby ${by} with ESMTP; Sun, 22 Nov 2026 10:00:01 +0000\r\n`;
+
+/** What a sender writes to pass for 192.0.2.10, which signed.example permits. */
+const FORGED = hop("sender.host (sender.host [192.0.2.10])", "mx.mail.example");
+
+/**
+ * An SMTP conversation on a raw socket from `localAddress`: `opening` is written the moment it connects (a PROXY
+ * header, say), then each command once the reply before it came. Every reply, until the commands end or the door
+ * closes the connection.
+ */
+async function converse(port: number, opening: Buffer | string, commands: string[], localAddress = "127.0.0.1") {
+  const socket = connect({ port, host: "127.0.0.1", localAddress });
+  const replies: string[] = [];
+  let buffered = "";
+  let wake = () => {};
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    socket.on("close", () => {
+      isClosed = true;
+      wake();
+      resolve();
+    }),
+  );
+  socket.on("error", () => {}); // a write racing the door's close; `closed` tells
+  socket.on("data", (chunk) => {
+    buffered += chunk.toString("latin1");
+    // A reply ends with a line whose code is followed by a space.
+    for (let match = /^\d{3} .*\r\n/m.exec(buffered); match; match = /^\d{3} .*\r\n/m.exec(buffered)) {
+      replies.push(buffered.slice(0, match.index + match[0].length));
+      buffered = buffered.slice(match.index + match[0].length);
+    }
+    wake();
+  });
+  const heard = (count: number) =>
+    new Promise<void>((resolve) => {
+      wake = () => (replies.length >= count || isClosed ? resolve() : undefined);
+      wake();
+    });
+  socket.write(opening);
+  await heard(1);
+  for (const command of commands) {
+    if (isClosed) break;
+    socket.write(`${command}\r\n`);
+    await heard(replies.length + 1);
+  }
+  socket.end();
+  await closed;
+  return replies;
+}
+
+/** Runs `run` against an instance of its own with a door set up by `env`: the door's port, and its API. */
+const withDoor = (env: Record<string, string>, run: (port: number, service: Api) => Promise<void>) =>
+  withService(
+    {
+      SOCIAL_OEMBED_URL: x.url,
+      MAIL_DOMAIN: "mail.example",
+      DNS_SERVERS: dns.address,
+      SMTP_INGRESS_PORT: "0",
+      SMTP_INGRESS_HOST: "127.0.0.1",
+      ...env,
+    },
+    async (svc: TestService) => {
+      const port = svc.logs.find((line) => line.event === "smtp_ingress_listening")?.fields.port as number;
+      await run(port, new Api(svc.url));
+    },
+  );
+
+/** The commands that send `raw` from `sender` to the agent. */
+const sending = (sender: string, raw: string, who: TestAgent, greeting = "EHLO sender.host") => [
+  greeting,
+  `MAIL FROM:<${sender}>`,
+  `RCPT TO:<${to(who)}>`,
+  "DATA",
+  `${raw}\r\n.`,
+  "QUIT",
+];
 
 describe("checked by the service", () => {
   test("SPF, DKIM and DMARC pass for aligned mail from a permitted server; tampering fails", async () => {
@@ -179,7 +292,221 @@ describe("checked by the service", () => {
   });
 });
 
-test("with DNS unreachable, mail is filed all the same and its checks say temperror", async () => {
+describe("SPF's client is the one that handed the message over, never a Received line the sender wrote", () => {
+  test("through the SMTP door, from a loopback peer: SPF checks the peer", async () => {
+    const door = nodemailer.createTransport({ host: "127.0.0.1", port: DOOR, ignoreTLS: true, name: "sender.host" });
+    await door.sendMail({
+      envelope: { from: "bounce@signed.example", to: [to(other)] },
+      raw: FORGED + unsigned("door from loopback", "billing@signed.example"),
+    });
+    expect(await verdictsOf("door from loopback")).toEqual({
+      spf: "fail",
+      dkim: "none",
+      dmarc: "fail",
+      arc: "none",
+      verdict: "fail",
+    });
+  });
+
+  test("through /inbound/raw: X-Client-Ip, else no SPF at all", async () => {
+    const post = (raw: string, headers: Record<string, string>) =>
+      fetch(`${api.url}/inbound/raw`, {
+        method: "POST",
+        body: raw,
+        headers: {
+          Authorization: `Bearer ${INBOUND}`,
+          "Content-Type": "message/rfc822",
+          "X-Envelope-To": to(other),
+          ...headers,
+        },
+      });
+    const forged = await post(FORGED + unsigned("raw without client", "billing@signed.example"), {
+      "X-Envelope-From": "bounce@signed.example",
+    });
+    expect(forged.status).toBe(200);
+    expect(await verdictsOf("raw without client")).toEqual({
+      spf: null,
+      dkim: "none",
+      dmarc: "fail",
+      arc: "none",
+      verdict: "fail",
+    });
+    const vouched = await post(unsigned("raw with client", "news@spfonly.example"), {
+      "X-Envelope-From": "bounce@spfonly.example",
+      "X-Client-Ip": "192.0.2.40",
+    });
+    expect(vouched.status).toBe(200);
+    expect(await verdictsOf("raw with client")).toEqual({
+      spf: "pass",
+      dkim: "none",
+      dmarc: "none",
+      arc: "none",
+      verdict: "pass",
+    });
+    const notAnAddress = await post(unsigned("raw with a name", "news@spfonly.example"), {
+      "X-Client-Ip": "sender.host",
+    });
+    expect([notAnAddress.status, (await notAnAddress.json()).message]).toEqual([
+      400,
+      "X-Client-Ip must be an IP address",
+    ]);
+  });
+
+  test("through the catch-all: only below TRUSTED_MX_HOSTS' own lines, the first hop from a public address", async () => {
+    const lmtp = hop("mx.mail.example ([127.0.0.1])", "imap.mail.example");
+    const verdicts = await file(
+      {
+        // The MX behind a NAT: its hop is from a private address, and the line below it is not its own.
+        "under a private hop":
+          lmtp +
+          hop("unknown ([10.0.0.5])", "mx.mail.example") +
+          hop("sender.host (sender.host [192.0.2.10])", "relay.example") +
+          "Return-Path: <bounce@signed.example>\r\n" +
+          unsigned("under a private hop", "billing@signed.example"),
+        "no hop of ours":
+          hop("sender.host (sender.host [192.0.2.10])", "relay.example") +
+          "Return-Path: <bounce@signed.example>\r\n" +
+          unsigned("no hop of ours", "billing@signed.example"),
+        "below the first hop from outside":
+          received("198.51.100.7", "bounce@signed.example") +
+          FORGED +
+          unsigned("below the first hop from outside", "billing@signed.example"),
+        // The envelope sender is the Return-Path the receiving side wrote above its hop, not one below it.
+        "return-path below":
+          hop("sender.host (sender.host [192.0.2.40])", "mx.mail.example") +
+          "Return-Path: <bounce@spfonly.example>\r\n" +
+          unsigned("return-path below", "news@spfonly.example"),
+      },
+      other,
+    );
+    expect(verdicts["under a private hop"]).toEqual({
+      spf: null,
+      dkim: "none",
+      dmarc: "fail",
+      arc: "none",
+      verdict: "fail",
+    });
+    expect(verdicts["no hop of ours"]).toEqual(verdicts["under a private hop"]);
+    expect(verdicts["below the first hop from outside"]).toEqual({
+      spf: "fail",
+      dkim: "none",
+      dmarc: "fail",
+      arc: "none",
+      verdict: "fail",
+    });
+    expect(verdicts["return-path below"]).toEqual({
+      spf: "none",
+      dkim: "none",
+      dmarc: "none",
+      arc: "none",
+      verdict: "none",
+    });
+  });
+
+  test("without a DMARC policy an SPF pass counts when it is the From domain's, and only then", async () => {
+    const verdicts = await file(
+      {
+        aligned: received("192.0.2.40", "bounce@spfonly.example") + unsigned("aligned", "news@spfonly.example"),
+        "another domain's":
+          received("192.0.2.20", "bounce@forwarder.example") + unsigned("another domain's", "news@spfonly.example"),
+      },
+      other,
+    );
+    expect(verdicts.aligned).toEqual({ spf: "pass", dkim: "none", dmarc: "none", arc: "none", verdict: "pass" });
+    expect(verdicts["another domain's"]).toEqual({
+      spf: "pass",
+      dkim: "none",
+      dmarc: "none",
+      arc: "none",
+      verdict: "none",
+    });
+  });
+  test("through the LMTP door behind the operator's MTA: SPF's client is the one its trace names", async () => {
+    await withDoor({ SMTP_INGRESS_LMTP: "true", TRUSTED_MX_HOSTS: "mx.mail.example" }, async (port, service) => {
+      const mine = await createVerifiedAgent(service, x);
+      const relay = async (subject: string, trace: string) => {
+        const raw = trace + unsigned(subject, "billing@signed.example", mine);
+        const lmtp = sending("bounce@signed.example", raw, mine, "LHLO mx.mail.example");
+        expect((await converse(port, "", lmtp)).at(-2)).toMatch(/^250 /);
+        return verdictsOf(subject, service, mine);
+      };
+      expect(await relay("relayed", FORGED)).toEqual({
+        spf: "pass",
+        dkim: "none",
+        dmarc: "pass",
+        arc: "none",
+        verdict: "pass",
+      });
+      const attacker = hop("attacker.host (attacker.host [198.51.100.7])", "mx.mail.example");
+      expect(await relay("relayed forgery", attacker + FORGED)).toMatchObject({ spf: "fail", verdict: "fail" });
+      expect(await relay("relayed by another host", hop("sender.host ([192.0.2.10])", "relay.example"))).toMatchObject({
+        spf: null,
+        verdict: "fail",
+      });
+    });
+  });
+});
+
+describe("the SMTP door behind a proxy (SMTP_INGRESS_TRUSTED_PROXIES)", () => {
+  /** Runs `run` against a door that believes PROXY headers from 127.0.0.1 only, and its API. */
+  const behindProxy = (run: (port: number, service: Api) => Promise<void>) =>
+    withDoor({ SMTP_INGRESS_TRUSTED_PROXIES: "127.0.0.1", SMTP_INGRESS_IDLE_TIMEOUT_SECONDS: "3" }, run);
+
+  /** A version 2 header: PROXY over TCP/IPv6 from 2001:db8::30 port 40000 to ::1 port 25, with a NOOP TLV. */
+  const v2 = Buffer.concat([
+    Buffer.from("0d0a0d0a000d0a515549540a", "hex"),
+    Buffer.from([0x21, 0x21, 0x00, 36 + 4]),
+    Buffer.from("20010db8000000000000000000000030", "hex"),
+    Buffer.from("00000000000000000000000000000001", "hex"),
+    Buffer.from([0x9c, 0x40, 0x00, 0x19]),
+    Buffer.from([0x04, 0x00, 0x01, 0x00]),
+  ]);
+
+  test("a listed proxy's PROXY header, version 1 or 2, names the client SPF checks", async () => {
+    await behindProxy(async (port, service) => {
+      const mine = await createVerifiedAgent(service, x);
+      const v1 = "PROXY TCP4 192.0.2.30 127.0.0.1 40000 25\r\n";
+      for (const [subject, opening] of [
+        ["through PROXY v1", v1],
+        ["through PROXY v2", v2],
+      ] as const) {
+        const replies = await converse(
+          port,
+          opening,
+          sending("bounce@proxied.example", unsigned(subject, "billing@proxied.example", mine), mine),
+        );
+        expect(replies[0]).toMatch(/^220 /);
+        expect(replies.at(-2)).toMatch(/^250 /);
+        expect(await verdictsOf(subject, service, mine)).toEqual({
+          spf: "pass",
+          dkim: "none",
+          dmarc: "pass",
+          arc: "none",
+          verdict: "pass",
+        });
+      }
+    });
+  });
+
+  test("a PROXY header from an unlisted address, or a listed one without a header, is refused", async () => {
+    await behindProxy(async (port) => {
+      const header = "PROXY TCP4 192.0.2.30 127.0.0.1 40000 25\r\n";
+      // 127.0.0.2 is loopback too, but not listed: its header is answered as any client that talks too soon.
+      expect(await converse(port, header, ["EHLO sender.host"], "127.0.0.2")).toEqual([
+        expect.stringMatching(/^421 .*You talk too soon/),
+      ]);
+      expect(await converse(port, v2, ["EHLO sender.host"], "127.0.0.2")).toEqual([
+        expect.stringMatching(/^421 .*You talk too soon/),
+      ]);
+      // The listed proxy speaking SMTP at once, and one that says nothing until the idle timeout.
+      const refused = [expect.stringMatching(/^421 4\.7\.0 /)];
+      expect(await converse(port, "EHLO sender.host\r\n", [])).toEqual(refused);
+      expect(await converse(port, "", [])).toEqual(refused);
+    });
+  });
+});
+
+test("with DNS unreachable, mail is filed all the same and its checks say temperror; without TRUSTED_MX_HOSTS the catch-all's trace is not read for SPF", async () => {
   const silent = await startDnsServer();
   const address = silent.address;
   await silent.close();
@@ -196,7 +523,8 @@ test("with DNS unreachable, mail is filed all the same and its checks say temper
     const cutApi = new Api(cut.url);
     const mine = await createVerifiedAgent(cutApi, x);
     const raw = await signed(rawMessage({ to: `${mine.id}@mail.example`, from: "a@signed.example" }), "signed");
-    await dovecot.append(`X-Original-To: ${mine.id}@mail.example\r\n${raw}`, "NoDns");
+    const trace = received("192.0.2.10", "bounce@signed.example");
+    await dovecot.append(`X-Original-To: ${mine.id}@mail.example\r\n${trace}${raw}`, "NoDns");
     const inbox = await inboxOf(cutApi, mine, 1);
     expect(inbox.body.data[0].authentication).toEqual({
       spf: null,

@@ -168,6 +168,35 @@ test("policy and held: the operator holds an agent's mail, lists it, approves on
   await cli(["policy", "set", agent.id, "default"]);
 });
 
+test("reviewer set: where an agent's held mail goes for a decision; each part left out is the instance's", async () => {
+  const agent = await createAgent(api);
+  const secret = `whsec_${Buffer.alloc(24, 3).toString("base64")}`;
+  const set = await cli([
+    "reviewer",
+    "set",
+    agent.id,
+    "--email",
+    "owner@people.example",
+    "--webhook-url",
+    "https://hooks.people.example/held",
+    "--webhook-secret",
+    secret,
+  ]);
+  expect(set.stdout).toBe(
+    `Agent ${agent.id}: held mail's review links go to owner@people.example and https://hooks.people.example/held.\n`,
+  );
+  const shown = await cli(["agents", "show", agent.id, "--json"]);
+  expect(shown.json).toMatchObject({ reviewerEmailOverride: "owner@people.example" });
+  expect(shown.stdout).not.toContain(secret);
+  const half = await cli(["reviewer", "set", agent.id, "--webhook-url", "https://hooks.people.example/held"]);
+  expect([half.code, half.stderr.trim()]).toEqual([
+    1,
+    "webhookUrl and webhookSecret go together: both, or neither (the instance's)",
+  ]);
+  const reset = await cli(["reviewer", "set", agent.id]);
+  expect(reset.stdout).toBe(`Agent ${agent.id}: nobody is told of held mail; decide it with pigeonhole held.\n`);
+});
+
 test("domains: added with its records (never the private key), listed, shown, verified and deleted", async () => {
   const name = `${uniqueId()}.example`;
   const added = await cli(["domains", "add", name]);
@@ -247,6 +276,14 @@ test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password 
   expect(lines).toContainEqual(
     expect.stringMatching(/^warn {2}configuration: PUBLIC_URL is http:\/\/localhost:3000: /),
   );
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^warn {2}configuration: TRUSTED_MX_HOSTS is not set: SPF is not checked for the catch-all/),
+  );
+  expect(lines).toContainEqual(expect.stringMatching(/^ok {4}reviewer: no reviewer is set .*nobody is told/));
+  const holding = await cli(["doctor"], { env: { ...env, SEND_POLICY: "review_all" } });
+  expect(holding.stdout).toMatch(/^warn {2}reviewer: SEND_POLICY=review_all holds mail, but no reviewer is set/m);
+  const told = await cli(["doctor"], { env: { ...env, REVIEWER_EMAIL: "owner@people.example" } });
+  expect(told.stdout).toMatch(/^ok {4}reviewer: held mail's review links go to owner@people\.example$/m);
 
   const wrong = dovecot.url().replace(":secret@", ":not-the-password@");
   const failing = await cli(["doctor", "--json"], { env: { ...env, IMAP_URL: wrong } });

@@ -44,12 +44,14 @@ describe("configuration", () => {
       verificationMode: "social",
       sendPolicy: "open",
       approvalTimeoutHours: 72,
+      reviewer: { email: null, webhook: null },
       adminToken: null,
       metricsToken: null,
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,
       feedbackLoopDomains: [],
+      trustedMxHosts: [],
       corsOrigins: [],
       wireNames: "spec",
     });
@@ -65,6 +67,24 @@ describe("configuration", () => {
       "fbl.example",
       "arf.mail.example",
     ]);
+    expect(loadConfig({ TRUSTED_MX_HOSTS: "MX.Example.com, store.example.com," }).trustedMxHosts).toEqual([
+      "mx.example.com",
+      "store.example.com",
+    ]);
+    const proxies = {
+      SMTP_INGRESS_PORT: "25",
+      SMTP_INGRESS_TRUSTED_PROXIES: "10.0.0.0/8, 192.0.2.7, ::ffff:192.0.2.8, fd00::/8",
+    };
+    expect(loadConfig(proxies).smtpIngress?.trustedProxies).toEqual([
+      "10.0.0.0/8",
+      "192.0.2.7/32",
+      "192.0.2.8/32",
+      "fd00::/8",
+    ]);
+    expect(loadConfig({ SMTP_INGRESS_PORT: "25" }).smtpIngress?.trustedProxies).toEqual([]);
+    expect(() => loadConfig({ SMTP_INGRESS_PORT: "25", SMTP_INGRESS_TRUSTED_PROXIES: "lb.example.com" })).toThrow(
+      /^SMTP_INGRESS_TRUSTED_PROXIES must be IP addresses or CIDR ranges/,
+    );
     expect(loadConfig({ CORS_ORIGINS: "https://app.example, http://localhost:5173" }).corsOrigins).toEqual([
       "https://app.example",
       "http://localhost:5173",
@@ -96,6 +116,7 @@ describe("configuration", () => {
     ["DNS_SERVERS", "127.0.0.1,"],
     ["TRUSTED_AUTHSERV_ID", "mx example"],
     ["FEEDBACK_LOOP_DOMAINS", "fbl.example,@arf.example"],
+    ["TRUSTED_MX_HOSTS", "mx.example.com, mx example"],
     ["CORS_ORIGINS", "https://app.example/path"],
     ["CORS_ORIGINS", "app.example"],
     ["CORS_ORIGINS", "*, https://app.example"],
@@ -113,9 +134,30 @@ describe("configuration", () => {
     ["TRUST_PROXY", "yes"],
     ["METRICS_TOKEN", "has spaces in it but is long enough"],
     ["TRASH_RETENTION_DAYS", "-1"],
+    ["REVIEWER_EMAIL", "a person"],
+    ["REVIEWER_WEBHOOK_URL", "hooks.example"],
   ])("%s=%j is refused with a message naming it", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be`));
+  });
+
+  test("the reviewer's webhook comes with a secret of its own, never repeated in the refusal", () => {
+    const secret = `whsec_${Buffer.alloc(24, 1).toString("base64")}`;
+    const url = "https://hooks.example/held";
+    expect(() => loadConfig({ REVIEWER_WEBHOOK_URL: url })).toThrow(
+      /^REVIEWER_WEBHOOK_URL and REVIEWER_WEBHOOK_SECRET/,
+    );
+    expect(() => loadConfig({ REVIEWER_WEBHOOK_SECRET: secret })).toThrow(/must be set together/);
+    expect(() => loadConfig({ REVIEWER_WEBHOOK_URL: url, REVIEWER_WEBHOOK_SECRET: "whsec_c2hvcnQ=" })).toThrow(
+      /^REVIEWER_WEBHOOK_SECRET must be whsec_ and 24-64 bytes in base64/,
+    );
+    expect(
+      loadConfig({ REVIEWER_EMAIL: "Owner@People.example", REVIEWER_WEBHOOK_URL: url, REVIEWER_WEBHOOK_SECRET: secret })
+        .reviewer,
+    ).toEqual({
+      email: "owner@people.example",
+      webhook: { url, secret },
+    });
   });
 });
 

@@ -30,10 +30,11 @@ const checked = new Set<string>();
 const ajv = new Ajv2020({ strict: false });
 
 const ADMIN = "admin-token-openapi-0123456789";
-const { api, x, dovecot } = served({
+const REVIEWER = "reviewer@people.example";
+const { api, x, dovecot, provider } = served({
   imap: true,
   smtp: true,
-  env: { WEBHOOK_ALLOW_PRIVATE: "true", ADMIN_TOKEN: ADMIN },
+  env: { WEBHOOK_ALLOW_PRIVATE: "true", ADMIN_TOKEN: ADMIN, REVIEWER_EMAIL: REVIEWER },
 });
 
 beforeAll(async () => {
@@ -186,18 +187,18 @@ test("every documented operation answers as documented", async () => {
     key: ADMIN,
     body: { sendPolicy: "review_all" },
   });
-  const reviewToken = (url: string) => new URL(url).pathname.split("/")[2] as string;
-  const held = await call("POST", `${base}/send`, {
-    key,
-    body: { to: "pat@example.com", subject: "Held", text: "Hi." },
-  });
-  await call("GET", `/review/${reviewToken(held.body.reviewUrl)}/message`);
-  await call("POST", `/review/${reviewToken(held.body.reviewUrl)}/approve`);
-  const rejected = await call("POST", `${base}/send`, {
-    key,
-    body: { to: "pat@example.com", subject: "No", text: "Hi." },
-  });
-  await call("POST", `/review/${reviewToken(rejected.body.reviewUrl)}/reject`, { body: { reason: "No." } });
+  // The link goes to the reviewer, by mail.
+  const reviewToken = (subject: string) =>
+    waitFor(() => {
+      const mail = provider.deliveries.find((d) => d.to.includes(REVIEWER) && d.parsed.subject?.includes(subject));
+      return mail ? (/\/review\/(pr_[\w-]{43})/.exec(mail.parsed.text ?? "")?.[1] ?? null) : null;
+    });
+  await call("POST", `${base}/send`, { key, body: { to: "pat@example.com", subject: "Held", text: "Hi." } });
+  const held = await reviewToken("Review: Held (");
+  await call("GET", `/review/${held}/message`);
+  await call("POST", `/review/${held}/approve`);
+  await call("POST", `${base}/send`, { key, body: { to: "pat@example.com", subject: "No", text: "Hi." } });
+  await call("POST", `/review/${await reviewToken("Review: No (")}/reject`, { body: { reason: "No." } });
 
   // Webhooks and their deliveries.
   const hook = await call("POST", `${base}/webhooks`, { key, body: { url: receiver.url, events: ["email.updated"] } });

@@ -113,3 +113,101 @@ test("mail kept before threads: each message becomes a thread of its own, known 
     await svc.stop();
   }
 });
+
+const REVIEWED_KEY = "ph_upgrade-review-key";
+
+test("review links once handed to agents: held ones die, decided ones say what became of them; none stays where agents read", async () => {
+  const before = freshDatabase();
+  const old = await openDatabase(before.url);
+  const provider = old.provider;
+  try {
+    if (provider === "postgresql") await old.prisma.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS "${old.schema}"`);
+    await old.prisma.$executeRawUnsafe(
+      `CREATE TABLE "_pigeonhole_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TEXT NOT NULL)`,
+    );
+    for (const migration of migrationsOf(provider).filter((m) => m.name < "20261128191008")) {
+      for (const statement of migration.statements) await old.prisma.$executeRawUnsafe(statement);
+      await old.prisma.$executeRawUnsafe(
+        `INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES ('${migration.name}', '2026-11-01')`,
+      );
+    }
+    const p = (n: number) => (provider === "postgresql" ? `$${n}` : "?");
+    const at = (date: Date) => (provider === "postgresql" ? date : date.toISOString().replace("Z", "+00:00"));
+    const hash = (text: string) => createHash("sha256").update(text).digest("hex");
+    const now = new Date();
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "Agent" ("id", "idKey", "name", "apiKeyHash", "createdAt", "verifiedAt")
+       VALUES ('reviewed', 'reviewed', 'Reviewed', ${p(1)}, ${p(2)}, ${p(3)})`,
+      hash(REVIEWED_KEY),
+      at(now),
+      at(now),
+    );
+    const held = `pr_${"H".repeat(43)}`;
+    const rejected = `pr_${"R".repeat(43)}`;
+    for (const [id, token, status, reason] of [
+      ["d-held", held, "pending_approval", null],
+      ["d-rejected", rejected, "rejected", "Not this one"],
+    ] as const) {
+      await old.prisma.$executeRawUnsafe(
+        `INSERT INTO "Draft" ("id", "agentId", "sendStatus", "reviewTokenHash", "rejectReason", "size", "createdAt", "updatedAt")
+         VALUES ('${id}', 'reviewed', '${status}', ${p(1)}, ${p(2)}, 10, ${p(3)}, ${p(4)})`,
+        hash(token),
+        reason,
+        at(now),
+        at(now),
+      );
+    }
+    const link = `https://pigeonhole.example/review/${held}`;
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES ('reviewed', 'email.held', ${p(1)}, ${p(2)})`,
+      JSON.stringify({ draftId: "d-held", to: ["pat@example.com"], subject: "Held", reviewUrl: link }),
+      at(now),
+    );
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "Webhook" ("id", "agentId", "url", "events", "secret", "enabled", "createdAt")
+       VALUES ('w-old', 'reviewed', 'https://hooks.example/', '[]', 'whsec_x', ${provider === "sqlite" ? 1 : "true"}, ${p(1)})`,
+      at(now),
+    );
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "WebhookDelivery" ("id", "webhookId", "eventId", "status", "payload", "createdAt")
+       VALUES ('wd-old', 'w-old', 1, 'pending', ${p(1)}, ${p(2)})`,
+      JSON.stringify({ type: "email.held", data: { draftId: "d-held", reviewUrl: link, agentId: "reviewed" } }),
+      at(now),
+    );
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "IdempotencyKey" ("agentId", "key", "fingerprint", "status", "answer", "createdAt")
+       VALUES ('reviewed', 'k-old', 'f', 201, ${p(1)}, ${p(2)})`,
+      JSON.stringify({ value: { pending: { id: "d-held", status: "pending_approval", reviewUrl: link } } }),
+      at(now),
+    );
+  } finally {
+    await old.prisma.$disconnect();
+  }
+
+  const svc = await startTestService({}, before);
+  try {
+    const api = new Api(svc.url);
+    // The agent was handed this link: it decides nothing now, and the operator decides the message.
+    expect((await api.post(`/review/pr_${"H".repeat(43)}/approve`)).status).toBe(404);
+    const key = REVIEWED_KEY;
+    const draft = await api.get("/agents/reviewed/drafts/d-held", { key });
+    expect(draft.body.sendStatus).toBe("pending_approval");
+    const decided = await api.get(`/review/pr_${"R".repeat(43)}/message`);
+    expect([decided.status, decided.body.message]).toEqual([
+      410,
+      expect.stringMatching(/^This message was already rejected, on .+ \(Not this one\)$/),
+    ]);
+    const events = await api.get("/agents/reviewed/events", { key });
+    expect(events.body.data[0].data).toEqual({ draftId: "d-held", to: ["pat@example.com"], subject: "Held" });
+    const { sql } = svc.service.services;
+    const kept = [
+      ...(await sql.all(`SELECT "data" AS "text" FROM "Event"`, [])),
+      ...(await sql.all(`SELECT "payload" AS "text" FROM "WebhookDelivery"`, [])),
+      ...(await sql.all(`SELECT "answer" AS "text" FROM "IdempotencyKey"`, [])),
+    ].map((row) => String(row.text));
+    expect(kept).toHaveLength(3);
+    for (const text of kept) expect(text).not.toMatch(/reviewUrl|pr_/);
+  } finally {
+    await svc.stop();
+  }
+});

@@ -149,6 +149,54 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "reviewerEmail",
+            "description": "In force: where its held mail's review links are mailed (its own, else REVIEWER_EMAIL)",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "reviewerEmailOverride",
+            "description": "Its own reviewer's address, when the operator set one",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "reviewerWebhookUrl",
+            "description": "In force: the operator's webhook its held mail's review links are POSTed to (its own, else REVIEWER_WEBHOOK_URL)",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "reviewerWebhookUrlOverride",
+            "description": "Its own reviewer webhook, when the operator set one",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "sendPolicy",
             "description": "In force: open, review_new_recipients or review_all (its own, else SEND_POLICY)",
             "args": [],
@@ -796,6 +844,75 @@ export type introspection = {
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              }
+            ],
+            "type": {
+              "kind": "NON_NULL",
+              "name": null,
+              "ofType": {
+                "name": "AdminAgent",
+                "kind": "OBJECT",
+                "ofType": null
+              }
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
+            "name": "setReviewer",
+            "description": "Sets who decides an agent's held mail: an address its review links are mailed to, and/or a webhook they are POSTed to (signed with webhookSecret). Each null goes back to the instance's REVIEWER_* settings.",
+            "args": [
+              {
+                "name": "email",
+                "description": "A person's address, never one of this instance's agents'",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "id",
+                "description": null,
+                "type": {
+                  "kind": "NON_NULL",
+                  "name": null,
+                  "ofType": {
+                    "name": "ID",
+                    "kind": "SCALAR",
+                    "ofType": null
+                  }
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "webhookSecret",
+                "description": "whsec_ and 24-64 bytes in base64, as Standard Webhooks takes it",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
+                  "ofType": null
+                },
+                "defaultValue": null,
+                "isDeprecated": false,
+                "deprecationReason": null
+              },
+              {
+                "name": "webhookUrl",
+                "description": "http(s) URL; with webhookSecret",
+                "type": {
+                  "kind": "SCALAR",
+                  "name": "String",
                   "ofType": null
                 },
                 "defaultValue": null,
@@ -3027,7 +3144,7 @@ export type introspection = {
           },
           {
             "name": "verdict",
-            "description": "pass, fail or none: DMARC's when the domain has a policy, else pass for an aligned DKIM signature",
+            "description": "pass, fail or none: DMARC's when the domain has a policy, else pass when SPF or DKIM passed aligned with the From domain",
             "args": [],
             "type": {
               "kind": "NON_NULL",
@@ -6051,7 +6168,7 @@ export type introspection = {
           },
           {
             "name": "forwardEmail",
-            "description": "Forwards a received email with its attachments, quoted below your text. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person (PendingSend with reviewUrl).",
+            "description": "Forwards a received email with its attachments, quoted below your text. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
             "args": [
               {
                 "name": "agentId",
@@ -6222,7 +6339,7 @@ export type introspection = {
           },
           {
             "name": "replyToEmail",
-            "description": "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person (PendingSend with reviewUrl).",
+            "description": "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
             "args": [
               {
                 "name": "agentId",
@@ -6495,7 +6612,7 @@ export type introspection = {
           },
           {
             "name": "sendEmail",
-            "description": "Sends an email from the agent's address through the configured provider. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person (PendingSend with reviewUrl).",
+            "description": "Sends an email from the agent's address through the configured provider. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
             "args": [
               {
                 "name": "agentId",
@@ -7096,18 +7213,6 @@ export type introspection = {
             "deprecationReason": null
           },
           {
-            "name": "reviewUrl",
-            "description": "While held: the page where a person approves or rejects it (a link for this message only)",
-            "args": [],
-            "type": {
-              "kind": "SCALAR",
-              "name": "String",
-              "ofType": null
-            },
-            "isDeprecated": false,
-            "deprecationReason": null
-          },
-          {
             "name": "sendAt",
             "description": null,
             "args": [],
@@ -7121,7 +7226,7 @@ export type introspection = {
           },
           {
             "name": "status",
-            "description": "scheduled or pending_approval",
+            "description": "scheduled, or pending_approval: a person decides, by a link that goes to them only",
             "args": [],
             "type": {
               "kind": "NON_NULL",

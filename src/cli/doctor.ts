@@ -30,6 +30,8 @@ function configuration(config: Config): Finding[] {
     warn(`PUBLIC_URL is ${config.publicUrl}: links shown to people point at this machine`);
   if (config.verificationMode === "none") warn("VERIFICATION_MODE=none: every agent is verified as it registers");
   if (!config.imap) warn("IMAP_URL is not set: no mail is received");
+  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null)
+    warn("TRUSTED_MX_HOSTS is not set: SPF is not checked for the catch-all's mail (DKIM and DMARC still are)");
   if (!config.smtp) warn("SMTP_URL is not set: sending answers 503");
   if (!config.adminToken) warn("ADMIN_TOKEN is not set: the admin API is off");
   return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];
@@ -132,7 +134,29 @@ async function smtp({ smtp: settings }: Config): Promise<Finding | null> {
   }
 }
 
+/** Where held mail's review links go for agents without a reviewer of their own, and whether they can get there. */
+function reviewer(config: Config): Finding {
+  const check = "reviewer";
+  const { email, webhook } = config.reviewer;
+  const told = [email, webhook && new URL(webhook.url).origin].filter((to) => to !== null);
+  if (email !== null && !config.smtp) {
+    return {
+      check,
+      status: "warn",
+      detail: "REVIEWER_EMAIL is set but SMTP_URL is not: the reviewer cannot be mailed",
+    };
+  }
+  if (told.length > 0) return { check, status: "ok", detail: `held mail's review links go to ${told.join(" and ")}` };
+  const held = config.sendPolicy !== "open" ? `SEND_POLICY=${config.sendPolicy} holds mail, but ` : "";
+  return {
+    check,
+    status: held ? "warn" : "ok",
+    detail: `${held}no reviewer is set (REVIEWER_EMAIL, REVIEWER_WEBHOOK_URL): nobody is told of held mail, unless the operator gave its agent a reviewer; decide it with GET /admin/held or pigeonhole held`,
+  };
+}
+
 export async function doctor(config: Config): Promise<Finding[]> {
   const [db, inbound, outbound] = await Promise.all([database(config), imap(config), smtp(config)]);
-  return [...configuration(config), db, ...[inbound, outbound].filter((f): f is Finding => f !== null)];
+  const reached = [inbound, outbound].filter((f): f is Finding => f !== null);
+  return [...configuration(config), db, ...reached, reviewer(config)];
 }

@@ -16,6 +16,7 @@ import {
   listAgents,
   rotateKeyOf,
   setLimits,
+  setReviewer,
   setSendPolicy,
   suppressionsOf,
   verifyAgent,
@@ -44,6 +45,7 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   suppressions list <id> [--limit n] [--offset n]
   suppressions remove <id> <address>
   policy set <id> open|review_new_recipients|review_all|default
+  reviewer set <id> [--email <address>] [--webhook-url <url> --webhook-secret <whsec_…>]
   held list [--limit n] [--offset n]
   held approve <agent id> <draft id>
   held reject <agent id> <draft id> [--reason <text>]
@@ -69,6 +71,9 @@ const OPTIONS = {
   storage: { type: "string" },
   "daily-sends": { type: "string" },
   reason: { type: "string" },
+  email: { type: "string" },
+  "webhook-url": { type: "string" },
+  "webhook-secret": { type: "string" },
   help: { type: "boolean", short: "h" },
 } as const;
 
@@ -219,6 +224,24 @@ async function policy(services: Services, [action, id, choice]: string[]): Promi
   return { text: `Agent ${agent.id}: send policy ${agent.sendPolicy}${own}.`, json: agent };
 }
 
+/** Who decides the agent's held mail: each part left out is the instance's (REVIEWER_*). */
+async function reviewer(services: Services, [action, id]: string[], options: Options): Promise<Output> {
+  if (action !== "set" || !id) {
+    throw new UsageError("reviewer set <id> [--email <address>] [--webhook-url <url> --webhook-secret <whsec_…>]");
+  }
+  const agent = await setReviewer(services, id, {
+    email: options.email ?? null,
+    webhookUrl: options["webhook-url"] ?? null,
+    webhookSecret: options["webhook-secret"] ?? null,
+  });
+  const told = [agent.reviewerEmail, agent.reviewerWebhookUrl].filter((to) => to !== null);
+  const text =
+    told.length > 0
+      ? `Agent ${agent.id}: held mail's review links go to ${told.join(" and ")}.`
+      : `Agent ${agent.id}: nobody is told of held mail; decide it with pigeonhole held.`;
+  return { text, json: agent };
+}
+
 async function held(services: Services, [action, agentId, draftId]: string[], options: Options): Promise<Output> {
   if (action === "list") {
     const page = await listHeld(services, {
@@ -335,6 +358,8 @@ async function run(config: Config, [command, ...rest]: string[], options: Option
       return withServices(config, log, (services) => suppressions(services, rest, options));
     case "policy":
       return withServices(config, log, (services) => policy(services, rest));
+    case "reviewer":
+      return withServices(config, log, (services) => reviewer(services, rest, options));
     case "held":
       return withServices(config, log, (services) => held(services, rest, options));
     case "domains":

@@ -144,6 +144,15 @@ export async function changeSendPolicy({ prisma }: Store, id: string, sendPolicy
   return (await prisma.agent.updateMany({ where: { id }, data: { sendPolicy } })).count > 0;
 }
 
+/** The agent's own reviewer, each part null for the instance's; false when the agent is gone. */
+export async function changeReviewer(
+  { prisma }: Store,
+  id: string,
+  reviewer: Pick<Agent, "reviewerEmail" | "reviewerWebhookUrl" | "reviewerWebhookSecret">,
+): Promise<boolean> {
+  return (await prisma.agent.updateMany({ where: { id }, data: reviewer })).count > 0;
+}
+
 /** Agents, verified agents, stored bytes and mail across the instance, and the sends on the day. */
 export async function instanceTotals({ prisma }: Store, day: string) {
   const [agents, verified, emails, sends] = await Promise.all([

@@ -128,18 +128,6 @@ export async function claimDueDrafts(tx: Tx, now: Date, until: Date, limit: numb
   return due;
 }
 
-/** A held draft, by the hash of its review link's token, locked until commit; or null. Raw: Prisma takes no row lock. */
-export async function lockDraftByReviewHash(tx: Tx, tokenHash: string): Promise<Draft | null> {
-  const row = await tx.one(`SELECT ${columnsOf("Draft")} FROM "Draft" WHERE "reviewTokenHash" = ?${tx.forUpdate}`, [
-    tokenHash,
-  ]);
-  return row ? rowOf(tx, "Draft", row) : null;
-}
-
-export function draftByReviewHash({ prisma }: Store, tokenHash: string) {
-  return prisma.draft.findUnique({ where: { reviewTokenHash: tokenHash } }) as Promise<Draft | null>;
-}
-
 /** Drafts held for a decision, oldest first, on every agent; and how many in all. */
 export async function heldPage({ prisma }: Store, window: Window) {
   const where = { sendStatus: "pending_approval" };
@@ -165,16 +153,16 @@ export function heldPast({ prisma }: Store, now: Date, limit: number): Promise<D
 }
 
 /**
- * Which of the addresses (lower case) the agent has received mail from, or had
- * mail to them approved by a person. Raw: a match without regard
- * to case, which Prisma cannot say on SQLite.
+ * Which of the addresses (lower case) the agent had mail to approved by a
+ * person, or received mail from that authenticated (its verdict pass). Raw: a
+ * match without regard to case, which Prisma cannot say on SQLite.
  */
 export async function knownAmong(db: Tx, agentId: string, addresses: string[]): Promise<Set<string>> {
   const marks = addresses.map(() => "?").join(", ");
   const rows = await db.all(
     `SELECT "address" FROM "ApprovedRecipient" WHERE "agentId" = ? AND "address" IN (${marks})
      UNION SELECT lower("fromAddress") FROM "Email"
-      WHERE "agentId" = ? AND lower("fromAddress") IN (${marks})`,
+      WHERE "agentId" = ? AND "authVerdict" = 'pass' AND lower("fromAddress") IN (${marks})`,
     [agentId, ...addresses, agentId, ...addresses],
   );
   return new Set(rows.map((row) => String(row.address)));

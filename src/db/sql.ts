@@ -17,8 +17,8 @@ import { countStatement, type Dialect, type Param, type Row, type Tx } from "./s
 // Prisma compiles each model query anew; a prepared statement is a lookup.
 // One SQL text serves both databases: `?` placeholders, double-quoted names.
 
-/** The work that takes turns: appending events, claiming webhook deliveries. */
-export type TurnName = "events" | "webhook-claims" | "scheduled-sends";
+/** The work that takes turns: appending events, claiming webhook deliveries, scheduled sends and review notices. */
+export type TurnName = "events" | "webhook-claims" | "scheduled-sends" | "review-notices";
 
 /** LIKE text (in lower case) for a literal piece, with its wildcards escaped: compared with ESCAPE '\\'. */
 export const likeLiteral = (text: string) => text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -138,6 +138,7 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
     events: advisoryKey(schema, "events"),
     "webhook-claims": advisoryKey(schema, "webhook-claims"),
     "scheduled-sends": advisoryKey(schema, "scheduled-sends"),
+    "review-notices": advisoryKey(schema, "review-notices"),
   };
   const dialect: Dialect = {
     date: (value) => value as Date,

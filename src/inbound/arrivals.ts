@@ -2,7 +2,7 @@ import type { ImapFlow } from "imapflow";
 import { servedDomains } from "../mailbox/domains.ts";
 import type { Arrival } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
-import { authenticator } from "./authentication.ts";
+import { authenticator, tracedClient } from "./authentication.ts";
 import { type ParsedMessage, recipientsOf } from "./parse.ts";
 import { startReaders, Unreadable } from "./readers.ts";
 
@@ -72,7 +72,8 @@ export class BatchReader {
       log("warn", "inbound_dropped", { reason: "no_recipient", uid });
       metrics.inbound("no_recipient");
     }
-    const authentication = await this.#authenticate(raw, message.from.address);
+    const client = tracedClient(raw, this.services.config.trustedMxHosts);
+    const authentication = await this.#authenticate(raw, message.from.address, client);
     // The catch-all's server recorded the envelope on top: Return-Path, and X-Original-To and its kin.
     const envelope = { from: message.returnPath, to: message.envelopeTo.map((address) => address.toLowerCase()) };
     return { uid: BigInt(uid), raw, message, recipients, authentication, envelope };

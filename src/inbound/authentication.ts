@@ -15,51 +15,85 @@ import { parseAuthenticationResults } from "./authentication-results.ts";
 import { dnsLookup, type Lookup } from "./dns.ts";
 
 // Sender authentication at filing. Either the service checks the message
-// itself with mailauth (SPF for the client the receiving server recorded,
-// DKIM, ARC, DMARC), or, with TRUSTED_AUTHSERV_ID, it reads the verdicts that
-// server wrote; anybody can write an Authentication-Results header, so every
-// other server's is ignored.
+// itself with mailauth (SPF for the client that handed it over, DKIM, ARC,
+// DMARC), or, with TRUSTED_AUTHSERV_ID, it reads the verdicts that server
+// wrote; anybody can write an Authentication-Results header, so every other
+// server's is ignored. SPF's client is never taken from a Received line the
+// sender could have written: the doors name it (the SMTP door's peer or the
+// client its trusted proxy names, /inbound/raw's X-Client-Ip), and the
+// catch-all reads only the lines its own hosts wrote (tracedClient).
 
-export type Authenticator = (raw: Buffer, fromAddress: string) => Promise<SenderChecks>;
+/** Who handed the message to the receiving side, as SPF checks it. */
+export interface SpfClient {
+  ip: string;
+  helo: string;
+  /** MAIL FROM; empty for a bounce (SPF then checks the HELO's domain). */
+  sender: string;
+}
+
+export type Authenticator = (raw: Buffer, fromAddress: string, client: SpfClient | null) => Promise<SenderChecks>;
 
 /** Never throws: mail whose checks break is filed all the same, as not evaluated. */
 export function authenticator(config: Config, log: Logger): Authenticator {
   const trusted = config.trustedAuthservId;
   if (trusted !== null) return async (raw, fromAddress) => fromTrustedHeaders(raw, fromAddress, trusted);
   const lookup = dnsLookup(config.dnsServers);
-  return (raw) =>
-    checked(raw, lookup, config.mailDomain).catch((error) => {
+  return (raw, fromAddress, client) =>
+    checked(raw, fromAddress, client, lookup, config.mailDomain).catch((error) => {
       log("warn", "authentication_failed", { error: describeFault(error) });
       return NOT_EVALUATED;
     });
 }
 
-/** The header section's fields of one name, unfolded, in order (the newest first). */
-function headerFields(raw: Buffer, name: string): string[] {
+/** The header section's fields in order (the newest first): each name in lower case, each value unfolded. */
+function headerFields(raw: Buffer): { name: string; value: string }[] {
   const end = raw.indexOf("\r\n\r\n");
   const head = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
-  const prefix = `${name.toLowerCase()}:`;
-  return head
-    .split(/\r?\n(?![ \t])/)
-    .filter((line) => line.slice(0, prefix.length).toLowerCase() === prefix)
-    .map((line) =>
-      line
-        .slice(prefix.length)
-        .replace(/\r?\n[ \t]+/g, " ")
-        .trim(),
-    );
+  return head.split(/\r?\n(?![ \t])/).flatMap((line) => {
+    const colon = line.indexOf(":");
+    if (colon < 1) return [];
+    const value = line
+      .slice(colon + 1)
+      .replace(/\r?\n[ \t]+/g, " ")
+      .trim();
+    return [{ name: line.slice(0, colon).trim().toLowerCase(), value }];
+  });
 }
 
-/** The client that handed the message to the receiving side: the newest Received hop from outside. */
-function clientOf(received: string[]): { ip: string; helo: string } | null {
-  for (const hop of received) {
-    const from = /^from\s+(\S+)([\s\S]*?)(?:\sby\s|;|$)/i.exec(hop);
-    const ip = from?.[2] && /\[(?:IPv6:)?([0-9a-f:.]+)\]/i.exec(from[2])?.[1];
-    if (!from?.[1] || !ip || !ipaddr.isValid(ip)) continue;
-    if (["loopback", "private", "linkLocal", "uniqueLocal", "unspecified"].includes(ipaddr.process(ip).range())) {
-      continue;
+/** Where a server's hops between its own hosts come from: the machine itself and private networks. */
+const INTERNAL_RANGES = ["loopback", "private", "linkLocal", "uniqueLocal", "unspecified"];
+
+/** A Received line's hop: who handed the message over (its HELO and address, when named) and who took it. */
+function hopOf(received: string): { helo: string; ip: string | null; by: string } | null {
+  const hop = /^(?:from\s+(\S+)([\s\S]*?)\s+)?by\s+([^\s;]+)/i.exec(received);
+  if (!hop?.[3]) return null;
+  const from = `${hop[1] ?? ""} ${hop[2] ?? ""}`;
+  const ip = /\[(?:IPv6:)?([0-9a-f:.]+)\]/i.exec(from)?.[1];
+  return {
+    // Exim writes `from [address] (helo=name)` when the address has no name.
+    helo: /\(helo=([^\s)]+)\)/i.exec(from)?.[1] ?? hop[1] ?? "",
+    ip: ip && ipaddr.isValid(ip) ? ipaddr.process(ip).toString() : null,
+    by: hop[3].toLowerCase().replace(/\.$/, ""),
+  };
+}
+
+/**
+ * SPF's client for mail read from the catch-all: the first hop from outside, as the receiving side recorded it.
+ * Received lines are read from the top while each was written `by` one of `ownHosts` (TRUSTED_MX_HOSTS); a hop
+ * from an internal address, or naming none, is one between its own hosts and leads on to the next line. The
+ * first from a public address is the client, with the envelope sender of the Return-Path written above it. What
+ * lies below is the sender's to write and is never read; with no such hop SPF is not checked (null).
+ */
+export function tracedClient(raw: Buffer, ownHosts: readonly string[]): SpfClient | null {
+  let returnPath: string | null = null;
+  for (const { name, value } of headerFields(raw)) {
+    if (name === "return-path") returnPath ??= value.replace(/^<|>$/g, "").trim();
+    if (name !== "received") continue;
+    const hop = hopOf(value);
+    if (!hop || !ownHosts.includes(hop.by)) return null;
+    if (hop.ip && !INTERNAL_RANGES.includes(ipaddr.parse(hop.ip).range())) {
+      return { ip: hop.ip, helo: hop.helo, sender: returnPath ?? "" };
     }
-    return { ip: ipaddr.process(ip).toString(), helo: from[1] };
   }
   return null;
 }
@@ -78,18 +112,28 @@ function bestOf(words: (ResultWord | null)[]): ResultWord | null {
   return words.find((w) => w === "pass") ?? words.find((w) => w === "fail") ?? words[0] ?? null;
 }
 
-async function checked(raw: Buffer, resolver: Lookup, mta: string): Promise<SenderChecks> {
+/** The domain of an address, or a bare domain, in lower case. */
+const domainOf = (address: string) => (address.split("@").pop() ?? "").toLowerCase();
+
+async function checked(
+  raw: Buffer,
+  fromAddress: string,
+  client: SpfClient | null,
+  resolver: Lookup,
+  mta: string,
+): Promise<SenderChecks> {
   const dkim = await dkimVerify(raw, { resolver });
-  const client = clientOf(headerFields(raw, "received"));
   const spfResult = client
-    ? await spf({ ip: client.ip, helo: client.helo, sender: dkim.envelopeFrom || undefined, mta, resolver })
+    ? await spf({ ip: client.ip, helo: client.helo, sender: client.sender || undefined, mta, resolver })
     : null;
+  /** The domain SPF passed for: MAIL FROM's, or the HELO's for a bounce. */
+  const spfPassed = spfResult?.status.result === "pass" ? spfResult.domain : null;
   const arcResult = await arc(dkim.arc as Parameters<typeof arc>[0], { resolver });
   const passed = dkim.results.filter((r) => r.status.result === "pass");
   const dmarcResult = dkim.headerFrom?.length
     ? await dmarc({
         headerFrom: dkim.headerFrom,
-        spfDomains: spfResult?.status.result === "pass" ? [spfResult.domain] : [],
+        spfDomains: spfPassed ? [spfPassed] : [],
         dkimDomains: passed.map((r) => ({
           id: r.id,
           domain: r.signingDomain,
@@ -101,38 +145,42 @@ async function checked(raw: Buffer, resolver: Lookup, mta: string): Promise<Send
       })
     : false;
   const dmarcWord = dmarcResult ? resultWord(dmarcResult.status.result) : null;
+  const alignedSpfPass = spfPassed !== null && aligned(spfPassed, domainOf(fromAddress));
   return {
     spf: spfResult ? resultWord(spfResult.status.result) : null,
     dkim: bestOf(dkim.results.map(dkimWord)),
     dmarc: dmarcWord,
     arc: resultWord(arcResult.status.result),
-    verdict: verdictOf(
-      dmarcWord,
-      passed.some((r) => Boolean(r.status.aligned)),
-    ),
+    verdict: verdictOf(dmarcWord, alignedSpfPass || passed.some((r) => Boolean(r.status.aligned))),
     dkimDomains: passed.map((r) => r.signingDomain.toLowerCase()),
   };
 }
 
 function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string): SenderChecks {
-  const results = headerFields(raw, "authentication-results")
-    .map(parseAuthenticationResults)
+  const results = headerFields(raw)
+    .filter((field) => field.name === "authentication-results")
+    .map((field) => parseAuthenticationResults(field.value))
     .filter((header) => header?.authservId === authservId)
     .flatMap((header) => header?.results ?? []);
   if (results.length === 0) return NOT_EVALUATED;
   const word = (method: string) => bestOf(results.filter((r) => r.method === method).map((r) => resultWord(r.result)));
-  const fromDomain = fromAddress.split("@").pop() ?? "";
-  const signers = results
-    .filter((r) => r.method === "dkim" && r.result === "pass")
-    .map((r) => (r.props["header.d"] ?? r.props["header.i"]?.split("@").pop() ?? "").toLowerCase());
-  const alignedDkimPass = signers.some((signer) => aligned(signer, fromDomain));
+  /** The domain a pass vouches for: the DKIM signer's, or SPF's MAIL FROM (the HELO for a bounce). */
+  const vouchedFor = ({ method, props }: (typeof results)[number]) =>
+    method === "dkim"
+      ? (props["header.d"] ?? domainOf(props["header.i"] ?? ""))
+      : method === "spf"
+        ? domainOf(props["smtp.mailfrom"] || props["smtp.helo"] || "")
+        : "";
+  const fromDomain = domainOf(fromAddress);
+  const alignedPass = results.some((r) => r.result === "pass" && aligned(vouchedFor(r), fromDomain));
+  const dkimDomains = results.filter((r) => r.method === "dkim" && r.result === "pass").map(vouchedFor);
   const dmarcWord = word("dmarc");
   return {
     spf: word("spf"),
     dkim: word("dkim"),
     dmarc: dmarcWord,
     arc: word("arc"),
-    verdict: verdictOf(dmarcWord, alignedDkimPass),
-    dkimDomains: signers,
+    verdict: verdictOf(dmarcWord, alignedPass),
+    dkimDomains: dkimDomains.map((domain) => domain.toLowerCase()),
   };
 }

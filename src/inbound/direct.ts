@@ -1,13 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { dropped, type Filed, fileDelivered } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
-import { authenticator } from "./authentication.ts";
+import { authenticator, type SpfClient, tracedClient } from "./authentication.ts";
 import { type Readers, startReaders } from "./readers.ts";
 
 // Mail handed over directly, by the SMTP door or a provider's POST: traced as
-// an MX traces it (so SPF is checked for the client that handed it over), read
-// on the reader threads, authenticated and filed as the poller files, in one
-// transaction. A message that cannot be read throws Unreadable (readers.ts).
+// an MX traces it, read on the reader threads, authenticated (SPF for the
+// client that handed it over, never for a Received line a sender could have
+// written) and filed as the poller files, in one transaction. A message that
+// cannot be read throws Unreadable (readers.ts).
 
 export interface Envelope {
   /** MAIL FROM; empty for a bounce, null when the provider did not say. */
@@ -16,6 +17,8 @@ export interface Envelope {
   recipients: string[];
   /** Who handed it over, when known. */
   client: { ip: string; helo: string; hostname: string } | null;
+  /** Handed over by the operator's own MTA (the LMTP door): the client SPF checks is the one its trace names. */
+  relayed: boolean;
   /** How: ESMTP, LMTP, HTTP. */
   via: string;
 }
@@ -41,6 +44,18 @@ function traced(raw: Buffer, envelope: Envelope, host: string, id: string): Buff
   return Buffer.concat([Buffer.from(`${returnPath}${received}`), raw]);
 }
 
+/**
+ * The client SPF checks: the one that handed the message over, or behind the operator's own MTA the first hop
+ * from outside that its trace names (tracedClient), with the envelope sender it handed over.
+ */
+function spfClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts: string[]): SpfClient | null {
+  // A sender the provider did not name is checked as a bounce's is: by the HELO.
+  const sender = from ?? "";
+  if (!relayed) return client && { ip: client.ip, helo: client.helo, sender };
+  const outside = tracedClient(body, ownHosts);
+  return outside && { ...outside, sender };
+}
+
 export function startDirectIntake(services: Services): DirectIntake {
   const { config, log } = services;
   // The reader threads start with the first message: an instance that takes none keeps none.
@@ -52,7 +67,8 @@ export function startDirectIntake(services: Services): DirectIntake {
       const raw = traced(body, envelope, config.mxHost, id);
       readers ??= startReaders();
       const message = await readers.read(raw);
-      const authentication = await authenticate(raw, message.from.address);
+      const client = spfClientOf(body, envelope, config.trustedMxHosts);
+      const authentication = await authenticate(raw, message.from.address, client);
       const recorded = { from: envelope.from, to: envelope.recipients };
       const arrival = { uid: 0n, raw, message, recipients: envelope.recipients, authentication, envelope: recorded };
       const filed = await fileDelivered(services, arrival);

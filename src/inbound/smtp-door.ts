@@ -6,6 +6,7 @@ import { describeFault } from "../log.ts";
 import { filedReply, messageReply, type Reply, recipientRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { DirectIntake, Received } from "./direct.ts";
+import { takeProxiedConnections } from "./proxy-protocol.ts";
 import { Unreadable } from "./readers.ts";
 
 // The SMTP door: every instance may be an MX for the served domains. Not a
@@ -117,6 +118,8 @@ export async function startSmtpDoor(
       // One entry per address already (smtp-server folds a repeated RCPT TO), so the answers keep its order.
       recipients: session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
       client: { ip, helo, hostname },
+      // Only the operator's own MTA speaks LMTP to the door.
+      relayed: door.lmtp,
       via: session.transmissionType,
     };
     let received: Received;
@@ -198,6 +201,7 @@ export async function startSmtpDoor(
     }
   };
   for (const file of tlsFiles) watchFile(file, { interval: 1_000 }, reload);
+  const dropWaitingForHeaders = takeProxiedConnections(server, door, log);
   await new Promise<void>((resolve) => server.listen(door.port, door.host, resolve));
   const { port } = server.server.address() as AddressInfo;
   log("info", "smtp_ingress_listening", { port, lmtp: door.lmtp });
@@ -205,6 +209,7 @@ export async function startSmtpDoor(
     port,
     async close() {
       for (const file of tlsFiles) unwatchFile(file, reload);
+      dropWaitingForHeaders();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

@@ -1,10 +1,9 @@
-import { Webhook } from "standardwebhooks";
 import { withDeadline } from "../deadline.ts";
 import { excerpt } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
 import { claimDueDeliveries, type DueDelivery, recordAttempt, releaseClaim } from "../mailbox/webhook-deliveries.ts";
-import { postWebhook } from "../outbound/webhooks.ts";
+import { postWebhook, signedHeaders, statusProblem } from "../outbound/webhooks.ts";
 
 // Sends due webhook deliveries: claims them (one instance at a time per
 // delivery), signs each the Standard Webhooks way and POSTs it, and records
@@ -73,7 +72,7 @@ async function deliver(services: Services, delivery: DueDelivery, stopping: Abor
   const started = performance.now();
   const outcome = await postWebhook({
     url: delivery.url,
-    headers: signedHeaders(delivery, services.clock.now()),
+    headers: signedHeaders(delivery.eventId, delivery.secret, services.clock.now(), delivery.payload),
     body: delivery.payload,
     allowPrivate: services.config.webhookAllowPrivate,
     timeoutMs: ATTEMPT_TIMEOUT_MS,
@@ -89,21 +88,4 @@ async function deliver(services: Services, delivery: DueDelivery, stopping: Abor
     // The claim runs out and the delivery is tried again: at least once.
     services.log("error", "webhook_record_failed", { delivery: delivery.id, error: describeFault(error) });
   }
-}
-
-/** Standard Webhooks: the event id as the message id, the attempt's time, and the signature over both and the body. */
-function signedHeaders(delivery: DueDelivery, at: Date): Record<string, string> {
-  return {
-    "content-type": "application/json",
-    "user-agent": "Pigeonhole-Webhooks",
-    "webhook-id": delivery.eventId,
-    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
-    "webhook-signature": new Webhook(delivery.secret).sign(delivery.eventId, at, delivery.payload),
-  };
-}
-
-function statusProblem(statusCode: number): string | null {
-  if (statusCode >= 200 && statusCode < 300) return null;
-  if (statusCode >= 300 && statusCode < 400) return `HTTP ${statusCode}: redirects are not followed`;
-  return `HTTP ${statusCode}`;
 }

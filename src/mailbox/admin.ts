@@ -4,13 +4,17 @@ import {
   agentByIdKey,
   agentPage,
   changeLimits,
+  changeReviewer,
   changeSendPolicy,
   instanceTotals,
   type LimitOverrides,
 } from "../db/agents.ts";
 import { QUOTA_MAX, utcDay } from "../db/quota.ts";
 import { excerpt, ServiceError } from "../errors.ts";
-import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
+import { isEmailAddress } from "../outbound/address.ts";
+import { isWebhookSecret } from "../outbound/webhooks.ts";
+import { seal } from "../secrets.ts";
+import { addressOf, deleteAgent, type Outcome, recipientAt, rotateKey } from "./agents.ts";
 import { policyOf } from "./approval.ts";
 import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
@@ -18,6 +22,7 @@ import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 import { listSuppressions, removeSuppression, type SuppressionRecord } from "./suppressions.ts";
 import { verifyByOperator } from "./verification.ts";
+import { validUrl } from "./webhooks.ts";
 
 // The operator's view of the instance and its acts on any agent, for the
 // admin API and the CLI alike. Acting on an agent reuses the agent's own
@@ -45,6 +50,11 @@ export interface AgentOverview {
   /** In force: its own, else SEND_POLICY. */
   sendPolicy: SendPolicy;
   sendPolicyOverride: string | null;
+  /** Where its held mail's review links go, in force: its own, else the instance's (REVIEWER_*); null: nobody is told. */
+  reviewerEmail: string | null;
+  reviewerEmailOverride: string | null;
+  reviewerWebhookUrl: string | null;
+  reviewerWebhookUrlOverride: string | null;
   lastReceivedAt: Date | null;
 }
 
@@ -100,6 +110,10 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
       dailySendLimitOverride: agent.dailySendLimit,
       sendPolicy: policyOf(agent, config),
       sendPolicyOverride: agent.sendPolicy,
+      reviewerEmail: agent.reviewerEmail ?? config.reviewer.email,
+      reviewerEmailOverride: agent.reviewerEmail,
+      reviewerWebhookUrl: agent.reviewerWebhookUrl ?? config.reviewer.webhook?.url ?? null,
+      reviewerWebhookUrlOverride: agent.reviewerWebhookUrl,
       lastReceivedAt: lastReceivedOf.get(agent.id) ?? null,
     };
   });
@@ -138,6 +152,57 @@ export async function setSendPolicy(services: Services, id: string, sendPolicy: 
   }
   const agent = await findAgent(services, id);
   if (!(await changeSendPolicy(services, agent.id, sendPolicy))) {
+    throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
+  }
+  return agentOverview(services, id);
+}
+
+/** An agent's own reviewer as the operator gives it: each part null (or left out) for the instance's. */
+export interface ReviewerInput {
+  email?: string | null;
+  webhookUrl?: string | null;
+  webhookSecret?: string | null;
+}
+
+/** A reviewer's address: a person's, never an address of one of the instance's agents. */
+async function checkedReviewerEmail(services: Services, email: string): Promise<string> {
+  const address = email.trim().toLowerCase();
+  if (!isEmailAddress(address)) throw new ServiceError("BAD_REQUEST", "email must be an email address, or null");
+  if (await recipientAt(services.sql, services.config, address)) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      `email: ${address} is an agent's address on this instance; review links go to a person, never to an agent`,
+    );
+  }
+  return address;
+}
+
+/**
+ * Who the agent's held mail goes to for a decision, replacing its own
+ * reviewer: an address the links are mailed to, and/or the operator's webhook
+ * (with a secret of its own). Each part null for the instance's. Never the
+ * agent's own to set.
+ */
+export async function setReviewer(services: Services, id: string, input: ReviewerInput): Promise<AgentOverview> {
+  const url = input.webhookUrl ?? null;
+  const secret = input.webhookSecret ?? null;
+  if ((url === null) !== (secret === null)) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      "webhookUrl and webhookSecret go together: both, or neither (the instance's)",
+    );
+  }
+  if (secret !== null && !isWebhookSecret(secret)) {
+    throw new ServiceError("BAD_REQUEST", "webhookSecret must be whsec_ and 24-64 bytes in base64 (Standard Webhooks)");
+  }
+  const reviewer = {
+    reviewerEmail: input.email == null ? null : await checkedReviewerEmail(services, input.email),
+    // The operator's own receiver: it may be on a private network.
+    reviewerWebhookUrl: url === null ? null : validUrl(url, true, "webhookUrl"),
+    reviewerWebhookSecret: secret === null ? null : seal(secret, services.config.secretsKey),
+  };
+  const agent = await findAgent(services, id);
+  if (!(await changeReviewer(services, agent.id, reviewer))) {
     throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
   }
   return agentOverview(services, id);

@@ -1,17 +1,22 @@
 import type { Config, SendPolicy } from "../config.ts";
 import { type Draft, knownAmong } from "../db/drafts.ts";
+import { insertLink } from "../db/reviews.ts";
+import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import type { Emit } from "./events.ts";
 import { newReviewToken } from "./keys.ts";
-import { type AgentRecord, type RecipientLists, recipientsOf } from "./records.ts";
+import { type AgentRecord, addressesOf, type RecipientLists, recipientsOf } from "./records.ts";
+import { queueNotices } from "./review-notices.ts";
 import type { Services } from "./services.ts";
 
 // Approval before send. The operator's policy for an agent (its own, else
 // SEND_POLICY) says which of its messages wait for a person: none, those to an
-// address it has not heard from nor had approved, or all. A held message is a
-// draft, pending_approval, with a review link: a token of its own (stored
-// hashed) that decides this one message and nothing else. The decisions are
-// in review.ts.
+// address it has neither had approved nor heard from with authenticated mail,
+// or all. A held message is a draft, pending_approval, with a review link: a
+// token of its own (stored hashed) that decides this one message and nothing
+// else. The link goes to the agent's reviewer (review-notices.ts), never to
+// the agent: its answers and events say only that the message waits. The
+// decisions are in review.ts.
 
 export function policyOf(agent: AgentRecord, config: Config): SendPolicy {
   return (agent.sendPolicy as SendPolicy | null) ?? config.sendPolicy;
@@ -26,12 +31,17 @@ export async function mustHold(services: Services, agent: AgentRecord, message: 
   return addresses.some((address) => !known.has(address));
 }
 
+/** A review link: its token's hash, kept, and its address, which only the reviewer is told. */
+export interface Link {
+  tokenHash: string;
+  url: string;
+}
+
 /** What holding a draft writes, and the link a person decides it by. */
 export function holding(config: Config, now: Date) {
   const { reviewToken, reviewTokenHash } = newReviewToken();
   const fields = {
     sendStatus: "pending_approval",
-    reviewTokenHash,
     reviewExpiresAt: new Date(now.getTime() + config.approvalTimeoutHours * 3_600_000),
     approvedAt: null,
     rejectReason: null,
@@ -39,17 +49,38 @@ export function holding(config: Config, now: Date) {
     failureCode: null,
     failureMessage: null,
   } satisfies Partial<Draft>;
-  return { fields, reviewUrl: `${config.publicUrl}/review/${reviewToken}` };
+  const link: Link = { tokenHash: reviewTokenHash, url: `${config.publicUrl}/review/${reviewToken}` };
+  return { fields, link };
 }
 
-/** The agent's event that a message waits for a person, with the link to pass on. */
-export function emitHeld(emit: Emit, draft: Draft, reviewUrl: string): Promise<void> {
-  return emit({
-    type: "email.held",
-    agentId: draft.agentId,
-    data: { draftId: draft.id, to: JSON.parse(draft.toList) as string[], subject: draft.subject ?? "", reviewUrl },
-  });
+/**
+ * Inside the transaction that holds the draft: its link, the agent's event
+ * that it waits (without the link), and the notices that take the link to
+ * the agent's reviewer.
+ */
+export async function recordHold(
+  tx: Tx,
+  emit: Emit,
+  services: Services,
+  agent: AgentRecord,
+  draft: Draft,
+  link: Link,
+): Promise<void> {
+  const { tokenHash } = link;
+  const now = services.clock.now();
+  await insertLink(tx, { tokenHash, agentId: agent.id, draftId: draft.id, createdAt: now, ...UNDECIDED });
+  const data = {
+    draftId: draft.id,
+    to: addressesOf(draft.toList),
+    cc: addressesOf(draft.ccList),
+    subject: draft.subject ?? "",
+    sendAt: draft.sendAt?.getTime() ?? null,
+  };
+  await emit({ type: "email.held", agentId: agent.id, data });
+  await queueNotices(tx, services, agent, draft, link.url);
 }
+
+const UNDECIDED = { decision: null, decidedAt: null, reason: null };
 
 /**
  * A held draft is the person's to decide, and a rejected one stays as it was

@@ -9,8 +9,8 @@ describe("verdictOf", () => {
     ["none", false, "none"],
     ["temperror", true, "pass"],
     [null, false, "none"],
-  ] as const)("dmarc %s, aligned DKIM pass %s: %s", (dmarc, dkim, verdict) => {
-    expect(verdictOf(dmarc, dkim)).toBe(verdict);
+  ] as const)("dmarc %s, aligned SPF or DKIM pass %s: %s", (dmarc, alignedPass, verdict) => {
+    expect(verdictOf(dmarc, alignedPass)).toBe(verdict);
   });
 });
 

@@ -45,10 +45,13 @@ export function resultWord(word: string | undefined): ResultWord | null {
   return RESULT_WORDS.find((known) => known === lower) ?? null;
 }
 
-/** DMARC's word when the domain has a policy; else a pass when a DKIM signature of the sender's domain passed. */
-export function verdictOf(dmarc: ResultWord | null, alignedDkimPass: boolean): Verdict {
+/**
+ * DMARC's word when the domain has a policy; else a pass when SPF or DKIM passed for the From domain (aligned:
+ * the envelope sender's or the signer's domain is of the same organization), as DMARC itself would count it.
+ */
+export function verdictOf(dmarc: ResultWord | null, alignedPass: boolean): Verdict {
   if (dmarc === "pass" || dmarc === "fail") return dmarc;
-  return alignedDkimPass ? "pass" : "none";
+  return alignedPass ? "pass" : "none";
 }
 
 /** DMARC's relaxed alignment: the same organizational domain. */

@@ -3,6 +3,7 @@ import { trashedBefore } from "../db/emails.ts";
 import { trimEvents as trimEventLog } from "../db/events.ts";
 import { forgetKeys } from "../db/idempotency.ts";
 import { deleteSendCountersBefore, utcDay } from "../db/quota.ts";
+import { forgetLinks } from "../db/reviews.ts";
 import { trimDeliveries } from "../db/webhook-deliveries.ts";
 import { deleteFromTrash } from "./emails.ts";
 import { KEY_LIFETIME_MS } from "./idempotency.ts";
@@ -13,14 +14,16 @@ import type { Services } from "./services.ts";
 // Unverified agents are deleted 24 hours after creation, yesterday's send
 // counters go too, and so do events and finished webhook deliveries past
 // EVENT_RETENTION_HOURS, idempotency keys after 24 hours, held messages
-// nobody decided within APPROVAL_TIMEOUT_HOURS (rejected as expired), and mail in the
-// trash after TRASH_RETENTION_DAYS. Each delete is a conditional statement,
+// nobody decided within APPROVAL_TIMEOUT_HOURS (rejected as expired), review
+// links 30 days after their decision, and mail in the trash after
+// TRASH_RETENTION_DAYS. Each delete is a conditional statement,
 // so any number of instances may run the job at once.
 
 /** What the cleanup job does each minute. */
 export async function cleanUp(services: Services): Promise<void> {
   await deleteExpiredAgents(services);
   await expireHeld(services);
+  await forgetReviewLinks(services);
   await deletePastSendCounters(services);
   await trimEvents(services);
   await forgetIdempotencyKeys(services);
@@ -59,6 +62,13 @@ export async function trimEvents(services: Services): Promise<number> {
   const events = await trimEventLog(services, before);
   await trimDeliveries(services, before);
   return events;
+}
+
+/** How long a decided review link still says what was decided, when opened again. */
+const LINK_MEMORY_MS = 30 * 86_400_000;
+
+export function forgetReviewLinks(services: Services): Promise<number> {
+  return forgetLinks(services, new Date(services.clock.now().getTime() - LINK_MEMORY_MS));
 }
 
 /** Idempotency keys answer retries for 24 hours, then go. */

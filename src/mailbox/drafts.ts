@@ -20,7 +20,7 @@ import { describeFault } from "../log.ts";
 import { findAgent } from "./admin.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { answering, replyRecipients } from "./answers.ts";
-import { assertAgentMayChange, emitHeld, holding, mustHold } from "./approval.ts";
+import { assertAgentMayChange, holding, type Link, mustHold, recordHold } from "./approval.ts";
 import { getEmail } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
@@ -38,6 +38,7 @@ import {
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, addressesOf, listsOf, type SentRecord } from "./records.ts";
+import { closeLink } from "./review.ts";
 import { deliver, failScheduled, storageFull } from "./sending.ts";
 import type { Services } from "./services.ts";
 import { replySubject } from "./subjects.ts";
@@ -88,7 +89,8 @@ type DraftFields = Pick<
 
 /**
  * A send that waits, as its answer tells it: the draft it waits as, for its
- * time (scheduled) or for a person (pending_approval), and a held one's review link.
+ * time (scheduled) or for a person (pending_approval). Never the review link:
+ * that goes to the person who decides.
  */
 export interface PendingSend {
   id: string;
@@ -97,23 +99,22 @@ export interface PendingSend {
   sendAt: Date | null;
   to: string[];
   subject: string;
-  reviewUrl: string | null;
 }
 
 /** What asking to send answers: the sent email, or the draft it waits as. */
 export type SendResult = SentRecord | PendingSend;
 
-export const isPending = (result: SendResult): result is PendingSend => "reviewUrl" in result;
+export const isPending = (result: SendResult): result is PendingSend => "status" in result;
 
 /** A draft about to be written or sent, and its review link when it is being held. */
 interface Staged {
   draft: Draft;
-  reviewUrl: string | null;
+  link: Link | null;
 }
 
-function pendingOf({ draft, reviewUrl }: Staged): PendingSend {
+function pendingOf(draft: Draft): PendingSend {
   const { id, agentId, sendStatus: status, sendAt, subject } = draft;
-  return { id, agentId, status, sendAt, to: addressesOf(draft.toList), subject: subject ?? "", reviewUrl };
+  return { id, agentId, status, sendAt, to: addressesOf(draft.toList), subject: subject ?? "" };
 }
 
 const notFound = () => new ServiceError("NOT_FOUND", "Draft not found");
@@ -203,7 +204,6 @@ function newDraft(agent: AgentRecord, fields: DraftFields, now: Date): Draft {
     claimedUntil: null,
     failureCode: null,
     failureMessage: null,
-    reviewTokenHash: null,
     reviewExpiresAt: null,
     approvedAt: null,
     rejectReason: null,
@@ -226,21 +226,21 @@ async function holdOf(services: Services, agent: AgentRecord, draft: Draft, goin
 /** A draft about to go, held instead when holdOf says so; one not about to go stays as it is. */
 async function staged(services: Services, agent: AgentRecord, draft: Draft, going: boolean): Promise<Staged> {
   const hold = await holdOf(services, agent, draft, going);
-  return hold ? { draft: { ...draft, ...hold.fields }, reviewUrl: hold.reviewUrl } : { draft, reviewUrl: null };
+  return hold ? { draft: { ...draft, ...hold.fields }, link: hold.link } : { draft, link: null };
 }
 
 /** The draft held for a person, with its review link. */
 function held({ config }: Services, draft: Draft, now: Date): Staged {
-  const { fields, reviewUrl } = holding(config, now);
-  return { draft: { ...draft, ...fields }, reviewUrl };
+  const { fields, link } = holding(config, now);
+  return { draft: { ...draft, ...fields }, link };
 }
 
-/** Writes a new draft, taking its storage, with the event of its being held. */
-async function insertStaged(services: Services, agent: AgentRecord, { draft, reviewUrl }: Staged) {
+/** Writes a new draft, taking its storage, with its hold when it is held. */
+async function insertStaged(services: Services, agent: AgentRecord, { draft, link }: Staged) {
   await withEvents(services, async (tx, emit) => {
     await resize(tx, services, agent, 0, draft.size);
     await insertDraft(tx, draft);
-    if (reviewUrl !== null) await emitHeld(emit, draft, reviewUrl);
+    if (link !== null) await recordHold(tx, emit, services, agent, draft, link);
   });
 }
 
@@ -289,7 +289,7 @@ export async function keepForLater(
   const draft = { ...newDraft(agent, fieldsOfOutgoing(out, send.inReplyTo), now), ...scheduleOf(send.sendAt, now) };
   const made = send.hold ? held(services, draft, now) : await staged(services, agent, draft, true);
   await insertStaged(services, agent, made);
-  return pendingOf(made);
+  return pendingOf(made.draft);
 }
 
 export async function getDraft(
@@ -364,18 +364,20 @@ export async function updateDraft(
     changed.size = sizeOf(changed);
     await resize(tx, services, agent, locked.size, changed.size);
     await saveDraft(tx, changed);
-    if (hold) await emitHeld(emit, changed, hold.reviewUrl);
+    if (hold) await recordHold(tx, emit, services, agent, changed, hold.link);
     return changed;
   });
 }
 
 /** Deletes the draft, giving back its storage; a held one is withdrawn, its review link dead. */
 export async function deleteDraft(services: Services, agent: { id: string }, draftId: string): Promise<Outcome> {
+  const now = services.clock.now();
   return services.sql.transaction(async (tx) => {
     const draft = await lockDraft(tx, agent.id, draftId);
     if (!draft) throw notFound();
     await deleteDraftRow(tx, agent.id, draftId);
     await giveStorageBack(tx, agent.id, draft.size);
+    await closeLink(tx, draftId, { decision: "withdrawn", at: now, reason: null });
     return { success: true, message: "Draft deleted" };
   });
 }
@@ -401,8 +403,8 @@ function outgoingOf(draft: Draft): Outgoing {
  */
 async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft): Promise<SendResult> {
   const out = outgoingOf(draft);
-  const { draft: stage, reviewUrl } = await staged(services, agent, draft, true);
-  if (reviewUrl === null) return deliver(services, agent, out, draft);
+  const { draft: stage, link } = await staged(services, agent, draft, true);
+  if (link === null) return deliver(services, agent, out, draft);
   const kept = { ...stage, updatedAt: services.clock.now() };
   await withEvents(services, async (tx, emit) => {
     const locked = await lockDraft(tx, agent.id, draft.id);
@@ -410,16 +412,22 @@ async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft):
       throw new ServiceError("NOT_FOUND", "Draft not found: it was sent, changed or deleted meanwhile");
     }
     await saveDraft(tx, kept);
-    await emitHeld(emit, kept, reviewUrl);
+    await recordHold(tx, emit, services, agent, kept, link);
   });
-  return pendingOf({ draft: kept, reviewUrl });
+  return pendingOf(kept);
 }
 
-/** Sends the draft as POST /send sends a message (the draft is gone, the sent email remains), or holds it for a person. */
+/**
+ * Sends the draft as POST /send sends a message (the draft is gone, the sent
+ * email remains), or holds it for a person. A draft a person approved for a
+ * later time goes then: sent earlier, it is not what they approved, and it
+ * is held again when the policy says so.
+ */
 export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SendResult> {
   const draft = await getDraft(services, agent, draftId);
   assertAgentMayChange(draft);
-  return sendOrHold(services, agent, draft);
+  const early = draft.approvedAt !== null && draft.sendAt !== null && draft.sendAt > services.clock.now();
+  return sendOrHold(services, agent, early ? { ...draft, approvedAt: null } : draft);
 }
 
 /** How long an instance sending a due draft keeps the others off it: past a send's longest wait for the provider. */

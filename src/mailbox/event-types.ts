@@ -49,8 +49,8 @@ export interface EventData {
   "email.complained": DeliveryEvent;
   /** A scheduled draft the send refused: it stays, failed, with why. */
   "email.send_failed": { draftId: string; code: string; message: string };
-  /** A message that waits for a person: the link to pass to them. */
-  "email.held": { draftId: string; to: string[]; subject: string; reviewUrl: string };
+  /** A message that waits for a person's decision; its link went to them, never here. sendAt: null for at once. */
+  "email.held": { draftId: string; to: string[]; cc: string[]; subject: string; sendAt: number | null };
   /** A person approved it: it goes now, or at its sendAt. */
   "email.approved": { draftId: string; sendAt: number | null };
   /** A person rejected it, or nobody decided in time (reason "expired"). */

@@ -36,7 +36,8 @@ const SEND_ANSWER: AnswerCodec<SendResult> = {
       : SENT_ANSWER.encode(result),
   decode: (stored) => {
     if (typeof stored !== "object" || stored === null || !("pending" in stored)) return SENT_ANSWER.decode(stored);
-    const pending = stored.pending as PendingSend & { sendAt: number | null };
+    // A review link never goes back to the agent, however the answer was kept.
+    const { reviewUrl: _, ...pending } = stored.pending as PendingSend & { sendAt: number | null; reviewUrl?: string };
     return { ...pending, sendAt: pending.sendAt === null ? null : new Date(pending.sendAt) };
   },
 };

@@ -1,19 +1,13 @@
-import {
-  type Draft,
-  type DraftRef,
-  draftByReviewHash,
-  heldPage,
-  heldPast,
-  lockDraft,
-  lockDraftByReviewHash,
-  saveDraft,
-} from "../db/drafts.ts";
+import { createHash } from "node:crypto";
+import { type Draft, type DraftRef, draftById, heldPage, heldPast, lockDraft, saveDraft } from "../db/drafts.ts";
+import { decideLink, deleteNoticesOf, type LinkDecision, linkByHash, linkIn, type ReviewLink } from "../db/reviews.ts";
 import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { findAgent } from "./admin.ts";
 import { addressOf } from "./agents.ts";
 import { type Emit, withEvents } from "./events.ts";
 import { hashApiKey, REVIEW_TOKEN } from "./keys.ts";
+import type { AttachmentInput } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
@@ -23,8 +17,9 @@ import type { Services } from "./services.ts";
 // of whichever instance claims it sends it within a second or two, counted
 // then, as any scheduled send. Rejected, it stays as a draft the agent can
 // read, with why.
-// A message is decided once: the second decision, and a link of a message
-// not held (or gone), are refused, never a second send.
+// A message is decided once: the second decision is refused, never a second
+// send. Its link remembers what was decided and when, so that it says so
+// when opened again, after the draft is gone too.
 
 /** What a person reviewing a held message reads: the message, and who sends it. */
 export interface Review {
@@ -43,9 +38,26 @@ export interface Decision {
 }
 
 const unknownLink = () =>
-  new ServiceError("NOT_FOUND", "This review link is not valid: the message was withdrawn, sent, or never held");
+  new ServiceError("NOT_FOUND", "This review link is not valid: it was never one of this service's");
 
-/** A draft that is not (or no longer) held: 410 when a person or the operator decided it, else no link of ours. */
+const DECIDED: Record<LinkDecision, string> = {
+  approved: "already approved",
+  rejected: "already rejected",
+  expired: "already rejected as expired: nobody decided in time",
+  withdrawn: "withdrawn by the agent",
+};
+
+/** A link that decides nothing (any more): 410 saying what was decided and when, or 404 for no link of ours. */
+function closed(link: ReviewLink | null): ServiceError {
+  if (!link?.decision || !link.decidedAt) return unknownLink();
+  const what = DECIDED[link.decision as LinkDecision];
+  const why = link.decision === "rejected" && link.reason ? ` (${link.reason})` : "";
+  return new ServiceError("GONE", `This message was ${what}, on ${link.decidedAt.toUTCString()}${why}`, {
+    code: "ALREADY_DECIDED",
+  });
+}
+
+/** A draft the operator asks to decide that is not (or no longer) held: 410 when it was decided, else 404. */
 function notHeld(draft: Draft): ServiceError {
   if (draft.sendStatus === "rejected") {
     const how = draft.rejectReason === "expired" ? "rejected as expired: nobody decided in time" : "rejected";
@@ -54,34 +66,68 @@ function notHeld(draft: Draft): ServiceError {
   if (draft.approvedAt !== null) {
     return new ServiceError("GONE", "This message was already approved", { code: "ALREADY_DECIDED" });
   }
-  return unknownLink();
+  return new ServiceError("NOT_FOUND", "This message is not held for a decision");
 }
 
 const hashOf = (token: string) => (REVIEW_TOKEN.test(token) ? hashApiKey(token) : null);
 
-/** Past its deadline and not decided: rejected as expired. */
+/** Overdue: held past its deadline and not decided. */
 const overdue = (draft: Draft, now: Date) =>
   draft.sendStatus === "pending_approval" && draft.reviewExpiresAt !== null && draft.reviewExpiresAt < now;
 
-/** The held message a review link is for: 404 for no such link, 410 once decided (or expired, which it decides). */
+/** The held message a review link is for: 404 for no link of ours, 410 once decided (or expired, which it decides). */
 export async function reviewOf(services: Services, token: string): Promise<Review> {
   const hash = hashOf(token);
-  const draft = hash === null ? null : await draftByReviewHash(services, hash);
+  const link = hash === null ? null : await linkByHash(services, hash);
+  if (!link || link.decision !== null) throw closed(link);
+  const draft = await draftById(services, link.agentId, link.draftId);
   if (!draft) throw unknownLink();
-  if (draft.sendStatus !== "pending_approval") throw notHeld(draft);
-  if (overdue(draft, services.clock.now())) throw notHeld(await expire(services, draft));
+  if (overdue(draft, services.clock.now())) {
+    await expire(services, draft);
+    throw closed(await linkByHash(services, link.tokenHash));
+  }
   const agent = await findAgent(services, draft.agentId);
   return { draft, agent, from: addressOf(agent, services.config) };
 }
 
+/** One attachment of the message a review link is for, to open before deciding: 404 when it has none at that place. */
+export async function reviewAttachment(services: Services, token: string, index: number) {
+  const { draft } = await reviewOf(services, token);
+  const file = (JSON.parse(draft.attachments) as AttachmentInput[])[index];
+  if (!file?.content) throw new ServiceError("NOT_FOUND", "Attachment not found");
+  const content = Buffer.from(file.content, "base64");
+  const sha256 = createHash("sha256").update(content).digest("hex");
+  const record = {
+    filename: file.filename ?? "attachment",
+    contentType: file.contentType ?? "application/octet-stream",
+  };
+  return { record: { ...record, sha256 }, content };
+}
+
+/** Inside a decision's transaction: the draft's open link says what was decided, and its notices still on their way go. */
+export async function closeLink(
+  tx: Tx,
+  draftId: string,
+  decision: { decision: LinkDecision; at: Date; reason: string | null },
+): Promise<void> {
+  await decideLink(tx, draftId, decision);
+  await deleteNoticesOf(tx, draftId);
+}
+
 type Verdict = { approve: true } | { approve: false; reason: string | null };
 
-async function reject(tx: Tx, emit: Emit, draft: Draft, reason: string | null, now: Date): Promise<Draft> {
+/** Rejected by a person (with why, if they said), or as expired: its reason is then "expired". */
+async function reject(tx: Tx, emit: Emit, draft: Draft, now: Date, verdict: Rejection): Promise<Draft> {
+  const reason = verdict.decision === "expired" ? "expired" : verdict.reason;
   const rejected = { ...draft, sendStatus: "rejected", rejectReason: reason, reviewExpiresAt: null, updatedAt: now };
   await saveDraft(tx, rejected);
+  await closeLink(tx, draft.id, { decision: verdict.decision, at: now, reason: verdict.reason });
   await emit({ type: "email.rejected", agentId: draft.agentId, data: { draftId: draft.id, reason } });
   return rejected;
 }
+
+type Rejection = { decision: "rejected"; reason: string | null } | { decision: "expired"; reason: null };
+const EXPIRED: Rejection = { decision: "expired", reason: null };
 
 /** Approved: scheduled for its sendAt, or now. Once it is sent, its recipients count as approved (sending.ts). */
 async function approve(tx: Tx, emit: Emit, draft: Draft, now: Date): Promise<Draft> {
@@ -95,22 +141,21 @@ async function approve(tx: Tx, emit: Emit, draft: Draft, now: Date): Promise<Dra
     updatedAt: now,
   };
   await saveDraft(tx, approved);
+  await closeLink(tx, draft.id, { decision: "approved", at: now, reason: null });
   const data = { draftId: draft.id, sendAt: sendAt.getTime() };
   await emit({ type: "email.approved", agentId: draft.agentId, data });
   return approved;
 }
 
-/** Decides the held draft `lock` finds, once. */
-async function decide(services: Services, lock: (tx: Tx) => Promise<Draft | null>, verdict: Verdict) {
+/** Decides the held draft `lock` finds (and locks), once; `lock` refuses one that is not held. */
+async function decide(services: Services, lock: (tx: Tx) => Promise<Draft>, verdict: Verdict) {
   const now = services.clock.now();
   const { draft, expired } = await withEvents(services, async (tx, emit) => {
     const held = await lock(tx);
-    if (!held) throw unknownLink();
-    if (held.sendStatus !== "pending_approval") throw notHeld(held);
-    if (overdue(held, now)) return { draft: await reject(tx, emit, held, "expired", now), expired: true };
+    if (overdue(held, now)) return { draft: await reject(tx, emit, held, now, EXPIRED), expired: true };
     const decision = verdict.approve
       ? await approve(tx, emit, held, now)
-      : await reject(tx, emit, held, verdict.reason, now);
+      : await reject(tx, emit, held, now, { decision: "rejected", reason: verdict.reason });
     return { draft: decision, expired: false };
   });
   if (expired) throw notHeld(draft);
@@ -118,9 +163,25 @@ async function decide(services: Services, lock: (tx: Tx) => Promise<Draft | null
   return { draftId, status, sendAt, reason };
 }
 
-const byLink = (token: string) => (tx: Tx) => {
+/** The held draft a link is for, locked. */
+const byLink = (token: string) => async (tx: Tx) => {
   const hash = hashOf(token);
-  return hash === null ? Promise.resolve(null) : lockDraftByReviewHash(tx, hash);
+  const found = hash === null ? null : await linkIn(tx, hash);
+  if (!found || found.decision !== null) throw closed(found);
+  const draft = await lockDraft(tx, found.agentId, found.draftId);
+  // Every decision and withdrawal takes the draft first: under its lock, the link is as the last one left it.
+  const link = await linkIn(tx, found.tokenHash);
+  if (!link || link.decision !== null) throw closed(link);
+  if (draft?.sendStatus !== "pending_approval") throw unknownLink();
+  return draft;
+};
+
+/** The operator's choice of held draft, locked. */
+const byId = (agentId: string, draftId: string) => async (tx: Tx) => {
+  const draft = await lockDraft(tx, agentId, draftId);
+  if (!draft) throw new ServiceError("NOT_FOUND", "Draft not found");
+  if (draft.sendStatus !== "pending_approval") throw notHeld(draft);
+  return draft;
 };
 
 /** A person approves the message their link is for. */
@@ -136,7 +197,7 @@ export function rejectByLink(services: Services, token: string, reason: string |
 /** The operator approves one of an agent's held messages. */
 export async function approveHeld(services: Services, agentId: string, draftId: string): Promise<Decision> {
   const agent = await findAgent(services, agentId);
-  return decide(services, (tx) => lockDraft(tx, agent.id, draftId), { approve: true });
+  return decide(services, byId(agent.id, draftId), { approve: true });
 }
 
 /** The operator rejects one of an agent's held messages. */
@@ -147,7 +208,7 @@ export async function rejectHeld(
   reason: string | null,
 ): Promise<Decision> {
   const agent = await findAgent(services, agentId);
-  return decide(services, (tx) => lockDraft(tx, agent.id, draftId), { approve: false, reason: checkedReason(reason) });
+  return decide(services, byId(agent.id, draftId), { approve: false, reason: checkedReason(reason) });
 }
 
 const REASON_MAX = 1_000;
@@ -179,7 +240,7 @@ function expire(services: Services, { id, agentId }: DraftRef): Promise<Draft> {
   const now = services.clock.now();
   return withEvents(services, async (tx, emit) => {
     const held = await lockDraft(tx, agentId, id);
-    if (!held) throw unknownLink();
-    return overdue(held, now) ? reject(tx, emit, held, "expired", now) : held;
+    if (!held) throw new ServiceError("NOT_FOUND", "Draft not found");
+    return overdue(held, now) ? reject(tx, emit, held, now, EXPIRED) : held;
   });
 }

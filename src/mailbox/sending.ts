@@ -278,7 +278,7 @@ async function take(
 }
 
 /** The message DKIM-signed with its domain's key, when the domain has one; the bytes stored are the bytes sent. */
-async function signed(services: Services, domain: string, raw: Buffer): Promise<Buffer> {
+export async function signed(services: Services, domain: string, raw: Buffer): Promise<Buffer> {
   const key = await signingKeyFor(services, domain);
   return key ? signMessage(raw, key) : raw;
 }

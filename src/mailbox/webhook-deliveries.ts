@@ -59,7 +59,7 @@ export async function claimDueDeliveries(services: Services, limit: number): Pro
 }
 
 /** The pause after `failures` failed attempts in a row: the backoff, with a fifth either way of jitter. */
-function pauseAfter(failures: number, now: Date): Date {
+export function pauseAfter(failures: number, now: Date): Date {
   const pause = BACKOFF_MS[Math.min(failures - 1, BACKOFF_MS.length - 1)] ?? BACKOFF_MS[0] ?? 5_000;
   return new Date(now.getTime() + pause * (0.8 + Math.random() * 0.4));
 }

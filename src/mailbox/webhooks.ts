@@ -48,8 +48,8 @@ export interface WebhookInput {
 }
 
 /** A URL to POST to: https (or http where private networks are allowed), no credentials, no literal private address. */
-function validUrl(url: string, allowPrivate: boolean): string {
-  const bad = (why: string) => new ServiceError("BAD_REQUEST", `url ${why}`);
+export function validUrl(url: string, allowPrivate: boolean, field = "url"): string {
+  const bad = (why: string) => new ServiceError("BAD_REQUEST", `${field} ${why}`);
   if (url.length > URL_MAX || !URL.canParse(url)) throw bad(`must be an absolute URL of at most ${URL_MAX} characters`);
   const parsed = new URL(url);
   const schemes = allowPrivate ? ["https:", "http:"] : ["https:"];

@@ -163,7 +163,7 @@ const sendAt = z
   .describe("Send it later, at this time (ms since 1970, at most 30 days ahead); left out: now");
 /** Said of every send: what it answers when the message waits. */
 const WAITS =
-  ' With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt, reviewUrl}. Pass a reviewUrl to your human: they approve or reject it there.';
+  ' With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt}. A pending_approval message waits for a person, who is sent its review link: you are told the outcome (email.approved or email.rejected), and you can delete the draft to withdraw it.';
 
 /** A call of a route that answers a page of the agent's items. */
 const pageOf = (path: string) => (args: { limit?: number; offset?: number }, agentId: string) =>

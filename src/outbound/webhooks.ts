@@ -3,6 +3,7 @@ import { lookup } from "node:dns/promises";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { LookupFunction } from "node:net";
+import { Webhook } from "standardwebhooks";
 import { withDeadline } from "../deadline.ts";
 import { isPublicAddress } from "./public-address.ts";
 
@@ -22,6 +23,31 @@ export interface WebhookPost {
   timeoutMs: number;
   /** Aborts the attempt when the service stops. */
   signal: AbortSignal;
+}
+
+/** What an answer's status says went wrong; null for a 2xx. */
+export function statusProblem(statusCode: number): string | null {
+  if (statusCode >= 200 && statusCode < 300) return null;
+  if (statusCode >= 300 && statusCode < 400) return `HTTP ${statusCode}: redirects are not followed`;
+  return `HTTP ${statusCode}`;
+}
+
+/** A signing secret as Standard Webhooks libraries take it: whsec_ and 24-64 random bytes in base64. */
+export function isWebhookSecret(value: string): boolean {
+  if (!/^whsec_[A-Za-z0-9+/]+={0,2}$/.test(value)) return false;
+  const bytes = Buffer.from(value.slice("whsec_".length), "base64").length;
+  return bytes >= 24 && bytes <= 64;
+}
+
+/** Standard Webhooks: the message's id, the attempt's time, and the signature over both and the body. */
+export function signedHeaders(messageId: string, secret: string, at: Date, body: string): Record<string, string> {
+  return {
+    "content-type": "application/json",
+    "user-agent": "Pigeonhole-Webhooks",
+    "webhook-id": messageId,
+    "webhook-timestamp": String(Math.floor(at.getTime() / 1000)),
+    "webhook-signature": new Webhook(secret).sign(messageId, at, body),
+  };
 }
 
 /** The receiver's HTTP status; rejects when it could not be reached or took too long. */

@@ -23,7 +23,11 @@ export function contentDisposition(filename: string): string {
   return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 }
 
-export function answerFile(c: HonoContext, record: Attachment, content: Buffer): Response {
+export function answerFile(
+  c: HonoContext,
+  record: Pick<Attachment, "filename" | "contentType" | "sha256">,
+  content: Buffer,
+): Response {
   const etag = `"${record.sha256}"`;
   const headers = {
     "Content-Type": servedType(record.contentType),

@@ -72,8 +72,8 @@ function booleanParam(value: string | undefined): boolean | string | undefined {
 /** The Idempotency-Key header, when the client sent one. */
 const idempotencyKey = (request: RestRequest) => request.headers["idempotency-key"];
 
-/** What a send that waits answers (202): the draft it waits as, its status, and a held one's review link. */
-const pendingAnswer = ({ __typename, ...pending }: { __typename: "PendingSend"; reviewUrl: string | null }) =>
+/** What a send that waits answers (202): the draft it waits as, its status, and sendAt when it has one. */
+const pendingAnswer = ({ __typename, ...pending }: { __typename: "PendingSend"; sendAt: unknown }) =>
   withoutNulls(pending);
 
 type SentShape = {
@@ -95,7 +95,7 @@ const sendAnswer = (result: SentShape | Parameters<typeof pendingAnswer>[0]) =>
 const waits = (result: { __typename: string }) => result.__typename === "PendingSend";
 
 const PendingFields = graphql(`
-  fragment PendingFields on PendingSend { __typename id status sendAt to subject reviewUrl }
+  fragment PendingFields on PendingSend { __typename id status sendAt to subject }
 `);
 
 /** The spec's sent email object: its `to` one string. */
@@ -181,7 +181,8 @@ const WebhookFields = graphql(`
 const AdminAgentFields = graphql(`
   fragment AdminAgentFields on AdminAgent {
     id email name metadata createdAt verified verifiedAt verifiedBy socialUsername storageUsed storageLimit
-    storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride sendPolicy sendPolicyOverride lastReceivedAt
+    storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride sendPolicy sendPolicyOverride
+    reviewerEmail reviewerEmailOverride reviewerWebhookUrl reviewerWebhookUrlOverride lastReceivedAt
   }
 `);
 
@@ -962,6 +963,26 @@ export const routes: Route[] = [
     ),
     variables: ({ params, body }) => ({ id: params.agentId, sendPolicy: body.sendPolicy }),
     respond: ({ admin }) => admin.setSendPolicy,
+  }),
+  route({
+    method: "PUT",
+    path: "/admin/agents/:agentId/reviewer",
+    body: true,
+    operation: graphql(
+      `mutation AdminSetReviewer($id: ID!, $email: String, $webhookUrl: String, $webhookSecret: String) {
+        admin { setReviewer(id: $id, email: $email, webhookUrl: $webhookUrl, webhookSecret: $webhookSecret) {
+          ...AdminAgentFields
+        } }
+      }`,
+      [AdminAgentFields],
+    ),
+    variables: ({ params, body }) => ({
+      id: params.agentId,
+      email: body.email,
+      webhookUrl: body.webhookUrl,
+      webhookSecret: body.webhookSecret,
+    }),
+    respond: ({ admin }) => admin.setReviewer,
   }),
   route({
     method: "GET",

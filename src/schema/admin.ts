@@ -8,6 +8,7 @@ import {
   listAgents,
   rotateKeyOf,
   setLimits,
+  setReviewer,
   setSendPolicy,
   suppressionsOf,
   verifyAgent,
@@ -66,6 +67,23 @@ const AdminAgentType = builder.objectRef<AgentOverview>("AdminAgent").implement(
     sendPolicyOverride: t.exposeString("sendPolicyOverride", {
       nullable: true,
       description: "Its own policy, when the operator set one",
+    }),
+    reviewerEmail: t.exposeString("reviewerEmail", {
+      nullable: true,
+      description: "In force: where its held mail's review links are mailed (its own, else REVIEWER_EMAIL)",
+    }),
+    reviewerEmailOverride: t.exposeString("reviewerEmailOverride", {
+      nullable: true,
+      description: "Its own reviewer's address, when the operator set one",
+    }),
+    reviewerWebhookUrl: t.exposeString("reviewerWebhookUrl", {
+      nullable: true,
+      description:
+        "In force: the operator's webhook its held mail's review links are POSTed to (its own, else REVIEWER_WEBHOOK_URL)",
+    }),
+    reviewerWebhookUrlOverride: t.exposeString("reviewerWebhookUrlOverride", {
+      nullable: true,
+      description: "Its own reviewer webhook, when the operator set one",
     }),
     lastReceivedAt: t.expose("lastReceivedAt", { type: "Timestamp", nullable: true }),
   }),
@@ -224,6 +242,18 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
         sendPolicy: t.arg.string({ description: "open, review_new_recipients or review_all" }),
       },
       resolve: (_, { id, sendPolicy }, ctx) => setSendPolicy(ctx, id, sendPolicy ?? null),
+    }),
+    setReviewer: t.field({
+      type: AdminAgentType,
+      description:
+        "Sets who decides an agent's held mail: an address its review links are mailed to, and/or a webhook they are POSTed to (signed with webhookSecret). Each null goes back to the instance's REVIEWER_* settings.",
+      args: {
+        id: t.arg.id({ required: true }),
+        email: t.arg.string({ description: "A person's address, never one of this instance's agents'" }),
+        webhookUrl: t.arg.string({ description: "http(s) URL; with webhookSecret" }),
+        webhookSecret: t.arg.string({ description: "whsec_ and 24-64 bytes in base64, as Standard Webhooks takes it" }),
+      },
+      resolve: (_, { id, ...reviewer }, ctx) => setReviewer(ctx, id, reviewer),
     }),
     approveHeld: t.field({
       type: DecisionType,

@@ -36,7 +36,7 @@ export const builder = new SchemaBuilder<{
     verifiedAgent: string;
     /** The operator, by ADMIN_TOKEN; never an agent's key. */
     operator: boolean;
-    /** A held message's review link: its token, which decides that message only. */
+    /** A held message's review link: its token, which decides that message only; never with an agent's key. */
     reviewer: string;
     /** The agent a verification link's claim token is for, or without one the key's agent. */
     verifier: string | null;

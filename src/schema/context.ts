@@ -18,6 +18,8 @@ export interface Context extends Instance {
   verifying(claimToken: string | null | undefined): Promise<AgentRecord>;
   /** The held message a review link is for: 404 for no such link, 410 once decided. Looked up once per token. */
   reviewing(token: string): Promise<Review>;
+  /** A person's request, or the operator's: 403 with an agent's key (its held mail is never its own to decide). */
+  notAnAgent(): Promise<void>;
   /** The request carries ADMIN_TOKEN: 404 when the admin API is off, 401 without the token, 403 with an agent's key. */
   operator(): Promise<void>;
   /** Whether the key still belongs to the caller's agent (not rotated, the agent not deleted). */
@@ -76,6 +78,18 @@ export function createContext(services: Instance, request: RequestFacts, streams
         throw new ServiceError("FORBIDDEN", "An agent's API key cannot use the admin API");
       }
       throw new ServiceError("UNAUTHORIZED", "The admin token is invalid");
+    },
+    async notAnAgent() {
+      if (apiKey === null) return;
+      const { adminToken } = services.config;
+      if (adminToken !== null && sameSecret(apiKey, adminToken)) return;
+      if (apiKey !== "" && (await agentByKey(services, apiKey))) {
+        throw new ServiceError(
+          "FORBIDDEN",
+          "An agent's API key cannot decide held mail: its reviewer or the operator does",
+        );
+      }
+      throw keyInvalid();
     },
     async stillCaller() {
       const [agent, now] = await Promise.all([this.caller(), apiKey ? agentByKey(services, apiKey) : null]);

@@ -77,7 +77,8 @@ const AuthenticationType = builder.objectRef<Authentication>("Authentication").i
     arc: t.exposeString("arc", { nullable: true, complexity: 0 }),
     verdict: t.exposeString("verdict", {
       complexity: 0,
-      description: "pass, fail or none: DMARC's when the domain has a policy, else pass for an aligned DKIM signature",
+      description:
+        "pass, fail or none: DMARC's when the domain has a policy, else pass when SPF or DKIM passed aligned with the From domain",
     }),
   }),
 });

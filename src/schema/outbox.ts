@@ -18,14 +18,12 @@ const PendingSendType = builder.objectRef<PendingSend>("PendingSend").implement(
     "A send that waits as a draft: for its sendAt (scheduled), or for a person's approval (pending_approval)",
   fields: (t) => ({
     id: t.exposeID("id", { description: "The draft's id" }),
-    status: t.exposeString("status", { description: "scheduled or pending_approval" }),
+    status: t.exposeString("status", {
+      description: "scheduled, or pending_approval: a person decides, by a link that goes to them only",
+    }),
     sendAt: t.expose("sendAt", { type: "Timestamp", nullable: true }),
     to: t.exposeStringList("to"),
     subject: t.exposeString("subject"),
-    reviewUrl: t.exposeString("reviewUrl", {
-      nullable: true,
-      description: "While held: the page where a person approves or rejects it (a link for this message only)",
-    }),
     draft: t.field({
       type: DraftType,
       nullable: true,
@@ -83,7 +81,7 @@ builder.mutationFields((t) => ({
   sendEmail: t.field({
     type: SendResultType,
     description:
-      "Sends an email from the agent's address through the configured provider. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person (PendingSend with reviewUrl).",
+      "Sends an email from the agent's address through the configured provider. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
     args: {
       agentId: t.arg.id({ required: true }),
       input: t.arg({ type: SendEmailInput, required: true }),
@@ -95,7 +93,7 @@ builder.mutationFields((t) => ({
   replyToEmail: t.field({
     type: SendResultType,
     description:
-      "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person (PendingSend with reviewUrl).",
+      "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
     args: {
       agentId: t.arg.id({ required: true }),
       emailId: t.arg.id({ required: true }),
@@ -108,7 +106,7 @@ builder.mutationFields((t) => ({
   forwardEmail: t.field({
     type: SendResultType,
     description:
-      "Forwards a received email with its attachments, quoted below your text. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person (PendingSend with reviewUrl).",
+      "Forwards a received email with its attachments, quoted below your text. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
     args: {
       agentId: t.arg.id({ required: true }),
       emailId: t.arg.id({ required: true }),

@@ -25,6 +25,7 @@ export function scopesOf(ctx: Context) {
       return true;
     },
     reviewer: async (token: string) => {
+      await ctx.notAnAgent();
       await ctx.reviewing(token);
       return true;
     },

@@ -12,8 +12,10 @@ import { asServiceError, ServiceError } from "../errors.ts";
 import type { DirectIntake } from "../inbound/direct.ts";
 import { requestFault, requestScope } from "../log.ts";
 import { sameSecret } from "../mailbox/keys.ts";
+import { reviewAttachment } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { answerMcp } from "../mcp/server.ts";
+import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
@@ -113,6 +115,15 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   app.get("/review/:reviewToken", async (c) => {
     const page = await reviewPage(services, c.req.param("reviewToken"));
     return c.body(page.html, page.status, page.headers);
+  });
+  // An attachment of a held message, opened from its review page: bytes to save, never a page of ours.
+  app.get("/review/:reviewToken/attachments/:index{[0-9]{1,4}}", async (c) => {
+    const { record, content } = await reviewAttachment(
+      services,
+      c.req.param("reviewToken"),
+      Number(c.req.param("index")),
+    );
+    return answerFile(c, record, content);
   });
 
   app.notFound((c) => {

@@ -37,7 +37,7 @@ body { margin: 0; }
 main { max-width: 36rem; margin: 0 auto; padding: 1.5rem 1rem 3rem; }
 section { background: #fff; border: 1px solid #d0d4db; border-radius: .5rem; padding: 1rem 1.25rem; margin: 1rem 0; }
 h1 { font-size: 1.5rem; margin: .5rem 0 0; } h2 { font-size: 1.15rem; margin: 0 0 .5rem; }
-.address { font-family: ui-monospace, monospace; word-break: break-all; }
+.address, .targets { font-family: ui-monospace, monospace; word-break: break-all; }
 button, .button { display: inline-block; font: inherit; font-weight: 600; padding: .6rem 1rem; border-radius: .4rem; border: 2px solid #0b57d0; background: #0b57d0; color: #fff; text-decoration: none; cursor: pointer; }
 button.secondary { background: #fff; color: #0b57d0; }
 button:focus-visible, .button:focus-visible, input:focus-visible { outline: 3px solid #ffb300; outline-offset: 2px; }

@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import type { Context as HonoContext } from "hono";
 import { ServiceError } from "../errors.ts";
 import type { DirectIntake, Received } from "../inbound/direct.ts";
@@ -62,6 +63,8 @@ export async function receiveRaw(c: HonoContext, services: Services, intake: Dir
       .header("x-envelope-from")
       ?.trim()
       .replace(/^<(.*)>$/, "$1") ?? null;
+  const ip = c.req.header("x-client-ip");
+  if (ip && isIP(ip) === 0) throw new ServiceError("BAD_REQUEST", "X-Client-Ip must be an IP address");
   const answers: RecipientAnswer[] = [];
   const taken: string[] = [];
   for (const address of recipients) {
@@ -70,11 +73,11 @@ export async function receiveRaw(c: HonoContext, services: Services, intake: Dir
     else taken.push(address);
   }
   if (taken.length > 0) {
-    const ip = c.req.header("x-client-ip");
+    // The token holder speaks for the client; without one no SPF is checked.
     const client = ip ? { ip, helo: ip, hostname: ip } : null;
     let filed: Received["filed"];
     try {
-      ({ filed } = await intake.receive(raw, { from, recipients: taken, client, via: "HTTP" }));
+      ({ filed } = await intake.receive(raw, { from, recipients: taken, client, relayed: false, via: "HTTP" }));
     } catch (error) {
       if (error instanceof Unreadable)
         throw new ServiceError("BAD_REQUEST", "The body cannot be read as a mail message");

@@ -1,15 +1,19 @@
 import { ServiceError } from "../errors.ts";
+import { htmlTargets } from "../mailbox/reading/index.ts";
 import { addressesOf } from "../mailbox/records.ts";
 import { type Review, reviewOf } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
 
 // The page a person opens from a held message's review link: the message as
-// it would go, and Approve and Reject, which call POST /review/<token>/approve
-// and /reject. Self-contained like the verification page (inline script and
-// style under a nonce, nothing from elsewhere, no cookies). The HTML body is
-// shown only in a sandboxed frame: no scripts run there, and the page's policy,
-// which the frame inherits, lets nothing load from anywhere.
+// it would go (every address it names, every link target and remote resource
+// of its HTML, each attachment to open), and Approve and Reject, which call
+// POST /review/<token>/approve and /reject. Self-contained like the
+// verification page (inline script and style under a nonce, nothing from
+// elsewhere, no cookies). The HTML body is shown only in a sandboxed frame:
+// no scripts run there, and the page's policy, which the frame inherits, lets
+// nothing load from anywhere. Opened again once decided, it says what was
+// decided and when.
 
 export interface ReviewPage {
   status: 200 | 404 | 410;
@@ -61,13 +65,28 @@ function size(bytes: number): string {
   return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 }
 
-function attachmentsOf(review: Review): string {
+/** Each attachment, to open: a link relative to the page's own address, whatever prefix PUBLIC_URL gives it. */
+function attachmentsOf(review: Review, token: string): string {
   const files = JSON.parse(review.draft.attachments) as { filename: string; content: string }[];
   if (files.length === 0) return "";
   const items = files.map(
-    (file) => `<li>${escaped(file.filename)} (${size(Buffer.byteLength(file.content, "base64"))})</li>`,
+    (file, index) =>
+      `<li><a href="${escaped(token)}/attachments/${index}" download>${escaped(file.filename)}</a> (${size(Buffer.byteLength(file.content, "base64"))})</li>`,
   );
   return `<section aria-labelledby="files-title"><h2 id="files-title">Attachments</h2><ul>${items.join("")}</ul></section>`;
+}
+
+/** What the HTML links to and would load, as text to read (never followed from here). */
+function targetsOf({ draft }: Review): string {
+  if (!draft.bodyHtml) return "";
+  const { links, loads } = htmlTargets(draft.bodyHtml);
+  const listed = (targets: string[]) =>
+    targets.length === 0
+      ? "<p>None.</p>"
+      : `<ul class="targets">${targets.map((t) => `<li>${escaped(t)}</li>`).join("")}</ul>`;
+  return `<section aria-labelledby="targets-title"><h2 id="targets-title">Where the HTML points</h2>
+<h3>Link targets</h3>${listed(links)}
+<h3>Remote images and other content it would load</h3>${listed(loads)}</section>`;
 }
 
 function bodiesOf({ draft }: Review): string {
@@ -81,7 +100,7 @@ function bodiesOf({ draft }: Review): string {
   return `<section aria-labelledby="text-title"><h2 id="text-title">Text</h2>${text}${html}</section>`;
 }
 
-function openPage(review: Review, now: Date, nonce: string): string {
+function openPage(review: Review, token: string, now: Date, nonce: string): string {
   const { draft, agent, from } = review;
   const when = draft.sendAt && draft.sendAt > now ? draft.sendAt.toUTCString() : "As soon as you approve";
   const body = `<p>Pigeonhole · a message waits for your decision</p>
@@ -94,13 +113,15 @@ function openPage(review: Review, now: Date, nonce: string): string {
 <dt>To</dt><dd class="address">${list(addressesOf(draft.toList))}</dd>
 <dt>Cc</dt><dd class="address">${list(addressesOf(draft.ccList))}</dd>
 <dt>Bcc</dt><dd class="address">${list(addressesOf(draft.bccList))}</dd>
+<dt>Reply-To</dt><dd class="address">${list(draft.replyTo ? [draft.replyTo] : [])}</dd>
 <dt>Subject</dt><dd>${escaped(draft.subject ?? "")}</dd>
 <dt>Sends</dt><dd>${escaped(when)}</dd>
 <dt>Decide by</dt><dd>${escaped(draft.reviewExpiresAt?.toUTCString() ?? "")}</dd>
 </dl>
 </section>
 ${bodiesOf(review)}
-${attachmentsOf(review)}
+${targetsOf(review)}
+${attachmentsOf(review, token)}
 <section id="decide" aria-labelledby="decide-title">
 <h2 id="decide-title">Your decision</h2>
 <noscript><p>This page needs JavaScript to send your decision.</p></noscript>
@@ -122,7 +143,7 @@ export async function reviewPage(services: Services, token: string): Promise<Rev
   const headers = pagePolicy(nonce);
   try {
     const review = await reviewOf(services, token);
-    return { status: 200, html: openPage(review, services.clock.now(), nonce), headers };
+    return { status: 200, html: openPage(review, token, services.clock.now(), nonce), headers };
   } catch (error) {
     if (!(error instanceof ServiceError) || (error.kind !== "NOT_FOUND" && error.kind !== "GONE")) throw error;
     const title = error.kind === "GONE" ? "Already decided" : "Link not found";

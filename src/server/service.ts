@@ -11,6 +11,7 @@ import { startImapPoller } from "../inbound/imap-poller.ts";
 import { startSmtpDoor } from "../inbound/smtp-door.ts";
 import { initialInboundState } from "../inbound/state.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
+import { scheduleReviewNotices } from "../jobs/review-notices.ts";
 import { scheduleSends } from "../jobs/scheduled-sends.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
@@ -47,6 +48,12 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       ? observedMailer(smtpMailer(config.smtp, config.smtpTimeoutMs), { state: outbound, metrics, clock })
       : null;
   if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
+  const { email, webhook } = config.reviewer;
+  if (config.sendPolicy !== "open" && email === null && webhook === null) {
+    log("warn", "review_unannounced", {
+      reason: `SEND_POLICY=${config.sendPolicy} holds mail and no reviewer is set: nobody is told; decide with GET /admin/held or pigeonhole held`,
+    });
+  }
   const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
   await ensureConfiguredDomains(services);
   await returnPathKey(services);
@@ -66,6 +73,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const cleanup = scheduleCleanup(services);
   const webhooks = startWebhookWorker(services);
   const scheduled = scheduleSends(services);
+  const notices = scheduleReviewNotices(services);
   const poller = config.imap && services.inbound ? startImapPoller(services, config.imap, services.inbound) : null;
   const door = config.smtpIngress ? await startSmtpDoor(services, config.smtpIngress, intake) : null;
   if (!poller && !door) {
@@ -81,7 +89,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       const grace = AbortSignal.timeout(config.shutdownGraceMs);
       const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
-      await Promise.all([http, poller?.stop(), door?.close(), webhooks.stop(), scheduled.stop()]);
+      await Promise.all([http, poller?.stop(), door?.close(), webhooks.stop(), scheduled.stop(), notices.stop()]);
       await intake.close();
       cleanup.stop();
       mailer?.close();

@@ -115,7 +115,7 @@ curl -s -X POST ${base}/agents/my-agent/send -H "Authorization: Bearer $KEY" -H 
   -H "Idempotency-Key: $(uuidgen)" -d '{"to": "someone@example.com", "subject": "Hello", "text": "Hi there."}'
 \`\`\`
 
-\`to\` is one address or a list; give \`text\`, \`html\` or both. Reply with \`POST .../emails/{id}/reply\` (\`{"text": "…", "replyAll": false}\`) and forward with \`.../forward\`. An \`Idempotency-Key\` makes a retry safe: the same key answers the first result again. \`GET .../sent\` lists what went out. With \`"sendAt"\` (ms since 1970, up to 30 days ahead) it waits as a draft and answers 202 \`{id, status: "scheduled", …}\`. If your operator has a person approve mail first, a send answers 202 \`{id, status: "pending_approval", reviewUrl}\`: give \`reviewUrl\` to your human, and watch \`email.approved\` / \`email.rejected\` events.
+\`to\` is one address or a list; give \`text\`, \`html\` or both. Reply with \`POST .../emails/{id}/reply\` (\`{"text": "…", "replyAll": false}\`) and forward with \`.../forward\`. An \`Idempotency-Key\` makes a retry safe: the same key answers the first result again. \`GET .../sent\` lists what went out. With \`"sendAt"\` (ms since 1970, up to 30 days ahead) it waits as a draft and answers 202 \`{id, status: "scheduled", …}\`. If your operator has a person approve mail first, a send answers 202 \`{id, status: "pending_approval", to, subject}\`: the person is sent the link to decide it (you are not), and \`email.approved\` / \`email.rejected\` events tell you the outcome; \`DELETE .../drafts/{id}\` withdraws it.
 
 ## Limits
 

@@ -1,5 +1,5 @@
 import { codesOf } from "./codes.ts";
-import { type Link, linksOf } from "./links.ts";
+import { type HtmlTargets, type Link, linksOf, targetsOf } from "./links.ts";
 import { replyTextOf } from "./reply.ts";
 import { previewOf, readableText } from "./text.ts";
 
@@ -68,4 +68,9 @@ export function readingOf(message: {
 /** What is kept when reading help could not be worked out in time: the text part as it is, nothing derived. */
 export function bareReading(bodyText: string | null): Reading {
   return { text: bodyText, preview: orElse(() => previewOf(bodyText), ""), replyText: null, links: [], codes: [] };
+}
+
+/** What an HTML body links to and would load, read from its bounded head as reading help reads it. */
+export function htmlTargets(html: string): HtmlTargets {
+  return targetsOf(htmlHead(html));
 }

@@ -1,0 +1,221 @@
+import { randomUUID } from "node:crypto";
+import type { Reviewer, ReviewerWebhook } from "../config.ts";
+import type { Draft } from "../db/drafts.ts";
+import {
+  anyNoticeDue,
+  claimDueNotices,
+  deleteNotice,
+  failNotice,
+  insertNotice,
+  type ReviewNotice,
+} from "../db/reviews.ts";
+import type { Tx } from "../db/statements.ts";
+import { excerpt } from "../errors.ts";
+import { describeFault } from "../log.ts";
+import { composeMessage } from "../outbound/compose.ts";
+import { NotDelivered } from "../outbound/delivery.ts";
+import { postWebhook, signedHeaders, statusProblem } from "../outbound/webhooks.ts";
+import { seal, unseal } from "../secrets.ts";
+import { addressOf, recipientAt } from "./agents.ts";
+import { type AgentRecord, addressesOf } from "./records.ts";
+import { signed } from "./sending.ts";
+import type { Services } from "./services.ts";
+import { pauseAfter } from "./webhook-deliveries.ts";
+
+// A held message's review link on its way to a person: mailed to the
+// reviewer's address through the provider, and POSTed to the operator's
+// webhook, signed as webhooks are. The notice is written with the hold, so
+// nothing is lost when the provider or the receiver is down, and tried until
+// it is delivered or the message can no longer be decided. The link is kept
+// sealed (SECRETS_KEY) until then, and never where the agent reads.
+
+/** What a notice tells its reviewer. */
+export interface HeldNotice {
+  draftId: string;
+  agentId: string;
+  agentName: string;
+  from: string;
+  to: string[];
+  cc: string[];
+  bcc: string[];
+  subject: string;
+  /** When it goes once approved; null: at once. */
+  sendAt: number | null;
+  /** Rejected as expired if nobody decides by then. */
+  expiresAt: number;
+  reviewUrl: string;
+}
+
+/** The reviewer of the agent's held mail: its own, part by part, else the instance's. */
+export function reviewerOf(agent: AgentRecord, services: Services): Reviewer {
+  const { reviewer } = services.config;
+  const own: ReviewerWebhook | null =
+    agent.reviewerWebhookUrl && agent.reviewerWebhookSecret
+      ? { url: agent.reviewerWebhookUrl, secret: unseal(agent.reviewerWebhookSecret, services.config.secretsKey) }
+      : null;
+  return { email: agent.reviewerEmail ?? reviewer.email, webhook: own ?? reviewer.webhook };
+}
+
+/** Inside the hold's transaction: a notice for each way the agent's reviewer is reached; with none, a log line says so. */
+export async function queueNotices(tx: Tx, services: Services, agent: AgentRecord, draft: Draft, reviewUrl: string) {
+  const { config, clock, log } = services;
+  const reviewer = reviewerOf(agent, services);
+  const notice: HeldNotice = {
+    draftId: draft.id,
+    agentId: agent.id,
+    agentName: agent.name,
+    from: addressOf(agent, config),
+    ...{ to: addressesOf(draft.toList), cc: addressesOf(draft.ccList), bcc: addressesOf(draft.bccList) },
+    subject: draft.subject ?? "",
+    sendAt: draft.sendAt?.getTime() ?? null,
+    expiresAt: draft.reviewExpiresAt?.getTime() ?? clock.now().getTime(),
+    reviewUrl,
+  };
+  const payload = seal(JSON.stringify(notice), config.secretsKey);
+  const now = clock.now();
+  const row = { draftId: draft.id, payload, status: "pending", attempts: 0, nextAttemptAt: now, createdAt: now };
+  const unclaimed = { claimedUntil: null, lastError: null };
+  if (reviewer.email !== null) {
+    await insertNotice(tx, {
+      id: randomUUID(),
+      channel: "email",
+      target: reviewer.email,
+      secret: null,
+      ...row,
+      ...unclaimed,
+    });
+  }
+  if (reviewer.webhook !== null) {
+    const secret = seal(reviewer.webhook.secret, config.secretsKey);
+    await insertNotice(tx, {
+      id: randomUUID(),
+      channel: "webhook",
+      target: reviewer.webhook.url,
+      secret,
+      ...row,
+      ...unclaimed,
+    });
+  }
+  if (reviewer.email === null && reviewer.webhook === null) {
+    log("warn", "review_unannounced", { agentId: agent.id, draftId: draft.id, reason: "no reviewer is set" });
+  }
+}
+
+/** How long an instance delivering a notice keeps the others off it: past a send's longest wait. */
+const CLAIM_MS = 60_000;
+const BATCH = 20;
+const WEBHOOK_TIMEOUT_MS = 10_000;
+
+/** Delivers the notices that are due, each by one instance; the number tried. */
+export async function sendDueNotices(services: Services, stopping: AbortSignal): Promise<number> {
+  const { sql, clock } = services;
+  const now = clock.now();
+  if (!(await anyNoticeDue(sql, now))) return 0;
+  const due = await sql.transaction(async (tx) => {
+    await sql.takeTurns(tx, "review-notices");
+    return claimDueNotices(tx, now, new Date(now.getTime() + CLAIM_MS), BATCH);
+  });
+  await Promise.all(due.map((notice) => deliverNotice(services, notice, stopping)));
+  return due.length;
+}
+
+/** One attempt: delivered, it is deleted; failed, it is tried again later, or given up once its link has expired. */
+async function deliverNotice(services: Services, notice: ReviewNotice, stopping: AbortSignal): Promise<void> {
+  const { log, clock, config } = services;
+  const held = JSON.parse(unseal(notice.payload, config.secretsKey)) as HeldNotice;
+  const where = { draftId: held.draftId, agentId: held.agentId, channel: notice.channel };
+  try {
+    const problem =
+      notice.channel === "email" ? await mail(services, notice, held) : await post(services, notice, held, stopping);
+    if (problem === null) {
+      await deleteNotice(services, notice.id);
+      log("info", "review_notice_delivered", where);
+      return;
+    }
+    // Paused as a webhook delivery is: about 5 s, 30 s, 2 min, 10 min, 1 h, then every 6 h.
+    const next = pauseAfter(notice.attempts + 1, clock.now());
+    const retry = next.getTime() < held.expiresAt ? next : null;
+    await failNotice(services, notice.id, problem, retry);
+    log(retry ? "warn" : "error", retry ? "review_notice_failed" : "review_notice_given_up", {
+      ...where,
+      error: problem,
+    });
+  } catch (error) {
+    // The claim runs out and the notice is tried again.
+    log("error", "review_notice_failed", { ...where, error: describeFault(error) });
+  }
+}
+
+/** Mails the link to the reviewer's address; what went wrong, or null. Never to an address of the instance's own agents. */
+async function mail(services: Services, notice: ReviewNotice, held: HeldNotice): Promise<string | null> {
+  const { config, clock, mailer } = services;
+  if (!mailer) return "SMTP_URL is not set: the reviewer cannot be mailed";
+  if (await recipientAt(services.sql, config, notice.target)) {
+    return "the reviewer's address belongs to an agent of this instance: the link is never mailed to one";
+  }
+  const from = `noreply@${config.mailDomain}`;
+  const now = clock.now();
+  const raw = await composeMessage({
+    from: { name: "Pigeonhole", address: from },
+    to: [notice.target],
+    cc: [],
+    replyTo: null,
+    subject: `Review: ${held.subject || "(no subject)"} (from ${held.agentName})`,
+    text: mailText(held, config.publicUrl),
+    html: null,
+    messageId: `<${randomUUID()}@${config.mailDomain}>`,
+    inReplyTo: null,
+    references: [],
+    attachments: [],
+    date: now,
+    autoSubmitted: "auto-generated",
+  });
+  try {
+    await mailer.send({ from, to: [notice.target] }, await signed(services, config.mailDomain, raw));
+    return null;
+  } catch (error) {
+    if (error instanceof NotDelivered) return excerpt(error.message);
+    throw error;
+  }
+}
+
+function mailText(held: HeldNotice, publicUrl: string): string {
+  const list = (addresses: string[]) => addresses.join(", ") || "-";
+  const when = held.sendAt === null ? "as soon as it is approved" : new Date(held.sendAt).toUTCString();
+  return [
+    `${held.agentName} (${held.from}) asks to send a message, and it waits for your decision.`,
+    "",
+    `To: ${list(held.to)}`,
+    `Cc: ${list(held.cc)}`,
+    `Bcc: ${list(held.bcc)}`,
+    `Subject: ${held.subject}`,
+    `Goes: ${when}`,
+    "",
+    "Read it whole, then approve or reject it, here:",
+    held.reviewUrl,
+    "",
+    `The link decides this one message; keep it to yourself. If nobody decides by ${new Date(held.expiresAt).toUTCString()}, it is rejected.`,
+    `You receive this because the operator of ${publicUrl} named you the reviewer of agent ${held.agentId}.`,
+  ].join("\n");
+}
+
+/** POSTs email.held, with the link, to the operator's webhook, signed with its own secret; what went wrong, or null. */
+async function post(services: Services, notice: ReviewNotice, held: HeldNotice, stopping: AbortSignal) {
+  const now = services.clock.now();
+  const body = JSON.stringify({ type: "email.held", timestamp: now.toISOString(), data: held });
+  const secret = unseal(notice.secret ?? "", services.config.secretsKey);
+  try {
+    const status = await postWebhook({
+      url: notice.target,
+      headers: signedHeaders(notice.id, secret, now, body),
+      body,
+      // The operator's own receiver: it may well be on a private network.
+      allowPrivate: true,
+      timeoutMs: WEBHOOK_TIMEOUT_MS,
+      signal: stopping,
+    });
+    return statusProblem(status);
+  } catch (error) {
+    return excerpt(error instanceof Error ? error.message : String(error));
+  }
+}
