@@ -68,6 +68,8 @@ export interface Config {
   dnsServers: string[] | null;
   /** Whose Authentication-Results header to believe instead of checking mail ourselves; null: check it. */
   trustedAuthservId: string | null;
+  /** Domains whose DKIM signature makes a complaint (ARF) believed wherever it arrives, lower case. */
+  feedbackLoopDomains: string[];
   /** The catch-all's receiving hosts, whose Received lines name SPF's client; empty: no SPF for the catch-all. */
   trustedMxHosts: string[];
   /** Browser origins allowed to call the API (`*` for any); empty: no CORS headers at all. */
@@ -471,6 +473,7 @@ export function loadConfig(env: Env): Config {
     reviewer: parseReviewer(env),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
+    feedbackLoopDomains: parseHostNames(env, "FEEDBACK_LOOP_DOMAINS"),
     trustedMxHosts: parseHostNames(env, "TRUSTED_MX_HOSTS"),
   };
 }

@@ -1,10 +1,10 @@
-import { generateKeyPairSync } from "node:crypto";
 import { Resolver } from "node:dns/promises";
 import { connect } from "node:net";
-import { type ARCSealOptions, authenticate, type DKIMSignOptions, dkimSign, sealMessage } from "mailauth";
+import { type ARCSealOptions, authenticate, sealMessage } from "mailauth";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
+import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
@@ -26,15 +26,7 @@ let agent: TestAgent;
 /** Mail whose verdicts the listing test below does not count. */
 let other: TestAgent;
 
-const key = () => {
-  const { privateKey, publicKey } = generateKeyPairSync("rsa", { modulusLength: 1024 });
-  const p = publicKey.export({ type: "spki", format: "der" }).toString("base64");
-  return {
-    privateKey: privateKey.export({ type: "pkcs8", format: "pem" }) as string,
-    record: `v=DKIM1; k=rsa; p=${p}`,
-  };
-};
-const keys = { signed: key(), nopolicy: key(), esp: key(), forwarder: key() };
+const keys = { signed: dkimKey(), nopolicy: dkimKey(), esp: dkimKey(), forwarder: dkimKey() };
 
 beforeAll(async () => {
   dns = await startDnsServer();
@@ -71,16 +63,7 @@ beforeAll(async () => {
 
 const to = (who = agent) => `${who.id}@mail.example`;
 
-async function signed(raw: string, domain: keyof typeof keys): Promise<string> {
-  // mailauth signs what signatureData lists; its type declarations want the fields at the top instead.
-  const options = {
-    canonicalization: "relaxed/relaxed",
-    signatureData: [{ signingDomain: `${domain}.example`, selector: "sel", privateKey: keys[domain].privateKey }],
-  } as unknown as DKIMSignOptions;
-  const { signatures, errors } = await dkimSign(raw, options);
-  expect(errors).toEqual([]);
-  return signatures + raw;
-}
+const signed = (raw: string, domain: keyof typeof keys) => dkimSigned(raw, `${domain}.example`, keys[domain]);
 
 /** What the receiving MX writes on top: the client it spoke to, then its hand-over to the mail store. */
 const received = (ip: string, returnPath: string) =>

@@ -5,7 +5,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createAgent, uniqueId } from "./support/api.ts";
 import { emptyZone } from "./support/dns-server.ts";
-import { reportAbout } from "./support/mail.ts";
+import { deliveredTo, reportAbout } from "./support/mail.ts";
 import { served } from "./support/served.ts";
 import { freshDatabase } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
@@ -124,8 +124,12 @@ test("suppressions: listed after a bounce, removed by address", async () => {
     agent.apiKey,
   );
   const original = found.body.data.agent.sentEmail.messageId;
+  const returnPath = provider.deliveries.find((delivery) => delivery.parsed.messageId === original)?.from ?? "";
   await dovecot.append(
-    reportAbout("postfix-bounce.eml", `${agent.id}@mail.example`, "POSTFIX-ORIGINAL@mail.example.org", original),
+    deliveredTo(
+      returnPath,
+      reportAbout("postfix-bounce.eml", `${agent.id}@mail.example`, "POSTFIX-ORIGINAL@mail.example.org", original),
+    ),
   );
   const listed = await waitFor(async () => {
     const run = await cli(["suppressions", "list", agent.id]);

@@ -51,6 +51,7 @@ describe("configuration", () => {
       webhookAllowPrivate: false,
       dnsServers: null,
       trustedAuthservId: null,
+      feedbackLoopDomains: [],
       trustedMxHosts: [],
       corsOrigins: [],
       wireNames: "spec",
@@ -63,6 +64,10 @@ describe("configuration", () => {
       "[::1]:53",
     ]);
     expect(loadConfig({ TRUSTED_AUTHSERV_ID: "MX.Example.com" }).trustedAuthservId).toBe("mx.example.com");
+    expect(loadConfig({ FEEDBACK_LOOP_DOMAINS: "FBL.Example, arf.mail.example" }).feedbackLoopDomains).toEqual([
+      "fbl.example",
+      "arf.mail.example",
+    ]);
     expect(loadConfig({ TRUSTED_MX_HOSTS: "MX.Example.com, store.example.com," }).trustedMxHosts).toEqual([
       "mx.example.com",
       "store.example.com",
@@ -114,6 +119,7 @@ describe("configuration", () => {
     ["DNS_SERVERS", "127.0.0.1:70000"],
     ["DNS_SERVERS", "127.0.0.1,"],
     ["TRUSTED_AUTHSERV_ID", "mx example"],
+    ["FEEDBACK_LOOP_DOMAINS", "fbl.example,@arf.example"],
     ["TRUSTED_MX_HOSTS", "mx.example.com, mx example"],
     ["CORS_ORIGINS", "https://app.example/path"],
     ["CORS_ORIGINS", "app.example"],

@@ -58,6 +58,7 @@ describe("the poller", () => {
       // Unsigned, no Received hop, and sender.example publishes no DMARC policy.
       authentication: { spf: null, dkim: "none", dmarc: "none", arc: "none", verdict: "none" },
       autoSubmitted: null,
+      reportIgnored: null,
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id messageId subject folder from { address name } } }`,
@@ -171,7 +172,10 @@ describe("the poller", () => {
     const agent = await createVerifiedAgent(api, x);
     const withId = rawMessage({ to: address(agent), subject: "twice" });
     const withoutId = rawMessage({ to: address(agent), id: null, subject: "twice, no id" });
-    await dovecot.append([withId, withId, withoutId, withoutId]);
+    // Each delivery with a trace of its own on top, as the catch-all's server writes it.
+    const traced = (n: number) =>
+      `Return-Path: <alice@sender.example>\r\nReceived: from sender.example by mx.mail.example with ESMTP id ${n};\r\n\tSun, 22 Nov 2026 10:00:0${n} +0000\r\n${withoutId}`;
+    await dovecot.append([withId, withId, traced(1), traced(2)]);
     await inboxOf(api, agent, 2);
     await dovecot.append(rawMessage({ to: address(agent), subject: "marker" }));
     const reply = await inboxOf(api, agent, 3);

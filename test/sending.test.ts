@@ -35,7 +35,8 @@ describe("POST /agents/{agentId}/send", () => {
       threadId: expect.any(String),
     });
     const [delivery] = deliveriesTo(to);
-    expect(delivery?.from).toBe(`${agent.id}@mail.example`);
+    // The envelope's sender is the sent email's own return path, where its reports come back.
+    expect(delivery?.from).toMatch(new RegExp(`^bounces\\+${reply.body.id}\\.[0-9a-f]{16}@mail\\.example$`));
     expect(delivery?.to).toEqual([to]);
     const mail = delivery?.parsed;
     expect(mail?.from?.value).toEqual([{ address: `${agent.id}@mail.example`, name: `Agent ${agent.id}` }]);

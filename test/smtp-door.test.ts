@@ -211,6 +211,37 @@ describe("the SMTP door", () => {
     expect((await inboxOf(agent)).data.map((email) => email.subject)).toEqual([message.subject]);
   });
 
+  test("a message one recipient has no room for once its size is known: 452 for the whole message, and the retry, once there is room, files it once for each", async () => {
+    const [roomy, small] = [await createVerifiedAgent(api, x), await createVerifiedAgent(api, x)];
+    // Room left at RCPT TO (no SIZE given), none for the message once it arrives.
+    await api.call("PUT", `/admin/agents/${small.id}/limits`, { key: ADMIN, body: { storageLimit: 10 } });
+    const message = { ...sentTwice(roomy, "For both"), to: [`${roomy.id}@mail.example`, `${small.id}@mail.example`] };
+    await expect(client.sendMail(message)).rejects.toMatchObject({
+      responseCode: 452,
+      response: expect.stringContaining("4.2.2"),
+    });
+    expect((await inboxOf(roomy)).total).toBe(1);
+    expect((await inboxOf(small)).total).toBe(0);
+    await api.call("PUT", `/admin/agents/${small.id}/limits`, { key: ADMIN, body: { storageLimit: null } });
+    expect((await client.sendMail(message)).response).toMatch(/^250 /);
+    expect((await inboxOf(roomy)).data.map((email) => email.subject)).toEqual(["For both"]);
+    expect((await inboxOf(small)).data.map((email) => email.subject)).toEqual(["For both"]);
+  });
+
+  test("SIZE at MAIL FROM is weighed at RCPT TO: a mailbox without room for it is 452 4.2.2 there, the others take it", async () => {
+    const [roomy, small] = [await createVerifiedAgent(api, x), await createVerifiedAgent(api, x)];
+    await api.call("PUT", `/admin/agents/${small.id}/limits`, { key: ADMIN, body: { storageLimit: 1_000 } });
+    const replies = await dialogue([
+      "EHLO client.example",
+      "MAIL FROM:<pat@sender.example> SIZE=5000",
+      `RCPT TO:<${small.id}@mail.example>`,
+      `RCPT TO:<${roomy.id}@mail.example>`,
+      "QUIT",
+    ]);
+    expect(replies[3]).toMatch(/^452 4\.2\.2 /);
+    expect(replies[4]).toMatch(/^250 /);
+  });
+
   test("a message whose 250 the sender never heard, sent again (twice at once), is filed once", async () => {
     const agent = await createVerifiedAgent(api, x);
     const message = sentTwice(agent, "Once only");
@@ -226,6 +257,23 @@ describe("the SMTP door", () => {
     const again = await Promise.all([client.sendMail(message), client.sendMail(message)]);
     expect(again.map((sent) => sent.response.slice(0, 3))).toEqual(["250", "250"]);
     await waitFor(async () => ((await inboxOf(agent)).total > 0 ? true : null));
+    expect((await inboxOf(agent)).total).toBe(1);
+  });
+
+  test("a message without a Message-ID whose 250 the sender never heard, sent again, is filed once", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const to = `${agent.id}@mail.example`;
+    const raw = `From: pat@sender.example\r\nTo: ${to}\r\nSubject: No id, once\r\n\r\nHello.\r\n`;
+    const first = await talk();
+    for (const command of ["EHLO client.example", "MAIL FROM:<pat@sender.example>", `RCPT TO:<${to}>`, "DATA"]) {
+      await first.say(command);
+    }
+    first.write(`${raw}.\r\n`);
+    first.end();
+    await first.closed;
+    await waitFor(async () => ((await inboxOf(agent)).total > 0 ? true : null));
+    const again = await client.sendMail({ envelope: { from: "pat@sender.example", to: [to] }, raw });
+    expect(again.response).toMatch(/^250 /);
     expect((await inboxOf(agent)).total).toBe(1);
   });
 });

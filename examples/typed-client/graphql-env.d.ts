@@ -4903,6 +4903,18 @@ export type introspection = {
             "deprecationReason": null
           },
           {
+            "name": "reportIgnored",
+            "description": "A delivery report or complaint filed as mail because it changed nothing, why: not_at_return_path, sender_not_empty, no_sent_email or no_recipient_mailed; null for other mail",
+            "args": [],
+            "type": {
+              "kind": "SCALAR",
+              "name": "String",
+              "ofType": null
+            },
+            "isDeprecated": false,
+            "deprecationReason": null
+          },
+          {
             "name": "subject",
             "description": null,
             "args": [],

@@ -24,7 +24,7 @@ export const SendEmail = graphql(`
     sendEmail(agentId: $agentId, input: $input) {
       __typename
       ... on SentEmail { id subject sentAt }
-      ... on PendingSend { id status reviewUrl }
+      ... on PendingSend { id status sendAt }
     }
   }
 `);

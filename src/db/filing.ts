@@ -15,6 +15,11 @@ export async function rememberDelivery(tx: Tx, agentId: string, dedupeKey: strin
   return inserted > 0;
 }
 
+/** Forgets that the message was meant for the agent: it was not kept, and a retry may keep it. */
+export async function forgetDelivery(tx: Tx, agentId: string, dedupeKey: string): Promise<void> {
+  await tx.run(`DELETE FROM "Delivery" WHERE "agentId" = ? AND "dedupeKey" = ?`, [agentId, dedupeKey]);
+}
+
 /** A received email's row as written; what is left out takes its default. */
 export type NewEmail = Omit<Email, "isRead" | "folder" | "trashedAt">;
 

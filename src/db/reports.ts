@@ -21,6 +21,15 @@ export async function sentByMessageId(tx: Tx, agentId: string, messageIds: strin
   return null;
 }
 
+/** The agent's sent email with this id, locked until commit; null when it is gone. */
+export async function lockedSent(tx: Tx, agentId: string, id: string): Promise<SentEmail | null> {
+  const row = await tx.one(
+    `SELECT ${columnsOf("SentEmail")} FROM "SentEmail" WHERE "agentId" = ? AND "id" = ?${tx.forUpdate}`,
+    [agentId, id],
+  );
+  return row ? rowOf(tx, "SentEmail", row) : null;
+}
+
 export async function recipientReportsOf(tx: Tx, sentId: string): Promise<RecipientReport[]> {
   const rows = await tx.all(`SELECT ${columnsOf("RecipientReport")} FROM "RecipientReport" WHERE "sentId" = ?`, [
     sentId,

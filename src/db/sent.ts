@@ -71,6 +71,12 @@ export async function sendsIntoThread(
   return { count: Number(row?.count ?? 0), oldest: row?.oldest == null ? null : tx.date(row.oldest) };
 }
 
+/** Whose sent email this is: its agent's id, or null when there is no such email. */
+export async function agentOfSent(tx: Tx, id: string): Promise<string | null> {
+  const row = await tx.one(`SELECT "agentId" FROM "SentEmail" WHERE "id" = ?`, [id]);
+  return row ? String(row.agentId) : null;
+}
+
 /** Gives the sent email the provider's id for it; false when it was deleted meanwhile. */
 export async function setProviderId(tx: Tx, id: string, providerId: string): Promise<boolean> {
   return (await tx.run(`UPDATE "SentEmail" SET "providerId" = ? WHERE "id" = ?`, [providerId, id])) > 0;

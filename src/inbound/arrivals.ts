@@ -74,6 +74,8 @@ export class BatchReader {
     }
     const client = tracedClient(raw, this.services.config.trustedMxHosts);
     const authentication = await this.#authenticate(raw, message.from.address, client);
-    return { uid: BigInt(uid), raw, message, recipients, authentication };
+    // The catch-all's server recorded the envelope on top: Return-Path, and X-Original-To and its kin.
+    const envelope = { from: message.returnPath, to: message.envelopeTo.map((address) => address.toLowerCase()) };
+    return { uid: BigInt(uid), raw, message, recipients, authentication, envelope };
   }
 }

@@ -4,11 +4,11 @@ import { arc, dkimVerify, dmarc, spf } from "mailauth";
 import type { Config } from "../config.ts";
 import { describeFault, type Logger } from "../log.ts";
 import {
-  type Authentication,
   aligned,
   NOT_EVALUATED,
   type ResultWord,
   resultWord,
+  type SenderChecks,
   verdictOf,
 } from "../mailbox/authentication.ts";
 import { parseAuthenticationResults } from "./authentication-results.ts";
@@ -31,7 +31,7 @@ export interface SpfClient {
   sender: string;
 }
 
-export type Authenticator = (raw: Buffer, fromAddress: string, client: SpfClient | null) => Promise<Authentication>;
+export type Authenticator = (raw: Buffer, fromAddress: string, client: SpfClient | null) => Promise<SenderChecks>;
 
 /** Never throws: mail whose checks break is filed all the same, as not evaluated. */
 export function authenticator(config: Config, log: Logger): Authenticator {
@@ -121,7 +121,7 @@ async function checked(
   client: SpfClient | null,
   resolver: Lookup,
   mta: string,
-): Promise<Authentication> {
+): Promise<SenderChecks> {
   const dkim = await dkimVerify(raw, { resolver });
   const spfResult = client
     ? await spf({ ip: client.ip, helo: client.helo, sender: client.sender || undefined, mta, resolver })
@@ -152,10 +152,11 @@ async function checked(
     dmarc: dmarcWord,
     arc: resultWord(arcResult.status.result),
     verdict: verdictOf(dmarcWord, alignedSpfPass || passed.some((r) => Boolean(r.status.aligned))),
+    dkimDomains: passed.map((r) => r.signingDomain.toLowerCase()),
   };
 }
 
-function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string): Authentication {
+function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string): SenderChecks {
   const results = headerFields(raw)
     .filter((field) => field.name === "authentication-results")
     .map((field) => parseAuthenticationResults(field.value))
@@ -172,6 +173,7 @@ function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string
         : "";
   const fromDomain = domainOf(fromAddress);
   const alignedPass = results.some((r) => r.result === "pass" && aligned(vouchedFor(r), fromDomain));
+  const dkimDomains = results.filter((r) => r.method === "dkim" && r.result === "pass").map(vouchedFor);
   const dmarcWord = word("dmarc");
   return {
     spf: word("spf"),
@@ -179,5 +181,6 @@ function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string
     dmarc: dmarcWord,
     arc: word("arc"),
     verdict: verdictOf(dmarcWord, alignedPass),
+    dkimDomains: dkimDomains.map((domain) => domain.toLowerCase()),
   };
 }

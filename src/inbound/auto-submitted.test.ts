@@ -10,6 +10,8 @@ test.each([
   ["auto/exchange-out-of-office.eml", "auto-replied"],
   ["auto/cron-notice.eml", "auto-generated"],
   ["auto/newsletter.eml", "list"],
+  ["auto/list-id-only.eml", "list"],
+  ["auto/list-unsubscribe-only.eml", "list"],
   ["auto/person.eml", null],
   ["gmail-alternative.eml", null],
 ])("%s is %s", async (name, expected) => {

@@ -25,6 +25,7 @@ export function autoSubmittedOf(mail: ParsedMail, report: boolean): AutoSubmitte
   if (["bulk", "junk", "auto_reply"].includes(precedence) || mail.headers.has("x-auto-response-suppress")) {
     return "auto-generated";
   }
-  if (precedence === "list" || LIST_HEADERS.some((name) => mail.headers.has(name))) return "list";
+  // mailparser folds the List-* fields into one parsed `list` header: asked by their names as they were written.
+  if (precedence === "list" || mail.headerLines.some((line) => LIST_HEADERS.includes(line.key))) return "list";
   return null;
 }

@@ -11,8 +11,8 @@ import { type Readers, startReaders } from "./readers.ts";
 // cannot be read throws Unreadable (readers.ts).
 
 export interface Envelope {
-  /** MAIL FROM; empty for a bounce. */
-  from: string;
+  /** MAIL FROM; empty for a bounce, null when the provider did not say. */
+  from: string | null;
   /** Recipients already taken (intake.ts), in lower case. */
   recipients: string[];
   /** Who handed it over, when known. */
@@ -40,7 +40,8 @@ function traced(raw: Buffer, envelope: Envelope, host: string, id: string): Buff
   const { client } = envelope;
   const from = client ? `from ${client.helo} (${client.hostname} [${client.ip}])\r\n\t` : "";
   const received = `Received: ${from}by ${host} with ${envelope.via} id ${id};\r\n\t${new Date().toUTCString()}\r\n`;
-  return Buffer.concat([Buffer.from(`Return-Path: <${envelope.from}>\r\n${received}`), raw]);
+  const returnPath = envelope.from === null ? "" : `Return-Path: <${envelope.from}>\r\n`;
+  return Buffer.concat([Buffer.from(`${returnPath}${received}`), raw]);
 }
 
 /**
@@ -48,9 +49,11 @@ function traced(raw: Buffer, envelope: Envelope, host: string, id: string): Buff
  * from outside that its trace names (tracedClient), with the envelope sender it handed over.
  */
 function spfClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts: string[]): SpfClient | null {
-  if (!relayed) return client && { ip: client.ip, helo: client.helo, sender: from };
+  // A sender the provider did not name is checked as a bounce's is: by the HELO.
+  const sender = from ?? "";
+  if (!relayed) return client && { ip: client.ip, helo: client.helo, sender };
   const outside = tracedClient(body, ownHosts);
-  return outside && { ...outside, sender: from };
+  return outside && { ...outside, sender };
 }
 
 export function startDirectIntake(services: Services): DirectIntake {
@@ -66,7 +69,8 @@ export function startDirectIntake(services: Services): DirectIntake {
       const message = await readers.read(raw);
       const client = spfClientOf(body, envelope, config.trustedMxHosts);
       const authentication = await authenticate(raw, message.from.address, client);
-      const arrival = { uid: 0n, raw, message, recipients: envelope.recipients, authentication };
+      const recorded = { from: envelope.from, to: envelope.recipients };
+      const arrival = { uid: 0n, raw, message, recipients: envelope.recipients, authentication, envelope: recorded };
       const filed = await fileDelivered(services, arrival);
       for (const { recipient, outcome } of filed) {
         if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });

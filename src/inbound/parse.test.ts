@@ -33,10 +33,35 @@ describe("parseMessage", () => {
     const message = await parseMessage(raw, { derive: true });
     expect(message.messageId).toBeNull();
     expect(message.dedupeKey).toMatch(/^source:[0-9a-f]{64}$/);
+    // Delivered again, with another trace on top: the same message.
+    const again = await parseMessage(
+      Buffer.concat([
+        Buffer.from(
+          "Return-Path: <renee@example.fr>\r\nReceived: by mx2.agents.example; Fri, 27 Nov 2026 10:00:00 +0000\r\n",
+        ),
+        raw,
+      ]),
+      { derive: false },
+    );
+    expect(again.dedupeKey).toBe(message.dedupeKey);
+    const edited = await parseMessage(Buffer.from(raw.toString("latin1").replace("mon r=E9sum=E9", "ma lettre")), {
+      derive: false,
+    });
+    expect(edited.dedupeKey).not.toBe(message.dedupeKey);
     expect(message.subject).toBe("Résumé");
     expect(message.from.name).toBe("Renée");
     expect(message.bodyText?.trim()).toBe("Voilà mon résumé.");
     expect(message.headerTo).toEqual(["AGENT-Two@Agents.Example", "first@agents.example", "second@agents.example"]);
+  });
+
+  test("the reverse path is the topmost Return-Path, which the delivering server writes: empty for <>", async () => {
+    const message = (top: string) =>
+      parseMessage(Buffer.from(`${top}Return-Path: <>\r\nFrom: a@sender.example\r\nSubject: s\r\n\r\nhi\r\n`), {
+        derive: false,
+      });
+    expect((await message("")).returnPath).toBe("");
+    expect((await message("Return-Path: <mallory@sender.example>\r\n")).returnPath).toBe("mallory@sender.example");
+    expect((await parseMessage(fixture("bcc-only.eml"), { derive: false })).returnPath).toBeNull();
   });
 
   test("HTML only: no text body is made up; a NUL is stored as U+FFFD", async () => {

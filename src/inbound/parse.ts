@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { AddressObject, Attachment } from "mailparser";
+import type { AddressObject, Attachment, HeaderLines } from "mailparser";
 import * as mimeFuncs from "nodemailer/lib/mime-funcs";
 import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
 import { messageIdsIn, parseMime } from "../mailbox/mime.ts";
@@ -14,6 +14,8 @@ import { reportOf } from "./reports.ts";
 export interface ParsedMessage extends IncomingMessage {
   /** Addresses the delivering server recorded (X-Original-To, Envelope-To, …). */
   envelopeTo: string[];
+  /** The reverse path the delivering server recorded: the topmost Return-Path ("" for <>), null without one. */
+  returnPath: string | null;
   /** Addresses in To, Cc and Bcc. */
   headerTo: string[];
 }
@@ -22,6 +24,8 @@ export interface ParsedMessage extends IncomingMessage {
 const { detectExtension } = mimeFuncs as unknown as { detectExtension(contentType: string): string };
 
 const ENVELOPE_HEADERS = new Set(["x-original-to", "envelope-to", "x-envelope-to", "delivered-to"]);
+/** Fields receiving servers write on top of a message: two deliveries of one message differ in them. */
+const TRACE_FIELDS = new Set(["return-path", "received", ...ENVELOPE_HEADERS]);
 /** What separates addresses in an envelope header. */
 const SEPARATORS = /[\s<>,;:"()[\]]+/;
 
@@ -37,6 +41,23 @@ function envelopeAddresses(value: string): string[] {
 function sha256(data: string | Buffer): string {
   return createHash("sha256").update(data).digest("hex");
 }
+
+/**
+ * The message as its sender wrote it, digested: its header fields but the
+ * trace servers add (RFC 5321 4.4: a Return-Path and a Received line of their
+ * own for each delivery), then its body, so that two deliveries of one
+ * message without a Message-ID are known as one.
+ */
+function contentDigest(raw: Buffer, headerLines: HeaderLines): string {
+  const hash = createHash("sha256");
+  for (const { key, line } of headerLines) if (!TRACE_FIELDS.has(key)) hash.update(`${line}\r\n`);
+  const ends = [raw.indexOf("\r\n\r\n"), raw.indexOf("\n\n")].filter((end) => end >= 0);
+  if (ends.length > 0) hash.update(raw.subarray(Math.min(...ends)));
+  return hash.digest("hex");
+}
+
+/** A Return-Path's address: "" for the null path <>. */
+const reversePath = (value: string) => value.replace(/^<(.*)>$/, "$1").trim();
 
 function addressesOf(field: AddressObject | AddressObject[] | undefined): string[] {
   const objects = field === undefined ? [] : Array.isArray(field) ? field : [field];
@@ -89,6 +110,8 @@ function attachmentInfo(attachment: Attachment, position: number): AttachmentInf
 export async function parseMessage(raw: Buffer, { derive }: { derive: boolean }): Promise<ParsedMessage> {
   const mail = await parseMime(raw);
   const messageIdLine = mail.headerLines.find((line) => line.key === "message-id");
+  // The first: the delivering server writes its own on top (RFC 5321 4.4), above any the sender wrote.
+  const returnPathLine = mail.headerLines.find((line) => line.key === "return-path");
   const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
   const storables = (addresses: string[]) => addresses.map(storable);
   const from = mail.from?.value[0];
@@ -99,7 +122,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
   const report = await reportOf(mail, raw);
   return {
     messageId,
-    dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${sha256(raw)}`,
+    dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${contentDigest(raw, mail.headerLines)}`,
     from: { address: storable(from?.address ?? ""), name: storableOrNull(from?.name) },
     subject,
     // mailparser gives an invalid Date for a header it cannot read; such a date is none.
@@ -118,6 +141,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     envelopeTo: mail.headerLines
       .filter((line) => ENVELOPE_HEADERS.has(line.key))
       .flatMap((line) => envelopeAddresses(headerValue(line.line))),
+    returnPath: returnPathLine ? reversePath(headerValue(returnPathLine.line)) : null,
     headerTo: [...addressesOf(mail.to), ...addressesOf(mail.cc), ...addressesOf(mail.bcc)],
   };
 }

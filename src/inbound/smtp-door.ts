@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { SmtpIngressConfig } from "../config.ts";
 import { describeFault } from "../log.ts";
-import { filedReply, type Reply, recipientRefusal } from "../mailbox/intake.ts";
+import { filedReply, messageReply, type Reply, recipientRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { DirectIntake, Received } from "./direct.ts";
 import { takeProxiedConnections } from "./proxy-protocol.ts";
@@ -33,6 +33,13 @@ const refusal = ({ code, status, message }: Reply) => reply(code, status, messag
 
 /** MAIL FROM; empty for a bounce. */
 const senderOf = (session: SMTPServerSession) => (session.envelope.mailFrom ? session.envelope.mailFrom.address : "");
+
+/** What the client said the message weighs at MAIL FROM (SIZE=, RFC 1870), when it did. */
+function declaredSize(session: SMTPServerSession): number | undefined {
+  const args = session.envelope.mailFrom ? session.envelope.mailFrom.args : false;
+  const size = args ? args.SIZE : undefined;
+  return typeof size === "string" ? Number(size) : undefined;
+}
 
 /** The certificate and key, as PEM, from their files. */
 function readTls({ certFile, keyFile }: { certFile: string; keyFile: string }) {
@@ -122,12 +129,11 @@ export async function startSmtpDoor(
       if (error instanceof Unreadable) throw reply(554, "5.6.0", "The message cannot be read as mail");
       throw error;
     }
-    const each = answers(received);
-    if (door.lmtp) return each;
-    // SMTP has one answer for all: 250 when any recipient kept it, else why the first did not.
-    const kept = each.find((answer) => typeof answer === "string");
-    if (kept === undefined) throw each[0];
-    return kept;
+    if (door.lmtp) return answers(received);
+    // SMTP has one answer for all (intake.ts says which).
+    const { code, status, message } = messageReply(received.filed.map(({ outcome }) => outcome));
+    if (code !== 250) throw reply(code, status, message);
+    return `${status} Ok: queued as ${received.id}`;
   };
 
   const tls = door.tls;
@@ -173,7 +179,7 @@ export async function startSmtpDoor(
       if (asking.recipients > MAX_RECIPIENTS) {
         return callback(reply(452, "4.5.3", "Too many recipients: send the rest in another message"));
       }
-      recipientRefusal(services, address.address, senderOf(session)).then(
+      recipientRefusal(services, address.address, senderOf(session), declaredSize(session)).then(
         (refused) => callback(refused ? refusal(refused) : undefined),
         (error) => callback(failed("rcpt", error)),
       );

@@ -25,7 +25,19 @@ export interface Authentication {
   verdict: Verdict;
 }
 
-export const NOT_EVALUATED: Authentication = { spf: null, dkim: null, dmarc: null, arc: null, verdict: "none" };
+/** The checks as filing takes them: what the email keeps, and the domains whose DKIM signatures passed (lower case). */
+export interface SenderChecks extends Authentication {
+  dkimDomains: string[];
+}
+
+export const NOT_EVALUATED: SenderChecks = {
+  spf: null,
+  dkim: null,
+  dmarc: null,
+  arc: null,
+  verdict: "none",
+  dkimDomains: [],
+};
 
 /** A result word, or null for anything else (mailauth's `temperr` is temperror). */
 export function resultWord(word: string | undefined): ResultWord | null {

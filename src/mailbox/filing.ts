@@ -1,16 +1,17 @@
 import { randomUUID } from "node:crypto";
-import { insertEmail, rememberDelivery } from "../db/filing.ts";
+import { forgetDelivery, insertEmail, rememberDelivery } from "../db/filing.ts";
 import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
 import { type Lease, lease } from "../db/lease.ts";
 import { takeStorage } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
-import { addressOf, recipientAt } from "./agents.ts";
-import type { Authentication } from "./authentication.ts";
+import { addressOf } from "./agents.ts";
+import type { SenderChecks } from "./authentication.ts";
 import { type Emit, withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
-import { type AutoSubmitted, type DeliveryReport, recordReport } from "./reports.ts";
+import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordReport } from "./reports.ts";
+import { addresseeAt } from "./return-path.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { threadFor } from "./threads.ts";
@@ -23,7 +24,7 @@ import { threadFor } from "./threads.ts";
 export interface IncomingMessage {
   /** As the header has it, angle brackets included. */
   messageId: string | null;
-  /** The same message, once per agent: its Message-ID, else its bytes. */
+  /** The same message, once per agent: its Message-ID, else its bytes without the trace servers add. */
   dedupeKey: string;
   from: { address: string; name: string | null };
   subject: string | null;
@@ -50,14 +51,23 @@ export interface IncomingMessage {
 /** A part that is not the message's text, as the parser found it; its position is where it is found again. */
 export type AttachmentInfo = Omit<Attachment, "id" | "emailId">;
 
+/** The envelope as the server that took the message recorded it. */
+export interface RecordedEnvelope {
+  /** The reverse path (MAIL FROM): "" for a bounce's <>, null when it was not recorded. */
+  from: string | null;
+  /** The recipients it was delivered to, in lower case. */
+  to: string[];
+}
+
 export interface Arrival {
   uid: bigint;
   raw: Buffer;
   message: IncomingMessage;
   /** Who sent it, as far as the sender's domain tells. */
-  authentication: Authentication;
+  authentication: SenderChecks;
   /** Its recipients: addresses at the served domains, in lower case. */
   recipients: string[];
+  envelope: RecordedEnvelope;
 }
 
 export type Outcome =
@@ -97,17 +107,32 @@ export function cursorOf(services: Services, mailbox: string): Promise<ImapCurso
 export class BatchRefused extends Error {}
 
 async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival, address: string): Promise<Outcome> {
-  const agent = await recipientAt(tx, services.config, address);
-  if (!agent) return "unknown_recipient";
+  const addressee = await addresseeAt(tx, services, address);
+  if (!addressee) return "unknown_recipient";
+  const { agent } = addressee;
   const agentId = agent.id;
-  const { message, raw, authentication: auth } = arrival;
+  const { message, raw, authentication: auth, envelope } = arrival;
   if (!(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
   if (agent.verifiedAt === null) return "unverified";
-  // About mail the agent sent: recorded on it, whoever relayed it, and not filed.
-  if (message.report && (await recordReport(tx, emit, agentId, message.report, services.clock.now()))) return "report";
+  // About mail the agent sent: recorded on it and not filed once it proves itself; else filed, saying why not.
+  let reportIgnored: ReportIgnored | null = null;
+  if (message.report) {
+    reportIgnored = await recordReport(tx, emit, services, {
+      agentId,
+      report: message.report,
+      returnPathOf: envelope.to.includes(address) ? addressee.returnPathOf : null,
+      reversePath: envelope.from,
+      dkimDomains: auth.dkimDomains,
+    });
+    if (reportIgnored === null) return "report";
+  }
   if (!senderAllowed(storedLists(agent), message.from.address)) return "sender_refused";
   const { storageBytes } = limitsOf(agent, services.config);
-  if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) return "over_quota";
+  if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) {
+    // Not kept: a retry, once there is room, is not a duplicate.
+    await forgetDelivery(tx, agentId, message.dedupeKey);
+    return "over_quota";
+  }
   const { sql, config, clock } = services;
   const emailId = randomUUID();
   const now = clock.now();
@@ -143,6 +168,7 @@ async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival,
     authDmarc: auth.dmarc,
     authArc: auth.arc,
     authVerdict: auth.verdict,
+    reportIgnored,
   };
   const attachments = message.attachments.map((a) => ({ ...a, id: randomUUID(), emailId }));
   await insertEmail(sql, tx, email, raw, attachments);

@@ -1,15 +1,16 @@
-import { recipientAt } from "./agents.ts";
 import { serves } from "./domains.ts";
 import type { Outcome } from "./filing.ts";
 import { limitsOf } from "./limits.ts";
 import { addressParts } from "./records.ts";
+import { addresseeAt } from "./return-path.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
 
 // Whether mail for an address is taken, asked as the SMTP door hears each
-// RCPT TO: the same rules as filing (a verified agent at a served domain,
-// its sender lists, its storage), answered before the message is sent; and
-// what each recipient is answered once the message was filed for it.
+// RCPT TO: the same rules as filing (a verified agent at a served domain, or
+// the return path of one of its sent emails; its sender lists, its storage),
+// answered before the message is sent; and what each recipient, or the
+// message as a whole, is answered once the message was filed.
 
 /** An SMTP reply: the code, the enhanced status, the text. */
 export interface Reply {
@@ -23,16 +24,29 @@ const reply = (code: number, status: string, message: string): Reply => ({ code,
 const NO_SUCH_MAILBOX = reply(550, "5.1.1", "No such mailbox here");
 const SENDER_REFUSED = reply(550, "5.7.1", "The recipient does not take mail from this sender");
 
-/** Null when mail for the address from the sender is taken; else why not, in SMTP's words. */
-export async function recipientRefusal(services: Services, address: string, sender: string): Promise<Reply | null> {
+/**
+ * Null when mail for the address from the sender is taken; else why not, in
+ * SMTP's words. `sender`: MAIL FROM, "" for a bounce, null when not known.
+ * `size`: what the client said the message weighs (SIZE, RFC 1870), when it did.
+ */
+export async function recipientRefusal(
+  services: Services,
+  address: string,
+  sender: string | null,
+  size?: number,
+): Promise<Reply | null> {
   const { local, domain } = addressParts(address);
   if (local === "" || !(await serves(services, domain))) {
     return reply(550, "5.7.1", "Relaying denied: this server takes mail only for its own domains");
   }
-  const agent = await recipientAt(services.sql, services.config, address);
-  if (!agent || agent.verifiedAt === null) return NO_SUCH_MAILBOX;
-  if (sender !== "" && !senderAllowed(storedLists(agent), sender)) return SENDER_REFUSED;
-  if (agent.storageUsed >= limitsOf(agent, services.config).storageBytes) {
+  const addressee = await addresseeAt(services.sql, services, address);
+  if (!addressee || addressee.agent.verifiedAt === null) return NO_SUCH_MAILBOX;
+  const { agent } = addressee;
+  if (sender && !senderAllowed(storedLists(agent), sender)) return SENDER_REFUSED;
+  // Reports about a sent email come back to its return path whatever the storage: a report believed takes none.
+  if (addressee.returnPathOf !== null) return null;
+  // With SIZE, the message must fit in what is left; without, the mailbox must not be full.
+  if (agent.storageUsed + Math.max(size ?? 0, 1) > limitsOf(agent, services.config).storageBytes) {
     return reply(452, "4.2.2", "The recipient's mailbox is full: try again later");
   }
   return null;
@@ -53,4 +67,25 @@ export function filedReply(outcome: Outcome): Reply {
     case "unverified":
       return NO_SUCH_MAILBOX;
   }
+}
+
+/** Outcomes a retry may end otherwise: room made meanwhile, or an agent gone since RCPT TO (a retry's RCPT TO says so). */
+const RETRIABLE: Outcome[] = ["over_quota", "unknown_recipient", "unverified"];
+
+/**
+ * SMTP's one answer for a message filed for several recipients (LMTP answers
+ * each). Kept for all: 250. For none: the first one's refusal. For some:
+ * after a 250 the server owes the sender word of every recipient it did not
+ * keep (RFC 5321 6.1), so the whole message is answered 4xx when a retry may
+ * keep it for the others; the retry is a duplicate for those that kept it.
+ * A recipient's sender lists refusing the message is final: 250 all the same.
+ */
+export function messageReply(outcomes: Outcome[]): Reply {
+  const replies = outcomes.map(filedReply);
+  const kept = replies.find((answer) => answer.code === 250);
+  if (!kept) return replies[0] ?? NO_SUCH_MAILBOX;
+  if (!outcomes.some((outcome) => RETRIABLE.includes(outcome))) return kept;
+  return outcomes.includes("over_quota")
+    ? reply(452, "4.2.2", "A recipient's mailbox is full: try again later (the others will not get it twice)")
+    : reply(451, "4.3.0", "Not kept for every recipient: try again later (the others will not get it twice)");
 }

@@ -37,6 +37,7 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   authArc: null,
   authVerdict: "none",
   autoSubmitted: null,
+  reportIgnored: null,
   trashedAt: null,
   ...fields,
 });

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "vitest";
-import { deliveryStatusOf, type ReportedRecipient, sentRecipientOf, suppresses } from "./reports.ts";
+import { deliveryStatusOf, type ReportedRecipient, reportedAt, sentRecipientOf, suppresses } from "./reports.ts";
 
 const reported = (fields: Partial<ReportedRecipient>): ReportedRecipient => ({
   finalRecipient: "pat@example.com",
@@ -39,10 +39,20 @@ describe("sentRecipientOf", () => {
       ),
     ).toBe("sam@example.com");
   });
-  test("another address: the only one the email went to, else none", () => {
-    expect(sentRecipientOf(["pat@example.com"], reported({ finalRecipient: "pat.forward@elsewhere.example" }))).toBe(
-      "pat@example.com",
-    );
+  test("another address: none, even when the email went to one address", () => {
+    expect(
+      sentRecipientOf(["pat@example.com"], reported({ finalRecipient: "pat.forward@elsewhere.example" })),
+    ).toBeNull();
     expect(sentRecipientOf(sentTo, reported({ finalRecipient: "stranger@example.com" }))).toBeNull();
   });
+});
+
+test("a report's time is kept between the send and now", () => {
+  const sentAt = new Date("2026-11-28T10:00:00Z");
+  const now = new Date("2026-11-28T12:00:00Z");
+  const at = (date: string | null) => reportedAt(date === null ? null : new Date(date), sentAt, now).toISOString();
+  expect(at("2026-11-28T11:00:00Z")).toBe("2026-11-28T11:00:00.000Z");
+  expect(at("9999-12-31T23:59:59Z")).toBe(now.toISOString());
+  expect(at("2000-01-01T00:00:00Z")).toBe(sentAt.toISOString());
+  expect(at(null)).toBe(now.toISOString());
 });

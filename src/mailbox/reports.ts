@@ -1,4 +1,5 @@
 import {
+  lockedSent,
   recipientReportsOf,
   saveRecipientReport,
   sentByMessageId,
@@ -6,12 +7,14 @@ import {
   suppress,
 } from "../db/reports.ts";
 import type { Tx } from "../db/statements.ts";
-import type { RecipientReport } from "../generated/prisma/sqlite/client.ts";
+import type { RecipientReport, SentEmail } from "../generated/prisma/sqlite/client.ts";
 import type { Emit } from "./events.ts";
 import { addressesOf } from "./records.ts";
+import type { Services } from "./services.ts";
 
 // What came back about mail an agent sent: delivery status notifications
-// and complaint reports, matched to the sent email by its Message-ID.
+// and complaint reports, believed when they arrive at the sent email's own
+// return path (return-path.ts) or carry a listed feedback loop's signature.
 
 /** A recipient's state as reports tell it, worst last. */
 export const DELIVERY_STATUSES = ["delivered", "delayed", "complained", "bounced"] as const;
@@ -61,16 +64,27 @@ export function suppresses(recipient: ReportedRecipient): boolean {
 
 /**
  * Which of the sent email's addresses a reported recipient is: the one its
- * original address names, else its final one, without case; the only one,
- * when the email went to one address (forwarding renamed it). Null when it is
- * none of them: a report cannot speak for an address the email did not go to.
+ * original address names, else its final one, without case. Null when it is
+ * none of them, even when the email went to one address: a report cannot
+ * speak for an address the email did not go to (a forwarder's or a list
+ * member's is not the address the agent mailed).
  */
 export function sentRecipientOf(sentTo: string[], reported: ReportedRecipient): string | null {
   for (const address of [reported.originalRecipient, reported.finalRecipient]) {
     const found = address && sentTo.find((sent) => sent.toLowerCase() === address.toLowerCase());
     if (found) return found;
   }
-  return sentTo.length === 1 ? (sentTo[0] ?? null) : null;
+  return null;
+}
+
+/**
+ * When a report says it happened, within what can be: not before the send,
+ * nor after its arrival. A date ahead of now (a reporting server's clock
+ * running fast, or a forger pinning a recipient's state against later
+ * reports) is taken as now, so reports dated ahead keep their arrival order.
+ */
+export function reportedAt(at: Date | null, sentAt: Date, now: Date): Date {
+  return new Date(Math.min(Math.max((at ?? now).getTime(), sentAt.getTime()), now.getTime()));
 }
 
 const EVENT_OF = {
@@ -83,20 +97,75 @@ const EVENT_OF = {
 /** Reports are written by anyone: what is kept of a field is bounded. */
 const bounded = (text: string | null, max = 1000) => (text === null ? null : text.slice(0, max));
 
+/** Why a report changed nothing: it is then filed as mail, saying so (Email.reportIgnored). */
+export type ReportIgnored =
+  /** It did not arrive at the return path of a sent email, and no feedback loop the operator lists signed it. */
+  | "not_at_return_path"
+  /** It arrived at a return path from a sender other than the empty one (MAIL FROM:<>) reports come from. */
+  | "sender_not_empty"
+  /** A feedback loop's complaint about nothing the agent sent. */
+  | "no_sent_email"
+  /** It named no address the sent email went to. */
+  | "no_recipient_mailed";
+
+/** A report as it reached one agent, with what vouches for it. */
+export interface ArrivedReport {
+  agentId: string;
+  report: DeliveryReport;
+  /** The sent email whose return path it was delivered to, as the receiving server recorded; null elsewhere. */
+  returnPathOf: string | null;
+  /** The reverse path the receiving server recorded: "" for MAIL FROM:<>, null when it did not say. */
+  reversePath: string | null;
+  /** Domains whose DKIM signatures on it passed, lower case. */
+  dkimDomains: string[];
+}
+
 /**
- * Records a report on the agent's sent email it is about, with the events
- * and suppressions it brings; false when it is about none of them (it is then
- * filed as ordinary mail). A report older than the one a recipient has
- * changes nothing: reports may arrive out of order.
+ * The sent email a report speaks for, or why it is not believed. A report
+ * proves itself by where it arrived, the return path of one sent email, from
+ * the empty reverse path servers send their reports from (RFC 5321 4.5.5,
+ * RFC 3464 2); a complaint also by a DKIM signature of a feedback loop the
+ * operator lists, wherever it arrived, and is then matched by the Message-IDs
+ * it names.
  */
-export async function recordReport(tx: Tx, emit: Emit, agentId: string, report: DeliveryReport, now: Date) {
-  const sent = await sentByMessageId(tx, agentId, report.originalMessageIds);
-  if (!sent) return false;
+async function believedSent(
+  tx: Tx,
+  feedbackLoops: string[],
+  arrived: ArrivedReport,
+): Promise<SentEmail | ReportIgnored> {
+  const { agentId, report, returnPathOf, reversePath } = arrived;
+  const fromFeedbackLoop =
+    report.kind === "complaint" && arrived.dkimDomains.some((domain) => feedbackLoops.includes(domain));
+  if (returnPathOf !== null && (reversePath === "" || fromFeedbackLoop)) {
+    return (await lockedSent(tx, agentId, returnPathOf)) ?? "no_sent_email";
+  }
+  if (fromFeedbackLoop) return (await sentByMessageId(tx, agentId, report.originalMessageIds)) ?? "no_sent_email";
+  return returnPathOf === null ? "not_at_return_path" : "sender_not_empty";
+}
+
+/**
+ * Records a report on the agent's sent email it speaks for, with the events
+ * and suppressions it brings; null once recorded, else why it changed nothing
+ * (it is then filed as ordinary mail). A report older than the one a
+ * recipient has changes nothing: reports may arrive out of order.
+ */
+export async function recordReport(
+  tx: Tx,
+  emit: Emit,
+  { config, clock }: Pick<Services, "config" | "clock">,
+  arrived: ArrivedReport,
+): Promise<ReportIgnored | null> {
+  const sent = await believedSent(tx, config.feedbackLoopDomains, arrived);
+  if (typeof sent === "string") return sent;
+  const { agentId, report } = arrived;
+  const now = clock.now();
   const sentTo = [sent.toList, sent.ccList, sent.bccList].flatMap(addressesOf);
   const latest = new Map((await recipientReportsOf(tx, sent.id)).map((row) => [row.recipient, row]));
+  let named = 0;
   for (const reported of report.recipients) {
     const recipient = sentRecipientOf(sentTo, reported);
     if (recipient === null) continue;
+    named++;
     const row: RecipientReport = {
       sentId: sent.id,
       recipient,
@@ -105,7 +174,7 @@ export async function recordReport(tx: Tx, emit: Emit, agentId: string, report: 
       statusCode: bounded(reported.statusCode, 20),
       diagnosticCode: bounded(reported.diagnosticCode),
       remoteMta: bounded(reported.remoteMta, 255),
-      at: reported.at ?? now,
+      at: reportedAt(reported.at, sent.sentAt, now),
     };
     const before = latest.get(recipient);
     if (before && before.at > row.at) continue;
@@ -125,6 +194,7 @@ export async function recordReport(tx: Tx, emit: Emit, agentId: string, report: 
     };
     await emit({ type: EVENT_OF[reported.status], agentId, data });
   }
+  if (named === 0) return "no_recipient_mailed";
   await setDeliveryStatus(tx, sent.id, deliveryStatusOf([...latest.values()].map((row) => row.status)));
-  return true;
+  return null;
 }

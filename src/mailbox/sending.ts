@@ -37,6 +37,7 @@ import { limitsOf } from "./limits.ts";
 import type { Outgoing } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
+import { returnPathFor } from "./return-path.ts";
 import type { Services } from "./services.ts";
 import { threadFor } from "./threads.ts";
 
@@ -301,9 +302,11 @@ export async function deliver(
     await composeMessage({ ...out, from: { name: agent.name, address: from }, messageId, date: now }),
   );
   const taken = await take(services, agent, out, { messageId, raw, now, draft });
+  // The envelope's sender is the email's own return path, where its reports are believed; From stays the agent's.
+  const returnPath = await returnPathFor(services, taken.id, domain);
   let delivery: Delivery;
   try {
-    delivery = await mailer.send({ from, to: [...out.to, ...out.cc, ...out.bcc] }, raw);
+    delivery = await mailer.send({ from: returnPath, to: [...out.to, ...out.cc, ...out.bcc] }, raw);
   } catch (error) {
     if (!(error instanceof NotDelivered)) throw error;
     await undoSend(sql, taken);

@@ -123,7 +123,7 @@ const EmailFields = graphql(`
     id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId
     attachments { id filename contentType size inline contentId }
     text preview replyText links { url text } codes
-    authentication { spf dkim dmarc arc verdict } autoSubmitted
+    authentication { spf dkim dmarc arc verdict } autoSubmitted reportIgnored
   }
 `);
 

@@ -134,6 +134,13 @@ export const EmailType = builder.prismaObject("Email", {
       complexity: 0,
       resolve: (email) => authenticationOf(email),
     }),
+    // Read from the email's own row, as authentication is: no cost, so REST lists of 100 stay within the limit.
+    reportIgnored: t.exposeString("reportIgnored", {
+      nullable: true,
+      complexity: 0,
+      description:
+        "A delivery report or complaint filed as mail because it changed nothing, why: not_at_return_path, sender_not_empty, no_sent_email or no_recipient_mailed; null for other mail",
+    }),
     attachments: t.relation("attachments", {
       description: "Its attachments and inline parts, in the order the message has them",
       query: { orderBy: { position: "asc" } },

@@ -57,7 +57,12 @@ export async function receiveRaw(c: HonoContext, services: Services, intake: Dir
   const recipients = envelopeRecipients(c);
   if (recipients.length === 0)
     throw new ServiceError("BAD_REQUEST", "Name the recipients: X-Envelope-To headers or ?to=");
-  const from = c.req.header("x-envelope-from") ?? "";
+  // The reverse path: empty or <> for a bounce; unknown without the header, and then no report is believed.
+  const from =
+    c.req
+      .header("x-envelope-from")
+      ?.trim()
+      .replace(/^<(.*)>$/, "$1") ?? null;
   const ip = c.req.header("x-client-ip");
   if (ip && isIP(ip) === 0) throw new ServiceError("BAD_REQUEST", "X-Client-Ip must be an IP address");
   const answers: RecipientAnswer[] = [];

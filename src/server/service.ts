@@ -16,6 +16,7 @@ import { scheduleSends } from "../jobs/scheduled-sends.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
+import { returnPathKey } from "../mailbox/return-path.ts";
 import { createMetrics } from "../metrics.ts";
 import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
@@ -55,6 +56,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   }
   const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
   await ensureConfiguredDomains(services);
+  await returnPathKey(services);
   const graphql = createGraphql(schema, services);
   const drain = new Drain();
   const intake = startDirectIntake(services);

@@ -120,3 +120,12 @@ export function reportAbout(fixture: string, agentAddress: string, original: str
     .replaceAll("scout-7f3a@mail.example.org", agentAddress)
     .replaceAll(original, sentMessageId.slice(1, -1));
 }
+
+/**
+ * A message as the catch-all's server files it: the envelope it recorded on
+ * top, the reverse path in Return-Path (empty for a report) and the
+ * recipient in X-Original-To.
+ */
+export function deliveredTo(recipient: string, raw: string, reversePath = ""): string {
+  return `Return-Path: <${reversePath}>\r\nX-Original-To: ${recipient}\r\n${raw}`;
+}
