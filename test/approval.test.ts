@@ -9,11 +9,12 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { launchBrowser, visit } from "./support/browser.ts";
+import { databaseBytes } from "./support/database-bytes.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { rawMessage } from "./support/mail.ts";
 import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
-import { withService } from "./support/service.ts";
+import { freshDatabase, startTestService, withService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -677,6 +678,49 @@ describe("with no reviewer", () => {
         await waitFor(() => arrivalsOf(subject).length === 1 || null, 10_000, "the operator's approval");
       },
     );
+  });
+});
+
+describe("SECRETS_KEY set on a database that holds a reviewer's secret in the clear", () => {
+  test("sealed at start, none readable in the database's files, and the webhook still signed with it", async () => {
+    const database = freshDatabase();
+    const own = await WebhookReceiver.start();
+    const secret = `whsec_${randomBytes(32).toString("base64")}`;
+    own.secrets = [secret];
+    const env = {
+      SOCIAL_OEMBED_URL: x.url,
+      MAIL_DOMAIN: "mail.example",
+      ADMIN_TOKEN: ADMIN,
+      SEND_POLICY: "review_all",
+    };
+    const before = await startTestService(env, database);
+    let agent: TestAgent;
+    try {
+      const on = new Api(before.url);
+      agent = await createVerifiedAgent(on, x);
+      const body = { webhookUrl: own.url, webhookSecret: secret };
+      expect((await on.call("PUT", `/admin/agents/${agent.id}/reviewer`, { ...admin, body })).status).toBe(200);
+    } finally {
+      await before.stopInstance(0);
+    }
+    const after = await startTestService({ ...env, SECRETS_KEY: Buffer.alloc(32, 5).toString("base64") }, database);
+    try {
+      const { prisma } = after.service.services;
+      const row = await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } });
+      expect(row.reviewerWebhookSecret).toMatch(/^sealed:/);
+      const bytes = await databaseBytes(database.url, prisma, "Agent");
+      expect(bytes.includes(secret.slice("whsec_".length)), "the secret, readable").toBe(false);
+      const on = new Api(after.url);
+      const held = await on.post(`/agents/${agent.id}/send`, {
+        key: agent.apiKey,
+        body: { to: "pat@example.com", subject: "Sealed", text: "Hi." },
+      });
+      const [posted] = await own.count(1);
+      expect([posted?.verifiedWith, posted?.body.data.draftId]).toEqual([secret, held.body.id]);
+    } finally {
+      await own.down();
+      await after.stop();
+    }
   });
 });
 

@@ -1,11 +1,10 @@
 import { Resolver } from "node:dns/promises";
-import { existsSync, readFileSync } from "node:fs";
 import { authenticate } from "mailauth";
 import { describe, expect, test } from "vitest";
 import { doctor } from "../src/cli/doctor.ts";
 import { loadConfig } from "../src/config.ts";
-import type { PrismaClient } from "../src/generated/prisma/sqlite/client.ts";
 import { Api, type TestAgent, uniqueId, verifyAgent } from "./support/api.ts";
+import { databaseBytes } from "./support/database-bytes.ts";
 import { startDnsServer } from "./support/dns-server.ts";
 import { rawMessage } from "./support/mail.ts";
 import { served } from "./support/served.ts";
@@ -468,21 +467,6 @@ describe("SECRETS_KEY set on a database that holds keys in the clear", () => {
   /** The base64 lines of a PEM's body: any one found in a file is a readable copy of the key. */
   const pemLines = (pem: string) => pem.split("\n").filter((line) => /^[A-Za-z0-9+/=]{40,}$/.test(line));
 
-  /** The bytes of the database's own files: SQLite's file and its log; PostgreSQL's key table, TOAST too. */
-  async function databaseBytes(url: string, prisma: PrismaClient): Promise<Buffer> {
-    if (url.startsWith("file:")) {
-      const file = url.slice("file:".length);
-      return Buffer.concat([file, `${file}-wal`, `${file}-shm`].filter(existsSync).map((path) => readFileSync(path)));
-    }
-    // Written out to the table's files first; reading them is the superuser's (the tests' PostgreSQL user).
-    await prisma.$executeRawUnsafe("CHECKPOINT");
-    const rows = await prisma.$queryRawUnsafe<{ bytes: Uint8Array }[]>(
-      `SELECT pg_read_binary_file(pg_relation_filepath(oid)) AS "bytes" FROM pg_class
-        WHERE oid IN ('"DkimKey"'::regclass, (SELECT reltoastrelid FROM pg_class WHERE oid = '"DkimKey"'::regclass))`,
-    );
-    return Buffer.concat(rows.map((row) => Buffer.from(row.bytes)));
-  }
-
   test("sealed, a new key per domain waits to be published, none readable in the database's files", async () => {
     const database = freshDatabase();
     const env = {
@@ -550,7 +534,7 @@ describe("SECRETS_KEY set on a database that holds keys in the clear", () => {
       expect(keys.filter((key) => key.domainName === name && key.state === "retired")).toHaveLength(2);
 
       expect(after.logs.filter((line) => line.event === "database_log_not_emptied")).toEqual([]);
-      const bytes = await databaseBytes(database.url, after.service.services.prisma);
+      const bytes = await databaseBytes(database.url, after.service.services.prisma, "DkimKey");
       expect(bytes.length).toBeGreaterThan(0);
       for (const pem of pems) {
         for (const line of pemLines(pem))

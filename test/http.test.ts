@@ -380,8 +380,10 @@ describe("a server failure", () => {
         "Thread",
         "IdempotencyKey",
         "Suppression",
+        "ReviewNotice",
         "Draft",
         "ApprovedRecipient",
+        "ReviewLink",
         "Agent",
       ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);

@@ -1,4 +1,5 @@
 import type { Agent, Prisma } from "../generated/prisma/sqlite/client.ts";
+import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
 import type { Window } from "./pages.ts";
@@ -160,6 +161,29 @@ export async function changeReviewer(
   reviewer: Pick<Agent, "reviewerEmail" | "reviewerWebhookUrl" | "reviewerWebhookSecret">,
 ): Promise<boolean> {
   return (await prisma.agent.updateMany({ where: { id }, data: reviewer })).count > 0;
+}
+
+/** Agents whose reviewer webhook's secret is stored in the clear (before SECRETS_KEY was set). */
+export function reviewerSecretsInTheClear({
+  prisma,
+}: Store): Promise<{ id: string; reviewerWebhookSecret: string | null }[]> {
+  return prisma.agent.findMany({
+    where: { reviewerWebhookSecret: { not: null }, NOT: { reviewerWebhookSecret: { startsWith: SEALED } } },
+    select: { id: true, reviewerWebhookSecret: true },
+  });
+}
+
+/** Replaces a secret stored in the clear by its sealed form, unless it changed meanwhile. */
+export async function sealReviewerSecret({ prisma }: Store, id: string, clear: string, sealed: string): Promise<void> {
+  await prisma.agent.updateMany({
+    where: { id, reviewerWebhookSecret: clear },
+    data: { reviewerWebhookSecret: sealed },
+  });
+}
+
+/** Leaves no copy of a value the agent table no longer holds in the database's own files (see Sql.compact). */
+export function compactAgents({ sql }: Store): Promise<boolean> {
+  return sql.compact("Agent");
 }
 
 /** Agents, verified agents, stored bytes and mail across the instance, and the sends on the day. */

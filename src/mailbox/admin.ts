@@ -6,8 +6,11 @@ import {
   changeLimits,
   changeReviewer,
   changeSendPolicy,
+  compactAgents,
   instanceTotals,
   type LimitOverrides,
+  reviewerSecretsInTheClear,
+  sealReviewerSecret,
 } from "../db/agents.ts";
 import { QUOTA_MAX, utcDay } from "../db/quota.ts";
 import { excerpt, ServiceError } from "../errors.ts";
@@ -209,6 +212,23 @@ export async function setReviewer(services: Services, id: string, input: Reviewe
     throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
   }
   return agentOverview(services, id);
+}
+
+/**
+ * At start, with SECRETS_KEY: reviewer webhooks' secrets stored before it was
+ * set are sealed, and the database is compacted so that no readable copy stays
+ * in its files (as DKIM keys are, domains.ts).
+ */
+export async function sealReviewerSecrets(services: Services): Promise<void> {
+  const { secretsKey } = services.config;
+  if (secretsKey === null) return;
+  const clear = await reviewerSecretsInTheClear(services);
+  for (const { id, reviewerWebhookSecret: secret } of clear) {
+    if (secret !== null) await sealReviewerSecret(services, id, secret, seal(secret, secretsKey));
+  }
+  if (clear.length > 0 && !(await compactAgents(services))) {
+    services.log("warn", "database_log_not_emptied", { reason: "a reader held the SQLite log" });
+  }
 }
 
 export interface InstanceStats {

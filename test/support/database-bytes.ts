@@ -1,0 +1,19 @@
+import { existsSync, readFileSync } from "node:fs";
+import type { PrismaClient } from "../../src/generated/prisma/sqlite/client.ts";
+
+// What a database's own files hold, to look for a secret left readable in
+// them: SQLite's file and its log; on PostgreSQL a table's files, TOAST too.
+
+export async function databaseBytes(url: string, prisma: PrismaClient, table: string): Promise<Buffer> {
+  if (url.startsWith("file:")) {
+    const file = url.slice("file:".length);
+    return Buffer.concat([file, `${file}-wal`, `${file}-shm`].filter(existsSync).map((path) => readFileSync(path)));
+  }
+  // Written out to the table's files first; reading them is the superuser's (the tests' PostgreSQL user).
+  await prisma.$executeRawUnsafe("CHECKPOINT");
+  const rows = await prisma.$queryRawUnsafe<{ bytes: Uint8Array }[]>(
+    `SELECT pg_read_binary_file(pg_relation_filepath(oid)) AS "bytes" FROM pg_class
+      WHERE oid IN ('"${table}"'::regclass, (SELECT reltoastrelid FROM pg_class WHERE oid = '"${table}"'::regclass))`,
+  );
+  return Buffer.concat(rows.map((row) => Buffer.from(row.bytes)));
+}
