@@ -330,8 +330,19 @@ test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password 
   expect(lines).toContainEqual(expect.stringMatching(/^ok {4}reviewer: no reviewer is set .*nobody is told/));
   const holding = await cli(["doctor"], { env: { ...env, SEND_POLICY: "review_all" } });
   expect(holding.stdout).toMatch(/^warn {2}reviewer: SEND_POLICY=review_all holds mail, but no reviewer is set/m);
+  const held = await createAgent(api);
+  await cli(["policy", "set", held.id, "review_all"]);
+  const untold = await cli(["doctor"], { env });
+  expect(untold.stdout).toMatch(
+    new RegExp(
+      `^warn {2}agents' reviewers: \\d+ agents have a reviewer of their own; 1 agents' held mail reaches nobody \\(${held.id}\\)`,
+      "m",
+    ),
+  );
   const told = await cli(["doctor"], { env: { ...env, REVIEWER_EMAIL: "owner@people.example" } });
   expect(told.stdout).toMatch(/^ok {4}reviewer: held mail's review links go to owner@people\.example$/m);
+  expect(told.stdout).toMatch(/^ok {4}agents' reviewers: \d+ agents have a reviewer of their own$/m);
+  await cli(["policy", "set", held.id, "default"]);
 
   const wrong = dovecot.url().replace(":secret@", ":not-the-password@");
   const failing = await cli(["doctor", "--json"], { env: { ...env, IMAP_URL: wrong } });

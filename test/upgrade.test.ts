@@ -5,25 +5,32 @@ import { migrationsOf } from "../src/db/migrate.ts";
 import { Api } from "./support/api.ts";
 import { freshDatabase, startTestService } from "./support/service.ts";
 
-// A database from before threads and attachments, with mail in it, upgraded
-// by the service at start-up: every message is kept and gets a thread.
+// Databases of earlier releases, with data in them, upgraded by the service at
+// start-up: mail from before threads and attachments keeps every message and
+// gets threads; review links once handed to agents stop deciding anything.
 
 const database = freshDatabase();
 afterAll(() => database.drop());
 
-test("mail kept before threads: each message becomes a thread of its own, known by its Message-ID", async () => {
-  const old = await openDatabase(database.url);
-  const provider = old.provider;
-  if (provider === "postgresql") await old.prisma.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS "${old.schema}"`);
+/** A database as a release before the migration of that name left it, open, for the test to fill in SQL. */
+async function migratedBefore(url: string, name: string) {
+  const old = await openDatabase(url);
+  if (old.provider === "postgresql") await old.prisma.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS "${old.schema}"`);
   await old.prisma.$executeRawUnsafe(
     `CREATE TABLE "_pigeonhole_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TEXT NOT NULL)`,
   );
-  for (const migration of migrationsOf(provider).filter((m) => m.name < "20261123084809")) {
+  for (const migration of migrationsOf(old.provider).filter((m) => m.name < name)) {
     for (const statement of migration.statements) await old.prisma.$executeRawUnsafe(statement);
     await old.prisma.$executeRawUnsafe(
       `INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES ('${migration.name}', '2026-11-01')`,
     );
   }
+  return old;
+}
+
+test("mail kept before threads: each message becomes a thread of its own, known by its Message-ID", async () => {
+  const old = await migratedBefore(database.url, "20261123084809");
+  const provider = old.provider;
   const p = (n: number) => (provider === "postgresql" ? `$${n}` : "?");
   const at = (date: Date) => (provider === "postgresql" ? date : date.toISOString().replace("Z", "+00:00"));
   const now = new Date();
@@ -118,19 +125,9 @@ const REVIEWED_KEY = "ph_upgrade-review-key";
 
 test("review links once handed to agents: held ones die, decided ones say what became of them; none stays where agents read", async () => {
   const before = freshDatabase();
-  const old = await openDatabase(before.url);
+  const old = await migratedBefore(before.url, "20261128191008");
   const provider = old.provider;
   try {
-    if (provider === "postgresql") await old.prisma.$executeRawUnsafe(`CREATE SCHEMA IF NOT EXISTS "${old.schema}"`);
-    await old.prisma.$executeRawUnsafe(
-      `CREATE TABLE "_pigeonhole_migrations" ("name" TEXT PRIMARY KEY, "appliedAt" TEXT NOT NULL)`,
-    );
-    for (const migration of migrationsOf(provider).filter((m) => m.name < "20261128191008")) {
-      for (const statement of migration.statements) await old.prisma.$executeRawUnsafe(statement);
-      await old.prisma.$executeRawUnsafe(
-        `INSERT INTO "_pigeonhole_migrations" ("name", "appliedAt") VALUES ('${migration.name}', '2026-11-01')`,
-      );
-    }
     const p = (n: number) => (provider === "postgresql" ? `$${n}` : "?");
     const at = (date: Date) => (provider === "postgresql" ? date : date.toISOString().replace("Z", "+00:00"));
     const hash = (text: string) => createHash("sha256").update(text).digest("hex");

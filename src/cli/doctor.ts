@@ -4,6 +4,7 @@ import nodemailer from "nodemailer";
 import type { Config } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
 import { pendingMigrations } from "../db/migrate.ts";
+import { reviewerCoverage } from "../mailbox/admin.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
 import { recordsToPublish } from "../mailbox/domains.ts";
 
@@ -65,7 +66,7 @@ async function database(config: Config): Promise<Finding[]> {
         return [{ check, status: "fail", detail }];
       }
       const answers: Finding = { check, status: "ok", detail: `${kind} answers and every migration is applied` };
-      return [answers, await reservedNames(db, config), await dkimRecords(db)];
+      return [answers, await reservedNames(db, config), await dkimRecords(db), await agentReviewers(db, config)];
     } finally {
       await db.close();
     }
@@ -88,6 +89,20 @@ async function reservedNames(store: Store, config: Config): Promise<Finding> {
 }
 
 /** DKIM keys that wait for their record: signing stays with the old key until then. */
+/** Agents' own reviewers, and agents whose held mail reaches nobody (no reviewer of theirs nor of the instance). */
+async function agentReviewers(store: Store, config: Config): Promise<Finding> {
+  const check = "agents' reviewers";
+  const { own, untold } = await reviewerCoverage(store, config);
+  const mine = `${own} agents have a reviewer of their own`;
+  if (untold.total === 0) return { check, status: "ok", detail: mine };
+  const some = untold.total > untold.ids.length ? `${untold.ids.join(", ")} and others` : untold.ids.join(", ");
+  return {
+    check,
+    status: "warn",
+    detail: `${mine}; ${untold.total} agents' held mail reaches nobody (${some}): pigeonhole reviewer set <id>, or set REVIEWER_EMAIL`,
+  };
+}
+
 async function dkimRecords(store: Store): Promise<Finding> {
   const check = "dkim";
   const waiting = await recordsToPublish(store);

@@ -163,6 +163,24 @@ export async function changeReviewer(
   return (await prisma.agent.updateMany({ where: { id }, data: reviewer })).count > 0;
 }
 
+/** Agents that have a reviewer of their own (an address or a webhook). */
+export function agentsWithOwnReviewer({ prisma }: Store): Promise<number> {
+  return prisma.agent.count({
+    where: { OR: [{ reviewerEmail: { not: null } }, { reviewerWebhookUrl: { not: null } }] },
+  });
+}
+
+/** Ids of agents with none of their own reviewer whose policy (their own, or with `orInstance` none) holds mail. */
+export async function heldWithoutOwnReviewer({ prisma }: Store, holding: string[], orInstance: boolean) {
+  const policy = [{ sendPolicy: { in: holding } }, ...(orInstance ? [{ sendPolicy: null }] : [])];
+  const where = { reviewerEmail: null, reviewerWebhookUrl: null, OR: policy };
+  const [ids, total] = await Promise.all([
+    prisma.agent.findMany({ where, select: { id: true }, orderBy: { id: "asc" }, take: 10 }),
+    prisma.agent.count({ where }),
+  ]);
+  return { ids: ids.map(({ id }) => id), total };
+}
+
 /** Agents whose reviewer webhook's secret is stored in the clear (before SECRETS_KEY was set). */
 export function reviewerSecretsInTheClear({
   prisma,

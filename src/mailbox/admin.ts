@@ -1,17 +1,20 @@
-import { SEND_POLICIES, type SendPolicy } from "../config.ts";
+import { type Config, SEND_POLICIES, type SendPolicy } from "../config.ts";
 import {
   agentActivity,
   agentByIdKey,
   agentPage,
+  agentsWithOwnReviewer,
   changeLimits,
   changeReviewer,
   changeSendPolicy,
   compactAgents,
+  heldWithoutOwnReviewer,
   instanceTotals,
   type LimitOverrides,
   reviewerSecretsInTheClear,
   sealReviewerSecret,
 } from "../db/agents.ts";
+import type { Store } from "../db/client.ts";
 import { QUOTA_MAX, utcDay } from "../db/quota.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { isEmailAddress } from "../outbound/address.ts";
@@ -229,6 +232,17 @@ export async function sealReviewerSecrets(services: Services): Promise<void> {
   if (clear.length > 0 && !(await compactAgents(services))) {
     services.log("warn", "database_log_not_emptied", { reason: "a reader held the SQLite log" });
   }
+}
+
+/** Who is told of held mail, across agents: how many have a reviewer of their own, and whose held mail reaches nobody. */
+export async function reviewerCoverage(store: Store, config: Config) {
+  const instanceTold = config.reviewer.email !== null || config.reviewer.webhook !== null;
+  const holding = SEND_POLICIES.filter((policy) => policy !== "open");
+  const [own, untold] = await Promise.all([
+    agentsWithOwnReviewer(store),
+    instanceTold ? { ids: [], total: 0 } : heldWithoutOwnReviewer(store, holding, config.sendPolicy !== "open"),
+  ]);
+  return { own, untold };
 }
 
 export interface InstanceStats {
