@@ -312,8 +312,11 @@ function parseTlsFiles(env: Env): { certFile: string; keyFile: string } | null {
 }
 
 /** REVIEWER_EMAIL, and REVIEWER_WEBHOOK_URL with REVIEWER_WEBHOOK_SECRET: the URL and its secret together, or neither. */
-function parseReviewer(env: Env): Reviewer {
-  const email = read(env, "REVIEWER_EMAIL", "", (v) => v === "" || isEmailAddress(v), "an email address") || null;
+function parseReviewer(env: Env, mailDomains: string[]): Reviewer {
+  // At a served domain, an agent could come to hold the address: the links would go to it.
+  const outside = (v: string) => isEmailAddress(v) && !mailDomains.includes(v.split("@").pop()?.toLowerCase() ?? "");
+  const email =
+    read(env, "REVIEWER_EMAIL", "", (v) => v === "" || outside(v), "an email address outside MAIL_DOMAINS") || null;
   const url = read(env, "REVIEWER_WEBHOOK_URL", "", (v) => v === "" || isHttpUrl(v), "an http(s) URL") || null;
   const secret = env.REVIEWER_WEBHOOK_SECRET || null;
   if ((url === null) !== (secret === null)) {
@@ -470,7 +473,7 @@ export function loadConfig(env: Env): Config {
     verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
     sendPolicy: readChoice(env, "SEND_POLICY", SEND_POLICIES),
     approvalTimeoutHours: readInt(env, "APPROVAL_TIMEOUT_HOURS", 72, 1, 24 * 365),
-    reviewer: parseReviewer(env),
+    reviewer: parseReviewer(env, domainsOf(env).mailDomains),
     trustedAuthservId:
       read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
     feedbackLoopDomains: parseHostNames(env, "FEEDBACK_LOOP_DOMAINS"),

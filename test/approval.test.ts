@@ -570,7 +570,7 @@ describe("the review link goes to a person, never to the agent", () => {
         api.call("PUT", path, { ...admin, body: { email: "not an address" } }),
       ]);
       expect(refused.map((r) => r.status)).toEqual([400, 400, 400, 400]);
-      expect(refused[0]?.body.message).toContain("an agent's address");
+      expect(refused[0]?.body.message).toContain("a domain this instance serves");
       const set = await api.call("PUT", path, { ...admin, body });
       expect(set.body).toMatchObject({
         reviewerEmail: "owner@people.example",
@@ -632,22 +632,78 @@ describe("the review link goes to a person, never to the agent", () => {
     expect(delivered[0]?.verifiedWith).toBe(HOOK_SECRET);
   });
 
-  test("a reviewer address that is one of the instance's agents' is never mailed", async () => {
+  test("a reviewer's address at a served domain is refused, and never mailed: a domain may be added later", async () => {
     const agent = await createVerifiedAgent(api, x);
     await setPolicy(agent, "review_all");
-    // Set while nobody held the address; an agent registered there since.
-    const local = `later${randomBytes(3).toString("hex")}`;
-    await api.call("PUT", `/admin/agents/${agent.id}/reviewer`, { ...admin, body: { email: `${local}@mail.example` } });
-    const taker = await createVerifiedAgent(api, x, local);
-    const subject = `Taken ${agent.id}`;
-    await send(agent, { subject });
+    const path = `/admin/agents/${agent.id}/reviewer`;
+    const served = await api.call("PUT", path, { ...admin, body: { email: `boss@mail.example` } });
+    expect([served.status, served.body.message]).toEqual([
+      400,
+      expect.stringContaining("a domain this instance serves"),
+    ]);
+    // Set while the instance did not serve the domain; served since, its addresses may become agents'.
+    const later = `${agent.id}.example`;
+    expect((await api.call("PUT", path, { ...admin, body: { email: `boss@${later}` } })).status).toBe(200);
+    expect((await api.post("/admin/domains", { ...admin, body: { name: later } })).status).toBe(201);
+    const subject = `Served later ${agent.id}`;
+    const held = await send(agent, { subject });
     await waitFor(
       () =>
-        svc.logs.find((l) => l.event === "review_notice_failed" && String(l.fields.error).includes("an agent")) ?? null,
+        svc.logs.find(
+          (l) =>
+            l.event === "review_notice_failed" &&
+            l.fields.draftId === held.body.id &&
+            l.fields.channel === "email" &&
+            String(l.fields.error).includes("a domain this instance serves"),
+        ) ?? null,
       10_000,
       "the refused notice",
     );
-    expect(reviewMails(subject, `${taker.id}@mail.example`)).toEqual([]);
+    expect(reviewMails(subject, `boss@${later}`)).toEqual([]);
+  });
+});
+
+describe("a notice's sender", () => {
+  test("is never an address an agent holds, which a reply would reach; its bounces go nowhere", async () => {
+    const env = {
+      SOCIAL_OEMBED_URL: x.url,
+      MAIL_DOMAIN: "mail.example",
+      SMTP_URL: provider.url,
+      ADMIN_TOKEN: ADMIN,
+      SEND_POLICY: "review_all",
+      REVIEWER_EMAIL: "sender-check@people.example",
+    };
+    await withService(env, async (alone) => {
+      const on = new Api(alone.url);
+      const agent = await createVerifiedAgent(on, x);
+      const first = `Null sender ${agent.id}`;
+      await on.post(`/agents/${agent.id}/send`, {
+        key: agent.apiKey,
+        body: { to: "pat@example.com", subject: first, text: "Hi." },
+      });
+      await linkMailed(first, 1, "sender-check@people.example");
+      expect(reviewMails(first, "sender-check@people.example")[0]?.from).toBe("");
+      // The operator made an agent of noreply: notices are not sent from its address any more.
+      const noreply = await on.post("/admin/agents", { ...admin, body: { id: "noreply", name: "Replies" } });
+      expect(noreply.status).toBe(201);
+      const second = `Noreply taken ${agent.id}`;
+      const held = await on.post(`/agents/${agent.id}/send`, {
+        key: agent.apiKey,
+        body: { to: "pat@example.com", subject: second, text: "Hi." },
+      });
+      await waitFor(
+        () =>
+          alone.logs.find(
+            (l) =>
+              l.event === "review_notice_failed" &&
+              l.fields.draftId === held.body.id &&
+              String(l.fields.error).includes("noreply@mail.example belongs to an agent"),
+          ) ?? null,
+        10_000,
+        "the refused notice",
+      );
+      expect(reviewMails(second, "sender-check@people.example")).toEqual([]);
+    });
   });
 });
 
@@ -681,42 +737,69 @@ describe("with no reviewer", () => {
   });
 });
 
-describe("SECRETS_KEY set on a database that holds a reviewer's secret in the clear", () => {
-  test("sealed at start, none readable in the database's files, and the webhook still signed with it", async () => {
+describe("SECRETS_KEY set on a database that holds a reviewer's secret and a review link in the clear", () => {
+  test("sealed at start, none readable in the database's files; the notices then go, signed with the secret", async () => {
     const database = freshDatabase();
     const own = await WebhookReceiver.start();
     const secret = `whsec_${randomBytes(32).toString("base64")}`;
     own.secrets = [secret];
+    await own.down();
+    const reviewer = "sealed-check@people.example";
+    // Without SMTP_URL, and the webhook down: the notices wait, their link in the clear.
     const env = {
       SOCIAL_OEMBED_URL: x.url,
       MAIL_DOMAIN: "mail.example",
       ADMIN_TOKEN: ADMIN,
       SEND_POLICY: "review_all",
+      REVIEWER_EMAIL: reviewer,
     };
     const before = await startTestService(env, database);
     let agent: TestAgent;
+    let token = "";
+    let draftId = "";
     try {
       const on = new Api(before.url);
       agent = await createVerifiedAgent(on, x);
       const body = { webhookUrl: own.url, webhookSecret: secret };
       expect((await on.call("PUT", `/admin/agents/${agent.id}/reviewer`, { ...admin, body })).status).toBe(200);
+      draftId = (
+        await on.post(`/agents/${agent.id}/send`, {
+          key: agent.apiKey,
+          body: { to: "pat@example.com", subject: "Sealed", text: "Hi." },
+        })
+      ).body.id;
+      await waitFor(
+        () =>
+          before.logs.filter((l) => l.event === "review_notice_failed" && l.fields.draftId === draftId).length >= 2 ||
+          null,
+        10_000,
+        "both notices failing once",
+      );
+      const waiting = await before.service.services.prisma.reviewNotice.findMany();
+      token = TOKEN.exec(waiting[0]?.payload ?? "")?.[1] ?? "";
+      expect(token).not.toBe("");
     } finally {
       await before.stopInstance(0);
     }
-    const after = await startTestService({ ...env, SECRETS_KEY: Buffer.alloc(32, 5).toString("base64") }, database);
+    await own.up();
+    const sealedEnv = { ...env, SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"), SMTP_URL: provider.url };
+    const after = await startTestService(sealedEnv, database);
     try {
       const { prisma } = after.service.services;
       const row = await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } });
       expect(row.reviewerWebhookSecret).toMatch(/^sealed:/);
-      const bytes = await databaseBytes(database.url, prisma, "Agent");
-      expect(bytes.includes(secret.slice("whsec_".length)), "the secret, readable").toBe(false);
-      const on = new Api(after.url);
-      const held = await on.post(`/agents/${agent.id}/send`, {
-        key: agent.apiKey,
-        body: { to: "pat@example.com", subject: "Sealed", text: "Hi." },
-      });
-      const [posted] = await own.count(1);
-      expect([posted?.verifiedWith, posted?.body.data.draftId]).toEqual([secret, held.body.id]);
+      for (const notice of await prisma.reviewNotice.findMany()) {
+        expect(notice.payload).toMatch(/^sealed:/);
+        if (notice.secret !== null) expect(notice.secret).toMatch(/^sealed:/);
+      }
+      for (const table of ["Agent", "ReviewNotice"]) {
+        const bytes = await databaseBytes(database.url, prisma, table);
+        expect(bytes.includes(secret.slice("whsec_".length)), `the secret, readable in ${table}`).toBe(false);
+        expect(bytes.includes(token), `the link, readable in ${table}`).toBe(false);
+      }
+      const [posted] = await own.count(1, 20_000);
+      expect([posted?.verifiedWith, posted?.body.data.draftId]).toEqual([secret, draftId]);
+      expect(await linkMailed("Sealed", 1, reviewer)).toBe(token);
     } finally {
       await own.down();
       await after.stop();

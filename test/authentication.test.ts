@@ -308,6 +308,41 @@ describe("SPF's client is the one that handed the message over, never a Received
     });
   });
 
+  test("a message built to be read two ways never passes for the From it is filed under", async () => {
+    // A header line that starts with a bare CR: mailauth reads it as part of the line above (so it checks the
+    // second From, the signer's own), mailparser as a header of its own (so the first From is filed).
+    const raw = (subject: string) =>
+      [
+        "X-A: 1",
+        "\rFrom: CEO <ceo@signed.example>",
+        "From: news@nopolicy.example",
+        `To: ${to(other)}`,
+        `Subject: ${subject}`,
+        `Message-ID: <${subject.replace(/\W/g, "")}@nopolicy.example>`,
+        "",
+        "Pay the invoice.",
+        "",
+      ].join("\r\n");
+    // Handed over as it is (an SMTP client would end the bare CR's line).
+    const subject = "two readings";
+    const posted = await fetch(`${api.url}/inbound/raw`, {
+      method: "POST",
+      body: await signed(raw(subject), "nopolicy"),
+      headers: {
+        Authorization: `Bearer ${INBOUND}`,
+        "Content-Type": "message/rfc822",
+        "X-Envelope-To": to(other),
+        "X-Envelope-From": "news@nopolicy.example",
+      },
+    });
+    expect(posted.status).toBe(200);
+    const filed = await verdictsOf(subject);
+    expect(filed.verdict).toBe("fail");
+    const inbox = await api.get(`/agents/${other.id}/emails?limit=100`, { key: other.apiKey });
+    const email = inbox.body.data.find((e: { subject: string }) => e.subject === subject);
+    expect(email.from.address).toBe("ceo@signed.example");
+  });
+
   test("through /inbound/raw: X-Client-Ip, else no SPF at all", async () => {
     const post = (raw: string, headers: Record<string, string>) =>
       fetch(`${api.url}/inbound/raw`, {

@@ -155,6 +155,9 @@ describe("configuration", () => {
       /^REVIEWER_WEBHOOK_URL and REVIEWER_WEBHOOK_SECRET/,
     );
     expect(() => loadConfig({ REVIEWER_WEBHOOK_SECRET: secret })).toThrow(/must be set together/);
+    expect(() => loadConfig({ MAIL_DOMAINS: "a.example,mail.example", REVIEWER_EMAIL: "boss@Mail.example" })).toThrow(
+      /^REVIEWER_EMAIL must be an email address outside MAIL_DOMAINS/,
+    );
     expect(() => loadConfig({ REVIEWER_WEBHOOK_URL: url, REVIEWER_WEBHOOK_SECRET: "whsec_c2hvcnQ=" })).toThrow(
       /^REVIEWER_WEBHOOK_SECRET must be whsec_ and 24-64 bytes in base64/,
     );

@@ -1,4 +1,5 @@
 import type { ReviewLink, ReviewNotice } from "../generated/prisma/sqlite/client.ts";
+import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import type { Tx } from "./statements.ts";
@@ -90,4 +91,23 @@ export async function failNotice({ prisma }: Store, id: string, error: string, n
     where: { id },
     data: { ...retry, attempts: { increment: 1 }, lastError: error, claimedUntil: null },
   });
+}
+
+/** Notices whose link or webhook secret is stored in the clear (queued before SECRETS_KEY was set). */
+export function noticesInTheClear({ prisma }: Store): Promise<Pick<ReviewNotice, "id" | "payload" | "secret">[]> {
+  const clear = (field: "payload" | "secret") => ({ [field]: { not: "" }, NOT: { [field]: { startsWith: SEALED } } });
+  return prisma.reviewNotice.findMany({
+    where: { OR: [clear("payload"), { secret: { not: null }, ...clear("secret") }] },
+    select: { id: true, payload: true, secret: true },
+  });
+}
+
+/** A notice's link and secret, sealed. */
+export async function sealNotice({ prisma }: Store, id: string, sealed: Pick<ReviewNotice, "payload" | "secret">) {
+  await prisma.reviewNotice.updateMany({ where: { id }, data: sealed });
+}
+
+/** Leaves no copy of a link the notice table no longer holds in the database's own files (see Sql.compact). */
+export function compactNotices({ sql }: Store): Promise<boolean> {
+  return sql.compact("ReviewNotice");
 }

@@ -44,3 +44,21 @@ test("no client: a hop by another host first, or only hops between the operator'
   expect(traced("Subject: no trace")).toBeNull();
   expect(tracedClient(Buffer.from("Received: from a ([192.0.2.10]) by mx.example.org; x\r\n\r\n"), [])).toBeNull();
 });
+
+test("a HELO written as an address literal is never the client: the address the MX recorded of its peer is", () => {
+  const postfix = traced(
+    "Received: from [209.85.220.41] (unknown [198.51.100.7])\r\n\tby mx.example.org (Postfix) with ESMTP id 5; Sun, 22 Nov 2026 10:00:01 +0000",
+  );
+  expect(postfix).toEqual({ ip: "198.51.100.7", helo: "[209.85.220.41]", sender: "" });
+  // An internal-looking HELO does not make the MX's own line a hop between the operator's hosts.
+  expect(
+    traced(
+      "Received: from [10.0.0.1] (unknown [198.51.100.7]) by mx.example.org (Postfix) with ESMTP id 6; x",
+      "Received: from mail.bank.example (mail.bank.example [192.0.2.10]) by mx.example.org; forged",
+    ),
+  ).toMatchObject({ ip: "198.51.100.7" });
+  const exim = traced(
+    "Received: from mail.sender.example ([198.51.100.7] helo=[209.85.220.41])\r\n\tby mx.example.org with esmtp id 7; x",
+  );
+  expect(exim).toEqual({ ip: "198.51.100.7", helo: "[209.85.220.41]", sender: "" });
+});

@@ -63,15 +63,25 @@ function headerFields(raw: Buffer): { name: string; value: string }[] {
 /** Where a server's hops between its own hosts come from: the machine itself and private networks. */
 const INTERNAL_RANGES = ["loopback", "private", "linkLocal", "uniqueLocal", "unspecified"];
 
-/** A Received line's hop: who handed the message over (its HELO and address, when named) and who took it. */
+const ADDRESS_LITERAL = /\[(?:IPv6:)?([0-9a-f:.]+)\]/gi;
+
+/**
+ * A Received line's hop: who handed the message over (its HELO and address, when named) and who took it. The
+ * address is the one the receiving server wrote of its peer: the last literal of the comment after the HELO
+ * (Postfix, Sendmail and Gmail write `from HELO (name [address])`, Exim `from name ([address] helo=HELO)`), or
+ * the first word when the comment names none (Exim's `from [address] (helo=HELO)`). Never a literal the client
+ * gave as its HELO: `HELO [192.0.2.1]` names an address of the client's choosing.
+ */
 function hopOf(received: string): { helo: string; ip: string | null; by: string } | null {
   const hop = /^(?:from\s+(\S+)([\s\S]*?)\s+)?by\s+([^\s;]+)/i.exec(received);
   if (!hop?.[3]) return null;
-  const from = `${hop[1] ?? ""} ${hop[2] ?? ""}`;
-  const ip = /\[(?:IPv6:)?([0-9a-f:.]+)\]/i.exec(from)?.[1];
+  const first = hop[1] ?? "";
+  const comment = (hop[2] ?? "").replace(/\bhelo=[^\s)]*/gi, "");
+  const literals = [...comment.matchAll(ADDRESS_LITERAL)].map((match) => match[1]);
+  const ip = literals.at(-1) ?? /^\[(?:IPv6:)?([0-9a-f:.]+)\]$/i.exec(first)?.[1];
   return {
-    // Exim writes `from [address] (helo=name)` when the address has no name.
-    helo: /\(helo=([^\s)]+)\)/i.exec(from)?.[1] ?? hop[1] ?? "",
+    // Exim writes `(helo=name)` when the client's name is not the one it gave.
+    helo: /\bhelo=([^\s)]+)/i.exec(hop[2] ?? "")?.[1] ?? first,
     ip: ip && ipaddr.isValid(ip) ? ipaddr.process(ip).toString() : null,
     by: hop[3].toLowerCase().replace(/\.$/, ""),
   };
@@ -145,15 +155,29 @@ async function checked(
       })
     : false;
   const dmarcWord = dmarcResult ? resultWord(dmarcResult.status.result) : null;
-  const alignedSpfPass = spfPassed !== null && aligned(spfPassed, domainOf(fromAddress));
+  const fromDomain = domainOf(fromAddress);
+  const alignedPass = [...(spfPassed ? [spfPassed] : []), ...passed.map((r) => r.signingDomain)].some((domain) =>
+    aligned(domain, fromDomain),
+  );
   return {
     spf: spfResult ? resultWord(spfResult.status.result) : null,
     dkim: bestOf(dkim.results.map(dkimWord)),
     dmarc: dmarcWord,
     arc: resultWord(arcResult.status.result),
-    verdict: verdictOf(dmarcWord, alignedSpfPass || passed.some((r) => Boolean(r.status.aligned))),
+    verdict: sameFrom(dkim.headerFrom, fromAddress) ? verdictOf(dmarcWord, alignedPass) : "fail",
     dkimDomains: passed.map((r) => r.signingDomain.toLowerCase()),
   };
+}
+
+/**
+ * Whether the checks judged the From the message is filed under: mailauth reads the header section itself, and
+ * a message built to be read two ways (a line starting with a bare CR, two From fields, two addresses in one)
+ * could have it vouch for one address while another is shown. Such mail fails.
+ */
+function sameFrom(checkedFrom: string[] | undefined, fromAddress: string): boolean {
+  const read = checkedFrom ?? [];
+  if (read.length === 0) return fromAddress === "";
+  return read.length === 1 && read[0]?.toLowerCase() === fromAddress.toLowerCase();
 }
 
 function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string): SenderChecks {
@@ -175,12 +199,19 @@ function fromTrustedHeaders(raw: Buffer, fromAddress: string, authservId: string
   const alignedPass = results.some((r) => r.result === "pass" && aligned(vouchedFor(r), fromDomain));
   const dkimDomains = results.filter((r) => r.method === "dkim" && r.result === "pass").map(vouchedFor);
   const dmarcWord = word("dmarc");
+  // The server's DMARC judged the From domain it read: another than the one filed vouches for nothing here.
+  const otherFrom = results.some(
+    (r) =>
+      r.method === "dmarc" &&
+      r.props["header.from"] !== undefined &&
+      r.props["header.from"].toLowerCase() !== fromDomain,
+  );
   return {
     spf: word("spf"),
     dkim: word("dkim"),
     dmarc: dmarcWord,
     arc: word("arc"),
-    verdict: verdictOf(dmarcWord, alignedPass),
+    verdict: otherFrom ? "fail" : verdictOf(dmarcWord, alignedPass),
     dkimDomains: dkimDomains.map((domain) => domain.toLowerCase()),
   };
 }

@@ -16,15 +16,17 @@ import {
 } from "../db/agents.ts";
 import type { Store } from "../db/client.ts";
 import { QUOTA_MAX, utcDay } from "../db/quota.ts";
+import { compactNotices, noticesInTheClear, sealNotice } from "../db/reviews.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { isEmailAddress } from "../outbound/address.ts";
 import { isWebhookSecret } from "../outbound/webhooks.ts";
-import { seal } from "../secrets.ts";
-import { addressOf, deleteAgent, type Outcome, recipientAt, rotateKey } from "./agents.ts";
+import { SEALED, seal } from "../secrets.ts";
+import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
 import { policyOf } from "./approval.ts";
+import { serves } from "./domains.ts";
 import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
-import type { AgentRecord } from "./records.ts";
+import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 import { listSuppressions, removeSuppression, type SuppressionRecord } from "./suppressions.ts";
 import { verifyByOperator } from "./verification.ts";
@@ -173,14 +175,14 @@ export interface ReviewerInput {
   webhookSecret?: string | null;
 }
 
-/** A reviewer's address: a person's, never an address of one of the instance's agents. */
+/** A reviewer's address: a person's, never one at a served domain, where an agent could come to hold it. */
 async function checkedReviewerEmail(services: Services, email: string): Promise<string> {
   const address = email.trim().toLowerCase();
   if (!isEmailAddress(address)) throw new ServiceError("BAD_REQUEST", "email must be an email address, or null");
-  if (await recipientAt(services.sql, services.config, address)) {
+  if (await serves(services, addressParts(address).domain)) {
     throw new ServiceError(
       "BAD_REQUEST",
-      `email: ${address} is an agent's address on this instance; review links go to a person, never to an agent`,
+      `email: ${address} is at a domain this instance serves, where an agent could hold it; review links go to a person outside them`,
     );
   }
   return address;
@@ -218,18 +220,25 @@ export async function setReviewer(services: Services, id: string, input: Reviewe
 }
 
 /**
- * At start, with SECRETS_KEY: reviewer webhooks' secrets stored before it was
- * set are sealed, and the database is compacted so that no readable copy stays
- * in its files (as DKIM keys are, domains.ts).
+ * At start, with SECRETS_KEY: reviewer webhooks' secrets, and review links on
+ * their way, stored before it was set are sealed, and the database compacted
+ * so that no readable copy stays in its files (as DKIM keys are, domains.ts).
  */
-export async function sealReviewerSecrets(services: Services): Promise<void> {
+export async function sealReviewSecrets(services: Services): Promise<void> {
   const { secretsKey } = services.config;
   if (secretsKey === null) return;
-  const clear = await reviewerSecretsInTheClear(services);
-  for (const { id, reviewerWebhookSecret: secret } of clear) {
+  const sealed = (value: string) => (value.startsWith(SEALED) || value === "" ? value : seal(value, secretsKey));
+  const agents = await reviewerSecretsInTheClear(services);
+  for (const { id, reviewerWebhookSecret: secret } of agents) {
     if (secret !== null) await sealReviewerSecret(services, id, secret, seal(secret, secretsKey));
   }
-  if (clear.length > 0 && !(await compactAgents(services))) {
+  const notices = await noticesInTheClear(services);
+  for (const { id, payload, secret } of notices) {
+    await sealNotice(services, id, { payload: sealed(payload), secret: secret === null ? null : sealed(secret) });
+  }
+  const agentsCompacted = agents.length === 0 || (await compactAgents(services));
+  const noticesCompacted = notices.length === 0 || (await compactNotices(services));
+  if (!agentsCompacted || !noticesCompacted) {
     services.log("warn", "database_log_not_emptied", { reason: "a reader held the SQLite log" });
   }
 }

@@ -21,6 +21,9 @@ describe("aligned", () => {
     ["example.com", "news.Example.COM", true],
     ["example.co.uk", "other.co.uk", false],
     ["esp.example", "nopolicy.example", false],
+    // Private suffixes (the public suffix list's private part) are organizations of their own, as for DMARC.
+    ["attacker.duckdns.org", "victim.duckdns.org", false],
+    ["attacker.eu.org", "ceo.eu.org", false],
     ["", "example.com", false],
   ])("%s for %s: %s", (signer, from, expected) => {
     expect(aligned(signer, from)).toBe(expected);

@@ -54,8 +54,12 @@ export function verdictOf(dmarc: ResultWord | null, alignedPass: boolean): Verdi
   return alignedPass ? "pass" : "none";
 }
 
-/** DMARC's relaxed alignment: the same organizational domain. */
+/**
+ * DMARC's relaxed alignment: the same organizational domain, by the public suffix list with its private part
+ * (as DMARC counts it, and mailauth with it): a.duckdns.org and b.duckdns.org are two organizations.
+ */
 export function aligned(signingDomain: string, fromDomain: string): boolean {
-  const organization = (domain: string) => getDomain(domain.toLowerCase()) ?? domain.toLowerCase();
+  const organization = (domain: string) =>
+    getDomain(domain.toLowerCase(), { allowPrivateDomains: true }) ?? domain.toLowerCase();
   return signingDomain !== "" && organization(signingDomain) === organization(fromDomain);
 }

@@ -17,7 +17,8 @@ import { NotDelivered } from "../outbound/delivery.ts";
 import { postWebhook, signedHeaders, statusProblem } from "../outbound/webhooks.ts";
 import { seal, unseal } from "../secrets.ts";
 import { addressOf, recipientAt } from "./agents.ts";
-import { type AgentRecord, addressesOf } from "./records.ts";
+import { serves } from "./domains.ts";
+import { type AgentRecord, addressesOf, addressParts } from "./records.ts";
 import { signed } from "./sending.ts";
 import type { Services } from "./services.ts";
 import { pauseAfter } from "./webhook-deliveries.ts";
@@ -121,12 +122,16 @@ export async function sendDueNotices(services: Services, stopping: AbortSignal):
 
 /** One attempt: delivered, it is deleted; failed, it is tried again later, or given up once its link has expired. */
 async function deliverNotice(services: Services, notice: ReviewNotice, stopping: AbortSignal): Promise<void> {
-  const { log, clock, config } = services;
-  const held = JSON.parse(unseal(notice.payload, config.secretsKey)) as HeldNotice;
-  const where = { draftId: held.draftId, agentId: held.agentId, channel: notice.channel };
+  const { log, clock } = services;
+  const where = { draftId: notice.draftId, channel: notice.channel };
+  const held = heldIn(services, notice);
   try {
     const problem =
-      notice.channel === "email" ? await mail(services, notice, held) : await post(services, notice, held, stopping);
+      held === null
+        ? "sealed with another SECRETS_KEY than the one set: it cannot be read"
+        : notice.channel === "email"
+          ? await mail(services, notice, held)
+          : await post(services, notice, held, stopping);
     if (problem === null) {
       await deleteNotice(services, notice.id);
       log("info", "review_notice_delivered", where);
@@ -134,7 +139,7 @@ async function deliverNotice(services: Services, notice: ReviewNotice, stopping:
     }
     // Paused as a webhook delivery is: about 5 s, 30 s, 2 min, 10 min, 1 h, then every 6 h.
     const next = pauseAfter(notice.attempts + 1, clock.now());
-    const retry = next.getTime() < held.expiresAt ? next : null;
+    const retry = held !== null && next.getTime() < held.expiresAt ? next : null;
     await failNotice(services, notice.id, problem, retry);
     log(retry ? "warn" : "error", retry ? "review_notice_failed" : "review_notice_given_up", {
       ...where,
@@ -146,14 +151,37 @@ async function deliverNotice(services: Services, notice: ReviewNotice, stopping:
   }
 }
 
-/** Mails the link to the reviewer's address; what went wrong, or null. Never to an address of the instance's own agents. */
+/** What the notice tells, or null when it was sealed with another SECRETS_KEY. */
+function heldIn({ config }: Services, notice: ReviewNotice): HeldNotice | null {
+  try {
+    return JSON.parse(unseal(notice.payload, config.secretsKey)) as HeldNotice;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Why the link may not be mailed, or null. Never to a served domain, where an agent could hold the address
+ * (one may have been added since the reviewer was set), nor from an address an agent holds, which a reply or
+ * an auto-reply would reach.
+ */
+async function mailRefusal(services: Services, target: string, from: string): Promise<string | null> {
+  const { config, mailer, sql } = services;
+  if (!mailer) return "SMTP_URL is not set: the reviewer cannot be mailed";
+  if (await serves(services, addressParts(target).domain)) {
+    return "the reviewer's address is at a domain this instance serves, where an agent could hold it";
+  }
+  if (await recipientAt(sql, config, from))
+    return `${from} belongs to an agent, which a reply to the notice would reach`;
+  return null;
+}
+
+/** Mails the link to the reviewer's address; what went wrong, or null. */
 async function mail(services: Services, notice: ReviewNotice, held: HeldNotice): Promise<string | null> {
   const { config, clock, mailer } = services;
-  if (!mailer) return "SMTP_URL is not set: the reviewer cannot be mailed";
-  if (await recipientAt(services.sql, config, notice.target)) {
-    return "the reviewer's address belongs to an agent of this instance: the link is never mailed to one";
-  }
   const from = `noreply@${config.mailDomain}`;
+  const refusal = await mailRefusal(services, notice.target, from);
+  if (refusal !== null || !mailer) return refusal;
   const now = clock.now();
   const raw = await composeMessage({
     from: { name: "Pigeonhole", address: from },
@@ -171,7 +199,8 @@ async function mail(services: Services, notice: ReviewNotice, held: HeldNotice):
     autoSubmitted: "auto-generated",
   });
   try {
-    await mailer.send({ from, to: [notice.target] }, await signed(services, config.mailDomain, raw));
+    // The null reverse path: a bounce of the notice (which would carry the link) goes nowhere.
+    await mailer.send({ from: "", to: [notice.target] }, await signed(services, config.mailDomain, raw));
     return null;
   } catch (error) {
     if (error instanceof NotDelivered) return excerpt(error.message);

@@ -15,7 +15,7 @@ import { scheduleReviewNotices } from "../jobs/review-notices.ts";
 import { scheduleSends } from "../jobs/scheduled-sends.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
 import type { Logger } from "../log.ts";
-import { sealReviewerSecrets } from "../mailbox/admin.ts";
+import { sealReviewSecrets } from "../mailbox/admin.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
 import { returnPathKey } from "../mailbox/return-path.ts";
 import { createMetrics } from "../metrics.ts";
@@ -57,7 +57,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   }
   const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
   await ensureConfiguredDomains(services);
-  await sealReviewerSecrets(services);
+  await sealReviewSecrets(services);
   await returnPathKey(services);
   const graphql = createGraphql(schema, services);
   const drain = new Drain();
