@@ -44,7 +44,7 @@ const CONNECTIONS = 16;
 const DOMAIN = "bench.example";
 const STORAGE_LIMIT = 2_147_483_647;
 const EMAIL_FIELDS =
-  "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId attachments { id filename contentType size inline contentId } text preview replyText links { url text } codes authentication { spf dkim dmarc arc verdict } autoSubmitted";
+  "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId attachments { id filename contentType size inline contentId } text preview replyText links { url text } codes authentication { spf dkim dmarc arc verdict } autoSubmitted reportIgnored";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-bench-"));
 const cleanups: (() => Promise<unknown>)[] = [];

@@ -47,6 +47,7 @@ interface EmailRow {
   authArc: string | null;
   authVerdict: string;
   autoSubmitted: string | null;
+  reportIgnored: string | null;
 }
 
 interface AttachmentRow {
@@ -70,7 +71,7 @@ interface Store {
 }
 
 const AGENT = `SELECT "id","name","createdAt","verifiedAt","storageUsed" FROM "Agent" WHERE "apiKeyHash" = ?`;
-const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","autoSubmitted"`;
+const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","autoSubmitted","reportIgnored"`;
 const PAGE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "agentId" = ? ORDER BY "receivedAt" DESC, "id" DESC LIMIT ? OFFSET ?`;
 const COUNT = `SELECT COUNT(*) AS "n" FROM "Email" WHERE "agentId" = ?`;
 const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
@@ -131,6 +132,7 @@ function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
     authArc: row.authArc as string | null,
     authVerdict: row.authVerdict as string,
     autoSubmitted: row.autoSubmitted as string | null,
+    reportIgnored: row.reportIgnored as string | null,
   };
 }
 
@@ -275,6 +277,7 @@ const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
     verdict: email.authVerdict,
   },
   autoSubmitted: email.autoSubmitted,
+  reportIgnored: email.reportIgnored,
 });
 
 /** Emails as JSON, with their attachments read in one query. */
