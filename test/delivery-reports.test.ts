@@ -408,7 +408,7 @@ describe("reports prove themselves", () => {
       responseCode: 452,
     });
     // A return path whose MAC is wrong is no mailbox.
-    const forged = sent.returnPath.replace(/[0-9a-f]@/, (digit) => `${digit === "0" ? "1" : "0"}@`);
+    const forged = sent.returnPath.replace(/([0-9a-f])@/, (_, digit: string) => `${digit === "0" ? "1" : "0"}@`);
     await expect(door().sendMail({ envelope: { from: "", to: [forged] }, raw })).rejects.toMatchObject({
       responseCode: 550,
     });
