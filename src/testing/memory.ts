@@ -1,0 +1,179 @@
+import { randomBytes } from "node:crypto";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { loadConfig } from "../config.ts";
+import { openDatabase } from "../db/client.ts";
+import { migrate } from "../db/migrate.ts";
+import { parseMessage } from "../inbound/parse.ts";
+import type { Logger } from "../log.ts";
+import { findAgent, sealReviewSecrets } from "../mailbox/admin.ts";
+import { type Creator, createAgent } from "../mailbox/agents.ts";
+import { NOT_EVALUATED } from "../mailbox/authentication.ts";
+import { ensureConfiguredDomains } from "../mailbox/domains.ts";
+import { type Filed, fileDelivered } from "../mailbox/filing.ts";
+import type { AgentRecord } from "../mailbox/records.ts";
+import { returnPathKey } from "../mailbox/return-path.ts";
+import type { Services } from "../mailbox/services.ts";
+import { createMetrics } from "../metrics.ts";
+import { type Delivery, type Envelope, type FinalOutcome, type Mailer, NotDelivered } from "../outbound/delivery.ts";
+import { servicesFor } from "../services.ts";
+import type { SocialPost } from "../social/posts.ts";
+
+// The fast loop's harness: the domain's services as the service puts them
+// together (servicesFor, the same start-up steps), over a SQLite database
+// migrated with the committed migrations, in memory: a file on tmpfs
+// (/dev/shm), since the store opens three connections to one database and
+// SQLite's ":memory:" would give each its own. A clock the test moves, a
+// provider that keeps what it is handed, a post lookup the test fills, and
+// no network: no Dovecot, Chromium or PostgreSQL. Unit tests beside the
+// code (src/**/*.test.ts) use it; each file opens one and closes it.
+
+/** A clock that stands still until the test moves it. */
+export class FakeClock {
+  #now: Date;
+  constructor(start = new Date("2026-11-20T10:00:00.000Z")) {
+    this.#now = start;
+  }
+  now = (): Date => new Date(this.#now);
+  advance(ms: number): void {
+    this.#now = new Date(this.#now.getTime() + ms);
+  }
+}
+
+/** A message the provider was handed. */
+export interface Handed {
+  envelope: Envelope;
+  raw: string;
+}
+
+/** What the provider answers the next send; accepted unless the test says otherwise. */
+export type ProviderAnswer = "accept" | "refuse" | "unreachable" | { unconfirmed: Promise<FinalOutcome> };
+
+/** A provider that keeps every message and answers as the test says. */
+export class FakeMailer implements Mailer {
+  readonly handed: Handed[] = [];
+  #answers: ProviderAnswer[] = [];
+
+  /** The answers of the next sends, in order; after them, "accept". */
+  answerNext(...answers: ProviderAnswer[]): void {
+    this.#answers.push(...answers);
+  }
+
+  async send(envelope: Envelope, raw: Buffer): Promise<Delivery> {
+    const answer = this.#answers.shift() ?? "accept";
+    if (answer === "refuse") throw new NotDelivered("550 refused");
+    if (answer === "unreachable") throw new NotDelivered("connection refused", true);
+    this.handed.push({ envelope, raw: raw.toString("latin1") });
+    if (answer === "accept") return { outcome: "accepted", queueId: `q${this.handed.length}` };
+    return { outcome: "unconfirmed", final: answer.unconfirmed };
+  }
+
+  close(): void {}
+}
+
+export interface LogLine {
+  level: string;
+  event: string;
+  fields: Record<string, unknown>;
+}
+
+export interface Memory {
+  services: Services;
+  clock: FakeClock;
+  mailer: FakeMailer;
+  logs: LogLine[];
+  /** Posts the verification lookup finds, by canonical URL. */
+  posts: Map<string, SocialPost>;
+  /** An agent of the default domain; verified unless made by "self" on an instance that verifies. */
+  agent(id: string, by?: Creator): Promise<AgentRecord>;
+  /** The agent as it is stored now. */
+  reload(agent: AgentRecord): Promise<AgentRecord>;
+  /** Files a raw message for its recipients, as the SMTP door does after reading it. */
+  receive(raw: string, recipients: string[]): Promise<Filed[]>;
+  close(): Promise<void>;
+}
+
+/** tmpfs where there is one: the database stays in memory. */
+const MEMORY_DIR = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
+
+/**
+ * Services over a new, migrated database of their own. The environment is
+ * the service's (loadConfig), with request limits off and mail sent through
+ * the fake provider unless `env` says otherwise.
+ */
+export async function openMemory(env: Record<string, string> = {}): Promise<Memory> {
+  const dir = mkdtempSync(join(MEMORY_DIR, "pigeonhole-unit-"));
+  const config = loadConfig({
+    DATABASE_URL: `file:${join(dir, "unit.db")}`,
+    MAIL_DOMAIN: "agents.example",
+    PUBLIC_URL: "https://mail.agents.example",
+    RATE_LIMIT_REQUESTS_PER_SECOND: "0",
+    RATE_LIMIT_REGISTRATIONS_PER_HOUR: "0",
+    ...env,
+  });
+  const database = await openDatabase(config.databaseUrl);
+  await migrate(database);
+  const clock = new FakeClock();
+  const mailer = new FakeMailer();
+  const logs: LogLine[] = [];
+  const log: Logger = (level, event, fields = {}) => logs.push({ level, event, fields });
+  const posts = new Map<string, SocialPost>();
+  const services: Services = {
+    ...servicesFor(database, {
+      config,
+      clock,
+      log,
+      mailer,
+      inbound: null,
+      outbound: null,
+      metrics: createMetrics(null),
+    }),
+    posts: { find: async (url) => posts.get(url.canonical) ?? null },
+  };
+  // What startService does before it serves.
+  await ensureConfiguredDomains(services);
+  await sealReviewSecrets(services);
+  await returnPathKey(services);
+  return {
+    services,
+    clock,
+    mailer,
+    logs,
+    posts,
+    agent: async (id, by = "operator") => (await createAgent(services, { id, name: `Agent ${id}` }, by)).agent,
+    reload: (agent) => findAgent(services, agent.id),
+    receive: async (raw, recipients) => {
+      const bytes = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));
+      const message = await parseMessage(bytes, { derive: true });
+      return fileDelivered(services, {
+        uid: 0n,
+        raw: bytes,
+        message,
+        authentication: NOT_EVALUATED,
+        recipients,
+        envelope: { from: message.from.address, to: recipients },
+      });
+    },
+    close: async () => {
+      await services.wakeups.close();
+      await services.takeover.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A message as a sender's server would hand it over; headers given replace the defaults. */
+export function rawMessage(headers: Record<string, string>, body = "Hello."): string {
+  const all = {
+    From: "Pat <pat@sender.example>",
+    To: "scout@agents.example",
+    Subject: "Hello",
+    Date: "Fri, 20 Nov 2026 09:00:00 +0000",
+    "Message-ID": `<${randomBytes(8).toString("hex")}@sender.example>`,
+    ...headers,
+  };
+  const lines = Object.entries(all).map(([name, value]) => `${name}: ${value}`);
+  return `${lines.join("\r\n")}\r\n\r\n${body}\r\n`;
+}
