@@ -1,10 +1,10 @@
-import { randomBytes } from "node:crypto";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { createHash, randomBytes } from "node:crypto";
+import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
-import { migrate } from "../db/migrate.ts";
+import { migrate, migrationsOf } from "../db/migrate.ts";
 import { parseMessage } from "../inbound/parse.ts";
 import type { Logger } from "../log.ts";
 import { findAgent, sealReviewSecrets } from "../mailbox/admin.ts";
@@ -22,12 +22,12 @@ import type { SocialPost } from "../social/posts.ts";
 
 // The fast loop's harness: the domain's services as the service puts them
 // together (servicesFor, the same start-up steps), over a SQLite database
-// migrated with the committed migrations, in memory: a file on tmpfs
-// (/dev/shm), since the store opens three connections to one database and
-// SQLite's ":memory:" would give each its own. A clock the test moves, a
-// provider that keeps what it is handed, a post lookup the test fills, and
-// no network: no Dovecot, Chromium or PostgreSQL. Unit tests beside the
-// code (src/**/*.test.ts) use it; each file opens one and closes it.
+// migrated with the committed migrations (once, then copied), in memory: a
+// file on tmpfs (/dev/shm), since the store opens three connections to one
+// database and SQLite's ":memory:" would give each its own. A clock the test
+// moves, a provider that keeps what it is handed, a post lookup the test
+// fills, and no network: no Dovecot, Chromium or PostgreSQL. Unit tests
+// beside the code (src/**/*.test.ts) use it; each file opens one and closes it.
 
 /** A clock that stands still until the test moves it. */
 export class FakeClock {
@@ -98,12 +98,37 @@ export interface Memory {
 const MEMORY_DIR = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
 /**
+ * A database with every migration applied, named by the migrations' text: made
+ * once (by whichever process comes first, then renamed into place whole), kept
+ * in MEMORY_DIR for later runs, and copied for each memory.
+ */
+let migrated: Promise<string> | null = null;
+
+function migratedTemplate(): Promise<string> {
+  migrated ??= (async () => {
+    const text = JSON.stringify(migrationsOf("sqlite"));
+    const file = join(MEMORY_DIR, `pigeonhole-unit-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.db`);
+    if (existsSync(file)) return file;
+    const dir = mkdtempSync(join(MEMORY_DIR, "pigeonhole-template-"));
+    const database = await openDatabase(`file:${join(dir, "template.db")}`);
+    await migrate(database);
+    // Closing the last connection checkpoints the write-ahead log into the file.
+    await database.close();
+    renameSync(join(dir, "template.db"), file);
+    rmSync(dir, { recursive: true, force: true });
+    return file;
+  })();
+  return migrated;
+}
+
+/**
  * Services over a new, migrated database of their own. The environment is
  * the service's (loadConfig), with request limits off and mail sent through
  * the fake provider unless `env` says otherwise.
  */
 export async function openMemory(env: Record<string, string> = {}): Promise<Memory> {
   const dir = mkdtempSync(join(MEMORY_DIR, "pigeonhole-unit-"));
+  copyFileSync(await migratedTemplate(), join(dir, "unit.db"));
   const config = loadConfig({
     DATABASE_URL: `file:${join(dir, "unit.db")}`,
     MAIL_DOMAIN: "agents.example",
@@ -113,7 +138,6 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
     ...env,
   });
   const database = await openDatabase(config.databaseUrl);
-  await migrate(database);
   const clock = new FakeClock();
   const mailer = new FakeMailer();
   const logs: LogLine[] = [];
