@@ -97,28 +97,72 @@ export interface Memory {
 /** tmpfs where there is one: the database stays in memory. */
 const MEMORY_DIR = existsSync("/dev/shm") ? "/dev/shm" : tmpdir();
 
-/**
- * A database with every migration applied, named by the migrations' text: made
- * once (by whichever process comes first, then renamed into place whole), kept
- * in MEMORY_DIR for later runs, and copied for each memory.
- */
-let migrated: Promise<string> | null = null;
+/** The environment every memory starts from: request limits off. */
+const BASE_ENV = {
+  MAIL_DOMAIN: "agents.example",
+  PUBLIC_URL: "https://mail.agents.example",
+  RATE_LIMIT_REQUESTS_PER_SECOND: "0",
+  RATE_LIMIT_REGISTRATIONS_PER_HOUR: "0",
+};
 
-function migratedTemplate(): Promise<string> {
-  migrated ??= (async () => {
-    const text = JSON.stringify(migrationsOf("sqlite"));
+interface Started {
+  services: Services;
+  clock: FakeClock;
+  mailer: FakeMailer;
+  logs: LogLine[];
+  posts: Map<string, SocialPost>;
+  close(): Promise<void>;
+}
+
+/** The domain's services over a database file, put together and started as startService does. */
+async function startServices(file: string, env: Record<string, string>): Promise<Started> {
+  const config = loadConfig({ ...BASE_ENV, DATABASE_URL: `file:${file}`, ...env });
+  const database = await openDatabase(config.databaseUrl);
+  const clock = new FakeClock();
+  const mailer = new FakeMailer();
+  const logs: LogLine[] = [];
+  const log: Logger = (level, event, fields = {}) => logs.push({ level, event, fields });
+  const posts = new Map<string, SocialPost>();
+  const parts = { config, clock, log, mailer, inbound: null, outbound: null, metrics: createMetrics(null) };
+  const services: Services = {
+    ...servicesFor(database, parts),
+    posts: { find: async (url) => posts.get(url.canonical) ?? null },
+  };
+  await ensureConfiguredDomains(services);
+  await sealReviewSecrets(services);
+  await returnPathKey(services);
+  const close = async () => {
+    await services.wakeups.close();
+    await services.takeover.close();
+    await database.close();
+  };
+  return { services, clock, mailer, logs, posts, close };
+}
+
+/**
+ * A database with every migration applied and the default domain made (its
+ * DKIM key takes a second to generate), named by the migrations' text: made
+ * once (by whichever process comes first, then renamed into place whole),
+ * kept in MEMORY_DIR for later runs, and copied for each memory.
+ */
+let template: Promise<string> | null = null;
+
+function startedTemplate(): Promise<string> {
+  template ??= (async () => {
+    const text = JSON.stringify([BASE_ENV, migrationsOf("sqlite")]);
     const file = join(MEMORY_DIR, `pigeonhole-unit-${createHash("sha256").update(text).digest("hex").slice(0, 16)}.db`);
     if (existsSync(file)) return file;
     const dir = mkdtempSync(join(MEMORY_DIR, "pigeonhole-template-"));
     const database = await openDatabase(`file:${join(dir, "template.db")}`);
     await migrate(database);
-    // Closing the last connection checkpoints the write-ahead log into the file.
     await database.close();
+    // Closing its last connection checkpoints the write-ahead log into the file: one file to copy.
+    await (await startServices(join(dir, "template.db"), {})).close();
     renameSync(join(dir, "template.db"), file);
     rmSync(dir, { recursive: true, force: true });
     return file;
   })();
-  return migrated;
+  return template;
 }
 
 /**
@@ -128,37 +172,8 @@ function migratedTemplate(): Promise<string> {
  */
 export async function openMemory(env: Record<string, string> = {}): Promise<Memory> {
   const dir = mkdtempSync(join(MEMORY_DIR, "pigeonhole-unit-"));
-  copyFileSync(await migratedTemplate(), join(dir, "unit.db"));
-  const config = loadConfig({
-    DATABASE_URL: `file:${join(dir, "unit.db")}`,
-    MAIL_DOMAIN: "agents.example",
-    PUBLIC_URL: "https://mail.agents.example",
-    RATE_LIMIT_REQUESTS_PER_SECOND: "0",
-    RATE_LIMIT_REGISTRATIONS_PER_HOUR: "0",
-    ...env,
-  });
-  const database = await openDatabase(config.databaseUrl);
-  const clock = new FakeClock();
-  const mailer = new FakeMailer();
-  const logs: LogLine[] = [];
-  const log: Logger = (level, event, fields = {}) => logs.push({ level, event, fields });
-  const posts = new Map<string, SocialPost>();
-  const services: Services = {
-    ...servicesFor(database, {
-      config,
-      clock,
-      log,
-      mailer,
-      inbound: null,
-      outbound: null,
-      metrics: createMetrics(null),
-    }),
-    posts: { find: async (url) => posts.get(url.canonical) ?? null },
-  };
-  // What startService does before it serves.
-  await ensureConfiguredDomains(services);
-  await sealReviewSecrets(services);
-  await returnPathKey(services);
+  copyFileSync(await startedTemplate(), join(dir, "unit.db"));
+  const { services, clock, mailer, logs, posts, close } = await startServices(join(dir, "unit.db"), env);
   return {
     services,
     clock,
@@ -180,9 +195,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
       });
     },
     close: async () => {
-      await services.wakeups.close();
-      await services.takeover.close();
-      await database.close();
+      await close();
       rmSync(dir, { recursive: true, force: true });
     },
   };
