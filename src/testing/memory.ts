@@ -89,8 +89,8 @@ export interface Memory {
   agent(id: string, by?: Creator): Promise<AgentRecord>;
   /** The agent as it is stored now. */
   reload(agent: AgentRecord): Promise<AgentRecord>;
-  /** Files a raw message for its recipients, as the SMTP door does after reading it. */
-  receive(raw: string, recipients: string[]): Promise<Filed[]>;
+  /** Files a raw message for its recipients, as the SMTP door does after reading it; MAIL FROM is its From unless given ("" for a report's <>). */
+  receive(raw: string, recipients: string[], mailFrom?: string): Promise<Filed[]>;
   close(): Promise<void>;
 }
 
@@ -182,7 +182,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
     posts,
     agent: async (id, by = "operator") => (await createAgent(services, { id, name: `Agent ${id}` }, by)).agent,
     reload: (agent) => findAgent(services, agent.id),
-    receive: async (raw, recipients) => {
+    receive: async (raw, recipients, mailFrom) => {
       const bytes = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));
       const message = await parseMessage(bytes, { derive: true });
       return fileDelivered(services, {
@@ -191,7 +191,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
         message,
         authentication: NOT_EVALUATED,
         recipients,
-        envelope: { from: message.from.address, to: recipients },
+        envelope: { from: mailFrom ?? message.from.address, to: recipients },
       });
     },
     close: async () => {
