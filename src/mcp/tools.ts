@@ -87,14 +87,17 @@ const A_TIME = "ISO 8601 (e.g. 2026-05-01T09:00:00Z) or ms since 1970; each answ
 
 const emailId = z.string().describe("The email's id, from list_emails, search_emails or wait_for_email");
 const folder = z.string().describe('A folder: "inbox", "archive", "trash" or one of your own');
-const limit = z
-  .number()
-  .int()
-  .min(1)
-  .max(MAX_PAGE_SIZE)
-  .optional()
-  .describe(`At most this many (default ${DEFAULT_PAGE_SIZE})`);
-const offset = z.number().int().min(0).optional().describe("Skip this many first (default 0)");
+/** A whole number in bounds, refused in one sentence whatever is wrong with it (a string, 1.5, out of bounds). */
+function wholeNumber(min: number, max?: number) {
+  const problem = {
+    error: `expected an integer ${max === undefined ? `of at least ${min}` : `from ${min} to ${max}`}`,
+  };
+  const bounded = z.number(problem).int(problem).min(min, problem);
+  return max === undefined ? bounded : bounded.max(max, problem);
+}
+
+const limit = wholeNumber(1, MAX_PAGE_SIZE).optional().describe(`At most this many (default ${DEFAULT_PAGE_SIZE})`);
+const offset = wholeNumber(0).optional().describe("Skip this many first (default 0)");
 const page = { limit, offset };
 /** One address or a list, as REST takes them. */
 const addresses = z.union([z.string(), z.array(z.string()).min(1)]);
@@ -226,13 +229,7 @@ export const tools: Tool[] = [
       subject: z.string().optional().describe("Only with this in the subject"),
       folder: folder.optional(),
       after: time.optional().describe(`Mail filed after this time; by default, from now: ${A_TIME}`),
-      timeout: z
-        .number()
-        .int()
-        .min(0)
-        .max(MAX_WAIT_SECONDS)
-        .optional()
-        .describe(`Seconds to wait (default ${MAX_WAIT_SECONDS})`),
+      timeout: wholeNumber(0, MAX_WAIT_SECONDS).optional().describe(`Seconds to wait (default ${MAX_WAIT_SECONDS})`),
     },
     readOnly: true,
   }),
