@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { tools as table } from "../src/mcp/tools.ts";
 import { createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { served } from "./support/served.ts";
@@ -404,6 +405,41 @@ function alike(value: unknown): unknown {
 }
 
 describe("each tool and its REST route", () => {
+  test("each tool takes what its route takes: its names and types, and at least what it requires, as /openapi.json has them", async () => {
+    type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[] };
+    type Parameter = { name: string; in: string; required: boolean; schema: Schema };
+    const document = (await api.get("/openapi.json")).body;
+    const client = await connect((await createAgent(api)).apiKey);
+    const { tools } = await client.listTools();
+    for (const tool of table) {
+      const [method = "", path = ""] = tool.route.split(" ");
+      const operation = document.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];
+      expect(operation, tool.route).toBeDefined();
+      const body: Schema = operation.requestBody?.content["application/json"].schema ?? {};
+      const takes = new Map<string, Schema>(Object.entries(body.properties ?? {}));
+      const required = new Set(body.required);
+      for (const parameter of (operation.parameters ?? []) as Parameter[]) {
+        // The header Idempotency-Key is the argument idempotencyKey; the agent is the key's.
+        const name = parameter.name === "Idempotency-Key" ? "idempotencyKey" : parameter.name;
+        if (name === "agentId") continue;
+        takes.set(name, parameter.schema);
+        if (parameter.required) required.add(name);
+      }
+      const input = tools.find((listed) => listed.name === tool.name)?.inputSchema;
+      for (const [name, schema] of Object.entries((input?.properties ?? {}) as Record<string, Schema>)) {
+        if (tool.via && name === "markAsRead") continue;
+        expect(takes.has(name), `${tool.name}: ${name}`).toBe(true);
+        const taken = takes.get(name)?.type;
+        // null clears a draft's field, which the route's document leaves unsaid.
+        const type = [schema.type].flat().filter((one) => one !== "null")[0];
+        if (type && taken) expect(type, `${tool.name}: ${name}`).toBe(taken);
+      }
+      // A tool may ask for more than its route (move_email a folder), never for less.
+      for (const name of required) expect(input?.required, `${tool.name}: ${name}`).toContain(name);
+    }
+    await client.close();
+  });
+
   test("every tool answers what its route answers for the same request", async () => {
     const agent = await createVerifiedAgent(api, x);
     const client = await connect(agent.apiKey);
