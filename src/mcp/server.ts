@@ -27,13 +27,11 @@ const INSTRUCTIONS =
   "send_email, reply_to_email and forward_email send from your address. Each tool answers what its REST route answers " +
   '(the same JSON), then the current time as {"now": ms since 1970}. Errors carry the service\'s code and message.';
 
-/**
- * The tool's answer as the model reads it: its route's JSON body, or the
- * attachment as an embedded resource; then the current time, which a model
- * does not know, for sendAt and after.
- */
+/** What ends every answer: the current time, which a model does not know, for sendAt and after. */
+const clockOf = (now: Date) => ({ type: "text" as const, text: JSON.stringify({ now: now.getTime() }) });
+
+/** The tool's answer as the model reads it: its route's JSON body, or the attachment as an embedded resource. */
 function resultOf(tool: Tool, answer: RouteAnswer, now: Date, where: string): CallToolResult {
-  const clock = { type: "text" as const, text: JSON.stringify({ now: now.getTime() }) };
   if ("file" in answer) {
     const { record, content } = answer.file;
     const uri = `${where}/emails/${record.emailId}/attachments/${record.id}`;
@@ -47,20 +45,17 @@ function resultOf(tool: Tool, answer: RouteAnswer, now: Date, where: string): Ca
             ? { ...resource, text: content.toString("utf8") }
             : { ...resource, blob: content.toString("base64") },
         },
-        clock,
+        clockOf(now),
       ],
     };
   }
-  return { content: [{ type: "text", text: JSON.stringify(answerOf(tool, answer.body)) }, clock] };
+  return { content: [{ type: "text", text: JSON.stringify(answerOf(tool, answer.body)) }, clockOf(now)] };
 }
 
 /** Every tool error, the argument check's too: the spec's error body, as REST answers it, then the time. */
 const refusal = (error: ServiceError, now: Date): CallToolResult => ({
   isError: true,
-  content: [
-    { type: "text", text: JSON.stringify(error.toBody()) },
-    { type: "text", text: JSON.stringify({ now: now.getTime() }) },
-  ],
+  content: [{ type: "text", text: JSON.stringify(error.toBody()) }, clockOf(now)],
 });
 
 /** What is wrong with the arguments, each named as the tool's input names it. */

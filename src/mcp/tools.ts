@@ -75,8 +75,8 @@ export function answerOf(tool: Tool, body: unknown): unknown {
   return Object.fromEntries(tool.keeps.map((name) => [name, (body as Record<string, unknown>)[name]]));
 }
 
-/** A time as REST's routes take it (milliseconds since 1970), given that or as ISO 8601. */
 const NOT_A_TIME = { error: "expected a time: ISO 8601 (2026-05-01T09:00:00Z) or milliseconds since 1970" };
+/** A time as REST's routes take it (milliseconds since 1970), given that or as ISO 8601. */
 const time = z
   .union(
     [z.number(NOT_A_TIME).int(NOT_A_TIME).min(0, NOT_A_TIME), z.iso.datetime({ offset: true, ...NOT_A_TIME })],
