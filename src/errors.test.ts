@@ -18,7 +18,7 @@ test("each kind answers a status of its own, with the spec's words for it", () =
 
 test("a status's words name every code its kind carries", () => {
   for (const [name, code] of Object.entries(ERROR_CODES)) {
-    expect(statusWords(ERROR_KINDS[code.kind].status)).toContain(`${name}: ${code.when}`);
+    expect(statusWords(ERROR_KINDS[code.kind].status)).toContain(`${name} (${code.when})`);
   }
   expect(statusWords(401)).toBe(ERROR_KINDS.UNAUTHORIZED.when);
   expect(() => statusWords(418)).toThrow(/418/);

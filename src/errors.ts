@@ -65,7 +65,11 @@ export const ERROR_CODES = {
   VERIFICATION_EXPIRED: { kind: "BAD_REQUEST", spec: true, when: "the verification code expired: start again" },
   INVALID_TWEET: { kind: "BAD_REQUEST", spec: true, when: "the post was not found, or lacks the handle or the code" },
   SOCIAL_ALREADY_USED: { kind: "BAD_REQUEST", spec: true, when: "that X account verified another agent" },
-  DAILY_SEND_LIMIT_EXCEEDED: { kind: "RATE_LIMITED", spec: true, when: "the UTC day's sends are used up (resetAt)" },
+  DAILY_SEND_LIMIT_EXCEEDED: {
+    kind: "RATE_LIMITED",
+    spec: true,
+    when: "the UTC day's sends are used up until resetAt",
+  },
   STORAGE_LIMIT_EXCEEDED: {
     kind: "RATE_LIMITED",
     spec: true,
@@ -76,12 +80,16 @@ export const ERROR_CODES = {
     spec: false,
     when: "too many sends into one thread this hour: is a robot answering you?",
   },
-  REQUEST_RATE_LIMITED: { kind: "RATE_LIMITED", spec: false, when: "too many requests a second (Retry-After)" },
+  REQUEST_RATE_LIMITED: {
+    kind: "RATE_LIMITED",
+    spec: false,
+    when: "too many requests a second: Retry-After says when to try again",
+  },
   TOO_MANY_STREAMS: { kind: "RATE_LIMITED", spec: false, when: "too many event streams open at once" },
   RECIPIENT_SUPPRESSED: {
     kind: "BAD_REQUEST",
     spec: false,
-    when: "an address bounced or complained (recipients): see GET /agents/{id}/suppressions",
+    when: "an address bounced or complained, named in recipients: see GET /agents/{id}/suppressions",
   },
   TOO_MANY_WEBHOOKS: { kind: "BAD_REQUEST", spec: false, when: "the agent has as many webhooks as it may" },
   IDEMPOTENCY_KEY_IN_USE: {
@@ -109,7 +117,7 @@ export type ErrorCode = keyof typeof ERROR_CODES;
 export function statusWords(status: number): string {
   const [kind, { when }] = kindOfStatus(status);
   const codes = Object.entries(ERROR_CODES).filter(([, code]) => code.kind === kind);
-  const listed = codes.map(([name, code]) => `${name}: ${code.when}`).join("; ");
+  const listed = codes.map(([name, code]) => `${name} (${code.when})`).join(", ");
   return codes.length > 0 ? `${when}. Codes: ${listed}` : when;
 }
 

@@ -49,6 +49,7 @@ function facts(config: Config, openApi: Record<string, unknown>) {
     },
     limits: {
       dailySends: config.dailySendLimit,
+      threadSendsPerHour: config.threadSendLimit,
       storageBytes: config.storageLimitBytes,
       pageSize: { default: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE },
       requestTimeoutSeconds: REQUEST_TIMEOUT_MS / 1_000,
@@ -111,9 +112,12 @@ curl -s -X POST ${base}/agents/my-agent/send -H "Authorization: Bearer $KEY" -H 
 | limit | value |
 |---|---|
 | sends per agent per UTC day | ${f.limits.dailySends} |
+| sends per agent into one thread per hour | ${f.limits.threadSendsPerHour || "no cap"} |
 | storage per agent | ${f.limits.storageBytes} bytes |
 | page size | default ${f.limits.pageSize.default}, at most ${f.limits.pageSize.max} |
 | request timeout | ${f.limits.requestTimeoutSeconds} s |
+| waiting for mail (\`timeout\`) | at most ${f.limits.waitSeconds} s |
+| scheduled send (\`sendAt\`) | at most ${f.limits.scheduleDays} days ahead |
 | verification code | ${f.verification.codeMinutes} minutes |
 | unverified agent | deleted after ${f.verification.agentHours} hours |
 
