@@ -67,6 +67,17 @@ function group<S extends Settings>(settings: S): Setting<ValuesOf<S>> {
   };
 }
 
+/** A door opened by its port, set as the rest say; null when the port is left out. */
+function door<T>(port: Setting<number | null>, settings: Setting<T>): Setting<({ port: number } & T) | null> {
+  return {
+    variables: [...port.variables, ...settings.variables],
+    read: (env) => {
+      const opened = port.read(env);
+      return opened === null ? null : { port: opened, ...settings.read(env) };
+    },
+  };
+}
+
 interface Described {
   name: string;
   description: string;
@@ -225,17 +236,6 @@ export type SendPolicy = (typeof SEND_POLICIES)[number];
 export const VERIFICATION_MODES = ["social", "admin", "none"] as const;
 export type VerificationMode = (typeof VERIFICATION_MODES)[number];
 
-/** A door opened by its port, set as the rest say; null when the port is left out. */
-function door<T>(port: Setting<number | null>, settings: Setting<T>): Setting<({ port: number } & T) | null> {
-  return {
-    variables: [...port.variables, ...settings.variables],
-    read: (env) => {
-      const opened = port.read(env);
-      return opened === null ? null : { port: opened, ...settings.read(env) };
-    },
-  };
-}
-
 // ---- The settings that read more than a value.
 
 const port = integer({
@@ -249,17 +249,18 @@ const port = integer({
 const publicUrlVariable: Variable = {
   name: "PUBLIC_URL",
   expected: "an http(s) URL",
-  default: { value: "http://localhost:PORT" },
+  default: { unset: "`http://localhost:PORT`" },
   description: "base URL used in texts shown to people",
 };
 const publicUrl = single(publicUrlVariable, (given, env) =>
   checked(publicUrlVariable, given ?? `http://localhost:${port.read(env)}`, isHttpUrl).replace(/\/+$/, ""),
 );
 
+const DEFAULT_DOMAIN = "localhost";
 const mailDomainVariable: Variable = {
   name: "MAIL_DOMAIN",
   expected: "domain names, comma-separated",
-  default: { value: "localhost" },
+  default: { value: DEFAULT_DOMAIN },
   description: "domain of agent addresses: `<agent id>@<MAIL_DOMAIN>` (one domain; `MAIL_DOMAINS` for several)",
 };
 const mailDomainsVariable: Variable = {
@@ -275,7 +276,7 @@ const mailDomains: Setting<string[]> = {
   read: (env) => {
     const variable = env.MAIL_DOMAINS !== undefined ? mailDomainsVariable : mailDomainVariable;
     const given = env[variable.name];
-    const domains = (given ?? "localhost").split(",").map((domain) => domain.trim().toLowerCase());
+    const domains = (given ?? DEFAULT_DOMAIN).split(",").map((domain) => domain.trim().toLowerCase());
     if (!domains.every((domain) => HOSTNAME.test(domain))) refuse(variable, given);
     return [...new Set(domains)];
   },
