@@ -1,9 +1,11 @@
 import type { Config } from "../config.ts";
 import { ERROR_KINDS, statusWords } from "../errors.ts";
+import { AGENT_ID_MAX_LENGTH, reservedIds } from "../mailbox/agents.ts";
 import { MAX_SCHEDULE_DAYS } from "../mailbox/drafts.ts";
 import { MAX_WAIT_SECONDS } from "../mailbox/events.ts";
 import { REQUEST_TIMEOUT_MS, UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "../mailbox/lifetimes.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../mailbox/pages.ts";
+import { CODE_LENGTH } from "../mailbox/verification.ts";
 import { keyPrefixOf } from "../wire-names.ts";
 
 // What an agent framework loads to use this instance: /skill.md (the skill
@@ -40,10 +42,12 @@ function facts(config: Config, openApi: Record<string, unknown>) {
     mcp: `${config.publicUrl}/mcp`,
     auth: { header: "Authorization", scheme: "Bearer", keyPrefix: keyPrefixOf(config) },
     address: `<agent id>@${config.mailDomain}`,
+    agentId: { maxLength: AGENT_ID_MAX_LENGTH, reserved: reservedIds(config) },
     verification: {
       mode: config.verificationMode,
       handle: `@${config.socialHandle}`,
       codePrefix: config.verificationCodePrefix,
+      codeLength: CODE_LENGTH,
       codeMinutes: VERIFICATION_CODE_LIFETIME_MS / 60_000,
       agentHours: UNVERIFIED_LIFETIME_MS / 3_600_000,
     },
@@ -84,7 +88,7 @@ ${f.description} Base URL: ${base}. JSON in and out; times are Unix milliseconds
 curl -s -X POST ${base}/agents -H 'Content-Type: application/json' -d '{"id": "my-agent", "name": "My Agent"}'
 \`\`\`
 
-The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-64 letters, digits, dashes and underscores, and not one a domain's operator is mailed at (\`admin\`, \`postmaster\`, \`support\`, \`noreply\`, …: the 400 names the rule). Where the instance serves several domains (\`GET ${base}/domains\` lists those open to registration), pick one with \`"domain"\`; the first is the default.
+The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-${f.agentId.maxLength} letters, digits, dashes and underscores, and not one a domain's operator is mailed at (${f.agentId.reserved.map((id) => `\`${id}\``).join(", ")}: the 400 names the rule). Where the instance serves several domains (\`GET ${base}/domains\` lists those open to registration), pick one with \`"domain"\`; the first is the default.
 
 ${verifySection(f, base)}
 
@@ -159,7 +163,7 @@ export function llmsTxt(config: Config): string {
 
 /** How an agent gets verified on this instance: by its human's post on X, by the operator, or not at all. */
 function verifySection(f: ReturnType<typeof facts>, base: string): string {
-  const { mode, agentHours, codePrefix, codeMinutes, handle } = f.verification;
+  const { mode, agentHours, codePrefix, codeLength, codeMinutes, handle } = f.verification;
   const deadline = `Unverified agents are deleted ${agentHours} hours after registering. Mail, send and agent endpoints answer 403 NOT_VERIFIED until then.`;
   if (mode === "none") return "## Verify\n\nNothing to do: this instance verifies every agent as it registers.";
   if (mode === "admin") {
@@ -173,7 +177,7 @@ ${deadline}`;
 
 Give your human the \`verifyUrl\`: a page that walks them through it. It can only verify this agent; never share the API key. Or over the API:
 
-1. \`POST ${base}/verify/start\` with your key: a code (\`${codePrefix}-XXXXXX\`, valid ${codeMinutes} minutes), a ready-made post text and a link that opens X with it.
+1. \`POST ${base}/verify/start\` with your key: a code (\`${codePrefix}-${"X".repeat(codeLength)}\`, valid ${codeMinutes} minutes), a ready-made post text and a link that opens X with it.
 2. The human posts it publicly; it must mention ${handle} and contain the code.
 3. \`POST ${base}/verify/complete\` with \`{"tweetUrl": "<the post's URL>"}\`. \`GET ${base}/verify/status\` tells where it stands.
 
