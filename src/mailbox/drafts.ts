@@ -120,7 +120,8 @@ function pendingOf(draft: Draft): PendingSend {
 const notFound = () => new ServiceError("NOT_FOUND", "Draft not found");
 
 /** How far ahead a send may be scheduled. */
-const MAX_SCHEDULE_MS = 30 * 24 * 3_600_000;
+export const MAX_SCHEDULE_DAYS = 30;
+const MAX_SCHEDULE_MS = MAX_SCHEDULE_DAYS * 24 * 3_600_000;
 
 type Schedule = Pick<Draft, "sendStatus" | "sendAt" | "claimedUntil" | "failureCode" | "failureMessage">;
 
@@ -130,7 +131,7 @@ function scheduleOf(sendAt: Date | null | undefined, now: Date): Schedule | null
   const cleared = { claimedUntil: null, failureCode: null, failureMessage: null };
   if (sendAt === null) return { sendStatus: "draft", sendAt: null, ...cleared };
   if (sendAt.getTime() > now.getTime() + MAX_SCHEDULE_MS) {
-    throw new ServiceError("BAD_REQUEST", "sendAt may be at most 30 days ahead");
+    throw new ServiceError("BAD_REQUEST", `sendAt may be at most ${MAX_SCHEDULE_DAYS} days ahead`);
   }
   return { sendStatus: "scheduled", sendAt: sendAt < now ? now : sendAt, ...cleared };
 }

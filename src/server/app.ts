@@ -12,6 +12,7 @@ import { asServiceError, ServiceError } from "../errors.ts";
 import type { DirectIntake } from "../inbound/direct.ts";
 import { requestFault, requestScope } from "../log.ts";
 import { sameSecret } from "../mailbox/keys.ts";
+import { REQUEST_TIMEOUT_MS } from "../mailbox/lifetimes.ts";
 import { reviewAttachment } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { answerMcp } from "../mcp/server.ts";
@@ -35,7 +36,6 @@ import { reviewPage } from "./review-page.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
 
-const REQUEST_TIMEOUT_MS = 30_000;
 /** Paths served here rather than by the route table, with their methods. */
 const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
