@@ -28,6 +28,7 @@ export type ErrorCode =
   | "DAILY_SEND_LIMIT_EXCEEDED"
   | "THREAD_SEND_LIMIT_EXCEEDED"
   | "RECIPIENT_SUPPRESSED"
+  | "NO_SUCH_MAILBOX"
   | "STORAGE_LIMIT_EXCEEDED"
   | "NOT_VERIFIED"
   | "VERIFICATION_EXPIRED"
@@ -49,7 +50,7 @@ export interface ErrorDetails {
   resetAt?: number;
   /** Seconds until a request-rate refusal lifts. */
   retryAfter?: number;
-  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED). */
+  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED, NO_SUCH_MAILBOX). */
   recipients?: string[];
 }
 

@@ -93,7 +93,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
       await Promise.all([http, poller?.stop(), door?.close(), webhooks.stop(), scheduled.stop(), notices.stop()]);
-      await intake.close();
+      await services.reader.close();
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();
