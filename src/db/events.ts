@@ -21,7 +21,8 @@ export async function appendEvent(
 ): Promise<string> {
   const row = await tx.one(
     `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES (?, ?, ?, ?) RETURNING "id"`,
-    [event.agentId, event.type, JSON.stringify(event.data), tx.at(event.createdAt)], // JSON text: PostgreSQL casts it to jsonb
+    // JSON text: PostgreSQL casts it to jsonb.
+    [event.agentId, event.type, JSON.stringify(event.data), tx.at(event.createdAt)],
   );
   return String(row?.id);
 }

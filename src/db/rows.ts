@@ -30,7 +30,7 @@ const CONVERT: Record<string, Convert> = {
   DateTime: (value, dialect) => dialect.date(value),
   Boolean: (value, dialect) => dialect.flag(value),
   BigInt: (value) => BigInt(value as number | string),
-  // SQLite keeps JSON as text; PostgreSQL's driver parses it.
+  // JSON comes back as text: SQLite keeps it so, and Prisma's PostgreSQL adapter leaves jsonb unparsed.
   Json: (value) => (typeof value === "string" ? JSON.parse(value) : value),
 };
 

@@ -183,7 +183,6 @@ export async function recordSuccess(sql: Sql, webhookId: string, attempt: Attemp
   });
 }
 
-/** A delivery to queue: written with its event, due at once. */
 /** The body a delivery POSTs: {type, timestamp, data}. */
 export interface DeliveryBody {
   type: string;
@@ -191,6 +190,7 @@ export interface DeliveryBody {
   data: object;
 }
 
+/** A delivery to queue: written with its event, due at once. */
 export interface NewDelivery {
   id: string;
   webhookId: string;
