@@ -9,7 +9,7 @@ import {
   updateDraft,
 } from "../mailbox/drafts.ts";
 import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoing.ts";
-import { addressesOf } from "../mailbox/records.ts";
+import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { BODY_COST } from "./limits.ts";
@@ -53,7 +53,7 @@ export const DraftType = builder.prismaObject("Draft", {
     replyTo: t.exposeString("replyTo", { nullable: true }),
     attachments: t.field({
       type: [DraftAttachmentType],
-      resolve: (draft) => JSON.parse(draft.attachments) as (AttachmentInputShape & { content: string })[],
+      resolve: (draft) => keptAttachmentsOf(draft.attachments),
     }),
     inReplyTo: t.exposeString("inReplyTo", {
       nullable: true,

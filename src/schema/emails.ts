@@ -13,7 +13,7 @@ import {
   updateEmails,
 } from "../mailbox/emails.ts";
 import type { Link } from "../mailbox/reading/index.ts";
-import { authenticationOf, type EmailRecord } from "../mailbox/records.ts";
+import { authenticationOf, type EmailRecord, keptCodesOf, keptLinksOf } from "../mailbox/records.ts";
 import type { MailFilter } from "../mailbox/search.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -118,11 +118,11 @@ export const EmailType = builder.prismaObject("Email", {
     links: t.field({
       type: [LinkType],
       description: "http and https links in document order, each once, at most 100",
-      resolve: (email) => JSON.parse(email.links) as Link[],
+      resolve: (email) => keptLinksOf(email.links),
     }),
     codes: t.stringList({
       description: "Likely one-time codes and verification tokens, best first",
-      resolve: (email) => JSON.parse(email.codes) as string[],
+      resolve: (email) => keptCodesOf(email.codes),
     }),
     autoSubmitted: t.exposeString("autoSubmitted", {
       nullable: true,

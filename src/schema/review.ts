@@ -1,5 +1,5 @@
 import type { AttachmentInput as AttachmentShape } from "../mailbox/outgoing.ts";
-import { addressesOf } from "../mailbox/records.ts";
+import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { approveByLink, type Decision, type Review, rejectByLink } from "../mailbox/review.ts";
 import { builder } from "./builder.ts";
 import { BODY_COST } from "./limits.ts";
@@ -38,7 +38,7 @@ const ReviewType = builder.objectRef<Review>("Review").implement({
     html: t.string({ nullable: true, complexity: BODY_COST, resolve: ({ draft }) => draft.bodyHtml }),
     attachments: t.field({
       type: [ReviewAttachmentType],
-      resolve: ({ draft }) => JSON.parse(draft.attachments) as (AttachmentShape & { content: string })[],
+      resolve: ({ draft }) => keptAttachmentsOf(draft.attachments),
     }),
     sendAt: t.field({
       type: "Timestamp",
