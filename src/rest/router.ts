@@ -3,6 +3,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
   getNamedType,
+  isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
@@ -76,7 +77,14 @@ function problemOf(value: unknown, type: GraphQLInputType, at: string): string |
     type.parseValue(value);
     return null;
   } catch {
-    return `Invalid ${at}: expected ${EXPECTED[type.name] ?? type.name}`;
+    // An enum takes one of its values' names.
+    const expected = isEnumType(type)
+      ? type
+          .getValues()
+          .map((value) => value.name)
+          .join(", ")
+      : EXPECTED[type.name];
+    return `Invalid ${at}: expected ${expected ?? type.name}`;
   }
 }
 

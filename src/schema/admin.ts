@@ -268,7 +268,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       description: "Sets which of an agent's sends wait for a person; null goes back to SEND_POLICY.",
       args: {
         id: t.arg.id({ required: true }),
-        sendPolicy: t.arg.string({ description: "open, review_new_recipients or review_all" }),
+        sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
       },
       resolve: (_, { id, sendPolicy }, ctx) => setSendPolicy(ctx, id, sendPolicy ?? null),
     }),
