@@ -14,9 +14,11 @@ import {
 } from "../mailbox/emails.ts";
 import type { Link } from "../mailbox/reading/index.ts";
 import { authenticationOf, type EmailRecord, keptCodesOf, keptLinksOf } from "../mailbox/records.ts";
+import type { AutoSubmitted } from "../mailbox/reports.ts";
 import type { MailFilter } from "../mailbox/search.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { AutoSubmittedEnum } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
@@ -124,10 +126,11 @@ export const EmailType = builder.prismaObject("Email", {
       description: "Likely one-time codes and verification tokens, best first",
       resolve: (email) => keptCodesOf(email.codes),
     }),
-    autoSubmitted: t.exposeString("autoSubmitted", {
+    autoSubmitted: t.field({
+      type: AutoSubmittedEnum,
       nullable: true,
-      description:
-        "Whether a machine sent it: auto-replied, auto-generated or list; null for a person, as far as the headers tell",
+      description: "Whether a machine sent it; null for a person, as far as the headers tell",
+      resolve: (email) => email.autoSubmitted as AutoSubmitted,
     }),
     authentication: t.field({
       type: AuthenticationType,
