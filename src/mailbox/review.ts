@@ -128,9 +128,14 @@ async function reject(tx: Tx, emit: Emit, draft: Draft, now: Date, verdict: Reje
 type Rejection = { decision: "rejected"; reason: string | null } | { decision: "expired"; reason: null };
 const EXPIRED: Rejection = { decision: "expired", reason: null };
 
+/** When a held draft is to go if approved: its sendAt while that is still ahead; null for at once. */
+export function laterSendAt(draft: { sendAt: Date | null }, now: Date): Date | null {
+  return draft.sendAt !== null && draft.sendAt > now ? draft.sendAt : null;
+}
+
 /** Approved: scheduled for its sendAt, or now. Once it is sent, its recipients count as approved (sending.ts). */
 async function approve(tx: Tx, emit: Emit, draft: Draft, now: Date): Promise<Draft> {
-  const sendAt = draft.sendAt !== null && draft.sendAt > now ? draft.sendAt : now;
+  const sendAt = laterSendAt(draft, now) ?? now;
   const approved = {
     ...draft,
     sendStatus: "scheduled",

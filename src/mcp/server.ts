@@ -13,7 +13,7 @@ import { requestFault } from "../log.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
-import { type RequestFacts, requestFacts } from "../schema/context.ts";
+import type { RequestFacts } from "../schema/context.ts";
 import { answerOf, routeCallOf, type Tool, tools } from "./tools.ts";
 
 // /mcp: the Model Context Protocol over Streamable HTTP, for the agent whose
@@ -105,6 +105,7 @@ const LISTINGS = tools.map((tool) => ({
 interface ToolContext {
   services: Services;
   run: RunRoute;
+  /** The POST's, with one budget for all of it: a batch of calls answers no more than one call may. */
   facts: RequestFacts;
 }
 
@@ -142,14 +143,8 @@ async function messagesOf(request: Request): Promise<unknown> {
 }
 
 /** Answers one POST /mcp for the agent the request's key names (checked before). */
-export async function answerMcp(
-  request: Request,
-  agent: AgentRecord,
-  context: Omit<ToolContext, "facts">,
-): Promise<Response> {
-  // One budget for the whole POST: a batch of calls answers no more than one call may.
-  const facts = requestFacts(request.headers.get("authorization"), () => request.signal);
-  const server = mcpServer(agent, { ...context, facts });
+export async function answerMcp(request: Request, agent: AgentRecord, context: ToolContext): Promise<Response> {
+  const server = mcpServer(agent, context);
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   const parsedBody = await messagesOf(request);
   await server.connect(transport);

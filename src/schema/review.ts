@@ -1,6 +1,6 @@
 import type { AttachmentInput as AttachmentShape } from "../mailbox/outgoing.ts";
 import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
-import { approveByLink, type Decision, type Review, rejectByLink } from "../mailbox/review.ts";
+import { approveByLink, type Decision, laterSendAt, type Review, rejectByLink } from "../mailbox/review.ts";
 import { builder } from "./builder.ts";
 import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { BODY_COST } from "./limits.ts";
@@ -45,7 +45,7 @@ const ReviewType = builder.objectRef<Review>("Review").implement({
       type: "Timestamp",
       nullable: true,
       description: "When it is to go, if approved; null: at once",
-      resolve: ({ draft }, _, ctx) => (draft.sendAt && draft.sendAt > ctx.clock.now() ? draft.sendAt : null),
+      resolve: ({ draft }, _, ctx) => laterSendAt(draft, ctx.clock.now()),
     }),
     expiresAt: t.field({
       type: "Timestamp",

@@ -21,7 +21,7 @@ import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
-import { agentOfAuthorization, keyOf } from "../schema/context.ts";
+import { agentOfKey, keyOf, requestFacts } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
 import type { Instance } from "../services.ts";
@@ -102,8 +102,9 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   const run = routeRunner(schema, graphql, services);
   mountRoutes(app, run, services.config);
   app.post("/mcp", limitBody(SEND_BODY_LIMIT), async (c) => {
-    const agent = await agentOfAuthorization(services, c.req.header("authorization") ?? null);
-    return answerMcp(c.req.raw, agent, { services, run });
+    const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
+    const agent = await agentOfKey(services, facts.key);
+    return answerMcp(c.req.raw, agent, { services, run, facts });
   });
   serveDescriptions(app, services.config);
   // After the routes: /verify/status, /start and /complete are theirs (a GET there
