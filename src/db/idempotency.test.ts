@@ -18,11 +18,11 @@ test("a key is claimed once per agent; the answer kept is the one read back", as
   const claims = await Promise.all(Array.from({ length: 5 }, () => claimKey(memory.services, agent.id, "k", "f", now)));
   expect(claims.filter(Boolean)).toHaveLength(1);
   expect(await claimKey(memory.services, other.id, "k", "f", now)).toBe(true);
-  await keepAnswer(memory.services, agent.id, "k", 201, '{"value":1}');
+  await keepAnswer(memory.services, agent.id, "k", 201, { value: 1 });
   expect(await keptKey(memory.services, agent.id, "k")).toMatchObject({
     fingerprint: "f",
     status: 201,
-    answer: '{"value":1}',
+    answer: { value: 1 },
     createdAt: now,
   });
 });
