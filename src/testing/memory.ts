@@ -26,8 +26,9 @@ import type { SocialPost } from "../social/posts.ts";
 // file on tmpfs (/dev/shm), since the store opens three connections to one
 // database and SQLite's ":memory:" would give each its own. A clock the test
 // moves, a provider that keeps what it is handed, a post lookup the test
-// fills, and no network: no Dovecot, Chromium or PostgreSQL. Unit tests
-// beside the code (src/**/*.test.ts) use it; each file opens one and closes it.
+// fills, messages read in the test's thread, and no network: no Dovecot,
+// Chromium or PostgreSQL. Unit tests beside the code (src/**/*.test.ts) use
+// it; each file opens one and closes it.
 
 /** A clock that stands still until the test moves it. */
 export class FakeClock {
@@ -127,6 +128,8 @@ async function startServices(file: string, env: Record<string, string>): Promise
   const services: Services = {
     ...servicesFor(database, parts),
     posts: { find: async (url) => posts.get(url.canonical) ?? null },
+    // Mail between agents here is read in this thread, as the reader threads would read it.
+    reader: { read: (raw) => parseMessage(raw, { derive: true }) },
   };
   await ensureConfiguredDomains(services);
   await sealReviewSecrets(services);
