@@ -86,6 +86,11 @@ export const ERROR_CODES = {
     when: "too many requests a second: Retry-After says when to try again",
   },
   TOO_MANY_STREAMS: { kind: "RATE_LIMITED", spec: false, when: "too many event streams open at once" },
+  NO_SUCH_MAILBOX: {
+    kind: "BAD_REQUEST",
+    spec: false,
+    when: "an address on this instance's domains that no agent holds, named in recipients",
+  },
   RECIPIENT_SUPPRESSED: {
     kind: "BAD_REQUEST",
     spec: false,
@@ -139,7 +144,7 @@ export interface ErrorDetails {
   resetAt?: number;
   /** Seconds until a request-rate refusal lifts. */
   retryAfter?: number;
-  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED). */
+  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED, NO_SUCH_MAILBOX). */
   recipients?: string[];
 }
 

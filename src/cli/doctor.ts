@@ -3,6 +3,7 @@ import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
 import { type Config, unsetMeaning, variableNamed } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
+import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { reviewerCoverage } from "../mailbox/admin.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
@@ -60,7 +61,7 @@ async function database(config: Config): Promise<Finding[]> {
   try {
     const db = await openDatabase(config.databaseUrl);
     try {
-      await db.prisma.$queryRawUnsafe("SELECT 1");
+      await pingDatabase(db);
       const pending = await pendingMigrations(db);
       const kind = db.provider === "sqlite" ? "SQLite" : "PostgreSQL";
       if (pending.length > 0) {

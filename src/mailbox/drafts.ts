@@ -137,8 +137,8 @@ function scheduleOf(sendAt: Date | null | undefined, now: Date): Schedule | null
 }
 
 /** The stored fields a client's input changes, each held to its form. */
-function checkedFields(input: DraftInput): Partial<DraftFields> {
-  const lists = checkedAddressLists(input);
+function checkedFields(input: DraftInput, served: readonly string[]): Partial<DraftFields> {
+  const lists = checkedAddressLists(input, served);
   const given = <K extends keyof DraftInput>(key: K) => input[key] !== undefined;
   const fields: Partial<DraftFields> = {};
   if (given("to")) fields.toList = JSON.stringify(lists.to);
@@ -147,7 +147,7 @@ function checkedFields(input: DraftInput): Partial<DraftFields> {
   if (given("subject")) fields.subject = input.subject ? checkedSubject(input.subject) : null;
   if (given("text")) fields.bodyText = input.text || null;
   if (given("html")) fields.bodyHtml = input.html || null;
-  if (given("replyTo")) fields.replyTo = checkedReplyTo(input.replyTo);
+  if (given("replyTo")) fields.replyTo = checkedReplyTo(input.replyTo, served);
   if (given("attachments")) {
     checkedAttachments(input.attachments);
     fields.attachments = JSON.stringify(input.attachments ?? []);
@@ -265,11 +265,11 @@ export async function createDraft(services: Services, agent: AgentRecord, input:
     references: threading.references.join(" ") || null,
     threadId: threading.threadId,
     autoSubmitted: answered ? "auto-replied" : "auto-generated",
-    ...checkedFields(input),
+    ...checkedFields(input, services.config.mailDomains),
   };
   const draft = { ...newDraft(agent, fields, now), ...scheduleOf(input.sendAt, now) };
   const scheduled = draft.sendStatus === "scheduled";
-  if (scheduled) outgoingOf(draft);
+  if (scheduled) outgoingOf(draft, services.config.mailDomains);
   const made = await staged(services, agent, draft, scheduled);
   await insertStaged(services, agent, made);
   return made.draft;
@@ -348,14 +348,14 @@ export async function updateDraft(
     );
   }
   // A change takes back an approval, and lets go of a claim: a send under way finds the draft changed and stops.
-  const change = { ...checkedFields(input), approvedAt: null, claimedUntil: null };
+  const change = { ...checkedFields(input, services.config.mailDomains), approvedAt: null, claimedUntil: null };
   const now = services.clock.now();
   const schedule = scheduleOf(input.sendAt, now);
   const before = await getDraft(services, agent, draftId);
   assertAgentMayChange(before);
   const draft = { ...before, ...change, ...schedule };
   const scheduled = draft.sendStatus === "scheduled";
-  if (scheduled) outgoingOf(draft);
+  if (scheduled) outgoingOf(draft, services.config.mailDomains);
   const hold = await holdOf(services, agent, draft, scheduled);
   return withEvents(services, async (tx, emit) => {
     const locked = await lockDraft(tx, agent.id, draftId);
@@ -384,10 +384,10 @@ export async function deleteDraft(services: Services, agent: { id: string }, dra
 }
 
 /** The draft as a message to send, held to what POST /send holds a message to. */
-function outgoingOf(draft: Draft): Outgoing {
+function outgoingOf(draft: Draft, served: readonly string[]): Outgoing {
   const attachments = JSON.parse(draft.attachments) as AttachmentInput[];
   return checkedOutgoing({
-    ...checkedRecipients(listsOf(draft)),
+    ...checkedRecipients(listsOf(draft), served),
     subject: checkedSubject(draft.subject ?? ""),
     ...checkedBody({ text: draft.bodyText, html: draft.bodyHtml, attachments }),
     replyTo: draft.replyTo,
@@ -403,7 +403,7 @@ function outgoingOf(draft: Draft): Outgoing {
  * holds it, as read, when the agent's policy says a person decides first.
  */
 async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft): Promise<SendResult> {
-  const out = outgoingOf(draft);
+  const out = outgoingOf(draft, services.config.mailDomains);
   const { draft: stage, link } = await staged(services, agent, draft, true);
   if (link === null) return deliver(services, agent, out, draft);
   const kept = { ...stage, updatedAt: services.clock.now() };

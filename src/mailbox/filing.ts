@@ -186,7 +186,7 @@ async function confirmLease(tx: Tx, lease: Lease): Promise<void> {
 }
 
 /** Inside the filing transaction: the message filed for each of its recipients, in their order. */
-async function fileForEach(tx: Tx, emit: Emit, services: Services, arrival: Arrival): Promise<Filed[]> {
+export async function fileForEach(tx: Tx, emit: Emit, services: Services, arrival: Arrival): Promise<Filed[]> {
   const filed: Filed[] = [];
   for (const recipient of arrival.recipients) {
     filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });

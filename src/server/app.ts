@@ -7,6 +7,7 @@ import { routePath } from "hono/route";
 import { timeout } from "hono/timeout";
 import type { Config } from "../config.ts";
 import { providerOf } from "../db/client.ts";
+import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
 import type { DirectIntake } from "../inbound/direct.ts";
@@ -77,7 +78,7 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   });
   app.get("/healthz", async (c) => {
     try {
-      await services.prisma.$queryRawUnsafe("SELECT 1");
+      await pingDatabase(services);
       return c.json({ status: "ok", database: "reachable" });
     } catch {
       const error = new ServiceError("SERVICE_UNAVAILABLE", "Database unreachable");
@@ -188,8 +189,7 @@ function corsPolicy(origins: string[]) {
 async function readinessOf(services: Instance, drain: Drain) {
   const { prisma, config, inbound, outbound } = services;
   const provider = providerOf(config.databaseUrl);
-  const pending = await prisma
-    .$queryRawUnsafe("SELECT 1")
+  const pending = await pingDatabase(services)
     .then(() => pendingMigrations({ prisma, provider }))
     .catch(() => null);
   const ms = (date: Date | null) => date?.getTime() ?? null;
