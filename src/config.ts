@@ -811,7 +811,9 @@ export const VARIABLES: readonly Variable[] = Object.values(SETTINGS).flatMap((s
 
 /** "NAME is not set: " and what that means, in plain words (for a terminal or a log). */
 export function notSet(name: string): string {
-  return `${name} is not set: ${unsetMeaning(variableNamed(name))}`;
+  const { default: fallback } = variableNamed(name);
+  const words = "unset" in fallback ? fallback.unset : `it is ${fallback.value}`;
+  return `${name} is not set: ${words.replaceAll("`", "")}`;
 }
 
 /** The variable of this name; a name not declared is a fault of the caller. */
@@ -819,12 +821,6 @@ export function variableNamed(name: string): Variable {
   const found = VARIABLES.find((variable) => variable.name === name);
   if (!found) throw new Error(`no variable ${name}`);
   return found;
-}
-
-/** What leaving the variable unset means, in plain words (for a terminal). */
-export function unsetMeaning(variable: Variable): string {
-  const words = "unset" in variable.default ? variable.default.unset : `it is ${variable.default.value}`;
-  return words.replaceAll("`", "");
 }
 
 // ---- The README's table.
