@@ -36,6 +36,8 @@ describe("writing", () => {
     expect(await storage(agent)).toBe(grown.size);
     const shrunk = await updateDraft(memory.services, agent, draft.id, { text: null });
     expect(await storage(agent)).toBe(shrunk.size);
+    // Written again as it was made, it weighs what it weighed then: its own size and times are not its content.
+    expect(shrunk.size).toBe(draft.size);
     // The text's bytes, give or take its JSON quoting.
     expect(grown.size - shrunk.size).toBeCloseTo(10_000, -2);
     await deleteDraft(memory.services, agent, draft.id);
