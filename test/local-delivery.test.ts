@@ -109,6 +109,21 @@ describe("with no mail server", () => {
     expect(await inboxOf(api, ranger)).toHaveLength(0);
   });
 
+  test("a send policy holds it first: filed only once the operator approves", async () => {
+    const [scout, ranger] = [await createAgent(api), await createAgent(api)];
+    const policy = await api.call("PUT", `/admin/agents/${scout.id}/policy`, {
+      key: TOKEN,
+      body: { sendPolicy: "review_all" },
+    });
+    expect(policy.status).toBe(200);
+    const held = await send(api, scout, { to: `${ranger.id}@localhost`, subject: "Held", text: "Wait for it." });
+    expect(held.status).toBe(202);
+    expect(await inboxOf(api, ranger)).toHaveLength(0);
+    const approved = await api.post(`/admin/agents/${scout.id}/drafts/${held.body.id}/approve`, { key: TOKEN });
+    expect(approved.status).toBe(200);
+    expect(await inboxOf(api, ranger)).toMatchObject([{ subject: "Held" }]);
+  });
+
   test("mail to another domain answers 503: sending out is not configured", async () => {
     const scout = await createAgent(api);
     const reply = await send(api, scout, { to: "someone@example.com", subject: "Out", text: "Hi" });
