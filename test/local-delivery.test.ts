@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { type Api, createAgent, type TestAgent } from "./support/api.ts";
 import { served } from "./support/served.ts";
+import { waitFor } from "./support/wait.ts";
 
 // Mail between agents of one instance, with the default MAIL_DOMAIN and no
 // mail server at all: filed at once through the filing rules, counted on
@@ -121,7 +122,12 @@ describe("with no mail server", () => {
     expect(await inboxOf(api, ranger)).toHaveLength(0);
     const approved = await api.post(`/admin/agents/${scout.id}/drafts/${held.body.id}/approve`, { key: TOKEN });
     expect(approved.status).toBe(200);
-    expect(await inboxOf(api, ranger)).toMatchObject([{ subject: "Held" }]);
+    // Approved, it is scheduled for now: the scheduled-send job sends it.
+    const [filed] = await waitFor(async () => {
+      const inbox = await inboxOf(api, ranger);
+      return inbox.length > 0 ? inbox : null;
+    });
+    expect(filed).toMatchObject({ subject: "Held" });
   });
 
   test("mail to another domain answers 503: sending out is not configured", async () => {
