@@ -67,7 +67,7 @@ interface Taken {
 }
 
 /** Addresses as sent records joined them before they became lists. */
-const listFromJoined = (joined: string | null | undefined) => JSON.stringify(joined ? splitAddresses(joined) : []);
+const listFromJoined = (joined: string | null | undefined) => (joined ? splitAddresses(joined) : []);
 
 /**
  * A sent record as an idempotent answer is kept. One kept before recipients
@@ -261,9 +261,9 @@ async function take(
     const row = {
       id: taken.id,
       agentId: agent.id,
-      toList: JSON.stringify(out.to),
-      ccList: JSON.stringify(out.cc),
-      bccList: JSON.stringify(out.bcc),
+      toList: out.to,
+      ccList: out.cc,
+      bccList: out.bcc,
       subject: out.subject,
       bodyText: out.text,
       bodyHtml: out.html,

@@ -13,6 +13,7 @@ import { asServiceError, ServiceError } from "../errors.ts";
 import type { DirectIntake } from "../inbound/direct.ts";
 import { requestFault, requestScope } from "../log.ts";
 import { sameSecret } from "../mailbox/keys.ts";
+import { REQUEST_TIMEOUT_MS } from "../mailbox/lifetimes.ts";
 import { reviewAttachment } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { answerMcp } from "../mcp/server.ts";
@@ -20,7 +21,7 @@ import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
 import { SEND_BODY_LIMIT } from "../rest/routes.ts";
-import { agentOfAuthorization, keyOf } from "../schema/context.ts";
+import { agentOfKey, keyOf, requestFacts } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
 import type { Instance } from "../services.ts";
@@ -36,7 +37,6 @@ import { reviewPage } from "./review-page.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
 
-const REQUEST_TIMEOUT_MS = 30_000;
 /** Paths served here rather than by the route table, with their methods. */
 const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
@@ -102,8 +102,9 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   const run = routeRunner(schema, graphql, services);
   mountRoutes(app, run, services.config);
   app.post("/mcp", limitBody(SEND_BODY_LIMIT), async (c) => {
-    const agent = await agentOfAuthorization(services, c.req.header("authorization") ?? null);
-    return answerMcp(c.req.raw, agent, { services, run });
+    const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
+    const agent = await agentOfKey(services, facts.key);
+    return answerMcp(c.req.raw, agent, { services, run, facts });
   });
   serveDescriptions(app, services.config);
   // After the routes: /verify/status, /start and /complete are theirs (a GET there
