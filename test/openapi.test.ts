@@ -1,7 +1,7 @@
 import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { publicRoutes } from "../src/rest/routes.ts";
+import { publicOperations as publicRoutes } from "../src/schema/operations.ts";
 import {
   createAgent,
   createVerifiedAgent,

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { publicRoutes } from "../src/rest/routes.ts";
+import { publicOperations as publicRoutes } from "../src/schema/operations.ts";
 import { served } from "./support/served.ts";
 
 // The files agent frameworks load: written from this instance's settings and

@@ -1217,7 +1217,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1229,7 +1229,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1372,7 +1372,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1384,7 +1384,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1445,7 +1445,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1457,7 +1457,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",

@@ -1169,7 +1169,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1181,7 +1181,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1324,7 +1324,7 @@ export type introspection = {
             "args": [
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1336,7 +1336,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1397,7 +1397,7 @@ export type introspection = {
               },
               {
                 "name": "limit",
-                "description": null,
+                "description": "At most this many (default 50; more than 100 gives 100)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",
@@ -1409,7 +1409,7 @@ export type introspection = {
               },
               {
                 "name": "offset",
-                "description": null,
+                "description": "Skip this many first (default 0)",
                 "type": {
                   "kind": "SCALAR",
                   "name": "Int",

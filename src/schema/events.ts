@@ -8,6 +8,7 @@ import type { Context } from "./context.ts";
 import { EmailType } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
+import { LIMIT_EXTENSIONS } from "./pages.ts";
 
 // Mail the moment it is filed: the event log read after an id (with a wait),
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
@@ -57,7 +58,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     description: "Events after an id, oldest first.",
     args: {
       after: t.arg.id({ description: AFTER }),
-      limit: t.arg.int({ description: EVENT_LIMIT }),
+      limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
       types: t.arg.stringList({ description: TYPES }),
     },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
@@ -73,7 +74,7 @@ builder.queryFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       after: t.arg.id({ description: AFTER }),
-      limit: t.arg.int({ description: EVENT_LIMIT }),
+      limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
       wait: t.arg.int({ description: "Seconds, 0-25" }),
       types: t.arg.stringList({ description: TYPES }),
     },

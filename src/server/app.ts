@@ -18,7 +18,7 @@ import { answerMcp } from "../mcp/server.ts";
 import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
-import { SEND_BODY_LIMIT } from "../rest/routes.ts";
+import { SEND_BODY_LIMIT } from "../schema/declare.ts";
 import { agentOfAuthorization, keyOf } from "../schema/context.ts";
 import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
