@@ -36,7 +36,7 @@ import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
 
 const REQUEST_TIMEOUT_MS = 30_000;
-/** Paths served here rather than by the route table, with their methods. */
+/** Paths served here rather than by a declared operation, with their methods. */
 const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
   "/healthz": ["GET"],

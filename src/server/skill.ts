@@ -5,7 +5,7 @@ import { keyPrefixOf } from "../wire-names.ts";
 // file: register, verify, read, send, limits, errors, every endpoint),
 // /skill.json (the same facts for programs) and /llms.txt pointing at them.
 // Written from this instance's configuration and its OpenAPI document, which
-// comes from the route table, so they always describe what is running.
+// comes from the operations' declarations, so they always describe what is running.
 
 interface Endpoint {
   method: string;
