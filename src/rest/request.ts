@@ -16,7 +16,7 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import { ServiceError } from "../errors.ts";
-import type { RestRequest, Route } from "../schema/declare.ts";
+import type { Rename, RestRequest, Route } from "../schema/declare.ts";
 
 // How a REST request becomes its operation's variables: each variable from
 // the part of the same name (or the one its declaration renames it to), an
@@ -110,7 +110,7 @@ export function partsOf(route: Route, schema: GraphQLSchema): Part[] {
     const variable = definition.variable.name.value;
     const type = typeFromAST(schema, definition.type) as GraphQLInputType;
     const argument = argumentOf.get(variable);
-    const renamed = (route.renames as Record<string, string | { header: string }> | undefined)?.[variable];
+    const renamed = (route.renames as Record<string, Rename> | undefined)?.[variable];
     const spread = isInputObjectType(isNonNullType(type) ? type.ofType : type);
     const part = { variable, type, spread, description: argument?.description ?? undefined };
     const bounds = boundsOf(argument?.extensions);
