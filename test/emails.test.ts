@@ -202,7 +202,7 @@ describe("one email", () => {
     const after = await api.get(path(agent, "?after=yesterday"), { key: agent.apiKey });
     expect(after.body.message).toBe("Invalid after: expected a time in milliseconds");
     const wait = await api.get(path(agent, "/wait?timeout=soon"), { key: agent.apiKey });
-    expect(wait.body.message).toBe("Invalid timeout: expected an integer");
+    expect(wait.body.message).toBe("Invalid timeout: expected an integer from 0 to 25");
     const search = await api.get(path(agent, `?q=${"x".repeat(600)}`), { key: agent.apiKey });
     expect(search.body.message).toMatch(/^q must be at most/);
     for (const limit of ["0", "abc", "1.5"]) {
