@@ -123,7 +123,7 @@ function requestParts(route: Route, schema: GraphQLSchema): Map<string, Landing>
       }
     } else if (part.place !== "path") {
       found.set(`${part.place}:${part.name}`, {
-        schema: partSchema(part.type, part.place, part.name, part.description),
+        schema: { ...partSchema(part.type, part.place, part.name, part.description), ...part.bounds },
         required: isNonNullType(part.type),
       });
     }
@@ -460,8 +460,7 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
 
 /** Query strings carry text: numbers and flags as text, lists comma-separated. */
 function queryParamSchema(schema: Schema): Schema {
-  const one = (schema.oneOf as Schema[] | undefined)?.[0] ?? schema;
-  return one.type === "array" ? { type: "string", description: "comma-separated" } : one;
+  return schema.type === "array" ? { type: "string", description: "comma-separated" } : schema;
 }
 
 const headerName = (name: string) => name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => dash + c.toUpperCase());
