@@ -118,6 +118,24 @@ describe("statements per request", () => {
   });
 });
 
+describe("a relation beneath a thread's messages", () => {
+  // The messages are the thread's rows handed on through a type of their own: the relation below them must
+  // come with the page, as it does anywhere else, not be read again row by row (as graphql-jit would make
+  // the Prisma plugin do).
+  const threads = (beneath: string) => `query($id: ID!, $n: Int) { agent(id: $id) { threads(limit: $n) {
+    data { id messages { email { id ${beneath} } } } } } }`;
+  const emails = (beneath: string) => `query($id: ID!, $n: Int) { agent(id: $id) { emails(limit: $n) {
+    data { id thread { messages { email { id ${beneath} } } } } } } }`;
+
+  test.each([5, 50])("costs one statement more, whatever the page: %i threads", async (size) => {
+    expect(await graphql(threads("attachments { id }"), size)).toBe((await graphql(threads(""), size)) + 1);
+  });
+
+  test.each([5, 50])("costs one statement more, whatever the page: %i emails' threads", async (size) => {
+    expect(await graphql(emails("attachments { id }"), size)).toBe((await graphql(emails(""), size)) + 1);
+  });
+});
+
 describe("an agent's webhooks", () => {
   const query = `query($id: ID!) { agent(id: $id) { id webhooks { id url events } } }`;
   const addWebhooks = async (count: number) => {

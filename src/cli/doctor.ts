@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
-import type { Config } from "../config.ts";
+import { type Config, notSet } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
+import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { reviewerCoverage } from "../mailbox/admin.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
@@ -32,11 +33,10 @@ function configuration(config: Config): Finding[] {
   if (/^http:\/\/localhost:/.test(config.publicUrl))
     warn(`PUBLIC_URL is ${config.publicUrl}: links shown to people point at this machine`);
   if (config.verificationMode === "none") warn("VERIFICATION_MODE=none: every agent is verified as it registers");
-  if (!config.imap) warn("IMAP_URL is not set: no mail is received");
-  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null)
-    warn("TRUSTED_MX_HOSTS is not set: SPF is not checked for the catch-all's mail (DKIM and DMARC still are)");
-  if (!config.smtp) warn("SMTP_URL is not set: sending answers 503");
-  if (!config.adminToken) warn("ADMIN_TOKEN is not set: the admin API is off");
+  if (!config.imap) warn(notSet("IMAP_URL"));
+  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null) warn(notSet("TRUSTED_MX_HOSTS"));
+  if (!config.smtp) warn(notSet("SMTP_URL"));
+  if (!config.adminToken) warn(notSet("ADMIN_TOKEN"));
   return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];
 }
 
@@ -58,7 +58,7 @@ async function database(config: Config): Promise<Finding[]> {
   try {
     const db = await openDatabase(config.databaseUrl);
     try {
-      await db.prisma.$queryRawUnsafe("SELECT 1");
+      await pingDatabase(db);
       const pending = await pendingMigrations(db);
       const kind = db.provider === "sqlite" ? "SQLite" : "PostgreSQL";
       if (pending.length > 0) {

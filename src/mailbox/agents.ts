@@ -15,13 +15,14 @@ import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { checkedDomain } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
-import { expiryCutoff } from "./lifetimes.ts";
+import { expiryCutoff, UNVERIFIED_LIFETIME_HOURS } from "./lifetimes.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // Agents and their keys: registration, rotation and deletion.
 
-const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const AGENT_ID_MAX_LENGTH = 64;
+const AGENT_ID = new RegExp(`^[A-Za-z0-9_-]{1,${AGENT_ID_MAX_LENGTH}}$`);
 
 const CERTIFICATES =
   "certificate authorities mail it to prove control of a domain (CA/Browser Forum Baseline Requirements 3.2.2.4.4)";
@@ -114,7 +115,8 @@ export function jsonDepth(value: unknown): number {
 
 function validated(input: NewAgent, by: Creator, config: Config) {
   const bad = (message: string) => new ServiceError("BAD_REQUEST", message);
-  if (!AGENT_ID.test(input.id)) throw bad("id must be 1-64 characters: letters, digits, dashes and underscores");
+  if (!AGENT_ID.test(input.id))
+    throw bad(`id must be 1-${AGENT_ID_MAX_LENGTH} characters: letters, digits, dashes and underscores`);
   const reserved = reservedBecause(input.id, config);
   if (reserved && by === "self") {
     throw bad(`id ${input.id} is reserved on every domain: ${reserved}. Only the operator creates an agent with it`);
@@ -137,7 +139,7 @@ const KEEP_KEY =
 
 function instructionFor(address: string, verifyUrl: string, by: Creator, config: Config): string {
   const before = `Welcome! Your agent's mailbox is ${address}.`;
-  const deadline = "within 24 hours; unverified agents are deleted after that.";
+  const deadline = `within ${UNVERIFIED_LIFETIME_HOURS} hours; unverified agents are deleted after that.`;
   if (by === "operator") {
     return `${before} The operator of this instance created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
   }

@@ -13,7 +13,7 @@ import {
   widenThread,
 } from "../db/threads.ts";
 import { ServiceError } from "../errors.ts";
-import type { Thread } from "../generated/prisma/sqlite/client.ts";
+import type { Email, Prisma, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import { folderToRead } from "./folders.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
@@ -103,8 +103,8 @@ const lowerUnique = (addresses: string[]) => [...new Set(addresses.map((a) => a.
 /** What a thread's participants are read from: its received and its sent messages' addresses. */
 export interface ThreadAddresses {
   agent: { id: string; domain: string | null };
-  emails: { fromAddress: string; toList: string; ccList: string }[];
-  sent: { toList: string; ccList: string; bccList: string }[];
+  emails: { fromAddress: string; toList: Prisma.JsonValue; ccList: Prisma.JsonValue }[];
+  sent: { toList: Prisma.JsonValue; ccList: Prisma.JsonValue; bccList: Prisma.JsonValue }[];
 }
 
 /** Every address involved in a thread, in lower case, each once: the agent's own for what it sent. */
@@ -114,6 +114,27 @@ export function participantsOf(services: Services, thread: ThreadAddresses): str
     ...thread.emails.flatMap((e) => [e.fromAddress, ...addressesOf(e.toList), ...addressesOf(e.ccList)]),
     ...thread.sent.flatMap((s) => [own, ...addressesOf(s.toList), ...addressesOf(s.ccList), ...addressesOf(s.bccList)]),
   ]);
+}
+
+/** A thread's received messages not yet read: what its unread count counts. */
+export const UNREAD_EMAILS = { isRead: false } as const;
+
+/** A message of a thread: an email received, or one sent. */
+export type ThreadMessage = { direction: "received"; email: Email } | { direction: "sent"; sent: SentEmail };
+
+/** The columns a thread's messages are put in order by (threadMessages): time, then id. */
+export const MESSAGE_ORDER = {
+  emails: { id: true, receivedAt: true },
+  sent: { id: true, sentAt: true },
+} as const;
+
+/** A thread's received and sent messages, oldest first; at one time, by id. */
+export function threadMessages(thread: { emails: Email[]; sent: SentEmail[] }): ThreadMessage[] {
+  const messages: (ThreadMessage & { at: number; id: string })[] = [
+    ...thread.emails.map((email) => ({ direction: "received" as const, email, at: +email.receivedAt, id: email.id })),
+    ...thread.sent.map((sent) => ({ direction: "sent" as const, sent, at: +sent.sentAt, id: sent.id })),
+  ];
+  return messages.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
 }
 
 /** The agent's threads that hold messages, newest activity first; with a folder, those with received mail in it. */

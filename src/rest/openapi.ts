@@ -18,6 +18,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import type { Config } from "../config.ts";
+import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
 import type { Access, Route, Tag } from "../schema/declare.ts";
 import { publicOperations } from "../schema/operations.ts";
 import { operationOf, type Place, partsOf } from "./request.ts";
@@ -285,29 +286,6 @@ function answerSchema(route: Route, schema: GraphQLSchema, request: Map<string, 
 
 // ---- The document.
 
-const ERROR_BODY: Schema = {
-  type: "object",
-  properties: {
-    error: { type: "string", description: "The status's reason phrase; 429 is written Rate limit exceeded" },
-    message: { type: "string" },
-    statusCode: { type: "integer" },
-    code: {
-      type: "string",
-      description:
-        "DAILY_SEND_LIMIT_EXCEEDED, STORAGE_LIMIT_EXCEEDED, NOT_VERIFIED, VERIFICATION_EXPIRED, INVALID_TWEET, SOCIAL_ALREADY_USED and this service's own (THREAD_SEND_LIMIT_EXCEEDED, RECIPIENT_SUPPRESSED, TOO_MANY_STREAMS, TOO_MANY_WEBHOOKS, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE, AWAITING_APPROVAL, MESSAGE_REJECTED, ALREADY_DECIDED)",
-    },
-    limit: { type: "integer" },
-    current: { type: "integer" },
-    resetAt: { type: "integer" },
-    recipients: {
-      type: "array",
-      items: { type: "string" },
-      description: "RECIPIENT_SUPPRESSED: the addresses the send was refused for",
-    },
-  },
-  required: ["error", "message", "statusCode"],
-};
-
 /** Examples of the parts and fields clients meet most, by name. */
 const EXAMPLES: Record<string, unknown> = {
   agentId: "scout",
@@ -341,20 +319,6 @@ const EXAMPLES: Record<string, unknown> = {
   url: "https://agent.example/hooks/mail",
   address: "pat@example.com",
   "idempotency-key": "send-2026-11-26-report",
-};
-
-const ERRORS: Record<string, string> = {
-  "400": "Invalid body or parameters, or a verification failure",
-  "401": "Missing or invalid API key",
-  "403": "Another agent's key, or the agent is not verified (code NOT_VERIFIED)",
-  "404": "The agent or item does not exist",
-  "409": "Taken already, or a request with the same Idempotency-Key is in flight",
-  "410": "The verification link was used, or its agent expired",
-  "413": "Request body too large",
-  "422": "The Idempotency-Key was used with another body",
-  "429": "Too many requests (REQUEST_RATE_LIMITED, with Retry-After), or a daily send, thread send or storage limit",
-  "500": "Server failure, including failed delivery",
-  "503": "Temporarily unavailable",
 };
 
 /** What each access needs: a key (or ADMIN_TOKEN) brings 401 and 429; a link's token stands in for a key. */
@@ -449,7 +413,7 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
         errorStatuses(route).map((status) => [
           status,
           {
-            description: ERRORS[status],
+            description: statusWords(Number(status)),
             content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
           },
         ]),
@@ -486,7 +450,7 @@ export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "pub
     paths,
     components: {
       securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "The agent's API key" } },
-      schemas: { Error: ERROR_BODY },
+      schemas: { Error: ERROR_BODY_SCHEMA },
     },
   };
 }

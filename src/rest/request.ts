@@ -60,11 +60,12 @@ const EXPECTED: Record<string, string> = {
 function expected(type: GraphQLInputType, bounds: Bounds): string {
   const named = getNamedType(type);
   if (isInputObjectType(named)) return "an object";
+  // An enum takes one of its values' names.
   if (isEnumType(named))
-    return `one of ${named
+    return named
       .getValues()
       .map((v) => v.name)
-      .join(", ")}`;
+      .join(", ");
   const { minimum, maximum } = bounds;
   const words = EXPECTED[named.name] ?? named.name;
   if (minimum !== undefined && maximum !== undefined) return `${words} from ${minimum} to ${maximum}`;

@@ -180,7 +180,7 @@ export const adminOperations = [
     refuses: [404],
     body: true,
     operation: graphql(
-      `mutation AdminSetSendPolicy($agentId: ID!, $sendPolicy: String) {
+      `mutation AdminSetSendPolicy($agentId: ID!, $sendPolicy: SendPolicy) {
         admin { setSendPolicy(id: $agentId, sendPolicy: $sendPolicy) { ...AdminAgentFields } }
       }`,
       [AdminAgentFields],

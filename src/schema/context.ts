@@ -33,7 +33,8 @@ export interface Context extends Instance {
 
 /** What the transport knows of the request, and the one budget of everything answered to it. */
 export interface RequestFacts {
-  authorization: string | null;
+  /** The key its Authorization header presents, parsed once (keyOf). */
+  key: string | null;
   signal: () => AbortSignal | undefined;
   /** Shared by every operation the request runs: a batch of MCP calls, or a REST route's. */
   answer: AnswerBudget;
@@ -41,18 +42,21 @@ export interface RequestFacts {
 
 /** A request as a door received it: its Authorization header, and the signal of its client going away. */
 export function requestFacts(authorization: string | null, signal: () => AbortSignal | undefined): RequestFacts {
-  return { authorization, signal, answer: new AnswerBudget() };
+  return { key: keyOf(authorization), signal, answer: new AnswerBudget() };
 }
 
-/** The key in `Authorization: Bearer <key>`; a header of another form holds no valid key. */
+/**
+ * The key in `Authorization: Bearer <key>` (RFC 6750): null without the
+ * header, "" for a header of another form, which holds no valid key. The one
+ * reading of the header.
+ */
 export function keyOf(authorization: string | null): string | null {
   if (!authorization) return null;
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? "";
 }
 
-/** The agent behind `Authorization: Bearer <key>`: 401 without a key or with a wrong one. The one place a key is checked. */
-export async function agentOfAuthorization(services: Services, authorization: string | null): Promise<AgentRecord> {
-  const apiKey = keyOf(authorization);
+/** The agent behind a presented key (keyOf): 401 without a key or with a wrong one. The one place a key is checked. */
+export async function agentOfKey(services: Services, apiKey: string | null): Promise<AgentRecord> {
   if (apiKey === null) throw keyRequired();
   if (apiKey === "") throw keyNotBearer();
   const agent = await agentByKey(services, apiKey);
@@ -61,7 +65,7 @@ export async function agentOfAuthorization(services: Services, authorization: st
 }
 
 export function createContext(services: Instance, request: RequestFacts, streams: Streams): Context {
-  const apiKey = keyOf(request.authorization);
+  const apiKey = request.key;
   let caller: Promise<AgentRecord> | undefined;
   const reviews = new Map<string, Promise<Review>>();
   // The services last: V8 (Node 20) adds a property after a spread by a slow path, some 0.7 µs each.
@@ -108,7 +112,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
       caller ??= (async () => {
         // Counted as presented, before the lookup: a flood of wrong keys is held back too.
         if (apiKey) await services.limits.perKey(apiKey);
-        const agent = await agentOfAuthorization(services, request.authorization);
+        const agent = await agentOfKey(services, apiKey);
         const scope = requestScope.getStore();
         if (scope) scope.agentId = agent.id;
         return agent;

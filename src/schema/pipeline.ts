@@ -5,10 +5,15 @@ import {
   type DocumentNode,
   type ExecutionResult,
   GraphQLError,
+  type GraphQLField,
   type GraphQLSchema,
+  getNamedType,
   getOperationAST,
+  isObjectType,
   Kind,
+  TypeInfo,
   visit,
+  visitWithTypeInfo,
 } from "graphql";
 import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { excerpt, ServiceError } from "../errors.ts";
@@ -89,35 +94,63 @@ function isSubscription(document: DocumentNode, operationName?: string | null): 
 }
 
 /**
- * Fields whose rows are loaded by the selection of a field above them, through
- * a path Pothos' Prisma plugin follows by the identity of graphql-js's path
- * objects: graphql-jit builds those afresh for every resolver, and beneath
- * these the plugin would read every row again.
+ * Fields that carry a Prisma selection for rows they hand on through an object
+ * type of their own, not a model's (a thread's messages: `select` with
+ * `nested(…, path)`). The Prisma plugin finds the rows beneath such a field by
+ * the identity of graphql-js's path objects; graphql-jit builds those afresh
+ * for every resolver, and there the plugin would read every row again. Read
+ * once per schema from the plugin's metadata on the fields.
  */
-const INDIRECT_FIELDS = new Set(["messages"]);
+function indirectFieldsOf(schema: GraphQLSchema): Set<GraphQLField<unknown, unknown>> {
+  const fields = new Set<GraphQLField<unknown, unknown>>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isObjectType(type)) continue;
+    for (const field of Object.values(type.getFields())) {
+      const value = getNamedType(field.type);
+      if (field.extensions.pothosPrismaSelect && isObjectType(value) && !value.extensions.pothosPrismaModel) {
+        fields.add(field);
+      }
+    }
+  }
+  return fields;
+}
 
-function selectsIndirectRows(document: DocumentNode): boolean {
+/** Whether the document (its fragments included) selects one of `fields`. */
+function selectsAnyOf(schema: GraphQLSchema, fields: Set<GraphQLField<unknown, unknown>>, document: DocumentNode) {
+  if (fields.size === 0) return false;
+  const types = new TypeInfo(schema);
   let found = false;
-  visit(document, {
-    Field(node) {
-      if (!INDIRECT_FIELDS.has(node.name.value)) return undefined;
-      found = true;
-      return BREAK;
-    },
-  });
+  visit(
+    document,
+    visitWithTypeInfo(types, {
+      Field() {
+        const field = types.getFieldDef();
+        if (!field || !fields.has(field)) return undefined;
+        found = true;
+        return BREAK;
+      },
+    }),
+  );
   return found;
 }
 
-/** Documents graphql-jit may not run, found once per document: the parser's cache hands back the same one. */
-const needsGraphqlJs = new WeakMap<DocumentNode, boolean>();
-
-function runsOnJit(document: DocumentNode, operationName?: string | null): boolean {
-  let needs = needsGraphqlJs.get(document);
-  if (needs === undefined) {
-    needs = selectsIndirectRows(document) || isIntrospection(document);
-    needsGraphqlJs.set(document, needs);
-  }
-  return !needs && !isSubscription(document, operationName);
+/**
+ * Whether graphql-jit may run a document: not a subscription (graphql-jit does
+ * not hand a subscribe function its arguments), not introspection
+ * (agentIntrospection), and no indirect field. Decided once per document: the
+ * parser's cache hands back the same one.
+ */
+function jitChoice(schema: GraphQLSchema) {
+  const indirect = indirectFieldsOf(schema);
+  const needsGraphqlJs = new WeakMap<DocumentNode, boolean>();
+  return ({ document, operationName }: { document: DocumentNode; operationName?: string | null }) => {
+    let needs = needsGraphqlJs.get(document);
+    if (needs === undefined) {
+      needs = isIntrospection(document) || selectsAnyOf(schema, indirect, document);
+      needsGraphqlJs.set(document, needs);
+    }
+    return !needs && !isSubscription(document, operationName);
+  };
 }
 
 export interface GraphqlParams {
@@ -195,20 +228,14 @@ export function createGraphql(schema: GraphQLSchema, services: Instance): Graphq
     fetchAPI: { Request, Response, Headers, ReadableStream, TextEncoder, TextDecoder, URL, URLSearchParams },
     logging: false,
     // graphql-jit compiles each document once into plain functions; the same answers, several times faster.
-    // Subscriptions run on graphql-js: graphql-jit does not hand a subscribe function its arguments; so do
-    // documents that select a thread's messages (selectsIndirectRows), and introspection (agentIntrospection).
+    // The documents it may not run go to graphql-js (jitChoice).
     plugins: [
       countOperations(services),
       ...documentLimits({ introspection }),
       requestChecks,
       refusedSubscriptions,
       agentIntrospection(schema),
-      useGraphQlJit(
-        {},
-        {
-          enableIf: ({ document, operationName }) => runsOnJit(document, operationName),
-        },
-      ),
+      useGraphQlJit({}, { enableIf: jitChoice(schema) }),
     ],
     context: (initial) => {
       const facts = initial.request as Request | RequestFacts;

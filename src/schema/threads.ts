@@ -1,9 +1,20 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { Email, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
-import { getThread, listThreads, participantsOf, type ThreadQuery, threadSlice } from "../mailbox/threads.ts";
+import {
+  getThread,
+  listThreads,
+  MESSAGE_ORDER,
+  participantsOf,
+  type ThreadMessage,
+  type ThreadQuery,
+  threadMessages,
+  threadSlice,
+  UNREAD_EMAILS,
+} from "../mailbox/threads.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import { EmailType } from "./emails.ts";
+import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
@@ -20,27 +31,16 @@ const ADDRESSES = {
   agent: { select: { id: true, domain: true } },
 } as const;
 
-type ThreadMessage = { direction: "received"; email: Email } | { direction: "sent"; sent: SentEmail };
-
 /** A relation's planned query with the columns messages are ordered by, when it selects columns at all. */
 function ordered<Q>(query: Q, columns: Record<string, true>): Q {
   if (typeof query !== "object" || query === null || !("select" in query)) return query;
   return { ...query, select: { ...columns, ...(query.select as object) } };
 }
 
-/** Received and sent, oldest first. */
-function messagesOf(thread: Thread & { emails: Email[]; sent: SentEmail[] }): ThreadMessage[] {
-  const messages: (ThreadMessage & { at: number; id: string })[] = [
-    ...thread.emails.map((email) => ({ direction: "received" as const, email, at: +email.receivedAt, id: email.id })),
-    ...thread.sent.map((sent) => ({ direction: "sent" as const, sent, at: +sent.sentAt, id: sent.id })),
-  ];
-  return messages.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
-}
-
 const ThreadMessageType = builder.objectRef<ThreadMessage>("ThreadMessage").implement({
   description: "A message of a thread: an email received, or one sent.",
   fields: (t) => ({
-    direction: t.string({ description: "received or sent", resolve: (message) => message.direction }),
+    direction: t.field({ type: DirectionEnum, resolve: (message) => message.direction }),
     email: t.field({
       type: EmailType,
       nullable: true,
@@ -70,7 +70,7 @@ export const ThreadType = builder.prismaObject("Thread", {
       select: { _count: { select: { emails: true, sent: true } } },
       resolve: (thread) => thread._count.emails + thread._count.sent,
     }),
-    unreadCount: t.relationCount("emails", { description: "Received messages not read", where: { isRead: false } }),
+    unreadCount: t.relationCount("emails", { description: "Received messages not read", where: UNREAD_EMAILS }),
     lastMessageAt: t.expose("lastMessageAt", { type: "Timestamp" }),
     messages: t.field({
       type: [ThreadMessageType],
@@ -78,10 +78,10 @@ export const ThreadType = builder.prismaObject("Thread", {
       complexity: { field: 1, multiplier: 20 },
       // A message the client reads no field of is still listed, by its direction: its order is all it needs.
       select: (_args, _ctx, nested) => ({
-        emails: ordered(nested(true, ["email"]), { id: true, receivedAt: true }),
-        sent: ordered(nested(true, ["sent"]), { id: true, sentAt: true }),
+        emails: ordered(nested(true, ["email"]), MESSAGE_ORDER.emails),
+        sent: ordered(nested(true, ["sent"]), MESSAGE_ORDER.sent),
       }),
-      resolve: (thread) => messagesOf(thread as Thread & { emails: Email[]; sent: SentEmail[] }),
+      resolve: (thread) => threadMessages(thread as Thread & { emails: Email[]; sent: SentEmail[] }),
     }),
   }),
 });
@@ -127,6 +127,7 @@ builder.prismaObjectField(SentEmailType, "thread", (t) =>
 builder.queryField("thread", (t) =>
   t.prismaField({
     type: "Thread",
+    nullable: true,
     description: "One conversation of your agent, with its messages.",
     args: { agentId: t.arg.id({ required: true }), threadId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg,

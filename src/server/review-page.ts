@@ -1,7 +1,7 @@
 import { ServiceError } from "../errors.ts";
 import { htmlTargets } from "../mailbox/reading/index.ts";
-import { addressesOf } from "../mailbox/records.ts";
-import { type Review, reviewOf } from "../mailbox/review.ts";
+import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
+import { laterSendAt, type Review, reviewOf } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
 
@@ -67,7 +67,7 @@ function size(bytes: number): string {
 
 /** Each attachment, to open: a link relative to the page's own address, whatever prefix PUBLIC_URL gives it. */
 function attachmentsOf(review: Review, token: string): string {
-  const files = JSON.parse(review.draft.attachments) as { filename: string; content: string }[];
+  const files = keptAttachmentsOf(review.draft.attachments);
   if (files.length === 0) return "";
   const items = files.map(
     (file, index) =>
@@ -102,7 +102,7 @@ function bodiesOf({ draft }: Review): string {
 
 function openPage(review: Review, token: string, now: Date, nonce: string): string {
   const { draft, agent, from } = review;
-  const when = draft.sendAt && draft.sendAt > now ? draft.sendAt.toUTCString() : "As soon as you approve";
+  const when = laterSendAt(draft, now)?.toUTCString() ?? "As soon as you approve";
   const body = `<p>Pigeonhole · a message waits for your decision</p>
 <h1>Review a message from ${escaped(agent.name)}</h1>
 <section aria-labelledby="message-title">

@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
+import { type Config, notSet } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startDirectIntake } from "../inbound/direct.ts";
@@ -14,6 +14,7 @@ import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { scheduleReviewNotices } from "../jobs/review-notices.ts";
 import { scheduleSends } from "../jobs/scheduled-sends.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
+import { listenOn } from "../listen.ts";
 import type { Logger } from "../log.ts";
 import { sealReviewSecrets } from "../mailbox/admin.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
@@ -48,7 +49,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     config.smtp && outbound
       ? observedMailer(smtpMailer(config.smtp, config.smtpTimeoutMs), { state: outbound, metrics, clock })
       : null;
-  if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
+  if (!mailer) log("info", "outbound_off", { reason: notSet("SMTP_URL") });
   const { email, webhook } = config.reviewer;
   if (config.sendPolicy !== "open" && email === null && webhook === null) {
     log("warn", "review_unannounced", {
@@ -68,7 +69,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   // would race a request sent on it as it closes, and reset that request). 65 s outlasts common proxies' 60 s.
   const server = createServer({ keepAliveTimeout: 65_000 }, listener);
   drain.watch(server);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  await listenOn(server, config.port, config.host, "PORT");
   answerClientErrorsWithJson(server);
   const webSockets = serveGraphqlOverWebSocket(server, graphql);
   const { port } = server.address() as AddressInfo;
@@ -92,7 +93,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
       await Promise.all([http, poller?.stop(), door?.close(), webhooks.stop(), scheduled.stop(), notices.stop()]);
-      await intake.close();
+      await services.reader.close();
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();
