@@ -113,7 +113,8 @@ async function dkimSigned(raw: string): Promise<string> {
 describe("scheduled sends from POST /send, reply and forward", () => {
   test("answer 202 {id, status, sendAt, to, subject}, wait as a draft, and go at their time", async () => {
     const agent = await createVerifiedAgent(api, x);
-    const sendAt = Date.now() + 1500;
+    // Far enough ahead that a busy machine's slow request still arrives more than a second before it.
+    const sendAt = Date.now() + 6_000;
     const subject = `Later ${agent.id}`;
     const later = await send(agent, { subject, sendAt });
     expect(later.status).toBe(202);
@@ -127,19 +128,20 @@ describe("scheduled sends from POST /send, reply and forward", () => {
     const draft = await api.get(`/agents/${agent.id}/drafts/${later.body.id}`, { key: agent.apiKey });
     expect(draft.body).toMatchObject({ sendStatus: "scheduled", sendAt, subject });
     expect(arrivalsOf(subject)).toEqual([]);
-    await waitFor(() => arrivalsOf(subject).length === 1 || null, 10_000, "the scheduled send");
+    await waitFor(() => arrivalsOf(subject).length === 1 || null, 30_000, "the scheduled send");
     expect(arrivalsOf(subject)[0]?.arrivedAt).toBeGreaterThanOrEqual(sendAt);
     // A time past, or within a second, is now: 201 as ever.
     const now = await send(agent, { subject: `Now ${agent.id}`, sendAt: Date.now() - 60_000 });
     expect(now.status).toBe(201);
     const far = await send(agent, { sendAt: Date.now() + 31 * 24 * 3_600_000 });
     expect([far.status, far.body.message]).toEqual([400, "sendAt may be at most 30 days ahead"]);
-  });
+  }, 90_000);
 
   test("a scheduled reply keeps its thread and headers; a scheduled forward its attachments", async () => {
     const agent = await createVerifiedAgent(api, x);
     const email = await receive(agent, "alice@sender.example", `Lunch ${agent.id}`);
-    const sendAt = Date.now() + 1200;
+    // Far enough ahead that the reply, a read and the forward all arrive more than a second before it.
+    const sendAt = Date.now() + 6_000;
     const reply = await api.post(`/agents/${agent.id}/emails/${email.id}/reply`, {
       key: agent.apiKey,
       body: { text: "Friday works.", sendAt },
@@ -152,15 +154,15 @@ describe("scheduled sends from POST /send, reply and forward", () => {
       body: { to: "sam@example.com", text: "FYI", sendAt },
     });
     expect(forward).toMatchObject({ status: 202, body: { status: "scheduled", to: ["sam@example.com"] } });
-    await waitFor(() => arrivalsOf(`Re: Lunch ${agent.id}`).length === 1 || null, 10_000, "the reply");
+    await waitFor(() => arrivalsOf(`Re: Lunch ${agent.id}`).length === 1 || null, 30_000, "the reply");
     const raw = arrivalsOf(`Re: Lunch ${agent.id}`)[0]?.raw.toString() ?? "";
     expect(raw).toMatch(/^In-Reply-To: <[^>]+>\r?$/m);
     expect(raw).toMatch(/^Auto-Submitted: auto-replied\r?$/m);
-    await waitFor(() => arrivalsOf(`Fwd: Lunch ${agent.id}`).length === 1 || null, 10_000, "the forward");
+    await waitFor(() => arrivalsOf(`Fwd: Lunch ${agent.id}`).length === 1 || null, 30_000, "the forward");
     const sent = await api.get(`/agents/${agent.id}/sent`, { key: agent.apiKey });
     const threads = sent.body.data.map((s: { threadId: string }) => s.threadId);
     expect(threads).toEqual([email.threadId, email.threadId]);
-  });
+  }, 90_000);
 });
 
 describe("the send policy", () => {
