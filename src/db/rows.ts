@@ -80,8 +80,8 @@ function jsonFieldsOf(model: Model): Set<string> {
 }
 
 /** A value as a statement writes it to the model's column: a date as this database compares it, JSON as text. */
-export function written(tx: Tx, model: Model, name: string, value: unknown): Param {
-  if (value instanceof Date) return tx.at(value);
+export function written(dialect: Dialect, model: Model, name: string, value: unknown): Param {
+  if (value instanceof Date) return dialect.at(value);
   if (value !== null && value !== undefined && jsonFieldsOf(model).has(name)) return JSON.stringify(value);
   return value as Param;
 }

@@ -1,0 +1,38 @@
+import { expect, test } from "vitest";
+import { rowOf, written } from "./rows.ts";
+import type { Dialect } from "./statements.ts";
+
+// Our own statements read and write Json fields as Prisma does: arrays and
+// objects above the store, JSON text in the database.
+
+const sqlite: Dialect = {
+  date: (value: unknown) => new Date(value as string),
+  at: (date: Date) => date.toISOString(),
+  flag: (value: unknown) => value === 1,
+  forUpdate: "",
+};
+
+test("a row's Json fields are read as arrays and objects, its text fields as they are", () => {
+  const row = rowOf(sqlite, "Email", {
+    id: "e1",
+    subject: '["not JSON to the store: a subject"]',
+    toList: '["pat@example.com"]',
+    links: '[{"url":"https://example.com/","text":"Example"}]',
+    isRead: 0,
+  });
+  expect(row).toEqual({
+    id: "e1",
+    subject: '["not JSON to the store: a subject"]',
+    toList: ["pat@example.com"],
+    links: [{ url: "https://example.com/", text: "Example" }],
+    isRead: false,
+  });
+});
+
+test("a Json field is written as JSON text, a text field as it is, a date as the database compares it", () => {
+  expect(written(sqlite, "Draft", "toList", ["pat@example.com"])).toBe('["pat@example.com"]');
+  expect(written(sqlite, "Draft", "attachments", [])).toBe("[]");
+  expect(written(sqlite, "Draft", "subject", "[]")).toBe("[]");
+  expect(written(sqlite, "Draft", "sendAt", new Date(0))).toBe("1970-01-01T00:00:00.000Z");
+  expect(written(sqlite, "Domain", "lastCheck", null)).toBeNull();
+});
