@@ -43,7 +43,7 @@ describe("reading events", () => {
     [{ after: "abc" }, "after must be an event id: decimal digits"],
     [{ limit: 0 }, /limit/],
     [{ types: ["email.nope"] }, /types/],
-    [{ waitSeconds: 26 }, "wait must be 0-25 seconds"],
+    [{ waitSeconds: 26 }, "Invalid wait: expected an integer from 0 to 25"],
   ])("%j is refused", async (request, message) => {
     await expect(agentEvents(memory.services, { id: "anyone" }, request)).rejects.toThrow(message);
   });
