@@ -1,5 +1,7 @@
+import { parse } from "graphql";
 import { expect, test } from "vitest";
-import { inSpecWords } from "./enums.ts";
+import { inSpecWords, selectsAutoSubmitted } from "./enums.ts";
+import { schema } from "./index.ts";
 
 test("REST answers RFC 3834's keywords as the header spells them, at any depth, and nothing else changes", () => {
   const data = {
@@ -18,4 +20,13 @@ test("REST answers RFC 3834's keywords as the header spells them, at any depth, 
   });
   expect(inSpecWords({ autoSubmitted: "list" })).toEqual({ autoSubmitted: "list" });
   expect(inSpecWords("zone file")).toBe("zone file");
+});
+
+test("only an operation that selects an autoSubmitted has its answers respelled, whatever its variables are called", () => {
+  const selects = (source: string) => selectsAutoSubmitted(schema, parse(source));
+  expect(selects('query { email(agentId: "a", emailId: "e") { id autoSubmitted } }')).toBe(true);
+  expect(selects('query { thread(agentId: "a", threadId: "t") { messages { email { autoSubmitted } } } }')).toBe(true);
+  expect(
+    selects('query($autoSubmitted: Boolean) { agent(id: "a") { emails(autoSubmitted: $autoSubmitted) { total } } }'),
+  ).toBe(false);
 });

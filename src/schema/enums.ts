@@ -1,3 +1,4 @@
+import { type DocumentNode, type GraphQLSchema, getNamedType, TypeInfo, visit, visitWithTypeInfo } from "graphql";
 import { SEND_POLICIES } from "../config.ts";
 import type { AutoSubmitted, DeliveryStatus } from "../mailbox/reports.ts";
 import { builder } from "./builder.ts";
@@ -102,10 +103,25 @@ const specWordOf = (value: unknown) => AUTO_SUBMITTED_WORDS[value as keyof typeo
 export function inSpecWords(body: unknown): unknown {
   if (Array.isArray(body)) return body.map(inSpecWords);
   if (typeof body !== "object" || body === null) return body;
-  return Object.fromEntries(
-    Object.entries(body).map(([name, value]) => [
-      name,
-      name === "autoSubmitted" ? specWordOf(value) : inSpecWords(value),
-    ]),
+  const spelled: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(body)) {
+    spelled[name] = name === "autoSubmitted" ? specWordOf(value) : inSpecWords(value);
+  }
+  return spelled;
+}
+
+/** Whether an operation selects an autoSubmitted, the one enum REST spells otherwise: only its answers are respelled. */
+export function selectsAutoSubmitted(schema: GraphQLSchema, document: DocumentNode): boolean {
+  const typeInfo = new TypeInfo(schema);
+  let selects = false;
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field() {
+        const type = typeInfo.getType();
+        if (type && getNamedType(type).name === "AutoSubmitted") selects = true;
+      },
+    }),
   );
+  return selects;
 }
