@@ -1,26 +1,54 @@
-// Writes schema.graphql and the typed-operation introspections (ours, and the
-// example client's from schema.graphql);
-// with --check, fails when either is stale.
-import { readFileSync, writeFileSync } from "node:fs";
+// The GraphQL schema as files:
+//   tsx scripts/print-schema.ts                  schema.graphql from the code (committed), then the introspection
+//   tsx scripts/print-schema.ts --introspection  only the introspection, from schema.graphql (run by npm install)
+//   tsx scripts/print-schema.ts --check          fails when either is stale
+// The introspection (src/generated/graphql-env.d.ts) types gql.tada's
+// operations, ours and the example client's; like the rest of src/generated
+// it is not committed. It is read from schema.graphql, as any client would.
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
 import { outputIntrospectionFile } from "@gql.tada/internal";
 import { buildSchema, introspectionFromSchema } from "graphql";
-import { printedSchema, schema } from "../src/schema/index.ts";
 
-const printed = printedSchema();
-const typesOf = (from: typeof schema) => outputIntrospectionFile(introspectionFromSchema(from), { fileType: ".d.ts" });
-const files = {
-  "schema.graphql": printed,
-  "src/rest/graphql-env.d.ts": typesOf(schema),
-  // The example client types itself by the committed SDL, as any client would.
-  "examples/typed-client/graphql-env.d.ts": typesOf(buildSchema(printed)),
+const SDL = "schema.graphql";
+const INTROSPECTION = "src/generated/graphql-env.d.ts";
+
+const introspectionOf = (sdl: string) =>
+  outputIntrospectionFile(introspectionFromSchema(buildSchema(sdl)), { fileType: ".d.ts" });
+
+const readOrNull = (file: string) => {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return null;
+  }
 };
 
-if (process.argv.includes("--check")) {
-  const stale = Object.entries(files).filter(([file, text]) => readFileSync(file, "utf8") !== text);
+function write(file: string, text: string): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, text);
+}
+
+/** The SDL the code gives; loaded only when asked, since npm install writes the introspection before anything else. */
+async function printedFromCode(): Promise<string> {
+  const { printedSchema } = await import("../src/schema/index.ts");
+  return printedSchema();
+}
+
+if (process.argv.includes("--introspection")) {
+  write(INTROSPECTION, introspectionOf(readFileSync(SDL, "utf8")));
+} else if (process.argv.includes("--check")) {
+  const printed = await printedFromCode();
+  const stale = [
+    readOrNull(SDL) === printed ? [] : [SDL],
+    readOrNull(INTROSPECTION) === introspectionOf(printed) ? [] : [INTROSPECTION],
+  ].flat();
   if (stale.length > 0) {
-    console.error(`${stale.map(([file]) => file).join(" and ")} stale: run npm run schema`);
+    console.error(`${stale.join(" and ")} stale: run npm run schema`);
     process.exit(1);
   }
 } else {
-  for (const [file, text] of Object.entries(files)) writeFileSync(file, text);
+  const printed = await printedFromCode();
+  write(SDL, printed);
+  write(INTROSPECTION, introspectionOf(printed));
 }

@@ -1,142 +1,202 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
-import { LOG_LEVELS, type LogLevel } from "./log.ts";
+import { LOG_LEVELS } from "./log.ts";
 import { isEmailAddress } from "./outbound/address.ts";
 import { isWebhookSecret } from "./outbound/webhooks.ts";
 
-// Configuration comes from environment variables only. Every variable is
-// optional; a bad value stops start-up with a message naming the variable.
+// Configuration comes from environment variables only, each declared once
+// below: its name, what it takes (with bounds), its default and what it does.
+// loadConfig, the Config type, the README's table and doctor all read these
+// declarations. Every variable is optional; a bad value stops start-up with a
+// message naming the variable.
 
-export interface Config {
-  port: number;
-  host: string;
-  databaseUrl: string;
-  /** The default domain: the first of mailDomains. */
-  mailDomain: string;
-  /** The domains of MAIL_DOMAINS (or MAIL_DOMAIN), lower case; the operator may add more. */
-  mailDomains: string[];
-  /** The host that receives the domains' mail, for their MX records. */
-  mxHost: string;
-  /** The provider's SPF include for the domains' SPF records; null: a: of mxHost. */
-  spfInclude: string | null;
-  /** Agent ids only the operator may create, besides the built-in ones; lower case. */
-  reservedLocalParts: string[];
-  /** Seals DKIM private keys in the database (AES-256-GCM); null: they are stored in the clear. */
-  secretsKey: Buffer | null;
-  publicUrl: string;
-  socialHandle: string;
-  verificationCodePrefix: string;
-  socialOembedUrl: string;
-  socialIntentUrl: string;
-  dailySendLimit: number;
-  /** Sends of one agent into one thread per rolling hour; 0: no cap. */
-  threadSendLimit: number;
-  storageLimitBytes: number;
-  /** The catch-all mailbox inbound mail is pulled from; null: no poller. */
-  imap: ImapConfig | null;
-  imapPollIntervalMs: number;
-  /** What happens to a message on the server once it is stored. */
-  imapProcessed: ProcessedAction;
-  inboundMaxBytes: number;
-  /** The bearer token of POST /inbound/raw, where a provider hands over raw messages; null: the route is off (404). */
-  inboundToken: string | null;
-  /** The SMTP door every instance opens to receive mail directly; null: none. */
-  smtpIngress: SmtpIngressConfig | null;
-  /** The provider outgoing mail is handed to; null: sending answers 503. */
-  smtp: SmtpConfig | null;
-  /** How long a send waits for the provider before it answers. */
-  smtpTimeoutMs: number;
-  /** Schema introspection and GraphiQL. */
-  graphqlIntrospection: boolean;
-  /** How long events are kept. */
-  eventRetentionHours: number;
-  /** Requests a second per API key (bursts up to twice that); 0: no limit. */
-  rateLimitRequestsPerSecond: number;
-  /** Registrations an hour per client address; 0: no limit. */
-  rateLimitRegistrationsPerHour: number;
-  /** Believe X-Forwarded-For for the client's address (behind a proxy you run). */
-  trustProxy: boolean;
-  /** The least level logged. */
-  logLevel: LogLevel;
-  /** How long requests under way may take to finish once the service is told to stop. */
-  shutdownGraceMs: number;
-  /** Days mail stays in the trash before it is deleted for good; 0: kept until deleted. */
-  trashRetentionDays: number;
-  /** Webhooks may use http:// and private addresses (tests, private networks). */
-  webhookAllowPrivate: boolean;
-  /** Where sender authentication asks DNS, as `ip` or `ip:port`; null: the system's resolvers. */
-  dnsServers: string[] | null;
-  /** Whose Authentication-Results header to believe instead of checking mail ourselves; null: check it. */
-  trustedAuthservId: string | null;
-  /** Domains whose DKIM signature makes a complaint (ARF) believed wherever it arrives, lower case. */
-  feedbackLoopDomains: string[];
-  /** The catch-all's receiving hosts, whose Received lines name SPF's client; empty: no SPF for the catch-all. */
-  trustedMxHosts: string[];
-  /** Browser origins allowed to call the API (`*` for any); empty: no CORS headers at all. */
-  corsOrigins: string[];
-  /** The REST layer's names: the spec's neutral ones, or ClawMail's. */
-  wireNames: "spec" | "clawmail";
-  /** The bearer token /metrics asks for; null: /metrics is open. */
-  metricsToken: string | null;
-  /** The operator's bearer token for /admin and GraphQL's admin fields; null: the admin API is off. */
-  adminToken: string | null;
-  /** Who verifies agents: a person's post on X, the operator, or nobody (verified at registration). */
-  verificationMode: VerificationMode;
-  /** Which sends wait for a person's approval, for agents the operator set no policy for. */
-  sendPolicy: SendPolicy;
-  /** How long a held send waits for a decision before it is rejected as expired. */
-  approvalTimeoutHours: number;
-  /** Who is sent held mail's review links, for agents the operator gave no reviewer of their own. */
-  reviewer: Reviewer;
+/** One environment variable, as loadConfig reads it and the README's table shows it. */
+export interface Variable {
+  readonly name: string;
+  /** What a value must be, in the words of refusals and of the README: "an integer from 0 to 65535". */
+  readonly expected: string;
+  /** The value taken when it is unset, as it would be written; or what leaving it unset means (Markdown). */
+  readonly default: { readonly value: string } | { readonly unset: string };
+  /** What it sets (Markdown). */
+  readonly description: string;
+  /** An integer's least and greatest values. */
+  readonly bounds?: { readonly min: number; readonly max: number };
+  /** A closed set's values, the first the default. */
+  readonly choices?: readonly string[];
+  /** A refusal does not repeat the value. */
+  readonly secret?: boolean;
 }
 
-/** Where a held message's review link goes: an address it is mailed to, and/or the operator's webhook. */
-export interface Reviewer {
-  email: string | null;
-  webhook: ReviewerWebhook | null;
+/** A field of Config and the variables it is read from. */
+interface Setting<T> {
+  readonly variables: readonly Variable[];
+  read(env: Env): T;
 }
 
-/** An operator's webhook, signed with a secret of its own (Standard Webhooks). */
-export interface ReviewerWebhook {
-  url: string;
-  secret: string;
+type Env = Record<string, string | undefined>;
+type Settings = Record<string, Setting<unknown>>;
+type ValuesOf<S extends Settings> = { [K in keyof S]: S[K] extends Setting<infer T> ? T : never };
+
+export class ConfigError extends Error {}
+
+function refuse(variable: Variable, given: string | undefined): never {
+  const got = variable.secret ? "" : `, got ${JSON.stringify(given)}`;
+  throw new ConfigError(`${variable.name} must be ${variable.expected}${got}`);
 }
 
-/** open: the spec's sending; review_new_recipients: mail to an address not yet known is held; review_all: all is held. */
-export const SEND_POLICIES = ["open", "review_new_recipients", "review_all"] as const;
-export type SendPolicy = (typeof SEND_POLICIES)[number];
-
-export const VERIFICATION_MODES = ["social", "admin", "none"] as const;
-export type VerificationMode = (typeof VERIFICATION_MODES)[number];
-
-/** One of the choices, named in the message when the value is another. */
-function readChoice<T extends string>(env: Env, name: string, choices: readonly T[]): T {
-  return read(
-    env,
-    name,
-    choices[0] as T,
-    (v) => choices.includes(v as T),
-    choices.join(", ").replace(/, ([^,]+)$/, " or $1"),
-  ) as T;
+function checked(variable: Variable, given: string, valid: (value: string) => boolean): string {
+  return valid(given) ? given : refuse(variable, given);
 }
 
-export interface SmtpIngressConfig {
-  port: number;
-  host: string;
-  /** Speak LMTP, for a front MTA. */
-  lmtp: boolean;
-  maxConnectionsPerIp: number;
-  /** MAIL FROM commands one connection may give before it is told to reconnect. */
-  maxMessagesPerConnection: number;
-  /** How long the door waits for the client's next command. */
-  idleTimeoutMs: number;
-  /** How long one message's DATA may take from start to end, however it trickles in. */
-  dataTimeoutMs: number;
-  /** PEM files for STARTTLS, read again when they change; null: no STARTTLS. */
-  tls: { certFile: string; keyFile: string } | null;
-  /** Peers (`address/bits`) that must open each connection with a PROXY header naming the client. */
-  trustedProxies: string[];
+/** A setting read from one variable: `parse` gets its value, undefined when unset. */
+function single<T>(variable: Variable, parse: (given: string | undefined, env: Env) => T): Setting<T> {
+  return { variables: [variable], read: (env) => parse(env[variable.name], env) };
 }
+
+/** A setting's value changed as it is read; the variables stay. */
+function mapped<T, U>(setting: Setting<T>, change: (value: T, env: Env) => U): Setting<U> {
+  return { variables: setting.variables, read: (env) => change(setting.read(env), env) };
+}
+
+/** Settings read together into one object. */
+function group<S extends Settings>(settings: S): Setting<ValuesOf<S>> {
+  return {
+    variables: Object.values(settings).flatMap((setting) => setting.variables),
+    read: (env) =>
+      Object.fromEntries(Object.entries(settings).map(([key, setting]) => [key, setting.read(env)])) as ValuesOf<S>,
+  };
+}
+
+/** A door opened by its port, set as the rest say; null when the port is left out. */
+function door<T>(port: Setting<number | null>, settings: Setting<T>): Setting<({ port: number } & T) | null> {
+  return {
+    variables: [...port.variables, ...settings.variables],
+    read: (env) => {
+      const opened = port.read(env);
+      return opened === null ? null : { port: opened, ...settings.read(env) };
+    },
+  };
+}
+
+interface Described {
+  name: string;
+  description: string;
+  secret?: boolean;
+}
+
+type Checked = Described & { expected: string; valid: (value: string) => boolean };
+
+function variableOf(spec: Described & { expected: string }, fallback: Variable["default"]): Variable {
+  const { name, expected, description, secret } = spec;
+  return { name, expected, default: fallback, description, ...(secret && { secret }) };
+}
+
+type Bounded = Described & { min: number; max: number };
+
+type IntegerVariable = Variable & { bounds: { min: number; max: number } };
+
+function integerVariable(spec: Bounded, fallback: Variable["default"]): IntegerVariable {
+  const { min, max } = spec;
+  return { ...variableOf({ ...spec, expected: `an integer from ${min} to ${max}` }, fallback), bounds: { min, max } };
+}
+
+function integerOf(variable: IntegerVariable, given: string): number {
+  const { min, max } = variable.bounds;
+  return Number(checked(variable, given, (v) => /^\d+$/.test(v) && +v >= min && +v <= max));
+}
+
+function integer(spec: Bounded & { default: number }): Setting<number> {
+  const variable = integerVariable(spec, { value: String(spec.default) });
+  return single(variable, (given = String(spec.default)) => integerOf(variable, given));
+}
+
+/** An integer that may be left out (unset or empty): null then. */
+function optionalInteger(spec: Bounded & { unset: string }): Setting<number | null> {
+  const variable = integerVariable(spec, { unset: spec.unset });
+  return single(variable, (given) => (given ? integerOf(variable, given) : null));
+}
+
+function boolean(spec: Described & { default: boolean }): Setting<boolean> {
+  const variable = variableOf({ ...spec, expected: "true or false" }, { value: String(spec.default) });
+  return single(
+    variable,
+    (given = String(spec.default)) => checked(variable, given, (v) => /^(true|false)$/.test(v)) === "true",
+  );
+}
+
+/** One of the choices, the first the default, all named in the message when the value is another. */
+function choice<T extends string>(spec: Described & { choices: readonly T[] }): Setting<T> {
+  const { choices } = spec;
+  const expected = choices.join(", ").replace(/, ([^,]+)$/, " or $1");
+  const variable = { ...variableOf({ ...spec, expected }, { value: choices[0] as T }), choices };
+  return single(variable, (given = choices[0] as T) => checked(variable, given, (v) => choices.includes(v as T)) as T);
+}
+
+function text(spec: Checked & { default: string }): Setting<string> {
+  const variable = variableOf(spec, { value: spec.default });
+  return single(variable, (given = spec.default) => checked(variable, given, spec.valid));
+}
+
+/** A value that may be left out (unset or empty): null then. */
+function optionalText(spec: Checked & { unset: string }): Setting<string | null> {
+  const variable = variableOf(spec, { unset: spec.unset });
+  return single(variable, (given) => (given ? checked(variable, given, spec.valid) : null));
+}
+
+/** A bearer token: refused without repeating it, since it is a secret. */
+function token(spec: Described & { unset: string }): Setting<string | null> {
+  return optionalText({
+    ...spec,
+    expected: "24-256 printable characters without spaces (e.g. openssl rand -hex 32)",
+    valid: (v) => /^[\x21-\x7e]{24,256}$/.test(v),
+    secret: true,
+  });
+}
+
+/** Values separated by commas, trimmed, without empty ones. */
+function listOf(given: string | undefined): string[] {
+  return (given ?? "")
+    .split(",")
+    .map((item) => item.trim())
+    .filter((item) => item !== "");
+}
+
+/** Host names, comma-separated, lower case. */
+function hostNames(spec: Described & { unset: string }): Setting<string[]> {
+  const variable = variableOf({ ...spec, expected: "host names, comma-separated" }, { unset: spec.unset });
+  return single(variable, (given) => {
+    const hosts = listOf(given).map((host) => host.toLowerCase());
+    if (!hosts.every((host) => HOSTNAME.test(host))) refuse(variable, given);
+    return [...new Set(hosts)];
+  });
+}
+
+export const POSTGRES_SCHEMA = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+const HOSTNAME =
+  /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * A DNS name that need not be a host's: a label may start with `_`, as the
+ * names of SPF includes (`_spf.google.com`) and other attribute leaves do
+ * (RFC 8552 2.1).
+ */
+function isDnsName(value: string): boolean {
+  const label = /^_?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/;
+  return value.length <= 253 && value.split(".").every((part) => part.length <= 63 && label.test(part));
+}
+
+function isHttpUrl(value: string): boolean {
+  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
+}
+
+function isPostgresUrl(value: string): boolean {
+  if (!/^postgres(ql)?:\/\//.test(value) || !URL.canParse(value)) return false;
+  const schema = new URL(value).searchParams.get("schema");
+  return schema === null || POSTGRES_SCHEMA.test(schema);
+}
+
+// ---- What the custom settings make.
 
 export interface SmtpConfig {
   secure: boolean;
@@ -157,57 +217,164 @@ export interface ImapConfig {
 
 export type ProcessedAction = { kind: "seen" } | { kind: "delete" } | { kind: "move"; mailbox: string };
 
-export class ConfigError extends Error {}
-
-type Env = Record<string, string | undefined>;
-
-export const POSTGRES_SCHEMA = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
-
-const HOSTNAME =
-  /^(?=.{1,253}$)([A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)(\.[A-Za-z0-9]([A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
-
-/**
- * A DNS name that need not be a host's: a label may start with `_`, as the
- * names of SPF includes (`_spf.google.com`) and other attribute leaves do
- * (RFC 8552 2.1).
- */
-function isDnsName(value: string): boolean {
-  const label = /^_?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/;
-  return value.length <= 253 && value.split(".").every((part) => part.length <= 63 && label.test(part));
+/** Where a held message's review link goes: an address it is mailed to, and/or the operator's webhook. */
+export interface Reviewer {
+  email: string | null;
+  webhook: ReviewerWebhook | null;
 }
 
-function read(env: Env, name: string, fallback: string, valid: (value: string) => boolean, expected: string): string {
-  const value = env[name] ?? fallback;
-  if (!valid(value)) throw new ConfigError(`${name} must be ${expected}, got ${JSON.stringify(value)}`);
-  return value;
+/** An operator's webhook, signed with a secret of its own (Standard Webhooks). */
+export interface ReviewerWebhook {
+  url: string;
+  secret: string;
 }
 
-function readInt(env: Env, name: string, fallback: number, min: number, max: number): number {
-  const value = read(
-    env,
-    name,
-    String(fallback),
-    (v) => /^\d+$/.test(v) && +v >= min && +v <= max,
-    `an integer from ${min} to ${max}`,
-  );
-  return Number(value);
-}
+/** open: the spec's sending; review_new_recipients: mail to an address not yet known is held; review_all: all is held. */
+export const SEND_POLICIES = ["open", "review_new_recipients", "review_all"] as const;
+export type SendPolicy = (typeof SEND_POLICIES)[number];
 
-function readBoolean(env: Env, name: string, fallback: boolean): boolean {
-  return read(env, name, String(fallback), (v) => v === "true" || v === "false", "true or false") === "true";
-}
+export const VERIFICATION_MODES = ["social", "admin", "none"] as const;
+export type VerificationMode = (typeof VERIFICATION_MODES)[number];
 
-function isHttpUrl(value: string): boolean {
-  return URL.canParse(value) && /^https?:$/.test(new URL(value).protocol);
-}
+// ---- The settings that read more than a value.
 
+const port = integer({
+  name: "PORT",
+  default: 3000,
+  min: 0,
+  max: 65535,
+  description: "listen port (`0` picks a free one)",
+});
+
+const publicUrlVariable: Variable = {
+  name: "PUBLIC_URL",
+  expected: "an http(s) URL",
+  default: { unset: "`http://localhost:PORT`" },
+  description: "base URL used in texts shown to people",
+};
+const publicUrl = single(publicUrlVariable, (given, env) =>
+  checked(publicUrlVariable, given ?? `http://localhost:${port.read(env)}`, isHttpUrl).replace(/\/+$/, ""),
+);
+
+const DEFAULT_DOMAIN = "localhost";
+const mailDomainVariable: Variable = {
+  name: "MAIL_DOMAIN",
+  expected: "domain names, comma-separated",
+  default: { value: DEFAULT_DOMAIN },
+  description: "domain of agent addresses: `<agent id>@<MAIL_DOMAIN>` (one domain; `MAIL_DOMAINS` for several)",
+};
+const mailDomainsVariable: Variable = {
+  ...mailDomainVariable,
+  name: "MAIL_DOMAINS",
+  default: { unset: "`MAIL_DOMAIN`" },
+  description: "domains agents register on, the first the default ([domains](docs/domains.md))",
+};
+
+/** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone; lower case. */
+const mailDomains: Setting<string[]> = {
+  variables: [mailDomainVariable, mailDomainsVariable],
+  read: (env) => {
+    const variable = env.MAIL_DOMAINS !== undefined ? mailDomainsVariable : mailDomainVariable;
+    const given = env[variable.name];
+    const domains = (given ?? DEFAULT_DOMAIN).split(",").map((domain) => domain.trim().toLowerCase());
+    if (!domains.every((domain) => HOSTNAME.test(domain))) refuse(variable, given);
+    return [...new Set(domains)];
+  },
+};
+
+const mxHostVariable: Variable = {
+  name: "MX_HOST",
+  expected: "a host name",
+  default: { unset: "`PUBLIC_URL`'s host" },
+  description: "the host that receives the domains' mail: the MX records to publish",
+};
+// Unset: PUBLIC_URL's host, as it is (an address there makes an MX record to fix, said by verify).
+const mxHost = single(mxHostVariable, (given, env) =>
+  (given === undefined
+    ? new URL(publicUrl.read(env)).hostname
+    : checked(mxHostVariable, given, (v) => HOSTNAME.test(v))
+  ).toLowerCase(),
+);
+
+const reservedLocalPartsVariable: Variable = {
+  name: "RESERVED_LOCAL_PARTS",
+  expected: "local parts (letters, digits, . _ + -), comma-separated",
+  default: { unset: "only the built-in ones" },
+  description:
+    "agent ids only the operator may create, besides the built-in ones (`admin`, `postmaster`, `abuse`, … [domains](docs/domains.md#who-may-register-where)); compared without case",
+};
+const reservedLocalParts = single(reservedLocalPartsVariable, (given) => {
+  const parts = listOf(given).map((part) => part.toLowerCase());
+  if (!parts.every((part) => /^[a-z0-9._+-]{1,64}$/.test(part))) refuse(reservedLocalPartsVariable, given);
+  return [...new Set(parts)];
+});
+
+const secretsKeyVariable: Variable = {
+  name: "SECRETS_KEY",
+  expected: "32 bytes in base64 (openssl rand -base64 32)",
+  default: { unset: "secrets are stored in the clear" },
+  description:
+    "seals the secrets the database keeps (DKIM private keys, reviewers' webhook secrets, review links on their way, the return-path key) with AES-256-GCM ([what sealing holds](docs/domains.md#dkim-signing))",
+  secret: true,
+};
+const secretsKey = single(secretsKeyVariable, (given): Buffer | null => {
+  if (!given) return null;
+  const key = Buffer.from(given, "base64");
+  return key.length === 32 && key.toString("base64") === given ? key : refuse(secretsKeyVariable, given);
+});
+
+const reviewerEmailVariable: Variable = {
+  name: "REVIEWER_EMAIL",
+  expected: "an email address outside MAIL_DOMAINS",
+  default: { unset: "nobody is mailed" },
+  description:
+    "the person held mail's review links are mailed to (through `SMTP_URL`), for agents the operator gave no reviewer of their own; never at a served domain ([approval](docs/sending.md#who-decides))",
+};
+const reviewerUrlVariable: Variable = {
+  name: "REVIEWER_WEBHOOK_URL",
+  expected: "an http(s) URL",
+  default: { unset: "no webhook is told" },
+  description:
+    "the operator's webhook held mail's review links are POSTed to (`email.held`, Standard Webhooks), for agents without their own; with `REVIEWER_WEBHOOK_SECRET`",
+};
+const reviewerSecretVariable: Variable = {
+  name: "REVIEWER_WEBHOOK_SECRET",
+  expected: "whsec_ and 24-64 bytes in base64, as Standard Webhooks takes it",
+  default: { unset: "no webhook is told" },
+  description: "that webhook's signing secret",
+  secret: true,
+};
+
+/** REVIEWER_EMAIL, and REVIEWER_WEBHOOK_URL with REVIEWER_WEBHOOK_SECRET: the URL and its secret together, or neither. */
+const reviewer: Setting<Reviewer> = {
+  variables: [reviewerEmailVariable, reviewerUrlVariable, reviewerSecretVariable],
+  read: (env) => {
+    const served = mailDomains.read(env);
+    // At a served domain, an agent could come to hold the address: the links would go to it.
+    const outside = (v: string) => isEmailAddress(v) && !served.includes(v.split("@").pop()?.toLowerCase() ?? "");
+    const email = env.REVIEWER_EMAIL ? checked(reviewerEmailVariable, env.REVIEWER_EMAIL, outside) : null;
+    const url = env.REVIEWER_WEBHOOK_URL ? checked(reviewerUrlVariable, env.REVIEWER_WEBHOOK_URL, isHttpUrl) : null;
+    const secret = env.REVIEWER_WEBHOOK_SECRET || null;
+    if ((url === null) !== (secret === null)) {
+      throw new ConfigError("REVIEWER_WEBHOOK_URL and REVIEWER_WEBHOOK_SECRET must be set together");
+    }
+    if (secret !== null && !isWebhookSecret(secret)) refuse(reviewerSecretVariable, secret);
+    return { email: email?.toLowerCase() ?? null, webhook: url && secret ? { url, secret } : null };
+  },
+};
+
+const imapVariable: Variable = {
+  name: "IMAP_URL",
+  expected: "imap://user:password@host:port/MAILBOX or imaps://…",
+  default: { unset: "no mail is received" },
+  description: "the catch-all mailbox (MAILBOX defaults to `INBOX`; user and password URL-encoded)",
+  secret: true,
+};
 /** `imap[s]://user:password@host[:port][/MAILBOX]`, parts URL-encoded. */
-function parseImapUrl(value: string | undefined): ImapConfig | null {
-  if (value === undefined || value === "") return null;
-  const url = URL.canParse(value) ? new URL(value) : null;
-  if (!url || !/^imaps?:$/.test(url.protocol) || !url.hostname || !url.username) {
-    throw new ConfigError("IMAP_URL must be imap://user:password@host:port/MAILBOX or imaps://…");
-  }
+const imap = single(imapVariable, (given): ImapConfig | null => {
+  if (!given) return null;
+  const url = URL.canParse(given) ? new URL(given) : null;
+  if (!url || !/^imaps?:$/.test(url.protocol) || !url.hostname || !url.username) refuse(imapVariable, given);
   const secure = url.protocol === "imaps:";
   return {
     secure,
@@ -217,15 +384,32 @@ function parseImapUrl(value: string | undefined): ImapConfig | null {
     password: decodeURIComponent(url.password),
     mailbox: decodeURIComponent(url.pathname.slice(1)) || "INBOX",
   };
-}
+});
 
+const imapProcessedVariable: Variable = {
+  name: "IMAP_PROCESSED",
+  expected: "seen, delete or move:<mailbox>",
+  default: { value: "seen" },
+  description: "what happens to a stored message on the server: flagged seen, deleted, or moved to a mailbox",
+};
+const imapProcessed = single(imapProcessedVariable, (given = "seen"): ProcessedAction => {
+  if (given === "seen" || given === "delete") return { kind: given };
+  const move = /^move:(.+)$/.exec(given);
+  return move?.[1] ? { kind: "move", mailbox: move[1] } : refuse(imapProcessedVariable, given);
+});
+
+const smtpVariable: Variable = {
+  name: "SMTP_URL",
+  expected: "smtp://user:password@host:port or smtps://…",
+  default: { unset: "sending answers 503" },
+  description: "the provider outgoing mail goes to (user and password URL-encoded; port 587 or 465 when left out)",
+  secret: true,
+};
 /** `smtp[s]://[user:password@]host[:port]`, parts URL-encoded. */
-function parseSmtpUrl(value: string | undefined): SmtpConfig | null {
-  if (value === undefined || value === "") return null;
-  const url = URL.canParse(value) ? new URL(value) : null;
-  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname) {
-    throw new ConfigError("SMTP_URL must be smtp://user:password@host:port or smtps://…");
-  }
+const smtp = single(smtpVariable, (given): SmtpConfig | null => {
+  if (!given) return null;
+  const url = URL.canParse(given) ? new URL(given) : null;
+  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname) refuse(smtpVariable, given);
   const secure = url.protocol === "smtps:";
   return {
     secure,
@@ -234,249 +418,424 @@ function parseSmtpUrl(value: string | undefined): SmtpConfig | null {
     user: url.username ? decodeURIComponent(url.username) : null,
     password: decodeURIComponent(url.password),
   };
-}
+});
 
+const tlsCertVariable: Variable = {
+  name: "SMTP_INGRESS_TLS_CERT",
+  expected: "a PEM file",
+  default: { unset: "no STARTTLS" },
+  description:
+    "PEM certificate (with `SMTP_INGRESS_TLS_KEY`): the SMTP door offers STARTTLS, and takes a renewed certificate without a restart",
+};
+const tlsKeyVariable: Variable = {
+  ...tlsCertVariable,
+  name: "SMTP_INGRESS_TLS_KEY",
+  description: "PEM private key of that certificate",
+};
+/** SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY: both, or neither. */
+const tls: Setting<{ certFile: string; keyFile: string } | null> = {
+  variables: [tlsCertVariable, tlsKeyVariable],
+  read: (env) => {
+    const certFile = env.SMTP_INGRESS_TLS_CERT || null;
+    const keyFile = env.SMTP_INGRESS_TLS_KEY || null;
+    if (certFile === null && keyFile === null) return null;
+    if (certFile === null || keyFile === null) {
+      throw new ConfigError("SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY must be set together (PEM files)");
+    }
+    return { certFile, keyFile };
+  },
+};
+
+const trustedProxiesVariable: Variable = {
+  name: "SMTP_INGRESS_TRUSTED_PROXIES",
+  expected: "IP addresses or CIDR ranges, comma-separated",
+  default: { unset: "none" },
+  description:
+    "load balancers in front of the SMTP door: their connections must open with a PROXY protocol header (v1 or v2) naming the client, for SPF and the per-address limit; anyone else's header is refused ([behind a proxy](docs/receiving.md#behind-a-proxy-the-proxy-protocol))",
+};
+/** Each as `address/bits`. */
+const trustedProxies = single(trustedProxiesVariable, (given) =>
+  listOf(given).map((range) => {
+    if (ipaddr.isValid(range)) {
+      const address = ipaddr.process(range);
+      return `${address.toString()}/${address.kind() === "ipv4" ? 32 : 128}`;
+    }
+    if (!ipaddr.isValidCIDR(range)) refuse(trustedProxiesVariable, given);
+    const [address, bits] = ipaddr.parseCIDR(range);
+    return `${address.toString()}/${bits}`;
+  }),
+);
+
+const smtpIngress = door(
+  optionalInteger({
+    name: "SMTP_INGRESS_PORT",
+    unset: "the SMTP door is closed",
+    min: 0,
+    max: 65535,
+    description:
+      "the port this instance receives mail on directly over SMTP ([receiving directly](docs/receiving.md#receiving-mail-directly-smtp))",
+  }),
+  group({
+    host: text({
+      name: "SMTP_INGRESS_HOST",
+      default: "0.0.0.0",
+      expected: "an IP address",
+      valid: (v) => isIP(v) !== 0,
+      description: "the address the SMTP door listens on",
+    }),
+    lmtp: boolean({ name: "SMTP_INGRESS_LMTP", default: false, description: "speak LMTP instead, behind a front MTA" }),
+    maxConnectionsPerIp: integer({
+      name: "SMTP_INGRESS_MAX_CONNECTIONS_PER_IP",
+      default: 10,
+      min: 1,
+      max: 10_000,
+      description: "connections at once from one client address; more are told 421",
+    }),
+    maxMessagesPerConnection: integer({
+      name: "SMTP_INGRESS_MAX_MESSAGES_PER_CONNECTION",
+      default: 100,
+      min: 1,
+      max: 100_000,
+      description: "`MAIL FROM` commands one connection may give; the next is told 421 and the connection closed",
+    }),
+    // RFC 5321 4.5.3.2: a server waits five minutes for a command, ten for the end of DATA.
+    idleTimeoutMs: mapped(
+      integer({
+        name: "SMTP_INGRESS_IDLE_TIMEOUT_SECONDS",
+        default: 300,
+        min: 1,
+        max: 3_600,
+        description: "how long the SMTP door waits for a client's next command (RFC 5321's five minutes)",
+      }),
+      (seconds) => seconds * 1_000,
+    ),
+    dataTimeoutMs: mapped(
+      integer({
+        name: "SMTP_INGRESS_DATA_TIMEOUT_SECONDS",
+        default: 600,
+        min: 1,
+        max: 3_600,
+        description: "how long one message's DATA may take, however it trickles in; then 421 and nothing of it is kept",
+      }),
+      (seconds) => seconds * 1_000,
+    ),
+    tls,
+    trustedProxies,
+  }),
+);
+
+const dnsServersVariable: Variable = {
+  name: "DNS_SERVERS",
+  expected: "IP addresses with optional ports, comma-separated",
+  default: { unset: "the system's resolvers" },
+  description:
+    "where sender authentication asks DNS (`127.0.0.1:5353,[::1]:53`); see [who really sent it](docs/reading.md#who-really-sent-it)",
+};
 /** `ip[:port]` or `[ipv6]:port`, comma-separated, as Node's resolver takes them. */
-function parseDnsServers(value: string | undefined): string[] | null {
-  if (value === undefined || value.trim() === "") return null;
-  const servers = value.split(",").map((server) => server.trim());
+const dnsServers = single(dnsServersVariable, (given): string[] | null => {
+  if (given === undefined || given.trim() === "") return null;
+  const servers = given.split(",").map((server) => server.trim());
   const valid = (server: string) => {
     const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(server);
     const [, host, port] = bracketed ?? /^([^:]+)(?::(\d{1,5}))?$/.exec(server) ?? [server, server];
     return isIP(host ?? "") !== 0 && (port === undefined || +port <= 65535);
   };
-  if (!servers.every(valid)) {
-    throw new ConfigError(
-      `DNS_SERVERS must be IP addresses with optional ports, comma-separated, got ${JSON.stringify(value)}`,
-    );
-  }
-  return servers;
-}
+  return servers.every(valid) ? servers : refuse(dnsServersVariable, given);
+});
 
-/** SMTP_INGRESS_PORT opens the door; the rest say how. */
-function parseSmtpIngress(env: Env): SmtpIngressConfig | null {
-  if (env.SMTP_INGRESS_PORT === undefined || env.SMTP_INGRESS_PORT === "") return null;
-  return {
-    port: readInt(env, "SMTP_INGRESS_PORT", 25, 0, 65535),
-    host: read(env, "SMTP_INGRESS_HOST", "0.0.0.0", (v) => isIP(v) !== 0, "an IP address"),
-    lmtp: readBoolean(env, "SMTP_INGRESS_LMTP", false),
-    maxConnectionsPerIp: readInt(env, "SMTP_INGRESS_MAX_CONNECTIONS_PER_IP", 10, 1, 10_000),
-    maxMessagesPerConnection: readInt(env, "SMTP_INGRESS_MAX_MESSAGES_PER_CONNECTION", 100, 1, 100_000),
-    // RFC 5321 4.5.3.2: a server waits five minutes for a command, ten for the end of DATA.
-    idleTimeoutMs: readInt(env, "SMTP_INGRESS_IDLE_TIMEOUT_SECONDS", 300, 1, 3_600) * 1_000,
-    dataTimeoutMs: readInt(env, "SMTP_INGRESS_DATA_TIMEOUT_SECONDS", 600, 1, 3_600) * 1_000,
-    tls: parseTlsFiles(env),
-    trustedProxies: parseAddressRanges(env, "SMTP_INGRESS_TRUSTED_PROXIES"),
-  };
-}
-
-/** IP addresses or CIDR ranges, comma-separated, each as `address/bits`. */
-function parseAddressRanges(env: Env, name: string): string[] {
-  const given = (env[name] ?? "").split(",").map((range) => range.trim());
-  return given
-    .filter((range) => range !== "")
-    .map((range) => {
-      if (ipaddr.isValid(range)) {
-        const address = ipaddr.process(range);
-        return `${address.toString()}/${address.kind() === "ipv4" ? 32 : 128}`;
-      }
-      if (!ipaddr.isValidCIDR(range)) {
-        throw new ConfigError(
-          `${name} must be IP addresses or CIDR ranges, comma-separated, got ${JSON.stringify(env[name])}`,
-        );
-      }
-      const [address, bits] = ipaddr.parseCIDR(range);
-      return `${address.toString()}/${bits}`;
-    });
-}
-
-/** Host names, comma-separated, lower case. */
-function parseHostNames(env: Env, name: string): string[] {
-  const given = (env[name] ?? "").split(",").map((host) => host.trim().toLowerCase());
-  const hosts = given.filter((host) => host !== "");
-  if (!hosts.every((host) => HOSTNAME.test(host))) {
-    throw new ConfigError(`${name} must be host names, comma-separated, got ${JSON.stringify(env[name])}`);
-  }
-  return [...new Set(hosts)];
-}
-
-/** SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY: both, or neither. */
-function parseTlsFiles(env: Env): { certFile: string; keyFile: string } | null {
-  const certFile = env.SMTP_INGRESS_TLS_CERT || null;
-  const keyFile = env.SMTP_INGRESS_TLS_KEY || null;
-  if (certFile === null && keyFile === null) return null;
-  if (certFile === null || keyFile === null) {
-    throw new ConfigError("SMTP_INGRESS_TLS_CERT and SMTP_INGRESS_TLS_KEY must be set together (PEM files)");
-  }
-  return { certFile, keyFile };
-}
-
-/** REVIEWER_EMAIL, and REVIEWER_WEBHOOK_URL with REVIEWER_WEBHOOK_SECRET: the URL and its secret together, or neither. */
-function parseReviewer(env: Env, mailDomains: string[]): Reviewer {
-  // At a served domain, an agent could come to hold the address: the links would go to it.
-  const outside = (v: string) => isEmailAddress(v) && !mailDomains.includes(v.split("@").pop()?.toLowerCase() ?? "");
-  const email =
-    read(env, "REVIEWER_EMAIL", "", (v) => v === "" || outside(v), "an email address outside MAIL_DOMAINS") || null;
-  const url = read(env, "REVIEWER_WEBHOOK_URL", "", (v) => v === "" || isHttpUrl(v), "an http(s) URL") || null;
-  const secret = env.REVIEWER_WEBHOOK_SECRET || null;
-  if ((url === null) !== (secret === null)) {
-    throw new ConfigError("REVIEWER_WEBHOOK_URL and REVIEWER_WEBHOOK_SECRET must be set together");
-  }
-  // Refused without repeating it, since it is a secret.
-  if (secret !== null && !isWebhookSecret(secret)) {
-    throw new ConfigError(
-      "REVIEWER_WEBHOOK_SECRET must be whsec_ and 24-64 bytes in base64, as Standard Webhooks takes it",
-    );
-  }
-  return { email: email?.toLowerCase() ?? null, webhook: url && secret ? { url, secret } : null };
-}
-
-/** MAIL_DOMAINS, comma-separated, the first the default; else MAIL_DOMAIN alone. */
-function domainsOf(env: Env): { mailDomain: string; mailDomains: string[] } {
-  const name = env.MAIL_DOMAINS !== undefined ? "MAIL_DOMAINS" : "MAIL_DOMAIN";
-  const given = (env[name] ?? "localhost").split(",").map((domain) => domain.trim().toLowerCase());
-  if (!given.every((domain) => HOSTNAME.test(domain))) {
-    throw new ConfigError(`${name} must be domain names, comma-separated, got ${JSON.stringify(env[name])}`);
-  }
-  const mailDomains = [...new Set(given)];
-  return { mailDomain: mailDomains[0] as string, mailDomains };
-}
-
-/** RESERVED_LOCAL_PARTS: local parts (hr, legal), comma-separated, compared without case. */
-function parseReservedLocalParts(value: string | undefined): string[] {
-  if (value === undefined || value.trim() === "") return [];
-  const parts = value.split(",").map((part) => part.trim().toLowerCase());
-  if (!parts.every((part) => /^[a-z0-9._+-]{1,64}$/.test(part))) {
-    throw new ConfigError(
-      `RESERVED_LOCAL_PARTS must be local parts (letters, digits, . _ + -), comma-separated, got ${JSON.stringify(value)}`,
-    );
-  }
-  return [...new Set(parts)];
-}
-
-/** 32 bytes, base64 (openssl rand -base64 32). */
-function parseSecretsKey(value: string | undefined): Buffer | null {
-  if (value === undefined || value === "") return null;
-  const key = Buffer.from(value, "base64");
-  if (key.length !== 32 || key.toString("base64") !== value) {
-    throw new ConfigError("SECRETS_KEY must be 32 bytes in base64 (openssl rand -base64 32)");
-  }
-  return key;
-}
-
-/** A bearer token: refused without repeating it, since it is a secret. */
-function parseToken(env: Env, name: string): string | null {
-  const value = env[name];
-  if (value === undefined || value === "") return null;
-  if (!/^[\x21-\x7e]{24,256}$/.test(value)) {
-    throw new ConfigError(`${name} must be 24-256 printable characters without spaces (e.g. openssl rand -hex 32)`);
-  }
-  return value;
-}
-
-/** `*`, or origins (`https://app.example`, `http://localhost:5173`) comma-separated. */
-function parseCorsOrigins(value: string | undefined): string[] {
-  if (value === undefined || value.trim() === "") return [];
-  const origins = value.split(",").map((origin) => origin.trim());
+const corsOriginsVariable: Variable = {
+  name: "CORS_ORIGINS",
+  expected: "* or origins such as https://app.example, comma-separated",
+  default: { unset: "no CORS headers" },
+  description:
+    "browser origins allowed to call the API (`https://app.example,http://localhost:5173`), or `*` for any; see [CORS](docs/integrations.md#browsers-on-other-origins-cors)",
+};
+const corsOrigins = single(corsOriginsVariable, (given) => {
+  if (given === undefined || given.trim() === "") return [];
+  const origins = given.split(",").map((origin) => origin.trim());
   const isOrigin = (origin: string) => isHttpUrl(origin) && new URL(origin).origin === origin;
   if (origins.length === 1 && origins[0] === "*") return origins;
-  if (!origins.every(isOrigin)) {
-    throw new ConfigError(
-      `CORS_ORIGINS must be * or origins such as https://app.example, comma-separated, got ${JSON.stringify(value)}`,
-    );
-  }
-  return origins;
-}
+  return origins.every(isOrigin) ? origins : refuse(corsOriginsVariable, given);
+});
 
-function parseProcessed(value: string): ProcessedAction {
-  if (value === "seen" || value === "delete") return { kind: value };
-  const move = /^move:(.+)$/.exec(value);
-  if (move?.[1]) return { kind: "move", mailbox: move[1] };
-  throw new ConfigError(`IMAP_PROCESSED must be seen, delete or move:<mailbox>, got ${JSON.stringify(value)}`);
-}
+// ---- Every setting, in the order the README's table lists their variables.
 
-function isPostgresUrl(value: string): boolean {
-  if (!/^postgres(ql)?:\/\//.test(value) || !URL.canParse(value)) return false;
-  const schema = new URL(value).searchParams.get("schema");
-  return schema === null || POSTGRES_SCHEMA.test(schema);
-}
+const SETTINGS = {
+  port,
+  host: text({
+    name: "HOST",
+    default: "0.0.0.0",
+    expected: "a listen address",
+    valid: (v) => v.length > 0,
+    description: "listen address",
+  }),
+  databaseUrl: text({
+    name: "DATABASE_URL",
+    default: "file:./data/pigeonhole.db",
+    expected: "file:<path> or a postgres:// or postgresql:// URL (with an optional ?schema=<name>)",
+    valid: (v) => /^file:.+$/.test(v) || isPostgresUrl(v),
+    description: "the SQLite file, or the PostgreSQL database (and schema)",
+  }),
+  mailDomains,
+  /** The default domain: the first of mailDomains. */
+  mailDomain: { variables: [], read: (env: Env) => mailDomains.read(env)[0] as string },
+  mxHost,
+  spfInclude: mapped(
+    optionalText({
+      name: "SPF_INCLUDE",
+      unset: "`a:` of `MX_HOST`",
+      expected: "a domain name",
+      valid: isDnsName,
+      description: "the email provider's SPF include (`_spf.provider.example`) for the domains' SPF records",
+    }),
+    (include) => include?.toLowerCase() ?? null,
+  ),
+  reservedLocalParts,
+  secretsKey,
+  publicUrl,
+  socialHandle: text({
+    name: "SOCIAL_HANDLE",
+    default: "pigeonhole",
+    expected: "an X handle without @",
+    valid: (v) => /^[A-Za-z0-9_]{1,15}$/.test(v),
+    description: "the X handle a verification post must mention",
+  }),
+  verificationCodePrefix: text({
+    name: "VERIFICATION_CODE_PREFIX",
+    default: "PIGEON",
+    expected: "1-16 capital letters or digits",
+    valid: (v) => /^[A-Z0-9]{1,16}$/.test(v),
+    description: "prefix of verification codes (`PIGEON-7KQ2ZD`)",
+  }),
+  socialOembedUrl: text({
+    name: "SOCIAL_OEMBED_URL",
+    default: "https://publish.twitter.com/oembed",
+    expected: "an http(s) URL",
+    valid: isHttpUrl,
+    description: "where posts are looked up",
+  }),
+  socialIntentUrl: text({
+    name: "SOCIAL_INTENT_URL",
+    default: "https://twitter.com/intent/tweet",
+    expected: "an http(s) URL",
+    valid: isHttpUrl,
+    description: "base of the `socialIntentUrl` link",
+  }),
+  dailySendLimit: integer({
+    name: "DAILY_SEND_LIMIT",
+    default: 25,
+    min: 1,
+    max: 1_000_000,
+    description: "sends per agent per UTC day",
+  }),
+  threadSendLimit: integer({
+    name: "THREAD_SEND_LIMIT",
+    default: 10,
+    min: 0,
+    max: 1_000_000,
+    description:
+      "sends per agent into one thread per rolling hour, so two programs cannot mail each other forever; `0`: no cap",
+  }),
+  sendPolicy: choice({
+    name: "SEND_POLICY",
+    choices: SEND_POLICIES,
+    description:
+      "which sends wait for a person's approval, for agents the operator set no policy for ([approval](docs/sending.md#approval-before-send))",
+  }),
+  approvalTimeoutHours: integer({
+    name: "APPROVAL_TIMEOUT_HOURS",
+    default: 72,
+    min: 1,
+    max: 24 * 365,
+    description: "a held message nobody decides is rejected as `expired` after this many hours",
+  }),
+  reviewer,
+  storageLimitBytes: integer({
+    name: "STORAGE_LIMIT_BYTES",
+    default: 52_428_800,
+    min: 1,
+    // Stored in a 32-bit integer column.
+    max: 2_147_483_647,
+    description: "storage per agent, in bytes",
+  }),
+  imap,
+  imapPollIntervalMs: integer({
+    name: "IMAP_POLL_INTERVAL_MS",
+    default: 30_000,
+    min: 100,
+    max: 86_400_000,
+    description: "how often the mailbox is checked besides IDLE",
+  }),
+  imapProcessed,
+  inboundMaxBytes: integer({
+    name: "INBOUND_MAX_BYTES",
+    default: 25 * 1024 * 1024,
+    min: 1,
+    max: 2_147_483_647,
+    description: "larger messages are not stored (logged, left on the server)",
+  }),
+  smtpIngress,
+  inboundToken: token({
+    name: "INBOUND_TOKEN",
+    unset: "the route is off (404)",
+    description: "the bearer token of `POST /inbound/raw`, where a provider hands over raw messages",
+  }),
+  smtp,
+  smtpTimeoutMs: integer({
+    name: "SMTP_TIMEOUT_MS",
+    default: 20_000,
+    min: 1_000,
+    // Inside the spec's 30-second request timeout, with room to answer.
+    max: 25_000,
+    description:
+      "how long a send waits for the provider before it answers, inside the 30-second request timeout; see [what a send's answer means](docs/sending.md#what-a-sends-answer-means)",
+  }),
+  eventRetentionHours: integer({
+    name: "EVENT_RETENTION_HOURS",
+    default: 72,
+    min: 1,
+    max: 24 * 365,
+    description: "how long events are kept for long polls, subscriptions and webhooks",
+  }),
+  verificationMode: choice({
+    name: "VERIFICATION_MODE",
+    choices: VERIFICATION_MODES,
+    description:
+      "who verifies agents: `social` (the spec's post on X), `admin` (the operator, through the admin API or CLI) or `none` (verified at registration); see [verification modes](docs/verification.md#verification-modes)",
+  }),
+  adminToken: token({
+    name: "ADMIN_TOKEN",
+    unset: "the admin API is off (404)",
+    description:
+      "the operator's bearer token for `/admin` and GraphQL's `admin` fields; see [admin API](docs/operating.md#admin-api)",
+  }),
+  metricsToken: token({
+    name: "METRICS_TOKEN",
+    unset: "`/metrics` is open",
+    description: "the bearer token `/metrics` asks for; see [metrics](docs/operating.md#metrics)",
+  }),
+  logLevel: choice({
+    name: "LOG_LEVEL",
+    choices: ["info", ...LOG_LEVELS.filter((level) => level !== "info")],
+    description: "the least level logged; see [logs](docs/operating.md#logs)",
+  }),
+  rateLimitRequestsPerSecond: integer({
+    name: "RATE_LIMIT_REQUESTS_PER_SECOND",
+    default: 20,
+    min: 0,
+    max: 1_000_000,
+    description:
+      "requests a second per API key, bursts up to twice that (`0`: off); see [rate limits](docs/operating.md#rate-limits)",
+  }),
+  rateLimitRegistrationsPerHour: integer({
+    name: "RATE_LIMIT_REGISTRATIONS_PER_HOUR",
+    default: 10,
+    min: 0,
+    max: 1_000_000,
+    description: "`POST /agents` (and GraphQL `createAgent`) per client address an hour (`0`: off)",
+  }),
+  trustProxy: boolean({
+    name: "TRUST_PROXY",
+    default: false,
+    description:
+      "`true` takes the client's address from `X-Forwarded-For` (its first entry): only behind a proxy you run, which sets it",
+  }),
+  shutdownGraceMs: integer({
+    name: "SHUTDOWN_GRACE_MS",
+    default: 10_000,
+    min: 0,
+    max: 600_000,
+    description:
+      "on SIGTERM or SIGINT, how long requests under way may take to finish; see [shutdown](docs/operating.md#shutdown)",
+  }),
+  trashRetentionDays: integer({
+    name: "TRASH_RETENTION_DAYS",
+    default: 30,
+    min: 0,
+    max: 36_500,
+    description:
+      "days mail stays in the trash before it is deleted for good (`0`: until the agent deletes it); see [retention](docs/operating.md#retention)",
+  }),
+  webhookAllowPrivate: boolean({
+    name: "WEBHOOK_ALLOW_PRIVATE",
+    default: false,
+    description: "`true` lets webhooks use `http://` and private addresses; see [webhooks](docs/events.md#webhooks)",
+  }),
+  graphqlIntrospection: boolean({
+    name: "GRAPHQL_INTROSPECTION",
+    default: true,
+    description: "`false` refuses schema introspection and turns GraphiQL off",
+  }),
+  dnsServers,
+  corsOrigins,
+  wireNames: choice({
+    name: "WIRE_NAMES",
+    choices: ["spec", "clawmail"] as const,
+    description:
+      "`clawmail` answers REST with ClawMail's names; see [coming from ClawMail](docs/integrations.md#coming-from-clawmail)",
+  }),
+  trustedAuthservId: mapped(
+    optionalText({
+      name: "TRUSTED_AUTHSERV_ID",
+      unset: "the service checks mail itself",
+      expected: "a server name",
+      valid: (v) => HOSTNAME.test(v),
+      description:
+        "the server name whose `Authentication-Results` header is believed instead (your MX, which must remove such headers from incoming mail)",
+    }),
+    (id) => id?.toLowerCase() ?? null,
+  ),
+  trustedMxHosts: hostNames({
+    name: "TRUSTED_MX_HOSTS",
+    unset: "SPF is not checked for the catch-all's mail nor the LMTP door's (DKIM and DMARC still are)",
+    description:
+      "your receiving hosts' names, as they write themselves after `by` in `Received` lines (`mx.example.com,imap.example.com`): SPF checks the first hop from outside that they recorded, never a line the sender wrote ([which client SPF checks](docs/receiving.md#which-client-spf-checks))",
+  }),
+  feedbackLoopDomains: hostNames({
+    name: "FEEDBACK_LOOP_DOMAINS",
+    unset: "none",
+    description:
+      "domains of feedback loops you signed up to: a complaint (ARF) DKIM-signed by one of them is believed wherever it arrives ([delivery reports](docs/delivery.md#which-reports-are-believed))",
+  }),
+};
+
+export type Config = ValuesOf<typeof SETTINGS>;
+export type SmtpIngressConfig = NonNullable<Config["smtpIngress"]>;
 
 export function loadConfig(env: Env): Config {
-  const port = readInt(env, "PORT", 3000, 0, 65535);
-  const publicUrl = read(env, "PUBLIC_URL", `http://localhost:${port}`, isHttpUrl, "an http(s) URL").replace(
-    /\/+$/,
-    "",
-  );
-  return {
-    port,
-    host: read(env, "HOST", "0.0.0.0", (v) => v.length > 0, "a listen address"),
-    databaseUrl: read(
-      env,
-      "DATABASE_URL",
-      "file:./data/pigeonhole.db",
-      (v) => /^file:.+$/.test(v) || isPostgresUrl(v),
-      "file:<path> or a postgres:// or postgresql:// URL (with an optional ?schema=<name>)",
-    ),
-    ...domainsOf(env),
-    publicUrl,
-    // Unset: PUBLIC_URL's host, as it is (an address there makes an MX record to fix, said by verify).
-    mxHost: (env.MX_HOST === undefined
-      ? new URL(publicUrl).hostname
-      : read(env, "MX_HOST", "", (v) => HOSTNAME.test(v), "a host name")
-    ).toLowerCase(),
-    spfInclude: read(env, "SPF_INCLUDE", "", (v) => v === "" || isDnsName(v), "a domain name").toLowerCase() || null,
-    reservedLocalParts: parseReservedLocalParts(env.RESERVED_LOCAL_PARTS),
-    secretsKey: parseSecretsKey(env.SECRETS_KEY),
-    socialHandle: read(
-      env,
-      "SOCIAL_HANDLE",
-      "pigeonhole",
-      (v) => /^[A-Za-z0-9_]{1,15}$/.test(v),
-      "an X handle without @",
-    ),
-    verificationCodePrefix: read(
-      env,
-      "VERIFICATION_CODE_PREFIX",
-      "PIGEON",
-      (v) => /^[A-Z0-9]{1,16}$/.test(v),
-      "1-16 capital letters or digits",
-    ),
-    socialOembedUrl: read(env, "SOCIAL_OEMBED_URL", "https://publish.twitter.com/oembed", isHttpUrl, "an http(s) URL"),
-    socialIntentUrl: read(env, "SOCIAL_INTENT_URL", "https://twitter.com/intent/tweet", isHttpUrl, "an http(s) URL"),
-    dailySendLimit: readInt(env, "DAILY_SEND_LIMIT", 25, 1, 1_000_000),
-    threadSendLimit: readInt(env, "THREAD_SEND_LIMIT", 10, 0, 1_000_000),
-    // Stored in a 32-bit integer column.
-    storageLimitBytes: readInt(env, "STORAGE_LIMIT_BYTES", 52_428_800, 1, 2_147_483_647),
-    imap: parseImapUrl(env.IMAP_URL),
-    imapPollIntervalMs: readInt(env, "IMAP_POLL_INTERVAL_MS", 30_000, 100, 86_400_000),
-    imapProcessed: parseProcessed(env.IMAP_PROCESSED ?? "seen"),
-    inboundMaxBytes: readInt(env, "INBOUND_MAX_BYTES", 25 * 1024 * 1024, 1, 2_147_483_647),
-    smtpIngress: parseSmtpIngress(env),
-    smtp: parseSmtpUrl(env.SMTP_URL),
-    // Inside the spec's 30-second request timeout, with room to answer.
-    smtpTimeoutMs: readInt(env, "SMTP_TIMEOUT_MS", 20_000, 1_000, 25_000),
-    graphqlIntrospection: readBoolean(env, "GRAPHQL_INTROSPECTION", true),
-    eventRetentionHours: readInt(env, "EVENT_RETENTION_HOURS", 72, 1, 24 * 365),
-    trashRetentionDays: readInt(env, "TRASH_RETENTION_DAYS", 30, 0, 36_500),
-    shutdownGraceMs: readInt(env, "SHUTDOWN_GRACE_MS", 10_000, 0, 600_000),
-    rateLimitRequestsPerSecond: readInt(env, "RATE_LIMIT_REQUESTS_PER_SECOND", 20, 0, 1_000_000),
-    rateLimitRegistrationsPerHour: readInt(env, "RATE_LIMIT_REGISTRATIONS_PER_HOUR", 10, 0, 1_000_000),
-    trustProxy: readBoolean(env, "TRUST_PROXY", false),
-    logLevel: readChoice(env, "LOG_LEVEL", ["info", ...LOG_LEVELS.filter((level) => level !== "info")]),
-    webhookAllowPrivate: readBoolean(env, "WEBHOOK_ALLOW_PRIVATE", false),
-    dnsServers: parseDnsServers(env.DNS_SERVERS),
-    corsOrigins: parseCorsOrigins(env.CORS_ORIGINS),
-    adminToken: parseToken(env, "ADMIN_TOKEN"),
-    inboundToken: parseToken(env, "INBOUND_TOKEN"),
-    metricsToken: parseToken(env, "METRICS_TOKEN"),
-    wireNames: readChoice(env, "WIRE_NAMES", ["spec", "clawmail"] as const),
-    verificationMode: readChoice(env, "VERIFICATION_MODE", VERIFICATION_MODES),
-    sendPolicy: readChoice(env, "SEND_POLICY", SEND_POLICIES),
-    approvalTimeoutHours: readInt(env, "APPROVAL_TIMEOUT_HOURS", 72, 1, 24 * 365),
-    reviewer: parseReviewer(env, domainsOf(env).mailDomains),
-    trustedAuthservId:
-      read(env, "TRUSTED_AUTHSERV_ID", "", (v) => v === "" || HOSTNAME.test(v), "a server name").toLowerCase() || null,
-    feedbackLoopDomains: parseHostNames(env, "FEEDBACK_LOOP_DOMAINS"),
-    trustedMxHosts: parseHostNames(env, "TRUSTED_MX_HOSTS"),
-  };
+  return group(SETTINGS).read(env);
+}
+
+/** Every variable loadConfig reads, in the README's order. */
+export const VARIABLES: readonly Variable[] = Object.values(SETTINGS).flatMap((setting) => setting.variables);
+
+/** The variable of this name; a name not declared is a fault of the caller. */
+export function variableNamed(name: string): Variable {
+  const found = VARIABLES.find((variable) => variable.name === name);
+  if (!found) throw new Error(`no variable ${name}`);
+  return found;
+}
+
+/** What leaving the variable unset means, in plain words (for a terminal). */
+export function unsetMeaning(variable: Variable): string {
+  const words = "unset" in variable.default ? variable.default.unset : `it is ${variable.default.value}`;
+  return words.replaceAll("`", "");
+}
+
+// ---- The README's table.
+
+/** Text shown as it is in a table cell: no HTML tags, emphasis or cell breaks. */
+const literal = (text: string) =>
+  text
+    .replaceAll("<", "&lt;")
+    .replaceAll(">", "&gt;")
+    .replace(/[*|]/g, (c) => `\\${c}`);
+
+/** The README's configuration table, one row a variable. */
+export function configurationTable(): string {
+  const rows = VARIABLES.map((variable) => {
+    const fallback = "unset" in variable.default ? `unset: ${variable.default.unset}` : `\`${variable.default.value}\``;
+    return `| \`${variable.name}\` | ${fallback} | ${literal(variable.expected)} | ${variable.description} |`;
+  });
+  return ["| variable | default | takes | meaning |", "|---|---|---|---|", ...rows].join("\n");
 }

@@ -2,45 +2,135 @@
 // status and the spec's body, GraphQL carries the same in errors[].extensions,
 // so every door reports the same failure the same way.
 
-const KINDS = {
-  BAD_REQUEST: { status: 400, error: "Bad Request" },
-  UNAUTHORIZED: { status: 401, error: "Unauthorized" },
-  FORBIDDEN: { status: 403, error: "Forbidden" },
-  NOT_FOUND: { status: 404, error: "Not Found" },
-  METHOD_NOT_ALLOWED: { status: 405, error: "Method Not Allowed" },
-  NOT_ACCEPTABLE: { status: 406, error: "Not Acceptable" },
-  REQUEST_TIMEOUT: { status: 408, error: "Request Timeout" },
-  CONFLICT: { status: 409, error: "Conflict" },
-  GONE: { status: 410, error: "Gone" },
-  PAYLOAD_TOO_LARGE: { status: 413, error: "Payload Too Large" },
-  UNPROCESSABLE_CONTENT: { status: 422, error: "Unprocessable Content" },
-  UNSUPPORTED_MEDIA_TYPE: { status: 415, error: "Unsupported Media Type" },
-  RATE_LIMITED: { status: 429, error: "Rate limit exceeded" },
-  REQUEST_HEADER_FIELDS_TOO_LARGE: { status: 431, error: "Request Header Fields Too Large" },
-  INTERNAL_SERVER_ERROR: { status: 500, error: "Internal Server Error" },
-  SERVICE_UNAVAILABLE: { status: 503, error: "Service Unavailable" },
-} as const;
+/**
+ * Every kind of failure, declared once: its HTTP status, the spec's `error`
+ * words for it, and when a client meets it. The skill file and the OpenAPI
+ * document read the same table.
+ */
+export const ERROR_KINDS = {
+  BAD_REQUEST: { status: 400, error: "Bad Request", when: "Invalid body or parameters, or a verification failure" },
+  UNAUTHORIZED: { status: 401, error: "Unauthorized", when: "Missing or invalid API key" },
+  FORBIDDEN: { status: 403, error: "Forbidden", when: "Another agent's key, or the agent is not verified" },
+  NOT_FOUND: { status: 404, error: "Not Found", when: "No such agent, email or item" },
+  METHOD_NOT_ALLOWED: { status: 405, error: "Method Not Allowed", when: "The path does not take this method" },
+  NOT_ACCEPTABLE: { status: 406, error: "Not Acceptable", when: "No answer of a type the Accept header takes" },
+  REQUEST_TIMEOUT: { status: 408, error: "Request Timeout", when: "The request did not arrive in time" },
+  CONFLICT: {
+    status: 409,
+    error: "Conflict",
+    when: "Taken already, a request with the same Idempotency-Key in flight, or a message held or rejected",
+  },
+  GONE: { status: 410, error: "Gone", when: "The link was used or its decision made, or its agent expired" },
+  PAYLOAD_TOO_LARGE: { status: 413, error: "Payload Too Large", when: "Request body too large" },
+  UNSUPPORTED_MEDIA_TYPE: {
+    status: 415,
+    error: "Unsupported Media Type",
+    when: "The body is not of a type taken here",
+  },
+  UNPROCESSABLE_CONTENT: {
+    status: 422,
+    error: "Unprocessable Content",
+    when: "The Idempotency-Key was used with another body",
+  },
+  RATE_LIMITED: {
+    status: 429,
+    error: "Rate limit exceeded",
+    when: "Too many requests (with Retry-After), or a daily send, thread send or storage limit",
+  },
+  REQUEST_HEADER_FIELDS_TOO_LARGE: {
+    status: 431,
+    error: "Request Header Fields Too Large",
+    when: "The URL and headers are too large",
+  },
+  INTERNAL_SERVER_ERROR: {
+    status: 500,
+    error: "Internal Server Error",
+    when: "Server failure or failed delivery: check the sent list before sending again",
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    error: "Service Unavailable",
+    when: "Temporarily unavailable: try again shortly",
+  },
+} as const satisfies Record<string, { status: number; error: string; when: string }>;
 
-export type ErrorKind = keyof typeof KINDS;
+export type ErrorKind = keyof typeof ERROR_KINDS;
 
-/** The spec's machine-readable codes, and this service's own beside them. */
-export type ErrorCode =
-  | "DAILY_SEND_LIMIT_EXCEEDED"
-  | "THREAD_SEND_LIMIT_EXCEEDED"
-  | "RECIPIENT_SUPPRESSED"
-  | "STORAGE_LIMIT_EXCEEDED"
-  | "NOT_VERIFIED"
-  | "VERIFICATION_EXPIRED"
-  | "INVALID_TWEET"
-  | "SOCIAL_ALREADY_USED"
-  | "TOO_MANY_STREAMS"
-  | "TOO_MANY_WEBHOOKS"
-  | "IDEMPOTENCY_KEY_REUSED"
-  | "IDEMPOTENCY_KEY_IN_USE"
-  | "REQUEST_RATE_LIMITED"
-  | "AWAITING_APPROVAL"
-  | "MESSAGE_REJECTED"
-  | "ALREADY_DECIDED";
+/**
+ * The machine-readable codes a failure may carry beside its kind: the spec's
+ * (spec: true) and this service's own, with the kind each comes with.
+ */
+export const ERROR_CODES = {
+  NOT_VERIFIED: { kind: "FORBIDDEN", spec: true, when: "verify the agent first" },
+  VERIFICATION_EXPIRED: { kind: "BAD_REQUEST", spec: true, when: "the verification code expired: start again" },
+  INVALID_TWEET: { kind: "BAD_REQUEST", spec: true, when: "the post was not found, or lacks the handle or the code" },
+  SOCIAL_ALREADY_USED: { kind: "BAD_REQUEST", spec: true, when: "that X account verified another agent" },
+  DAILY_SEND_LIMIT_EXCEEDED: {
+    kind: "RATE_LIMITED",
+    spec: true,
+    when: "the UTC day's sends are used up until resetAt",
+  },
+  STORAGE_LIMIT_EXCEEDED: {
+    kind: "RATE_LIMITED",
+    spec: true,
+    when: "the mailbox is full: delete mail with permanent=true",
+  },
+  THREAD_SEND_LIMIT_EXCEEDED: {
+    kind: "RATE_LIMITED",
+    spec: false,
+    when: "too many sends into one thread this hour: is a robot answering you?",
+  },
+  REQUEST_RATE_LIMITED: {
+    kind: "RATE_LIMITED",
+    spec: false,
+    when: "too many requests a second: Retry-After says when to try again",
+  },
+  TOO_MANY_STREAMS: { kind: "RATE_LIMITED", spec: false, when: "too many event streams open at once" },
+  NO_SUCH_MAILBOX: {
+    kind: "BAD_REQUEST",
+    spec: false,
+    when: "an address on this instance's domains that no agent holds, named in recipients",
+  },
+  RECIPIENT_SUPPRESSED: {
+    kind: "BAD_REQUEST",
+    spec: false,
+    when: "an address bounced or complained, named in recipients: see GET /agents/{id}/suppressions",
+  },
+  TOO_MANY_WEBHOOKS: { kind: "BAD_REQUEST", spec: false, when: "the agent has as many webhooks as it may" },
+  IDEMPOTENCY_KEY_IN_USE: {
+    kind: "CONFLICT",
+    spec: false,
+    when: "a request with the same Idempotency-Key is still in flight",
+  },
+  AWAITING_APPROVAL: {
+    kind: "CONFLICT",
+    spec: false,
+    when: "the message waits for a person's approval: delete it to withdraw it",
+  },
+  MESSAGE_REJECTED: { kind: "CONFLICT", spec: false, when: "the message was rejected: write a new draft" },
+  IDEMPOTENCY_KEY_REUSED: {
+    kind: "UNPROCESSABLE_CONTENT",
+    spec: false,
+    when: "the Idempotency-Key was used with another body",
+  },
+  ALREADY_DECIDED: { kind: "GONE", spec: false, when: "the held message was decided already" },
+} as const satisfies Record<string, { kind: ErrorKind; spec: boolean; when: string }>;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+/** When a status is answered, with the codes it may carry: what the skill file and OpenAPI say of it. */
+export function statusWords(status: number): string {
+  const [kind, { when }] = kindOfStatus(status);
+  const codes = Object.entries(ERROR_CODES).filter(([, code]) => code.kind === kind);
+  const listed = codes.map(([name, code]) => `${name} (${code.when})`).join(", ");
+  return codes.length > 0 ? `${when}. Codes: ${listed}` : when;
+}
+
+function kindOfStatus(status: number): [ErrorKind, (typeof ERROR_KINDS)[ErrorKind]] {
+  const found = Object.entries(ERROR_KINDS).find(([, kind]) => kind.status === status);
+  if (!found) throw new Error(`no error kind answers ${status}`);
+  return found as [ErrorKind, (typeof ERROR_KINDS)[ErrorKind]];
+}
 
 export interface ErrorDetails {
   code?: ErrorCode;
@@ -49,7 +139,7 @@ export interface ErrorDetails {
   resetAt?: number;
   /** Seconds until a request-rate refusal lifts. */
   retryAfter?: number;
-  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED). */
+  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED, NO_SUCH_MAILBOX). */
   recipients?: string[];
 }
 
@@ -58,6 +148,38 @@ export interface ErrorBody extends ErrorDetails {
   message: string;
   /** The HTTP status as a number, as ClawMail's client types read it. */
   statusCode: number;
+}
+
+/** The error body as JSON Schema, for the OpenAPI document. */
+export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
+  type: "object",
+  properties: {
+    error: { type: "string", description: "The status's reason phrase; 429 is written Rate limit exceeded" },
+    message: { type: "string" },
+    statusCode: { type: "integer" },
+    code: {
+      type: "string",
+      enum: Object.keys(ERROR_CODES),
+      description: `The spec's (${codesWhere(true)}) and this service's own (${codesWhere(false)})`,
+    },
+    limit: { type: "integer" },
+    current: { type: "integer" },
+    resetAt: { type: "integer" },
+    retryAfter: { type: "integer", description: "REQUEST_RATE_LIMITED: seconds until it lifts" },
+    recipients: {
+      type: "array",
+      items: { type: "string" },
+      description: "RECIPIENT_SUPPRESSED: the addresses the send was refused for",
+    },
+  },
+  required: ["error", "message", "statusCode"],
+};
+
+function codesWhere(spec: boolean): string {
+  return Object.entries(ERROR_CODES)
+    .filter(([, code]) => code.spec === spec)
+    .map(([name]) => name)
+    .join(", ");
 }
 
 export class ServiceError extends Error {
@@ -75,7 +197,7 @@ export class ServiceError extends Error {
   }
 
   get status(): number {
-    return KINDS[this.kind].status;
+    return ERROR_KINDS[this.kind].status;
   }
 
   /** What GraphQL clients read in errors[].extensions: the spec's code (else the kind), the status, the numbers. */
@@ -86,7 +208,7 @@ export class ServiceError extends Error {
 
   /** The spec's error body, with the status beside it. */
   toBody(): ErrorBody {
-    return { error: KINDS[this.kind].error, message: this.message, statusCode: this.status, ...this.details };
+    return { error: ERROR_KINDS[this.kind].error, message: this.message, statusCode: this.status, ...this.details };
   }
 }
 

@@ -1,4 +1,5 @@
 import { type Database, takeoverFor, wakeupsFor } from "./db/client.ts";
+import { lazyReaders, type Readers } from "./inbound/readers.ts";
 import type { InboundState } from "./inbound/state.ts";
 import { createRequestLimits } from "./mailbox/request-limits.ts";
 import type { Services } from "./mailbox/services.ts";
@@ -14,6 +15,8 @@ export interface Instance extends Services {
   inbound: InboundState | null;
   /** How this instance's last sends went; null when SMTP_URL is not set. */
   outbound: OutboundState | null;
+  /** The reader threads, started by the first message read; closed when the instance stops. */
+  reader: Readers;
 }
 
 /** The domain's services over an open database: the service's, or the CLI's (which sends and polls nothing). */
@@ -27,6 +30,7 @@ export function servicesFor(
     prisma: database.prisma,
     sql: database.sql,
     posts: oembedLookup(parts.config.socialOembedUrl),
+    reader: lazyReaders(),
     limits: createRequestLimits(parts.config, database),
     wakeups: wakeupsFor(database, (error) => log("warn", "events_listener_lost", { error: error.message })),
     takeover: takeoverFor(database),

@@ -174,7 +174,7 @@ describe("the send policy", () => {
     const wrong = await setPolicy(agent, "whenever");
     expect([wrong.status, wrong.body.message]).toEqual([
       400,
-      "sendPolicy must be open, review_new_recipients, review_all or null",
+      "Invalid sendPolicy: expected open, review_all, review_new_recipients",
     ]);
     const set = await setPolicy(agent, "review_all");
     expect(set.body).toMatchObject({ sendPolicy: "review_all", sendPolicyOverride: "review_all" });

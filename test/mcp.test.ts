@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { tools as table } from "../src/mcp/tools.ts";
 import { createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { served } from "./support/served.ts";
@@ -32,11 +33,12 @@ interface ToolReply {
   content: { type: string; text?: string; resource?: { uri: string; mimeType?: string; blob?: string } }[];
 }
 
-/** A tool's answer, read as the JSON it carries. */
+/** A tool's answer, read as the JSON it carries, and the time it ends with. */
 async function callTool(client: Client, name: string, args: Record<string, unknown> = {}) {
   const reply = (await client.callTool({ name, arguments: args })) as ToolReply;
   const text = reply.content[0]?.text;
-  return { isError: reply.isError ?? false, body: text === undefined ? undefined : JSON.parse(text), reply };
+  const { now } = JSON.parse(reply.content.at(-1)?.text ?? "{}");
+  return { isError: reply.isError ?? false, body: text === undefined ? undefined : JSON.parse(text), now, reply };
 }
 
 function compose(options: ConstructorParameters<typeof MailComposer>[0]): Promise<Buffer> {
@@ -121,6 +123,9 @@ describe("the door", () => {
         "update_draft",
         "send_draft",
         "list_suppressions",
+        "delete_draft",
+        "list_threads",
+        "read_thread",
         "move_email",
         "read_email",
         "reply_to_email",
@@ -138,6 +143,17 @@ describe("the door", () => {
     expect(byName("send_email")?.inputSchema.required).toEqual(["to", "subject"]);
     expect(byName("list_emails")?.annotations?.readOnlyHint).toBe(true);
     expect(byName("delete_email")?.annotations?.readOnlyHint).toBe(false);
+    // The bounds the service keeps: a page of 1 to 100, a wait of 0 to 25 seconds, a time in either form.
+    expect(byName("list_emails")?.inputSchema.properties?.limit).toMatchObject({ minimum: 1, maximum: 100 });
+    expect(byName("list_threads")?.inputSchema.properties?.offset).toMatchObject({ minimum: 0 });
+    expect(byName("wait_for_email")?.inputSchema.properties?.timeout).toMatchObject({ minimum: 0, maximum: 25 });
+    expect(byName("wait_for_email")?.inputSchema.properties?.after).toMatchObject({
+      anyOf: [
+        { type: "integer", minimum: 0 },
+        { type: "string", format: "date-time" },
+      ],
+    });
+    expect(byName("delete_draft")?.inputSchema.required).toEqual(["draftId"]);
     const server = client.getInstructions();
     expect(server).toContain("get_agent");
     await client.close();
@@ -191,27 +207,29 @@ describe("tools", () => {
     await deliver(agent, { subject: "Lunch on Friday", text: "Shall we meet at noon?" });
     await inboxOf(api, agent, 2);
 
-    const unread = await callTool(client, "list_emails", { unreadOnly: true });
+    const unread = await callTool(client, "list_emails", { isRead: false });
     expect(unread.body.total).toBe(2);
     const [lunch, code] = unread.body.data;
-    expect(code).toEqual({
+    // The route's email, as read_email gives it: attachments a list, authentication an object.
+    expect(code).toMatchObject({
       id: expect.any(String),
       from: { address: "jordan@sender.example", name: "Jordan" },
+      to: `${agent.id}@${DOMAIN}`,
       subject: "Your Acme verification code",
       preview: "Your verification code is 482913. Confirm at https://acme.example/confirm?t=1",
       receivedAt: expect.any(Number),
       isRead: false,
       folder: "inbox",
       threadId: expect.any(String),
-      attachments: 1,
-      authenticated: "none",
+      attachments: [{ id: expect.any(String), filename: "terms.pdf", contentType: "application/pdf", size: 1500 }],
+      authentication: { verdict: "none" },
       autoSubmitted: null,
     });
     expect(lunch.subject).toBe("Lunch on Friday");
 
-    const found = await callTool(client, "search_emails", { query: "verif", from: "@sender.example" });
+    const found = await callTool(client, "search_emails", { q: "verif", from: "@sender.example" });
     expect(found.body.data.map((email: { id: string }) => email.id)).toEqual([code.id]);
-    expect((await callTool(client, "search_emails", { query: "-lunch", limit: 5 })).body.total).toBe(1);
+    expect((await callTool(client, "search_emails", { q: "-lunch", limit: 5 })).body.total).toBe(1);
 
     expect((await callTool(client, "get_codes_and_links", { emailId: code.id })).body).toEqual({
       id: code.id,
@@ -223,12 +241,11 @@ describe("tools", () => {
 
     const peek = await callTool(client, "read_email", { emailId: lunch.id, markAsRead: false });
     expect(peek.body).toMatchObject({ id: lunch.id, isRead: false, text: "Shall we meet at noon?\n" });
-    expect(peek.body).not.toHaveProperty("bodyHtml");
     const read = await callTool(client, "read_email", { emailId: code.id });
     expect(read.body).toMatchObject({ id: code.id, isRead: true, codes: ["482913"] });
     const [attachment] = read.body.attachments;
     expect(
-      (await callTool(client, "list_emails", { unreadOnly: true })).body.data.map((e: { id: string }) => e.id),
+      (await callTool(client, "list_emails", { isRead: false })).body.data.map((e: { id: string }) => e.id),
     ).toEqual([lunch.id]);
 
     const file = await callTool(client, "get_attachment", { emailId: code.id, attachmentId: attachment.id });
@@ -240,15 +257,31 @@ describe("tools", () => {
     });
   });
 
-  test("wait_for_email: null when nothing came in time, the email when it arrives", async () => {
-    expect((await callTool(client, "wait_for_email", { timeoutSeconds: 0 })).body).toBeNull();
-    const waiting = callTool(client, "wait_for_email", { subject: "arrives while waiting", timeoutSeconds: 20 });
+  test("wait_for_email: null when nothing came in time, the email when it arrives, mail filed since after at once", async () => {
+    expect((await callTool(client, "wait_for_email", { timeout: 0 })).body).toBeNull();
+    const waiting = callTool(client, "wait_for_email", { subject: "arrives while waiting", timeout: 20 });
     await deliver(agent, { subject: "This arrives while waiting", text: "Hello" });
     expect((await waiting).body).toMatchObject({ subject: "This arrives while waiting", text: "Hello\n" });
+
+    // Filed before the call: missed without after, answered at once with it, in either form of time.
+    const before = (await callTool(client, "get_agent")).now;
+    await deliver(agent, { subject: "Your sign-up code", text: "Code 1234" });
+    await inboxOf(api, agent, 4);
+    expect((await callTool(client, "wait_for_email", { subject: "sign-up", timeout: 0 })).body).toBeNull();
+    for (const after of [before, new Date(before).toISOString()]) {
+      const early = await callTool(client, "wait_for_email", { subject: "sign-up", after, timeout: 0 });
+      expect(early.body).toMatchObject({ subject: "Your sign-up code" });
+    }
+    const later = await callTool(client, "wait_for_email", {
+      subject: "sign-up",
+      after: Date.now() + 60_000,
+      timeout: 0,
+    });
+    expect(later.body).toBeNull();
   });
 
   test("move and delete: to a folder, to the trash, for good", async () => {
-    const arriving = callTool(client, "wait_for_email", { subject: "filed away", timeoutSeconds: 20 });
+    const arriving = callTool(client, "wait_for_email", { subject: "filed away", timeout: 20 });
     await deliver(agent, { subject: "To be filed away", text: "x" });
     const email = (await arriving).body;
     expect((await callTool(client, "move_email", { emailId: email.id, folder: "receipts" })).body.folder).toBe(
@@ -272,7 +305,7 @@ describe("tools", () => {
     expect(first.body).toMatchObject({ id: expect.any(String), to: ["pat@elsewhere.example"], subject: "Report" });
     expect(again.body.id).toBe(first.body.id);
 
-    const inbox = (await callTool(client, "search_emails", { query: "lunch" })).body.data[0];
+    const inbox = (await callTool(client, "search_emails", { q: "lunch" })).body.data[0];
     const reply = await callTool(client, "reply_to_email", { emailId: inbox.id, text: "Noon works." });
     expect(reply.body).toMatchObject({ to: ["jordan@sender.example"], subject: "Re: Lunch on Friday" });
     expect(reply.body.threadId).toBe(inbox.threadId);
@@ -294,13 +327,13 @@ describe("tools", () => {
     ]);
   });
 
-  test("as REST takes them: one address as a string, a limit above 100 given 100; recipients come back as a list", async () => {
+  test("as REST takes them and answers them: one address as a string or a list; recipients as the route gives them", async () => {
     const sent = await callTool(client, "send_email", { to: "lee@elsewhere.example", subject: "One", text: "x" });
     expect(sent).toMatchObject({
       isError: false,
-      body: { to: ["lee@elsewhere.example"], threadId: expect.any(String) },
+      body: { to: "lee@elsewhere.example", threadId: expect.any(String) },
     });
-    const inbox = (await callTool(client, "list_emails", { limit: 1000 })).body;
+    const inbox = (await callTool(client, "list_emails", { limit: 100 })).body;
     expect(inbox).toMatchObject({ limit: 100 });
     const forward = await callTool(client, "forward_email", { emailId: inbox.data[0].id, to: "kim@elsewhere.example" });
     expect(forward.body.to).toEqual(["kim@elsewhere.example"]);
@@ -311,23 +344,303 @@ describe("tools", () => {
       text: "x",
     });
     expect(many.body.to).toEqual(["a@elsewhere.example", "b@elsewhere.example"]);
-    const listed = (await callTool(client, "list_sent", { limit: 1000 })).body;
-    expect(listed.limit).toBe(100);
-    expect(listed.data[0].to).toEqual(["a@elsewhere.example", "b@elsewhere.example"]);
+    // The specification's sent email object: its recipients one string.
+    const listed = (await callTool(client, "list_sent", { limit: 1 })).body;
+    expect(listed.data[0].to).toBe("a@elsewhere.example, b@elsewhere.example");
+  });
+
+  test("times as ISO 8601 or milliseconds; the answer ends with the current time", async () => {
+    const start = Date.now();
+    const inAnHour = new Date(start + 3_600_000).toISOString();
+    const draft = await callTool(client, "create_draft", {
+      to: "lee@elsewhere.example",
+      subject: "Later",
+      text: "x",
+      sendAt: inAnHour,
+    });
+    expect(draft.body).toMatchObject({ sendAt: Date.parse(inAnHour) });
+    expect(draft.now).toBeGreaterThanOrEqual(start);
+    expect(draft.now).toBeLessThanOrEqual(Date.now());
+    const moved = await callTool(client, "update_draft", { draftId: draft.body.id, sendAt: start + 7_200_000 });
+    expect(moved.body.sendAt).toBe(start + 7_200_000);
+    const refused = await callTool(client, "update_draft", { draftId: draft.body.id, sendAt: "tomorrow" });
+    expect(refused).toMatchObject({ isError: true, body: { statusCode: 400 } });
+    expect(refused.body.message).toContain("sendAt: expected a time: ISO 8601");
+    expect(refused.now).toEqual(expect.any(Number));
+    await callTool(client, "delete_draft", { draftId: draft.body.id });
   });
 
   test("bad arguments are tool errors, never a crash", async () => {
     const unknown = await callTool(client, "read_email", { emailId: "no-such-email" });
     expect(unknown).toMatchObject({ isError: true, body: { error: "Not Found", statusCode: 404 } });
-    const wrongType = await callTool(client, "list_emails", { limit: "ten", unreadOnly: "yes" });
+    const wrongType = await callTool(client, "list_emails", { limit: "ten", isRead: "yes" });
     expect(wrongType).toMatchObject({ isError: true, body: { error: "Bad Request", statusCode: 400 } });
     expect(wrongType.body.message).toMatch(/^Invalid arguments: /);
-    for (const name of ["limit", "unreadOnly"]) expect(wrongType.body.message).toContain(`${name}: `);
+    for (const name of ["limit", "isRead"]) expect(wrongType.body.message).toContain(`${name}: `);
+    // One sentence for each kind of refusal, whatever is wrong with the value.
+    for (const limit of [0, 101, 1.5, "ten"]) {
+      expect((await callTool(client, "list_threads", { limit })).body).toEqual({
+        error: "Bad Request",
+        message: "Invalid arguments: limit: expected an integer from 1 to 100",
+        statusCode: 400,
+      });
+    }
     const missing = await callTool(client, "read_email", {});
     expect(missing).toMatchObject({ isError: true, body: { error: "Bad Request", statusCode: 400 } });
     expect(missing.body.message).toContain("emailId");
     const noRecipient = await callTool(client, "send_email", { to: ["not an address"], subject: "x", text: "y" });
     expect(noRecipient).toMatchObject({ isError: true, body: { error: "Bad Request", statusCode: 400 } });
     expect(svc.logs.filter((line) => line.level === "error")).toEqual([]);
+  });
+});
+
+/** A write's answer with what differs between two objects written alike (ids, the times of writing) left out. */
+function alike(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(alike);
+  if (typeof value !== "object" || value === null) return value;
+  const ownOfEach = new Set(["id", "threadId", "createdAt", "updatedAt", "sentAt"]);
+  return Object.fromEntries(
+    Object.entries(value).map(([name, inner]) => [name, ownOfEach.has(name) ? typeof inner : alike(inner)]),
+  );
+}
+
+describe("each tool and its REST route", () => {
+  test("each tool takes what its route takes: its names and types, and at least what it requires, as /openapi.json has them", async () => {
+    type Schema = { type?: string | string[]; properties?: Record<string, Schema>; required?: string[] };
+    type Parameter = { name: string; in: string; required: boolean; schema: Schema };
+    const document = (await api.get("/openapi.json")).body;
+    const client = await connect((await createAgent(api)).apiKey);
+    const { tools } = await client.listTools();
+    for (const tool of table) {
+      const [method = "", path = ""] = tool.route.split(" ");
+      const operation = document.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];
+      expect(operation, tool.route).toBeDefined();
+      const body: Schema = operation.requestBody?.content["application/json"].schema ?? {};
+      const takes = new Map<string, Schema>(Object.entries(body.properties ?? {}));
+      const required = new Set(body.required);
+      for (const parameter of (operation.parameters ?? []) as Parameter[]) {
+        // The header Idempotency-Key is the argument idempotencyKey; the agent is the key's.
+        const name = parameter.name === "Idempotency-Key" ? "idempotencyKey" : parameter.name;
+        if (name === "agentId") continue;
+        takes.set(name, parameter.schema);
+        if (parameter.required) required.add(name);
+      }
+      const input = tools.find((listed) => listed.name === tool.name)?.inputSchema;
+      for (const [name, schema] of Object.entries((input?.properties ?? {}) as Record<string, Schema>)) {
+        if (tool.via && name === "markAsRead") continue;
+        expect(takes.has(name), `${tool.name}: ${name}`).toBe(true);
+        const taken = takes.get(name)?.type;
+        // null clears a draft's field, which the route's document leaves unsaid.
+        const type = [schema.type].flat().filter((one) => one !== "null")[0];
+        if (type && taken) expect(type, `${tool.name}: ${name}`).toBe(taken);
+      }
+      // A tool may ask for more than its route (move_email a folder), never for less.
+      for (const name of required) expect(input?.required, `${tool.name}: ${name}`).toContain(name);
+    }
+    await client.close();
+  });
+
+  test("every tool answers what its route answers for the same request", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const client = await connect(agent.apiKey);
+    const base = `/agents/${agent.id}`;
+    const key = agent.apiKey;
+    const walked = new Set<string>();
+    /** The tool's answer and the route's, for one request. */
+    async function both(name: string, args: Record<string, unknown>, method: string, path: string, body?: object) {
+      walked.add(name);
+      const tool = await callTool(client, name, args);
+      const route = await api.call(method, path, { key, body });
+      expect(tool.isError, name).toBe(route.status >= 400);
+      return { tool: tool.body, route: route.status === 204 ? null : route.body };
+    }
+    async function same(name: string, args: Record<string, unknown>, method: string, path: string, body?: object) {
+      const { tool, route } = await both(name, args, method, path, body);
+      expect(tool, name).toEqual(route);
+      return tool;
+    }
+
+    const pdf = randomBytes(900);
+    await deliver(agent, {
+      subject: "Walk one",
+      text: "Code 246810 at https://walk.example/a",
+      attachments: [{ filename: "a.pdf", content: pdf, contentType: "application/pdf" }],
+    });
+    await inboxOf(api, agent, 1);
+    await deliver(agent, { subject: "Walk two", text: "Second" });
+    const start = Date.now();
+    await inboxOf(api, agent, 2);
+
+    await same("get_agent", {}, "GET", base);
+    await same("get_verification_status", {}, "GET", "/verify/status");
+    const page = { isRead: false, autoSubmitted: false, hasAttachments: true, limit: 5, offset: 0 };
+    const query = new URLSearchParams(Object.entries(page).map(([name, value]) => [name, String(value)]));
+    const [one] = (await same("list_emails", page, "GET", `${base}/emails?${query}`)).data;
+    const since = new Date(start - 60_000);
+    await same(
+      "search_emails",
+      { q: "walk", from: "@sender.example", after: since.toISOString(), before: start + 60_000 },
+      "GET",
+      `${base}/emails?q=walk&from=%40sender.example&after=${since.getTime()}&before=${start + 60_000}`,
+    );
+    const email = `${base}/emails/${one.id}`;
+    const { tool: codes, route: whole } = await both("get_codes_and_links", { emailId: one.id }, "GET", email);
+    expect(codes).toEqual({
+      id: one.id,
+      from: whole.from,
+      subject: "Walk one",
+      codes: whole.codes,
+      links: whole.links,
+    });
+    await same("read_email", { emailId: one.id, markAsRead: false }, "GET", email);
+    expect(await same("read_email", { emailId: one.id }, "PATCH", email, { isRead: true })).toMatchObject({
+      isRead: true,
+    });
+    await same(
+      "wait_for_email",
+      { subject: "walk one", after: 0, timeout: 0 },
+      "GET",
+      `${base}/emails/wait?subject=walk%20one&after=0&timeout=0`,
+    );
+    await same(
+      "wait_for_email",
+      { subject: "nothing such", timeout: 0 },
+      "GET",
+      `${base}/emails/wait?subject=nothing%20such&timeout=0`,
+    );
+
+    walked.add("get_attachment");
+    const [attachment] = one.attachments;
+    const file = await callTool(client, "get_attachment", { emailId: one.id, attachmentId: attachment.id });
+    const bytes = await fetch(`${svc.url}${email}/attachments/${attachment.id}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
+    expect(file.reply.content[0]?.resource?.blob).toBe(Buffer.from(await bytes.arrayBuffer()).toString("base64"));
+
+    // Sends: the route given the same Idempotency-Key answers the tool's send again.
+    const sends: [string, Record<string, unknown>, string, object][] = [
+      ["send_email", { to: "pat@elsewhere.example", subject: "Walk", text: "x" }, `${base}/send`, {}],
+      ["reply_to_email", { emailId: one.id, text: "Thanks." }, `${email}/reply`, {}],
+      ["forward_email", { emailId: one.id, to: ["sam@elsewhere.example"] }, `${email}/forward`, {}],
+    ];
+    for (const [name, args, path] of sends) {
+      walked.add(name);
+      const idempotencyKey = `walk-${name}`;
+      const { emailId: _, ...body } = args;
+      const tool = await callTool(client, name, { ...args, idempotencyKey });
+      const route = await api.post(path, { key, body, headers: { "idempotency-key": idempotencyKey } });
+      expect(tool.body, name).toEqual(route.body);
+    }
+    await same("list_sent", { limit: 3 }, "GET", `${base}/sent?limit=3`);
+    const threads = await same(
+      "list_threads",
+      { folder: "inbox", limit: 10 },
+      "GET",
+      `${base}/threads?folder=inbox&limit=10`,
+    );
+    const thread = threads.data.find((t: { subject: string }) => t.subject === "Walk one");
+    const read = await same("read_thread", { threadId: thread.id }, "GET", `${base}/threads/${thread.id}`);
+    expect(read.messages.map((m: { direction: string }) => m.direction)).toEqual(["received", "sent", "sent"]);
+    await same("read_thread", { threadId: "no-such-thread" }, "GET", `${base}/threads/no-such-thread`);
+
+    const two = (await api.get(`${base}/emails`, { key })).body.data.find(
+      (e: { subject: string }) => e.subject === "Walk two",
+    );
+    await same("move_email", { emailId: two.id, folder: "receipts" }, "PATCH", `${base}/emails/${two.id}`, {
+      folder: "receipts",
+    });
+
+    // Writes that make an object each: alike but for ids and the times of writing.
+    const inAnHour = start + 3_600_000;
+    const fields = { to: "lee@elsewhere.example", subject: "Later", text: "x", sendAt: inAnHour };
+    const drafts = await both(
+      "create_draft",
+      { ...fields, sendAt: new Date(inAnHour).toISOString() },
+      "POST",
+      `${base}/drafts`,
+      fields,
+    );
+    expect(alike(drafts.tool)).toEqual(alike(drafts.route));
+    const [mine, theirs] = [drafts.tool.id, drafts.route.id];
+    walked.add("update_draft");
+    const changed = await callTool(client, "update_draft", { draftId: mine, subject: "Later still", cc: null });
+    const routeChanged = await api.call("PATCH", `${base}/drafts/${theirs}`, {
+      key,
+      body: { subject: "Later still", cc: null },
+    });
+    expect(alike(changed.body)).toEqual(alike(routeChanged.body));
+    await same("list_drafts", { limit: 10 }, "GET", `${base}/drafts?limit=10`);
+    walked.add("delete_draft");
+    const withdrawn = await callTool(client, "delete_draft", { draftId: mine });
+    expect(withdrawn.body).toEqual((await api.delete(`${base}/drafts/${theirs}`, { key })).body);
+    await same("delete_draft", { draftId: mine }, "DELETE", `${base}/drafts/${theirs}`);
+    walked.add("send_draft");
+    const [draft, routeDraft] = [
+      (await callTool(client, "create_draft", { to: "lee@elsewhere.example", subject: "Now", text: "x" })).body,
+      (await api.post(`${base}/drafts`, { key, body: { to: "lee@elsewhere.example", subject: "Now", text: "x" } }))
+        .body,
+    ];
+    const sentDraft = await callTool(client, "send_draft", { draftId: draft.id });
+    const routeSent = await api.post(`${base}/drafts/${routeDraft.id}/send`, { key });
+    expect(alike(sentDraft.body)).toEqual(alike(routeSent.body));
+    expect(sentDraft.body).toMatchObject({ to: ["lee@elsewhere.example"], subject: "Now" });
+    await same("list_drafts", {}, "GET", `${base}/drafts`);
+
+    walked.add("delete_email");
+    const trashed = await callTool(client, "delete_email", { emailId: two.id });
+    expect(trashed.body).toEqual((await api.delete(`${base}/emails/${one.id}`, { key })).body);
+    await same(
+      "delete_email",
+      { emailId: two.id, permanent: true },
+      "DELETE",
+      `${base}/emails/${one.id}?permanent=true`,
+    );
+    await same("list_suppressions", { limit: 5 }, "GET", `${base}/suppressions?limit=5`);
+
+    const { tools } = await client.listTools();
+    expect([...walked].sort()).toEqual(tools.map((tool) => tool.name).sort());
+    await client.close();
+  });
+
+  test("delete_draft withdraws a send that waits; a draft gone is a 404", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const client = await connect(agent.apiKey);
+    const before = provider.deliveries.length;
+    const held = await callTool(client, "send_email", {
+      to: "lee@elsewhere.example",
+      subject: "Not yet",
+      text: "x",
+      sendAt: new Date(Date.now() + 3_600_000).toISOString(),
+    });
+    expect(held.body).toMatchObject({ status: "scheduled", to: ["lee@elsewhere.example"], subject: "Not yet" });
+    expect((await callTool(client, "list_drafts")).body.data.map((d: { id: string }) => d.id)).toEqual([held.body.id]);
+    expect((await callTool(client, "delete_draft", { draftId: held.body.id })).body).toMatchObject({ success: true });
+    expect((await callTool(client, "list_drafts")).body.total).toBe(0);
+    const gone = await callTool(client, "delete_draft", { draftId: held.body.id });
+    expect(gone).toMatchObject({ isError: true, body: { error: "Not Found", statusCode: 404 } });
+    const missing = await callTool(client, "delete_draft", {});
+    expect(missing).toMatchObject({ isError: true, body: { statusCode: 400 } });
+    expect(missing.body.message).toContain("draftId");
+    expect(provider.deliveries.length).toBe(before);
+    await client.close();
+  });
+
+  test("list_threads and read_thread: a conversation both ways; an unknown thread is a 404", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const client = await connect(agent.apiKey);
+    await deliver(agent, { subject: "Plans", text: "Saturday?" });
+    const [email] = (await inboxOf(api, agent, 1)).body.data;
+    await callTool(client, "reply_to_email", { emailId: email.id, text: "Yes." });
+    const threads = await callTool(client, "list_threads");
+    expect(threads.body).toMatchObject({ total: 1, limit: 50, offset: 0 });
+    expect(threads.body.data[0]).toMatchObject({ id: email.threadId, subject: "Plans", messageCount: 2 });
+    const thread = await callTool(client, "read_thread", { threadId: email.threadId });
+    expect(thread.body.messages.map((m: { direction: string; subject: string }) => [m.direction, m.subject])).toEqual([
+      ["received", "Plans"],
+      ["sent", "Re: Plans"],
+    ]);
+    const unknown = await callTool(client, "read_thread", { threadId: "no-such-thread" });
+    expect(unknown).toMatchObject({ isError: true, body: { error: "Not Found", statusCode: 404 } });
+    await client.close();
   });
 });

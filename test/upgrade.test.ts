@@ -198,12 +198,103 @@ test("review links once handed to agents: held ones die, decided ones say what b
     expect(events.body.data[0].data).toEqual({ draftId: "d-held", to: ["pat@example.com"], subject: "Held" });
     const { sql } = svc.service.services;
     const kept = [
-      ...(await sql.all(`SELECT "data" AS "text" FROM "Event"`, [])),
+      ...(await sql.all(`SELECT CAST("data" AS TEXT) AS "text" FROM "Event"`, [])),
       ...(await sql.all(`SELECT "payload" AS "text" FROM "WebhookDelivery"`, [])),
-      ...(await sql.all(`SELECT "answer" AS "text" FROM "IdempotencyKey"`, [])),
+      ...(await sql.all(`SELECT CAST("answer" AS TEXT) AS "text" FROM "IdempotencyKey"`, [])),
     ].map((row) => String(row.text));
     expect(kept).toHaveLength(3);
     for (const text of kept) expect(text).not.toMatch(/reviewUrl|pr_/);
+  } finally {
+    await svc.stop();
+  }
+});
+
+const LISTS_KEY = "ph_upgrade-lists-key";
+
+test("lists kept as JSON text: read back as lists, a kept answer's recipients too", async () => {
+  const before = freshDatabase();
+  const old = await migratedBefore(before.url, "20261128222623");
+  const provider = old.provider;
+  try {
+    const p = (n: number) => (provider === "postgresql" ? `$${n}` : "?");
+    const at = (date: Date) => (provider === "postgresql" ? date : date.toISOString().replace("Z", "+00:00"));
+    const now = new Date();
+    const row = async (table: string, values: Record<string, unknown>) => {
+      const names = Object.keys(values);
+      const params = Object.values(values).map((value) => (value instanceof Date ? at(value) : value));
+      await old.prisma.$executeRawUnsafe(
+        `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES (${names.map((_, i) => p(i + 1)).join(", ")})`,
+        ...params,
+      );
+    };
+    const apiKeyHash = createHash("sha256").update(LISTS_KEY).digest("hex");
+    await row("Agent", {
+      ...{ id: "lists", idKey: "lists", name: "Lists", apiKeyHash, createdAt: now, verifiedAt: now },
+      ...{ senderAllow: '["@sender.example"]', senderBlock: '["spam@sender.example"]' },
+    });
+    await row("Thread", { id: "t-lists", agentId: "lists", subject: "Lists", startedAt: now, lastMessageAt: now });
+    await row("Email", {
+      ...{ id: "e-lists", agentId: "lists", fromAddress: "jordan@sender.example", to: "lists@localhost", size: 5 },
+      ...{
+        receivedAt: now,
+        threadId: "t-lists",
+        toList: '["lists@localhost","pat@example.com"]',
+        ccList: '["sam@example.com"]',
+      },
+      ...{ links: '[{"url":"https://example.com/","text":"Example"}]', codes: '["123456"]' },
+    });
+    await row("Draft", {
+      ...{ id: "d-lists", agentId: "lists", toList: '["pat@example.com"]', size: 10, createdAt: now, updatedAt: now },
+      attachments: '[{"filename":"a.txt","contentType":"text/plain","content":"aGk="}]',
+    });
+    await row("Webhook", {
+      ...{ id: "w-lists", agentId: "lists", url: "https://hooks.example/", events: '["email.received"]' },
+      ...{ secret: "whsec_x", enabled: true, createdAt: now },
+    });
+    await row("Event", { agentId: "lists", type: "email.received", data: '{"emailId":"e-lists"}', createdAt: now });
+    const sent = { id: "s-lists", toList: '["pat@example.com"]', ccList: "[]", bccList: '["sam@example.com"]' };
+    await row("IdempotencyKey", {
+      ...{ agentId: "lists", key: "k-lists", fingerprint: "f", status: 201, createdAt: now },
+      answer: JSON.stringify({ value: { ...sent, sentAt: now.getTime() } }),
+    });
+  } finally {
+    await old.prisma.$disconnect();
+  }
+
+  const svc = await startTestService({}, before);
+  try {
+    const api = new Api(svc.url);
+    const read = await api.graphql(
+      `query {
+        agent(id: "lists") { senders { allow block } drafts { data { to attachments { filename } } } webhooks { events } }
+        email(agentId: "lists", emailId: "e-lists") { links { url text } codes thread { participants } }
+      }`,
+      {},
+      LISTS_KEY,
+    );
+    expect(read.body.data).toEqual({
+      agent: {
+        senders: { allow: ["@sender.example"], block: ["spam@sender.example"] },
+        drafts: { data: [{ to: ["pat@example.com"], attachments: [{ filename: "a.txt" }] }] },
+        webhooks: [{ events: ["email.received"] }],
+      },
+      email: {
+        links: [{ url: "https://example.com/", text: "Example" }],
+        codes: ["123456"],
+        thread: { participants: ["jordan@sender.example", "lists@localhost", "pat@example.com", "sam@example.com"] },
+      },
+    });
+    const events = await api.get("/agents/lists/events", { key: LISTS_KEY });
+    expect(events.body.data[0].data).toEqual({ emailId: "e-lists" });
+    const kept = await svc.service.services.sql.one(
+      `SELECT CAST("answer" AS TEXT) AS "text" FROM "IdempotencyKey" WHERE "key" = 'k-lists'`,
+      [],
+    );
+    expect(JSON.parse(String(kept?.text)).value).toMatchObject({
+      toList: ["pat@example.com"],
+      ccList: [],
+      bccList: ["sam@example.com"],
+    });
   } finally {
     await svc.stop();
   }

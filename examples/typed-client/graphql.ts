@@ -1,11 +1,12 @@
 import { initGraphQLTada, type TadaDocumentNode } from "gql.tada";
 import { print } from "graphql";
-import type { introspection } from "./graphql-env.d.ts";
+import type { introspection } from "../../src/generated/graphql-env.d.ts";
 
 /**
  * Operations typed by the service's schema.graphql (graphql-env.d.ts is its
- * introspection, printed beside it): a field the schema lacks, or a variable
- * of the wrong type, is a compile error here.
+ * introspection, which the repository's npm install writes; in a project of
+ * your own, `gql.tada generate-output` writes it): a field the schema lacks,
+ * or a variable of the wrong type, is a compile error here.
  */
 export const graphql = initGraphQLTada<{
   introspection: introspection;

@@ -30,8 +30,8 @@ const { apiKey } = createAgent;
 
 say("verified", { verifiedAt: await waitUntilVerified(apiKey) });
 
-const { agent } = await request(url, Mailbox, { id }, apiKey);
-say("mailbox", { folders: agent?.folders, inbox: agent?.emails.total });
+const { me } = await request(url, Mailbox, {}, apiKey);
+say("mailbox", { folders: me?.folders, inbox: me?.emails.total });
 
 const { sendEmail } = await request(
   url,

@@ -11,8 +11,8 @@ export const CreateAgent = graphql(`
 export const VerificationStatus = graphql(`query VerificationStatus { verificationStatus { verified verifiedAt } }`);
 
 export const Mailbox = graphql(`
-  query Mailbox($id: ID!) {
-    agent(id: $id) {
+  query Mailbox {
+    me {
       folders { name total unread }
       emails(folder: "inbox", limit: 10) { total data { id subject from { address } receivedAt isRead } }
     }

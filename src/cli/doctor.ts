@@ -1,8 +1,9 @@
 import { existsSync } from "node:fs";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
-import type { Config } from "../config.ts";
+import { type Config, unsetMeaning, variableNamed } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
+import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { reviewerCoverage } from "../mailbox/admin.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
@@ -26,17 +27,19 @@ function reasonOf(error: unknown): string {
   return (responseText ?? response ?? message ?? String(error)).trim();
 }
 
+/** A variable left unset, in the words its declaration gives for that. */
+const unset = (name: string) => `${name} is not set: ${unsetMeaning(variableNamed(name))}`;
+
 function configuration(config: Config): Finding[] {
   const notes: Finding[] = [];
   const warn = (detail: string) => notes.push({ check: "configuration", status: "warn", detail });
   if (/^http:\/\/localhost:/.test(config.publicUrl))
     warn(`PUBLIC_URL is ${config.publicUrl}: links shown to people point at this machine`);
   if (config.verificationMode === "none") warn("VERIFICATION_MODE=none: every agent is verified as it registers");
-  if (!config.imap) warn("IMAP_URL is not set: no mail is received");
-  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null)
-    warn("TRUSTED_MX_HOSTS is not set: SPF is not checked for the catch-all's mail (DKIM and DMARC still are)");
-  if (!config.smtp) warn("SMTP_URL is not set: sending answers 503");
-  if (!config.adminToken) warn("ADMIN_TOKEN is not set: the admin API is off");
+  if (!config.imap) warn(unset("IMAP_URL"));
+  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null) warn(unset("TRUSTED_MX_HOSTS"));
+  if (!config.smtp) warn(unset("SMTP_URL"));
+  if (!config.adminToken) warn(unset("ADMIN_TOKEN"));
   return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];
 }
 
@@ -58,7 +61,7 @@ async function database(config: Config): Promise<Finding[]> {
   try {
     const db = await openDatabase(config.databaseUrl);
     try {
-      await db.prisma.$queryRawUnsafe("SELECT 1");
+      await pingDatabase(db);
       const pending = await pendingMigrations(db);
       const kind = db.provider === "sqlite" ? "SQLite" : "PostgreSQL";
       if (pending.length > 0) {

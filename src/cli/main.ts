@@ -373,6 +373,7 @@ async function withServices<T>(config: Config, log: Logger, work: (services: Ser
     try {
       return await work(services);
     } finally {
+      await services.reader.close();
       await services.wakeups.close();
       await services.takeover.close();
     }

@@ -221,7 +221,7 @@ export async function instanceTotals({ prisma }: Store, day: string) {
   };
 }
 
-/** The agent's sender lists as stored: JSON arrays; null when the agent is gone. */
+/** The agent's sender lists; null when the agent is gone. */
 export function senderListsOf({ prisma }: Store, id: string) {
   return prisma.agent.findUnique({ where: { id }, select: { senderAllow: true, senderBlock: true } });
 }
@@ -229,7 +229,7 @@ export function senderListsOf({ prisma }: Store, id: string) {
 export async function replaceSenderLists(
   { prisma }: Store,
   id: string,
-  lists: { senderAllow: string; senderBlock: string },
+  lists: { senderAllow: string[]; senderBlock: string[] },
 ): Promise<boolean> {
   return (await prisma.agent.updateMany({ where: { id }, data: lists })).count > 0;
 }

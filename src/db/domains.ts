@@ -2,6 +2,7 @@ import type { DkimKey, Domain } from "../generated/prisma/sqlite/client.ts";
 import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
+import { jsonInput } from "./rows.ts";
 
 // The served domains and their DKIM keys: all Prisma.
 
@@ -11,10 +12,14 @@ export type DomainWithKeys = Domain & { dkimKeys: DkimKey[] };
 const withKeys = { dkimKeys: { orderBy: [{ createdAt: "asc" as const }, { id: "asc" as const }] } };
 
 /** A new domain with its first key, together; null when the domain is served already. */
-export async function insertDomain({ prisma }: Store, domain: Domain, key: DkimKey): Promise<DomainWithKeys | null> {
+export async function insertDomain(
+  { prisma }: Store,
+  domain: Pick<Domain, "name" | "createdAt" | "open">,
+  key: DkimKey,
+): Promise<DomainWithKeys | null> {
   try {
     await prisma.$transaction([prisma.domain.create({ data: domain }), prisma.dkimKey.create({ data: key })]);
-    return { ...domain, dkimKeys: [key] };
+    return { ...domain, lastCheck: null, checkedAt: null, dkimKeys: [key] };
   } catch (error) {
     if (isUniqueViolation(error)) return null;
     throw error;
@@ -127,8 +132,13 @@ export async function changeDomainOpen({ prisma }: Store, name: string, open: bo
   return (await prisma.domain.updateMany({ where: { name }, data: { open } })).count > 0;
 }
 
-export async function saveCheck({ prisma }: Store, name: string, lastCheck: string, checkedAt: Date): Promise<void> {
-  await prisma.domain.updateMany({ where: { name }, data: { lastCheck, checkedAt } });
+export async function saveCheck(
+  { prisma }: Store,
+  name: string,
+  lastCheck: readonly object[],
+  checkedAt: Date,
+): Promise<void> {
+  await prisma.domain.updateMany({ where: { name }, data: { lastCheck: jsonInput(lastCheck), checkedAt } });
 }
 
 /** How many agents have their address at the domain. */

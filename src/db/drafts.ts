@@ -1,7 +1,7 @@
 import type { Draft, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
-import { columnsOf, insertRow, rowOf } from "./rows.ts";
+import { columnsOf, insertRow, rowOf, written } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
 // An agent's drafts. Writing one takes or gives back storage in the same
@@ -30,12 +30,16 @@ export async function lockDraft(tx: Tx, agentId: string, id: string): Promise<Dr
 export async function saveDraft(tx: Tx, draft: Draft): Promise<void> {
   const { id, agentId, ...fields } = draft;
   const names = Object.keys(fields);
-  const values = Object.values(fields).map((value) => (value instanceof Date ? tx.at(value) : value));
+  const values = names.map((name) => written(tx, "Draft", name, fields[name as keyof typeof fields]));
   await tx.run(
     `UPDATE "Draft" SET ${names.map((name) => `"${name}" = ?`).join(", ")} WHERE "id" = ? AND "agentId" = ?`,
-    [...(values as (string | number | null)[]), id, agentId],
+    [...values, id, agentId],
   );
 }
+
+/** Bytes a draft's fields take as the store keeps them, as JSON (its attachments are counted by what they hold). */
+export const storedBytes = (fields: Partial<Omit<Draft, "attachments">>): number =>
+  Buffer.byteLength(JSON.stringify(fields));
 
 /** Removes the draft (locked by lockDraft). */
 export async function deleteDraftRow(tx: Tx, agentId: string, id: string): Promise<void> {

@@ -60,7 +60,9 @@ function mailSelection(sql: Sql, agentId: string, selector: MailSelector) {
   }
   if (selector.to != null) {
     const quoted = `%${likeLiteral(JSON.stringify(selector.to.toLowerCase()))}%`;
-    add(`(LOWER("toList") LIKE ? ESCAPE '\\' OR LOWER("ccList") LIKE ? ESCAPE '\\')`, quoted, quoted);
+    // The lists' JSON text: jsonb on PostgreSQL, which LOWER takes only as text.
+    const text = (column: string) => `LOWER(CAST("${column}" AS TEXT)) LIKE ? ESCAPE '\\'`;
+    add(`(${text("toList")} OR ${text("ccList")})`, quoted, quoted);
   }
   if (selector.after != null) add(`"receivedAt" > ?`, sql.at(selector.after));
   if (selector.before != null) add(`"receivedAt" < ?`, sql.at(selector.before));

@@ -21,6 +21,7 @@ export async function appendEvent(
 ): Promise<string> {
   const row = await tx.one(
     `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES (?, ?, ?, ?) RETURNING "id"`,
+    // JSON text: PostgreSQL casts it to jsonb.
     [event.agentId, event.type, JSON.stringify(event.data), tx.at(event.createdAt)],
   );
   return String(row?.id);
@@ -39,7 +40,7 @@ export async function eventsAfter(
     orderBy: { id: "asc" },
     take: limit,
   });
-  return rows.map((row) => ({ ...row, id: String(row.id), data: JSON.parse(row.data) }));
+  return rows.map((row) => ({ ...row, id: String(row.id), data: row.data as StoredEvent["data"] }));
 }
 
 /** The agent's newest event id; "0" when it has none. */

@@ -1,5 +1,6 @@
-import type { IdempotencyKey } from "../generated/prisma/sqlite/client.ts";
+import { type IdempotencyKey, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
+import { jsonInput } from "./rows.ts";
 
 // Idempotency keys and the first answer to each.
 
@@ -25,14 +26,14 @@ export async function takeKeyOver({ prisma }: Store, stale: IdempotencyKey, fing
   const { agentId, key, createdAt } = stale;
   const { count } = await prisma.idempotencyKey.updateMany({
     where: { agentId, key, createdAt },
-    data: { fingerprint, status: null, answer: null, createdAt: now },
+    data: { fingerprint, status: null, answer: Prisma.DbNull, createdAt: now },
   });
   return count === 1;
 }
 
 /** Keeps the first answer to the key's request. */
-export async function keepAnswer({ prisma }: Store, agentId: string, key: string, status: number, answer: string) {
-  await prisma.idempotencyKey.updateMany({ where: { agentId, key }, data: { status, answer } });
+export async function keepAnswer({ prisma }: Store, agentId: string, key: string, status: number, answer: object) {
+  await prisma.idempotencyKey.updateMany({ where: { agentId, key }, data: { status, answer: jsonInput(answer) } });
 }
 
 export async function releaseKey({ prisma }: Store, agentId: string, key: string): Promise<void> {

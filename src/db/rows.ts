@@ -1,5 +1,6 @@
 import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
+import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Dialect, Param, Row, Tx } from "./statements.ts";
 
 // Our own statements' rows as Prisma hands the same rows back. The data
@@ -29,7 +30,7 @@ const CONVERT: Record<string, Convert> = {
   DateTime: (value, dialect) => dialect.date(value),
   Boolean: (value, dialect) => dialect.flag(value),
   BigInt: (value) => BigInt(value as number | string),
-  // SQLite keeps JSON as text; PostgreSQL's driver parses it.
+  // JSON comes back as text: SQLite keeps it so, and Prisma's PostgreSQL adapter leaves jsonb unparsed.
   Json: (value) => (typeof value === "string" ? JSON.parse(value) : value),
 };
 
@@ -66,10 +67,36 @@ export function rowOf<M extends Model>(dialect: Dialect, model: M, row: Row): Sh
 export const rowsOf = <M extends Model>(dialect: Dialect, model: M, rows: Row[]): Shape<M>[] =>
   rows.map((row) => rowOf(dialect, model, row));
 
-/** Inserts a row of the model, naming each column the row has; a date written as this database compares it. */
+const jsonFields = new Map<Model, Set<string>>();
+
+/** The model's Json fields, which a statement writes as JSON text (PostgreSQL casts it to jsonb). */
+function jsonFieldsOf(model: Model): Set<string> {
+  let found = jsonFields.get(model);
+  if (!found) {
+    found = new Set(scalarFields(model).flatMap((field) => (field.type === "Json" ? [field.name] : [])));
+    jsonFields.set(model, found);
+  }
+  return found;
+}
+
+/** A value as a statement writes it to the model's column: a date as this database compares it, JSON as text. */
+export function written(tx: Tx, model: Model, name: string, value: unknown): Param {
+  if (value instanceof Date) return tx.at(value);
+  if (value !== null && value !== undefined && jsonFieldsOf(model).has(name)) return JSON.stringify(value);
+  return value as Param;
+}
+
+/** Inserts a row of the model, naming each column the row has, each value as written() makes it. */
 export async function insertRow<M extends Model>(tx: Tx, model: M, row: Partial<Shape<M>>): Promise<void> {
   const names = Object.keys(row);
-  const values = Object.values(row).map((value) => (value instanceof Date ? tx.at(value) : value) as Param);
+  const values = names.map((name) => written(tx, model, name, row[name as keyof typeof row]));
   const columns = names.map((name) => `"${name}"`).join(", ");
   await tx.run(`INSERT INTO "${model}" (${columns}) VALUES (${names.map(() => "?").join(", ")})`, values);
 }
+
+/**
+ * A value for a Json field, as Prisma takes it: its input type asks for index
+ * signatures, which the domain's interfaces (a record check, a kept answer) do
+ * not declare.
+ */
+export const jsonInput = (value: object): Prisma.InputJsonValue => value as Prisma.InputJsonValue;

@@ -1,5 +1,6 @@
 import type { Store } from "./client.ts";
 import type { Window } from "./pages.ts";
+import { rowsOf } from "./rows.ts";
 import { deleteInBatches, type Sql } from "./sql.ts";
 import type { Tx } from "./statements.ts";
 
@@ -182,19 +183,26 @@ export async function recordSuccess(sql: Sql, webhookId: string, attempt: Attemp
   });
 }
 
+/** The body a delivery POSTs: {type, timestamp, data}. */
+export interface DeliveryBody {
+  type: string;
+  timestamp: string;
+  data: object;
+}
+
 /** A delivery to queue: written with its event, due at once. */
 export interface NewDelivery {
   id: string;
   webhookId: string;
   eventId: string;
-  payload: string;
+  body: DeliveryBody;
   at: Date;
 }
 
 export interface EnabledWebhook {
   id: string;
-  /** The event types it wants, as stored. */
-  events: string;
+  /** The event types it wants; empty for all. */
+  events: string[];
 }
 
 /** Inside the transaction that writes the event (raw: it is ours): the agent's enabled webhooks and the events each wants. */
@@ -203,7 +211,7 @@ export async function enabledWebhooks(tx: Tx, agentId: string): Promise<EnabledW
     agentId,
     true,
   ]);
-  return rows.map((row) => ({ id: row.id as string, events: row.events as string }));
+  return rowsOf(tx, "Webhook", rows).map(({ id, events }) => ({ id, events: events as string[] }));
 }
 
 /** Inside the same transaction: a delivery of the event, due at once. */
@@ -211,7 +219,15 @@ export async function insertDelivery(tx: Tx, delivery: NewDelivery): Promise<voi
   await tx.run(
     `INSERT INTO "WebhookDelivery" ("id", "webhookId", "eventId", "status", "payload", "attempts", "nextAttemptAt", "createdAt")
       VALUES (?, ?, ?, 'pending', ?, 0, ?, ?)`,
-    [delivery.id, delivery.webhookId, delivery.eventId, delivery.payload, tx.at(delivery.at), tx.at(delivery.at)],
+    // Kept as the JSON text it is signed and sent as, byte for byte.
+    [
+      delivery.id,
+      delivery.webhookId,
+      delivery.eventId,
+      JSON.stringify(delivery.body),
+      tx.at(delivery.at),
+      tx.at(delivery.at),
+    ],
   );
 }
 
@@ -247,3 +263,7 @@ export async function redeliver({ prisma }: Store, webhookId: string, deliveryId
 export function trimDeliveries({ sql }: Store, before: Date): Promise<number> {
   return deleteInBatches(sql, "WebhookDelivery", `"status" <> 'pending' AND "createdAt" < ?`, [sql.at(before)]);
 }
+
+/** The event type a delivery carries, from its body as kept. */
+export const deliveryTypeOf = (delivery: { payload: string }): string =>
+  (JSON.parse(delivery.payload) as DeliveryBody).type;

@@ -16,8 +16,8 @@ export interface NewWebhook {
   id: string;
   agentId: string;
   url: string;
-  /** JSON array of event types. */
-  events: string;
+  /** Its event types; empty for all. */
+  events: string[];
   description: string | null;
   secret: string;
   createdAt: Date;
@@ -46,7 +46,7 @@ export async function insertWebhook(
         webhook.id,
         webhook.agentId,
         webhook.url,
-        webhook.events,
+        JSON.stringify(webhook.events), // JSON text: PostgreSQL casts it to jsonb
         webhook.description,
         webhook.secret,
         true,
@@ -64,7 +64,7 @@ export function webhookById({ prisma }: Store, agentId: string, webhookId: strin
 /** What a change to a webhook writes. */
 export interface WebhookChange {
   url: string;
-  events: string;
+  events: string[];
   description: string | null;
   enabled: boolean;
 }

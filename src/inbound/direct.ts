@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { dropped, type Filed, fileDelivered } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, type SpfClient, tracedClient } from "./authentication.ts";
-import { type Readers, startReaders } from "./readers.ts";
 
 // Mail handed over directly, by the SMTP door or a provider's POST: traced as
 // an MX traces it, read on the reader threads, authenticated (SPF for the
@@ -32,7 +31,6 @@ export interface Received {
 export interface DirectIntake {
   /** Files the message for its recipients. */
   receive(raw: Buffer, envelope: Envelope): Promise<Received>;
-  close(): Promise<void>;
 }
 
 /** The trace an MX adds on top: the envelope sender, and who handed the message over. */
@@ -58,15 +56,12 @@ function spfClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts
 
 export function startDirectIntake(services: Services): DirectIntake {
   const { config, log } = services;
-  // The reader threads start with the first message: an instance that takes none keeps none.
-  let readers: Readers | null = null;
   const authenticate = authenticator(config, log);
   return {
     async receive(body, envelope) {
       const id = randomUUID().slice(0, 13);
       const raw = traced(body, envelope, config.mxHost, id);
-      readers ??= startReaders();
-      const message = await readers.read(raw);
+      const message = await services.reader.read(raw);
       const client = spfClientOf(body, envelope, config.trustedMxHosts);
       const authentication = await authenticate(raw, message.from.address, client);
       const recorded = { from: envelope.from, to: envelope.recipients };
@@ -76,9 +71,6 @@ export function startDirectIntake(services: Services): DirectIntake {
         if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });
       }
       return { id, filed };
-    },
-    close: async () => {
-      await readers?.close();
     },
   };
 }

@@ -178,3 +178,17 @@ export function startReaders(options: ReaderOptions = {}): Readers {
     },
   };
 }
+
+/** Readers whose threads start with the first message: an instance that reads none keeps none. */
+export function lazyReaders(): Readers {
+  let readers: Readers | null = null;
+  return {
+    read(raw) {
+      readers ??= startReaders();
+      return readers.read(raw);
+    },
+    async close() {
+      await readers?.close();
+    },
+  };
+}

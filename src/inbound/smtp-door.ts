@@ -2,6 +2,7 @@ import { readFileSync, unwatchFile, watchFile } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
 import type { SmtpIngressConfig } from "../config.ts";
+import { listenOn } from "../listen.ts";
 import { describeFault } from "../log.ts";
 import { filedReply, messageReply, type Reply, recipientRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -202,7 +203,7 @@ export async function startSmtpDoor(
   };
   for (const file of tlsFiles) watchFile(file, { interval: 1_000 }, reload);
   const dropWaitingForHeaders = takeProxiedConnections(server, door, log);
-  await new Promise<void>((resolve) => server.listen(door.port, door.host, resolve));
+  await listenOn(server, door.port, door.host, "SMTP_INGRESS_PORT");
   const { port } = server.server.address() as AddressInfo;
   log("info", "smtp_ingress_listening", { port, lmtp: door.lmtp });
   return {

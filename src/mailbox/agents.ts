@@ -21,7 +21,8 @@ import type { Services } from "./services.ts";
 
 // Agents and their keys: registration, rotation and deletion.
 
-const AGENT_ID = /^[A-Za-z0-9_-]{1,64}$/;
+export const AGENT_ID_MAX_LENGTH = 64;
+const AGENT_ID = new RegExp(`^[A-Za-z0-9_-]{1,${AGENT_ID_MAX_LENGTH}}$`);
 
 const CERTIFICATES =
   "certificate authorities mail it to prove control of a domain (CA/Browser Forum Baseline Requirements 3.2.2.4.4)";
@@ -114,7 +115,8 @@ export function jsonDepth(value: unknown): number {
 
 function validated(input: NewAgent, by: Creator, config: Config) {
   const bad = (message: string) => new ServiceError("BAD_REQUEST", message);
-  if (!AGENT_ID.test(input.id)) throw bad("id must be 1-64 characters: letters, digits, dashes and underscores");
+  if (!AGENT_ID.test(input.id))
+    throw bad(`id must be 1-${AGENT_ID_MAX_LENGTH} characters: letters, digits, dashes and underscores`);
   const reserved = reservedBecause(input.id, config);
   if (reserved && by === "self") {
     throw bad(`id ${input.id} is reserved on every domain: ${reserved}. Only the operator creates an agent with it`);

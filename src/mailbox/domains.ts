@@ -137,7 +137,7 @@ async function newKey(config: Config, domainName: string, state: string, now: Da
 async function makeDomain(services: Services, name: string, open: boolean): Promise<DomainWithKeys | null> {
   const now = services.clock.now();
   const key = await newKey(services.config, name, "active", now);
-  return insertDomain(services, { name, createdAt: now, lastCheck: null, checkedAt: null, open }, key);
+  return insertDomain(services, { name, createdAt: now, open }, key);
 }
 
 /**
@@ -292,7 +292,7 @@ function viewOf(config: Config, domain: DomainWithKeys): DomainView {
     selector: active?.selector ?? null,
     lastCheck:
       domain.checkedAt && domain.lastCheck
-        ? { checkedAt: domain.checkedAt, records: JSON.parse(domain.lastCheck) as RecordCheck[] }
+        ? { checkedAt: domain.checkedAt, records: domain.lastCheck as unknown as RecordCheck[] }
         : null,
   };
 }
@@ -381,7 +381,7 @@ export async function verifyDomain(services: Services, name: string): Promise<Do
     if (typeof (error as { code?: unknown }).code !== "string") throw error;
     throw new ServiceError("SERVICE_UNAVAILABLE", "DNS could not be asked just now: try again");
   }
-  await saveCheck(services, domain.name, JSON.stringify(checks), services.clock.now());
+  await saveCheck(services, domain.name, checks, services.clock.now());
   for (const key of domain.dkimKeys.filter((key) => key.state === "pending")) {
     if (checks.some((check) => check.name === dkimName(key) && check.status === "ok")) await promoteKey(services, key);
   }

@@ -12,6 +12,7 @@ import {
   lockDraft,
   saveDraft,
   draftSlice as sliceOfDrafts,
+  storedBytes,
 } from "../db/drafts.ts";
 import { giveStorageBack, takeStorage } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
@@ -37,7 +38,14 @@ import {
   type Outgoing,
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
-import { type AgentRecord, addressesOf, listsOf, type SentRecord } from "./records.ts";
+import {
+  type AgentRecord,
+  addressesOf,
+  keptAttachmentsOf,
+  listsOf,
+  type SentRecord,
+  storedAttachments,
+} from "./records.ts";
 import { closeLink } from "./review.ts";
 import { deliver, failScheduled, storageFull } from "./sending.ts";
 import type { Services } from "./services.ts";
@@ -120,7 +128,8 @@ function pendingOf(draft: Draft): PendingSend {
 const notFound = () => new ServiceError("NOT_FOUND", "Draft not found");
 
 /** How far ahead a send may be scheduled. */
-const MAX_SCHEDULE_MS = 30 * 24 * 3_600_000;
+export const MAX_SCHEDULE_DAYS = 30;
+const MAX_SCHEDULE_MS = MAX_SCHEDULE_DAYS * 24 * 3_600_000;
 
 type Schedule = Pick<Draft, "sendStatus" | "sendAt" | "claimedUntil" | "failureCode" | "failureMessage">;
 
@@ -130,26 +139,26 @@ function scheduleOf(sendAt: Date | null | undefined, now: Date): Schedule | null
   const cleared = { claimedUntil: null, failureCode: null, failureMessage: null };
   if (sendAt === null) return { sendStatus: "draft", sendAt: null, ...cleared };
   if (sendAt.getTime() > now.getTime() + MAX_SCHEDULE_MS) {
-    throw new ServiceError("BAD_REQUEST", "sendAt may be at most 30 days ahead");
+    throw new ServiceError("BAD_REQUEST", `sendAt may be at most ${MAX_SCHEDULE_DAYS} days ahead`);
   }
   return { sendStatus: "scheduled", sendAt: sendAt < now ? now : sendAt, ...cleared };
 }
 
 /** The stored fields a client's input changes, each held to its form. */
-function checkedFields(input: DraftInput): Partial<DraftFields> {
-  const lists = checkedAddressLists(input);
+function checkedFields(input: DraftInput, served: readonly string[]): Partial<DraftFields> {
+  const lists = checkedAddressLists(input, served);
   const given = <K extends keyof DraftInput>(key: K) => input[key] !== undefined;
   const fields: Partial<DraftFields> = {};
-  if (given("to")) fields.toList = JSON.stringify(lists.to);
-  if (given("cc")) fields.ccList = JSON.stringify(lists.cc);
-  if (given("bcc")) fields.bccList = JSON.stringify(lists.bcc);
+  if (given("to")) fields.toList = lists.to;
+  if (given("cc")) fields.ccList = lists.cc;
+  if (given("bcc")) fields.bccList = lists.bcc;
   if (given("subject")) fields.subject = input.subject ? checkedSubject(input.subject) : null;
   if (given("text")) fields.bodyText = input.text || null;
   if (given("html")) fields.bodyHtml = input.html || null;
-  if (given("replyTo")) fields.replyTo = checkedReplyTo(input.replyTo);
+  if (given("replyTo")) fields.replyTo = checkedReplyTo(input.replyTo, served);
   if (given("attachments")) {
     checkedAttachments(input.attachments);
-    fields.attachments = JSON.stringify(input.attachments ?? []);
+    fields.attachments = storedAttachments(input.attachments ?? []);
   }
   return fields;
 }
@@ -158,14 +167,14 @@ function checkedFields(input: DraftInput): Partial<DraftFields> {
 function fieldsOfOutgoing(out: Outgoing, inReplyTo: string | null): DraftFields {
   const attachments = out.attachments.map((file) => ({ ...file, content: file.content.toString("base64") }));
   return {
-    toList: JSON.stringify(out.to),
-    ccList: JSON.stringify(out.cc),
-    bccList: JSON.stringify(out.bcc),
+    toList: out.to,
+    ccList: out.cc,
+    bccList: out.bcc,
     subject: out.subject,
     bodyText: out.text,
     bodyHtml: out.html,
     replyTo: out.replyTo,
-    attachments: JSON.stringify(attachments),
+    attachments: storedAttachments(attachments),
     inReplyTo,
     inReplyToMessageId: out.inReplyTo,
     references: out.references.join(" ") || null,
@@ -177,11 +186,11 @@ function fieldsOfOutgoing(out: Outgoing, inReplyTo: string | null): DraftFields 
 /** Bytes a draft counts against storage: its fields as stored, its attachments as the bytes they hold. */
 function sizeOf(draft: DraftFields): number {
   const { attachments, ...fields } = draft;
-  const files = (JSON.parse(attachments) as AttachmentInput[]).reduce(
-    (sum, file) => sum + Buffer.byteLength(file.content ?? "", "base64"),
+  const files = keptAttachmentsOf(attachments).reduce(
+    (sum, file) => sum + Buffer.byteLength(file.content, "base64"),
     0,
   );
-  return Buffer.byteLength(JSON.stringify(fields)) + files;
+  return storedBytes(fields) + files;
 }
 
 /** Takes or gives back the storage a draft's new size differs by; refused past the agent's limit. */
@@ -251,24 +260,24 @@ export async function createDraft(services: Services, agent: AgentRecord, input:
   const reply = answered && replyRecipients(answered, addressOf(agent, services.config), false);
   const threading = answered ? answering(answered) : { inReplyTo: null, references: [], threadId: null };
   const fields: DraftFields = {
-    toList: JSON.stringify(reply?.to ?? []),
-    ccList: JSON.stringify(reply?.cc ?? []),
-    bccList: "[]",
+    toList: reply?.to ?? [],
+    ccList: reply?.cc ?? [],
+    bccList: [],
     subject: answered ? replySubject(answered.subject) : null,
     bodyText: null,
     bodyHtml: null,
     replyTo: null,
-    attachments: "[]",
+    attachments: [],
     inReplyTo: answered?.id ?? null,
     inReplyToMessageId: threading.inReplyTo,
     references: threading.references.join(" ") || null,
     threadId: threading.threadId,
     autoSubmitted: answered ? "auto-replied" : "auto-generated",
-    ...checkedFields(input),
+    ...checkedFields(input, services.config.mailDomains),
   };
   const draft = { ...newDraft(agent, fields, now), ...scheduleOf(input.sendAt, now) };
   const scheduled = draft.sendStatus === "scheduled";
-  if (scheduled) outgoingOf(draft);
+  if (scheduled) outgoingOf(draft, services.config.mailDomains);
   const made = await staged(services, agent, draft, scheduled);
   await insertStaged(services, agent, made);
   return made.draft;
@@ -347,14 +356,14 @@ export async function updateDraft(
     );
   }
   // A change takes back an approval, and lets go of a claim: a send under way finds the draft changed and stops.
-  const change = { ...checkedFields(input), approvedAt: null, claimedUntil: null };
+  const change = { ...checkedFields(input, services.config.mailDomains), approvedAt: null, claimedUntil: null };
   const now = services.clock.now();
   const schedule = scheduleOf(input.sendAt, now);
   const before = await getDraft(services, agent, draftId);
   assertAgentMayChange(before);
   const draft = { ...before, ...change, ...schedule };
   const scheduled = draft.sendStatus === "scheduled";
-  if (scheduled) outgoingOf(draft);
+  if (scheduled) outgoingOf(draft, services.config.mailDomains);
   const hold = await holdOf(services, agent, draft, scheduled);
   return withEvents(services, async (tx, emit) => {
     const locked = await lockDraft(tx, agent.id, draftId);
@@ -383,10 +392,10 @@ export async function deleteDraft(services: Services, agent: { id: string }, dra
 }
 
 /** The draft as a message to send, held to what POST /send holds a message to. */
-function outgoingOf(draft: Draft): Outgoing {
-  const attachments = JSON.parse(draft.attachments) as AttachmentInput[];
+function outgoingOf(draft: Draft, served: readonly string[]): Outgoing {
+  const attachments = keptAttachmentsOf(draft.attachments);
   return checkedOutgoing({
-    ...checkedRecipients(listsOf(draft)),
+    ...checkedRecipients(listsOf(draft), served),
     subject: checkedSubject(draft.subject ?? ""),
     ...checkedBody({ text: draft.bodyText, html: draft.bodyHtml, attachments }),
     replyTo: draft.replyTo,
@@ -402,7 +411,7 @@ function outgoingOf(draft: Draft): Outgoing {
  * holds it, as read, when the agent's policy says a person decides first.
  */
 async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft): Promise<SendResult> {
-  const out = outgoingOf(draft);
+  const out = outgoingOf(draft, services.config.mailDomains);
   const { draft: stage, link } = await staged(services, agent, draft, true);
   if (link === null) return deliver(services, agent, out, draft);
   const kept = { ...stage, updatedAt: services.clock.now() };

@@ -151,17 +151,17 @@ async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival,
     size: raw.length,
     receivedAt: now,
     headerDate: message.date,
-    toList: JSON.stringify(message.toList),
-    ccList: JSON.stringify(message.ccList),
-    replyToList: JSON.stringify(message.replyToList),
+    toList: message.toList,
+    ccList: message.ccList,
+    replyToList: message.replyToList,
     inReplyTo: message.inReplyTo,
     references: message.references.join(" ") || null,
     threadId,
     text: reading.text,
     preview: reading.preview,
     replyText: reading.replyText,
-    links: JSON.stringify(reading.links),
-    codes: JSON.stringify(reading.codes),
+    links: reading.links,
+    codes: reading.codes,
     autoSubmitted: message.autoSubmitted,
     authSpf: auth.spf,
     authDkim: auth.dkim,
@@ -186,7 +186,7 @@ async function confirmLease(tx: Tx, lease: Lease): Promise<void> {
 }
 
 /** Inside the filing transaction: the message filed for each of its recipients, in their order. */
-async function fileForEach(tx: Tx, emit: Emit, services: Services, arrival: Arrival): Promise<Filed[]> {
+export async function fileForEach(tx: Tx, emit: Emit, services: Services, arrival: Arrival): Promise<Filed[]> {
   const filed: Filed[] = [];
   for (const recipient of arrival.recipients) {
     filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });

@@ -63,11 +63,11 @@ async function claim(services: Services, agentId: string, key: string, fingerpri
       code: "IDEMPOTENCY_KEY_IN_USE",
     });
   }
-  return JSON.parse(row.answer ?? "{}") as Kept;
+  return (row.answer ?? {}) as Kept;
 }
 
 async function keep(services: Services, agentId: string, key: string, status: number, kept: Kept): Promise<void> {
-  await keepAnswer(services, agentId, key, status, JSON.stringify(kept));
+  await keepAnswer(services, agentId, key, status, kept);
 }
 
 /**

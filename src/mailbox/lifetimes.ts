@@ -2,6 +2,8 @@
 
 export const UNVERIFIED_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const VERIFICATION_CODE_LIFETIME_MS = 15 * 60 * 1000;
+/** The longest a request may take before it is answered 503. */
+export const REQUEST_TIMEOUT_MS = 30_000;
 
 /** An unverified agent created at or before this time is expired, even before the cleanup job removes it. */
 export const expiryCutoff = (now: Date) => new Date(now.getTime() - UNVERIFIED_LIFETIME_MS);

@@ -84,10 +84,10 @@ export function sendEmail(
   return sendOnce(services, agent, idempotencyKey, { operation: "send", input, sendAt: input.sendAt }, async () => {
     const inReplyTo = input.inReplyTo == null ? null : checkedMessageId(input.inReplyTo, "inReplyTo");
     return {
-      ...checkedRecipients(input),
+      ...checkedRecipients(input, services.config.mailDomains),
       subject: checkedSubject(input.subject),
       ...checkedBody(input),
-      replyTo: checkedReplyTo(input.replyTo),
+      replyTo: checkedReplyTo(input.replyTo, services.config.mailDomains),
       inReplyTo,
       references: inReplyTo === null ? [] : await referencesFor(services, agent.id, inReplyTo),
       threadId: null,

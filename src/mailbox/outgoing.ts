@@ -1,5 +1,5 @@
 import { excerpt, ServiceError } from "../errors.ts";
-import { isEmailAddress } from "../outbound/address.ts";
+import { isRecipientAddress } from "../outbound/address.ts";
 import type { MessageAttachment } from "../outbound/compose.ts";
 
 // What a client may ask to send, checked before anything is taken: the
@@ -75,10 +75,13 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 const CONTENT_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]*\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 const MESSAGE_ID = /^<[^<>\s]+@[^<>\s]+>$/;
 
-function addresses(list: string[] | null | undefined, field: string): string[] {
+/** The domains the instance serves by configuration (MAIL_DOMAINS): addresses there are recipients whatever their form. */
+type Served = readonly string[];
+
+function addresses(list: string[] | null | undefined, field: string, served: Served): string[] {
   const given = list ?? [];
   if (given.length > MAX_RECIPIENTS) throw bad(`${field} may name at most ${MAX_RECIPIENTS} recipients`);
-  const invalid = given.find((address) => !isEmailAddress(address));
+  const invalid = given.find((address) => !isRecipientAddress(address, served));
   if (invalid !== undefined) throw bad(`${field}: ${JSON.stringify(excerpt(invalid))} is not a valid email address`);
   return given;
 }
@@ -154,24 +157,30 @@ export function checkedMessageId(value: string, field: string): string {
 }
 
 /** Recipients of one message: each list at most 50, and all together at most 50. */
-export function checkedRecipients(input: { to: string[]; cc?: string[] | null; bcc?: string[] | null }) {
+export function checkedRecipients(
+  input: { to: string[]; cc?: string[] | null; bcc?: string[] | null },
+  served: Served,
+) {
   if (input.to.length < 1 || input.to.length > MAX_RECIPIENTS) throw bad(`to must name 1-${MAX_RECIPIENTS} recipients`);
-  return checkedAddressLists(input);
+  return checkedAddressLists(input, served);
 }
 
 /** Recipient lists, any of them empty (a draft's): each address valid, at most 50 in all. */
-export function checkedAddressLists(input: { to?: string[] | null; cc?: string[] | null; bcc?: string[] | null }) {
-  const to = addresses(input.to, "to");
-  const cc = addresses(input.cc, "cc");
-  const bcc = addresses(input.bcc, "bcc");
+export function checkedAddressLists(
+  input: { to?: string[] | null; cc?: string[] | null; bcc?: string[] | null },
+  served: Served,
+) {
+  const to = addresses(input.to, "to", served);
+  const cc = addresses(input.cc, "cc", served);
+  const bcc = addresses(input.bcc, "bcc", served);
   if (to.length + cc.length + bcc.length > MAX_RECIPIENTS) {
     throw bad(`to, cc and bcc together may name at most ${MAX_RECIPIENTS} recipients`);
   }
   return { to, cc, bcc };
 }
 
-export function checkedReplyTo(replyTo: string | null | undefined): string | null {
-  if (replyTo != null && !isEmailAddress(replyTo)) {
+export function checkedReplyTo(replyTo: string | null | undefined, served: Served): string | null {
+  if (replyTo != null && !isRecipientAddress(replyTo, served)) {
     throw bad(`replyTo: ${JSON.stringify(excerpt(replyTo))} is not a valid email address`);
   }
   return replyTo ?? null;

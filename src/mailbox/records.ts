@@ -1,5 +1,7 @@
-import type { Agent, Email, SentEmail } from "../generated/prisma/sqlite/client.ts";
+import type { Agent, Email, Prisma, SentEmail } from "../generated/prisma/sqlite/client.ts";
 import { type Authentication, resultWord, type Verdict } from "./authentication.ts";
+import type { AttachmentInput } from "./outgoing.ts";
+import type { Link } from "./reading/links.ts";
 
 // The domain's values: the rows of the data model, as every door sees them.
 
@@ -7,8 +9,23 @@ export type AgentRecord = Agent;
 export type EmailRecord = Email;
 export type SentRecord = SentEmail;
 
-/** A list of addresses as a row keeps it: a JSON array. */
-export const addressesOf = (stored: string): string[] => JSON.parse(stored);
+/** A list of addresses a row keeps: Prisma types each Json field JsonValue; those of addresses hold strings. */
+export const addressesOf = (stored: Prisma.JsonValue): string[] => stored as string[];
+
+/** The links an email keeps, in document order. */
+export const keptLinksOf = (stored: Prisma.JsonValue) => stored as unknown as Link[];
+
+/** The likely one-time codes an email keeps, best first. */
+export const keptCodesOf = (stored: Prisma.JsonValue) => stored as string[];
+
+/** An attachment as a draft keeps it: as the client gave it, its content in base64. */
+export type KeptAttachment = AttachmentInput & { filename: string; content: string };
+
+/** A draft's attachments: its Json field holds KeptAttachments. */
+export const keptAttachmentsOf = (stored: Prisma.JsonValue) => stored as unknown as KeptAttachment[];
+
+/** Attachments for a draft's Json field: Prisma's type wants index signatures, which KeptAttachment does not declare. */
+export const storedAttachments = (files: readonly AttachmentInput[]) => files as unknown as Prisma.JsonArray;
 
 /** A message's recipient lists. */
 export interface RecipientLists {
@@ -18,7 +35,11 @@ export interface RecipientLists {
 }
 
 /** The recipient lists a row keeps (a draft's, a sent email's). */
-export const listsOf = (row: { toList: string; ccList: string; bccList: string }): RecipientLists => ({
+export const listsOf = (row: {
+  toList: Prisma.JsonValue;
+  ccList: Prisma.JsonValue;
+  bccList: Prisma.JsonValue;
+}): RecipientLists => ({
   to: addressesOf(row.toList),
   cc: addressesOf(row.ccList),
   bcc: addressesOf(row.bccList),

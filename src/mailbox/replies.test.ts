@@ -20,17 +20,17 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   headerDate: null,
   isRead: false,
   folder: "inbox",
-  toList: JSON.stringify(["scout@mail.example", "Pat@Example.com"]),
-  ccList: JSON.stringify(["finance@example.com", "pat@example.com", "SCOUT@mail.example"]),
-  replyToList: "[]",
+  toList: ["scout@mail.example", "Pat@Example.com"],
+  ccList: ["finance@example.com", "pat@example.com", "SCOUT@mail.example"],
+  replyToList: [],
   inReplyTo: null,
   references: null,
   threadId: "t1",
   text: "Please pay.",
   preview: "Please pay.",
   replyText: "Please pay.",
-  links: "[]",
-  codes: "[]",
+  links: [],
+  codes: [],
   authSpf: null,
   authDkim: null,
   authDmarc: null,
@@ -88,7 +88,7 @@ describe("replyRecipients", () => {
   });
 
   test("Reply-To wins over From, and is not repeated in Cc", () => {
-    const email = original({ replyToList: JSON.stringify(["billing@example.com"]), ccList: '["BILLING@example.com"]' });
+    const email = original({ replyToList: ["billing@example.com"], ccList: ["BILLING@example.com"] });
     expect(replyRecipients(email, "scout@mail.example", true)).toEqual({
       to: ["billing@example.com"],
       cc: ["Pat@Example.com"],

@@ -93,7 +93,7 @@ export function forwardEmail(
 ): Promise<SendResult> {
   const request = { operation: "forward", input: { emailId, ...input }, sendAt: input.sendAt };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
-    const recipients = checkedRecipients({ to: input.to });
+    const recipients = checkedRecipients({ to: input.to }, services.config.mailDomains);
     const added = checkedAttachments(input.attachments);
     const original = await getEmail(services, agent, emailId);
     return {

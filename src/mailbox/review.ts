@@ -7,9 +7,8 @@ import { findAgent } from "./admin.ts";
 import { addressOf } from "./agents.ts";
 import { type Emit, withEvents } from "./events.ts";
 import { hashApiKey, REVIEW_TOKEN } from "./keys.ts";
-import type { AttachmentInput } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
-import type { AgentRecord } from "./records.ts";
+import { type AgentRecord, keptAttachmentsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // Deciding a held message: a person with its review link, or the operator.
@@ -93,7 +92,7 @@ export async function reviewOf(services: Services, token: string): Promise<Revie
 /** One attachment of the message a review link is for, to open before deciding: 404 when it has none at that place. */
 export async function reviewAttachment(services: Services, token: string, index: number) {
   const { draft } = await reviewOf(services, token);
-  const file = (JSON.parse(draft.attachments) as AttachmentInput[])[index];
+  const file = keptAttachmentsOf(draft.attachments)[index];
   if (!file?.content) throw new ServiceError("NOT_FOUND", "Attachment not found");
   const content = Buffer.from(file.content, "base64");
   const sha256 = createHash("sha256").update(content).digest("hex");

@@ -1,6 +1,7 @@
 import { replaceSenderLists, senderListsOf } from "../db/agents.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { isEmailAddress } from "../outbound/address.ts";
+import { type AgentRecord, addressesOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // Who may mail an agent: with entries in its allow list only those senders
@@ -37,8 +38,8 @@ export function senderAllowed(lists: SenderLists, address: string): boolean {
 }
 
 /** The lists as stored on the agent's row. */
-export function storedLists(agent: { senderAllow: string; senderBlock: string }): SenderLists {
-  return { allow: JSON.parse(agent.senderAllow), block: JSON.parse(agent.senderBlock) };
+export function storedLists(agent: Pick<AgentRecord, "senderAllow" | "senderBlock">): SenderLists {
+  return { allow: addressesOf(agent.senderAllow), block: addressesOf(agent.senderBlock) };
 }
 
 export async function getSenders(services: Services, agent: { id: string }): Promise<SenderLists> {
@@ -54,7 +55,7 @@ export async function setSenders(
   lists: { allow?: string[] | null; block?: string[] | null },
 ): Promise<SenderLists> {
   const checked = { allow: checkedList(lists.allow ?? [], "allow"), block: checkedList(lists.block ?? [], "block") };
-  const stored = { senderAllow: JSON.stringify(checked.allow), senderBlock: JSON.stringify(checked.block) };
+  const stored = { senderAllow: checked.allow, senderBlock: checked.block };
   if (!(await replaceSenderLists(services, agent.id, stored))) throw new ServiceError("NOT_FOUND", "Agent not found");
   return checked;
 }

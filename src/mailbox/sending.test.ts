@@ -4,9 +4,9 @@ import { SENT_ANSWER } from "./sending.ts";
 const sent = {
   id: "s1",
   agentId: "scout",
-  toList: '["pat@example.com","sam@example.com"]',
-  ccList: '["cc@example.com"]',
-  bccList: "[]",
+  toList: ["pat@example.com", "sam@example.com"],
+  ccList: ["cc@example.com"],
+  bccList: [],
   subject: "Hello",
   bodyText: "Hi",
   bodyHtml: null,

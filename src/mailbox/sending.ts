@@ -27,13 +27,14 @@ import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import { composeMessage } from "../outbound/compose.ts";
-import { type Delivery, type FinalOutcome, NotDelivered } from "../outbound/delivery.ts";
+import { type Delivery, type Envelope, type FinalOutcome, NotDelivered } from "../outbound/delivery.ts";
 import { signMessage } from "../outbound/dkim.ts";
 import { addressOf, domainOf, type Outcome } from "./agents.ts";
 import { signingKeyFor } from "./domains.ts";
-import { withEvents } from "./events.ts";
+import { type Emit, withEvents } from "./events.ts";
 import type { AnswerCodec } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
+import { fileLocally, LOCAL_PROVIDER, recipientsByWay, refuseUnknownLocal } from "./local-delivery.ts";
 import type { Outgoing } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
@@ -66,7 +67,7 @@ interface Taken {
 }
 
 /** Addresses as sent records joined them before they became lists. */
-const listFromJoined = (joined: string | null | undefined) => JSON.stringify(joined ? splitAddresses(joined) : []);
+const listFromJoined = (joined: string | null | undefined) => (joined ? splitAddresses(joined) : []);
 
 /**
  * A sent record as an idempotent answer is kept. One kept before recipients
@@ -174,14 +175,17 @@ async function restoreDraft(tx: Tx, draft: Draft): Promise<void> {
   await takeStorage(tx, draft.agentId, draft.size, QUOTA_MAX);
 }
 
-/** The provider took it: the record gets its providerId, and the agent's event log says it went out; false when the record is gone. */
-async function accepted(services: Services, taken: Taken, providerId: string): Promise<boolean> {
-  return withEvents(services, async (tx, emit) => {
-    if (!(await setProviderId(tx, taken.id, providerId))) return false;
-    const { id: sentId, to, subject } = taken;
-    await emit({ type: "email.sent", agentId: taken.agentId, data: { sentId, to, subject } });
-    return true;
-  });
+/** Inside a transaction: the record gets its providerId, and the agent's event log says it went out; false when the record is gone. */
+async function markSent(tx: Tx, emit: Emit, taken: Taken, providerId: string): Promise<boolean> {
+  if (!(await setProviderId(tx, taken.id, providerId))) return false;
+  const { id: sentId, to, subject } = taken;
+  await emit({ type: "email.sent", agentId: taken.agentId, data: { sentId, to, subject } });
+  return true;
+}
+
+/** The provider took it: marked sent; false when the record is gone. */
+function accepted(services: Services, taken: Taken, providerId: string): Promise<boolean> {
+  return withEvents(services, (tx, emit) => markSent(tx, emit, taken, providerId));
 }
 
 /** A scheduled send that was refused: its draft is left failed, with why, and an `email.send_failed` event. */
@@ -257,9 +261,9 @@ async function take(
     const row = {
       id: taken.id,
       agentId: agent.id,
-      toList: JSON.stringify(out.to),
-      ccList: JSON.stringify(out.cc),
-      bccList: JSON.stringify(out.bcc),
+      toList: out.to,
+      ccList: out.cc,
+      bccList: out.bcc,
       subject: out.subject,
       bodyText: out.text,
       bodyHtml: out.html,
@@ -283,15 +287,42 @@ export async function signed(services: Services, domain: string, raw: Buffer): P
   return key ? signMessage(raw, key) : raw;
 }
 
-/** Sends a checked message from the agent's address through the configured provider; from a draft, in its place. */
+/** Hands the message to the provider for the recipients elsewhere; a refusal undoes the send and is thrown. */
+async function sendRemote(services: Services, taken: Taken, envelope: Envelope, raw: Buffer): Promise<Delivery> {
+  const { mailer, sql, log } = services;
+  if (!mailer) throw new ServiceError("SERVICE_UNAVAILABLE", "Sending is not configured on this server");
+  try {
+    return await mailer.send(envelope, raw);
+  } catch (error) {
+    if (!(error instanceof NotDelivered)) throw error;
+    await undoSend(sql, taken);
+    log("warn", "delivery_failed", { agentId: taken.agentId, sentId: taken.id, error: error.message });
+    const what = error.unreachable ? "could not be reached" : "did not accept the message";
+    throw new ServiceError("INTERNAL_SERVER_ERROR", `Delivery failed: the email provider ${what}`);
+  }
+}
+
+/**
+ * Sends a checked message from the agent's address; from a draft, in its
+ * place. Recipients elsewhere get it through the configured provider; agents
+ * of this instance get it filed at once (local-delivery.ts), in the
+ * transaction that marks it sent.
+ */
 export async function deliver(
   services: Services,
   agent: AgentRecord,
   out: Outgoing,
   draft: Draft | null = null,
 ): Promise<SentRecord> {
-  const { mailer, config, sql, clock, log } = services;
-  if (!mailer) throw new ServiceError("SERVICE_UNAVAILABLE", "Sending is not configured on this server");
+  const { mailer, config, clock, log } = services;
+  const { local, remote } = await recipientsByWay(services, [...out.to, ...out.cc, ...out.bcc]);
+  if (remote.length > 0 && !mailer) {
+    throw new ServiceError(
+      "SERVICE_UNAVAILABLE",
+      "Sending is not configured on this server: only mail to its own agents goes (SMTP_URL is not set)",
+    );
+  }
+  await refuseUnknownLocal(services, local);
   const now = clock.now();
   const from = addressOf(agent, config);
   const domain = domainOf(agent, config);
@@ -301,19 +332,26 @@ export async function deliver(
     domain,
     await composeMessage({ ...out, from: { name: agent.name, address: from }, messageId, date: now }),
   );
+  // Read before anything is taken, as the recipients' side reads it.
+  const message = local.length > 0 ? await services.reader.read(raw) : null;
   const taken = await take(services, agent, out, { messageId, raw, now, draft });
   // The envelope's sender is the email's own return path, where its reports are believed; From stays the agent's.
   const returnPath = await returnPathFor(services, taken.id, domain);
-  let delivery: Delivery;
-  try {
-    delivery = await mailer.send({ from: returnPath, to: [...out.to, ...out.cc, ...out.bcc] }, raw);
-  } catch (error) {
-    if (!(error instanceof NotDelivered)) throw error;
-    await undoSend(sql, taken);
-    log("warn", "delivery_failed", { agentId: agent.id, sentId: taken.id, error: error.message });
-    const what = error.unreachable ? "could not be reached" : "did not accept the message";
-    throw new ServiceError("INTERNAL_SERVER_ERROR", `Delivery failed: the email provider ${what}`);
-  }
+  const delivery =
+    remote.length > 0
+      ? await sendRemote(services, taken, { from: returnPath, to: remote }, raw)
+      : ({ outcome: "accepted", queueId: LOCAL_PROVIDER } as const);
+  const providerId = delivery.outcome === "accepted" ? (delivery.queueId ?? messageId) : null;
+  const { threadId } = taken.row;
+  const send = { sentId: taken.id, agentId: agent.id, threadId, returnPath, raw, recipients: local, now };
+  const deliveryStatus = await withEvents(services, async (tx, emit) => {
+    const status = message ? await fileLocally(tx, emit, services, { ...send, message }) : "sent";
+    // The agent was deleted while its message went out.
+    if (providerId !== null && !(await markSent(tx, emit, taken, providerId))) {
+      throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
+    }
+    return status;
+  });
   if (delivery.outcome === "unconfirmed") {
     void delivery.final.then((final) => settleLate(services, taken, messageId, final));
     log("warn", "delivery_unconfirmed", { agentId: agent.id, sentId: taken.id });
@@ -322,13 +360,8 @@ export async function deliver(
       `The email provider did not confirm the message in time, so it may still be delivered. It is kept as sent email ${taken.id}, counted against today's limit, with providerId null until the provider answers: check the sent list before sending it again.`,
     );
   }
-  const providerId = delivery.queueId ?? messageId;
-  // The agent was deleted while its message went out.
-  if (!(await accepted(services, taken, providerId))) {
-    throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
-  }
   // The row as written, rather than read back: a read through Prisma cost a send a fifth of its time.
-  return { ...taken.row, providerId, deliveryStatus: "sent" };
+  return { ...taken.row, providerId, deliveryStatus };
 }
 
 /** One sent email, with what reports said of its recipients when the query asks. */

@@ -8,7 +8,13 @@ import type { Logger } from "../log.ts";
 import type { Metrics } from "../metrics.ts";
 import type { Mailer } from "../outbound/delivery.ts";
 import type { PostLookup } from "../social/posts.ts";
+import type { IncomingMessage } from "./filing.ts";
 import type { RequestLimits } from "./request-limits.ts";
+
+/** Reads a message as inbound mail is read (on the inbound side's reader threads): mail between agents here is filed so. */
+export interface MailReader {
+  read(raw: Buffer): Promise<IncomingMessage>;
+}
 
 /** What every domain function may use; one set per running service. */
 export interface Services {
@@ -19,6 +25,7 @@ export interface Services {
   posts: PostLookup;
   /** null when SMTP_URL is not set. */
   mailer: Mailer | null;
+  reader: MailReader;
   /** Who waits on an agent's events hears of them here. */
   wakeups: Wakeups;
   /** How a lease whose holder died is known to be free (see db/takeover.ts). */

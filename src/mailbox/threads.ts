@@ -13,7 +13,7 @@ import {
   widenThread,
 } from "../db/threads.ts";
 import { ServiceError } from "../errors.ts";
-import type { Email, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
+import type { Email, Prisma, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import { folderToRead } from "./folders.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
@@ -103,8 +103,8 @@ const lowerUnique = (addresses: string[]) => [...new Set(addresses.map((a) => a.
 /** What a thread's participants are read from: its received and its sent messages' addresses. */
 export interface ThreadAddresses {
   agent: { id: string; domain: string | null };
-  emails: { fromAddress: string; toList: string; ccList: string }[];
-  sent: { toList: string; ccList: string; bccList: string }[];
+  emails: { fromAddress: string; toList: Prisma.JsonValue; ccList: Prisma.JsonValue }[];
+  sent: { toList: Prisma.JsonValue; ccList: Prisma.JsonValue; bccList: Prisma.JsonValue }[];
 }
 
 /** Every address involved in a thread, in lower case, each once: the agent's own for what it sent. */

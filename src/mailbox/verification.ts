@@ -17,6 +17,8 @@ import type { Services } from "./services.ts";
 
 /** No 0/O, 1/I/L: a person copies the code by hand. */
 const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
+/** Characters of a verification code after its prefix. */
+export const CODE_LENGTH = 6;
 
 export interface VerificationStatus {
   /** Who verifies agents on this instance (VERIFICATION_MODE). */
@@ -74,7 +76,7 @@ export async function openClaim(services: Services, claimToken: string): Promise
 }
 
 function newCode(prefix: string): string {
-  const chars = Array.from({ length: 6 }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]);
+  const chars = Array.from({ length: CODE_LENGTH }, () => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)]);
   return `${prefix}-${chars.join("")}`;
 }
 

@@ -40,6 +40,9 @@ export interface WebhookWithSecret {
 /** One delivery with its attempts, oldest first. */
 export type DeliveryRecord = WebhookDelivery & { attemptLog: WebhookAttempt[] };
 
+/** The event type a delivery carries, read from its body by the store, which keeps the body as it was sent. */
+export { deliveryTypeOf } from "../db/webhook-deliveries.ts";
+
 export interface WebhookInput {
   url?: string | null;
   events?: readonly string[] | null;
@@ -75,7 +78,7 @@ const newSecret = () => `whsec_${randomBytes(24).toString("base64")}`;
 const notFound = () => new ServiceError("NOT_FOUND", "Webhook not found");
 
 /** The event types a webhook receives; empty for all. */
-export const eventTypesOf = (webhook: Pick<Webhook, "events">): EventType[] => JSON.parse(webhook.events);
+export const eventTypesOf = (webhook: Pick<Webhook, "events">): EventType[] => webhook.events as EventType[];
 
 export async function createWebhook(
   services: Services,
@@ -88,7 +91,7 @@ export async function createWebhook(
     id: randomUUID(),
     agentId: agent.id,
     url: validUrl(input.url, config.webhookAllowPrivate),
-    events: JSON.stringify(checkedEventTypes(input.events ?? [], "events")),
+    events: checkedEventTypes(input.events ?? [], "events"),
     description: validDescription(input.description),
     secret: newSecret(),
     createdAt: clock.now(),
@@ -131,7 +134,7 @@ export async function updateWebhook(
   const current = await getWebhook(services, agent, webhookId);
   const change = {
     url: input.url == null ? current.url : validUrl(input.url, config.webhookAllowPrivate),
-    events: input.events == null ? current.events : JSON.stringify(checkedEventTypes(input.events, "events")),
+    events: input.events == null ? eventTypesOf(current) : checkedEventTypes(input.events, "events"),
     description: input.description === undefined ? current.description : validDescription(input.description),
     enabled: input.enabled ?? current.enabled,
   };
@@ -168,9 +171,6 @@ export async function listDeliveries(
   return { ...(await deliveryPage(services, webhookId, window)), ...window };
 }
 
-/** The event type a delivery carries, from its body. */
-export const deliveryTypeOf = (delivery: Pick<WebhookDelivery, "payload">): string => JSON.parse(delivery.payload).type;
-
 /** Tries a delivery again now, whatever became of it, while its webhook is paused too (not while it is disabled). */
 export async function retryDelivery(services: Services, agent: { id: string }, webhookId: string, deliveryId: string) {
   await getWebhook(services, agent, webhookId);
@@ -193,16 +193,16 @@ export async function queueDeliveries(
   for (const webhook of webhooks) {
     const types = eventTypesOf(webhook);
     if (types.length > 0 && !types.includes(event.type as EventType)) continue;
-    const payload = JSON.stringify({
+    const body = {
       type: event.type,
       timestamp: event.createdAt.toISOString(),
       data: { ...(event.data as object), eventId: event.id, agentId: event.agentId },
-    });
+    };
     await insertDelivery(tx, {
       id: randomUUID(),
       webhookId: webhook.id,
       eventId: event.id,
-      payload,
+      body,
       at: event.createdAt,
     });
   }

@@ -14,7 +14,7 @@ import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
 import type { RequestFacts } from "../schema/context.ts";
-import { type Tool, tools } from "./tools.ts";
+import { answerOf, routeCallOf, type Tool, tools } from "./tools.ts";
 
 // /mcp: the Model Context Protocol over Streamable HTTP, for the agent whose
 // key the request carries. Each POST gets a server of its own and answers in
@@ -22,12 +22,16 @@ import { type Tool, tools } from "./tools.ts";
 // nothing outlives the request.
 
 const INSTRUCTIONS =
-  "Your own email mailbox. get_agent tells your address. Mail that arrives is in list_emails and search_emails; " +
-  "read_email reads one whole; wait_for_email waits for the next. send_email, reply_to_email and forward_email send " +
-  "from your address. Errors carry the service's code and message.";
+  "Your own email mailbox. get_agent tells your address. Mail that arrives is in list_emails and search_emails, " +
+  "conversations in list_threads and read_thread; read_email reads one whole; wait_for_email waits for one. " +
+  "send_email, reply_to_email and forward_email send from your address. Each tool answers what its REST route answers " +
+  '(the same JSON), then the current time as {"now": ms since 1970}. Errors carry the service\'s code and message.';
 
-/** The tool's answer as the model reads it: JSON text, or the attachment as an embedded resource. */
-function resultOf(tool: Tool, answer: RouteAnswer, args: Record<string, unknown>, where: string): CallToolResult {
+/** What ends every answer: the current time, which a model does not know, for sendAt and after. */
+const clockOf = (now: Date) => ({ type: "text" as const, text: JSON.stringify({ now: now.getTime() }) });
+
+/** The tool's answer as the model reads it: its route's JSON body, or the attachment as an embedded resource. */
+function resultOf(tool: Tool, answer: RouteAnswer, now: Date, where: string): CallToolResult {
   if ("file" in answer) {
     const { record, content } = answer.file;
     const uri = `${where}/emails/${record.emailId}/attachments/${record.id}`;
@@ -41,17 +45,17 @@ function resultOf(tool: Tool, answer: RouteAnswer, args: Record<string, unknown>
             ? { ...resource, text: content.toString("utf8") }
             : { ...resource, blob: content.toString("base64") },
         },
+        clockOf(now),
       ],
     };
   }
-  const body = tool.answer ? tool.answer(answer.body, args as never) : answer.body;
-  return { content: [{ type: "text", text: JSON.stringify(body) }] };
+  return { content: [{ type: "text", text: JSON.stringify(answerOf(tool, answer.body)) }, clockOf(now)] };
 }
 
-/** Every tool error, the argument check's too: the spec's error body, as REST answers it. */
-const refusal = (error: ServiceError): CallToolResult => ({
+/** Every tool error, the argument check's too: the spec's error body, as REST answers it, then the time. */
+const refusal = (error: ServiceError, now: Date): CallToolResult => ({
   isError: true,
-  content: [{ type: "text", text: JSON.stringify(error.toBody()) }],
+  content: [{ type: "text", text: JSON.stringify(error.toBody()) }, clockOf(now)],
 });
 
 /** What is wrong with the arguments, each named as the tool's input names it. */
@@ -70,15 +74,15 @@ async function callTool(
   agent: AgentRecord,
   context: ToolContext,
 ) {
+  const now = () => context.services.clock.now();
   const checked = schema.safeParse(input ?? {});
-  if (!checked.success) return refusal(argumentsRefusal(checked.error));
-  const args = checked.data as Record<string, unknown>;
-  const { route, request } = tool.call(args as never, agent.id);
+  if (!checked.success) return refusal(argumentsRefusal(checked.error), now());
+  const { route, request } = routeCallOf(tool, checked.data, agent.id);
   try {
     const answer = await context.run(route, request, context.facts);
-    return resultOf(tool, answer, args, `${context.services.config.publicUrl}/agents/${agent.id}`);
+    return resultOf(tool, answer, now(), `${context.services.config.publicUrl}/agents/${agent.id}`);
   } catch (error) {
-    return refusal(asServiceError(error, requestFault(context.services.log)));
+    return refusal(asServiceError(error, requestFault(context.services.log)), now());
   }
 }
 
@@ -87,7 +91,14 @@ const LISTINGS = tools.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: z.toJSONSchema(z.object(tool.input), { target: "draft-7", io: "input" }) as { type: "object" },
+  inputSchema: z.toJSONSchema(z.object(tool.input), {
+    target: "draft-7",
+    io: "input",
+    // zod spells ISO 8601 out as a regular expression too: "date-time" says it.
+    override: ({ jsonSchema }) => {
+      if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
+    },
+  }) as { type: "object" },
   annotations: { readOnlyHint: tool.readOnly ?? false, openWorldHint: !tool.readOnly },
 }));
 

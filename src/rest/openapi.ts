@@ -24,6 +24,7 @@ import {
   visitWithTypeInfo,
 } from "graphql";
 import type { Config } from "../config.ts";
+import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
 import { publicRoutes, type Route } from "./routes.ts";
 
 // The OpenAPI 3.1 description of the REST layer, generated from the route
@@ -321,29 +322,6 @@ function answerSchema(route: Route, schema: GraphQLSchema, request: Map<string, 
 
 // ---- The document.
 
-const ERROR_BODY: Schema = {
-  type: "object",
-  properties: {
-    error: { type: "string", description: "The status's reason phrase; 429 is written Rate limit exceeded" },
-    message: { type: "string" },
-    statusCode: { type: "integer" },
-    code: {
-      type: "string",
-      description:
-        "DAILY_SEND_LIMIT_EXCEEDED, STORAGE_LIMIT_EXCEEDED, NOT_VERIFIED, VERIFICATION_EXPIRED, INVALID_TWEET, SOCIAL_ALREADY_USED and this service's own (THREAD_SEND_LIMIT_EXCEEDED, RECIPIENT_SUPPRESSED, TOO_MANY_STREAMS, TOO_MANY_WEBHOOKS, IDEMPOTENCY_KEY_REUSED, IDEMPOTENCY_KEY_IN_USE, AWAITING_APPROVAL, MESSAGE_REJECTED, ALREADY_DECIDED)",
-    },
-    limit: { type: "integer" },
-    current: { type: "integer" },
-    resetAt: { type: "integer" },
-    recipients: {
-      type: "array",
-      items: { type: "string" },
-      description: "RECIPIENT_SUPPRESSED: the addresses the send was refused for",
-    },
-  },
-  required: ["error", "message", "statusCode"],
-};
-
 /** Examples of the parts and fields clients meet most, by name. */
 const EXAMPLES: Record<string, unknown> = {
   agentId: "scout",
@@ -377,20 +355,6 @@ const EXAMPLES: Record<string, unknown> = {
   url: "https://agent.example/hooks/mail",
   address: "pat@example.com",
   "idempotency-key": "send-2026-11-26-report",
-};
-
-const ERRORS: Record<string, string> = {
-  "400": "Invalid body or parameters, or a verification failure",
-  "401": "Missing or invalid API key",
-  "403": "Another agent's key, or the agent is not verified (code NOT_VERIFIED)",
-  "404": "The agent or item does not exist",
-  "409": "Taken already, or a request with the same Idempotency-Key is in flight",
-  "410": "The verification link was used, or its agent expired",
-  "413": "Request body too large",
-  "422": "The Idempotency-Key was used with another body",
-  "429": "Too many requests (REQUEST_RATE_LIMITED, with Retry-After), or a daily send, thread send or storage limit",
-  "500": "Server failure, including failed delivery",
-  "503": "Temporarily unavailable",
 };
 
 /** The statuses a route may refuse with: all may fail on input, on the server or on time. */
@@ -519,7 +483,7 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
         errorStatuses(route, isOpen(route)).map((status) => [
           status,
           {
-            description: ERRORS[status],
+            description: statusWords(Number(status)),
             content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
           },
         ]),
@@ -585,7 +549,7 @@ export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "pub
     paths,
     components: {
       securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "The agent's API key" } },
-      schemas: { Error: ERROR_BODY },
+      schemas: { Error: ERROR_BODY_SCHEMA },
     },
   };
 }

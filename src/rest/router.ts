@@ -3,6 +3,7 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
   getNamedType,
+  isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
@@ -18,6 +19,7 @@ import { internalError, ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type RequestFacts, requestFacts } from "../schema/context.ts";
+import { inSpecWords } from "../schema/enums.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
 import { type Graphql, runOperation } from "../schema/pipeline.ts";
@@ -75,7 +77,14 @@ function problemOf(value: unknown, type: GraphQLInputType, at: string): string |
     type.parseValue(value);
     return null;
   } catch {
-    return `Invalid ${at}: expected ${EXPECTED[type.name] ?? type.name}`;
+    // An enum takes one of its values' names.
+    const expected = isEnumType(type)
+      ? type
+          .getValues()
+          .map((value) => value.name)
+          .join(", ")
+      : EXPECTED[type.name];
+    return `Invalid ${at}: expected ${expected ?? type.name}`;
   }
 }
 
@@ -168,7 +177,7 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
       return { status: 200, file: await facts.answer.load(content, (loaded) => loaded.content.length) };
     }
     const status = route.acceptedWhen?.(data) ? 202 : (route.status ?? 200);
-    return { status, body: route.respond ? route.respond(data, request) : Object.values(data)[0] };
+    return { status, body: inSpecWords(route.respond ? route.respond(data, request) : Object.values(data)[0]) };
   };
 }
 

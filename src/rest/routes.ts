@@ -971,7 +971,7 @@ export const routes: Route[] = [
     path: "/admin/agents/:agentId/policy",
     body: true,
     operation: graphql(
-      `mutation AdminSetSendPolicy($id: ID!, $sendPolicy: String) {
+      `mutation AdminSetSendPolicy($id: ID!, $sendPolicy: SendPolicy) {
         admin { setSendPolicy(id: $id, sendPolicy: $sendPolicy) { ...AdminAgentFields } }
       }`,
       [AdminAgentFields],

@@ -1,3 +1,4 @@
+import type { SendPolicy } from "../config.ts";
 import type { InboundState } from "../inbound/state.ts";
 import {
   type AgentOverview,
@@ -29,6 +30,7 @@ import { CreateAgentInput, CreateAgentPayload } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
+import { SendPolicyEnum } from "./enums.ts";
 import { pageCost, pageType } from "./pages.ts";
 import { DecisionType } from "./review.ts";
 import { SuppressionPage } from "./sending.ts";
@@ -67,12 +69,15 @@ const AdminAgentType = builder.objectRef<AgentOverview>("AdminAgent").implement(
       nullable: true,
       description: "Its own limit, when the operator set one",
     }),
-    sendPolicy: t.exposeString("sendPolicy", {
-      description: "In force: open, review_new_recipients or review_all (its own, else SEND_POLICY)",
+    sendPolicy: t.expose("sendPolicy", {
+      type: SendPolicyEnum,
+      description: "In force: its own, else SEND_POLICY",
     }),
-    sendPolicyOverride: t.exposeString("sendPolicyOverride", {
+    sendPolicyOverride: t.field({
+      type: SendPolicyEnum,
       nullable: true,
       description: "Its own policy, when the operator set one",
+      resolve: (agent) => agent.sendPolicyOverride as SendPolicy | null,
     }),
     reviewerEmail: t.exposeString("reviewerEmail", {
       nullable: true,
@@ -141,6 +146,7 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
     }),
     agent: t.field({
       type: AdminAgentType,
+      nullable: true,
       description: "One agent, by its id.",
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => agentOverview(ctx, id),
@@ -262,7 +268,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       description: "Sets which of an agent's sends wait for a person; null goes back to SEND_POLICY.",
       args: {
         id: t.arg.id({ required: true }),
-        sendPolicy: t.arg.string({ description: "open, review_new_recipients or review_all" }),
+        sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
       },
       resolve: (_, { id, sendPolicy }, ctx) => setSendPolicy(ctx, id, sendPolicy ?? null),
     }),

@@ -77,6 +77,16 @@ builder.queryField("agent", (t) =>
   }),
 );
 
+builder.queryField("me", (t) =>
+  t.prismaField({
+    type: "Agent",
+    nullable: true,
+    description: "The agent the API key belongs to; it must be verified (null with NOT_VERIFIED until it is).",
+    authScopes: async (_, __, ctx) => ({ verifiedAgent: (await ctx.caller()).id }),
+    resolve: async (query, _, __, ctx) => agentWith(ctx, await ctx.caller(), query),
+  }),
+);
+
 builder.mutationFields((t) => ({
   createAgent: t.field({
     type: CreateAgentPayload,

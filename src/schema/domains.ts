@@ -1,5 +1,6 @@
 import { type DnsRecord, type DomainView, openDomains, type RecordCheck } from "../mailbox/domains.ts";
 import { builder } from "./builder.ts";
+import { RecordStatusEnum } from "./enums.ts";
 
 // Domains: the names agents may register on, for anyone; their DNS records,
 // checks and DKIM keys for the operator (the admin namespace's fields are in
@@ -22,7 +23,7 @@ const RecordCheckType = builder.objectRef<RecordCheck>("RecordCheck").implement(
     name: t.exposeString("name"),
     value: t.exposeString("value", { description: "What it should hold" }),
     purpose: t.exposeString("purpose"),
-    status: t.exposeString("status", { description: "ok, missing or wrong" }),
+    status: t.expose("status", { type: RecordStatusEnum }),
     found: t.exposeStringList("found", { description: "What DNS holds there, of the record's kind" }),
   }),
 });

@@ -9,9 +9,10 @@ import {
   updateDraft,
 } from "../mailbox/drafts.ts";
 import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoing.ts";
-import { addressesOf } from "../mailbox/records.ts";
+import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { BODY_COST } from "./limits.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
@@ -53,15 +54,16 @@ export const DraftType = builder.prismaObject("Draft", {
     replyTo: t.exposeString("replyTo", { nullable: true }),
     attachments: t.field({
       type: [DraftAttachmentType],
-      resolve: (draft) => JSON.parse(draft.attachments) as (AttachmentInputShape & { content: string })[],
+      resolve: (draft) => keptAttachmentsOf(draft.attachments),
     }),
     inReplyTo: t.exposeString("inReplyTo", {
       nullable: true,
       description: "The received email it answers: it is sent as a reply to it",
     }),
-    sendStatus: t.exposeString("sendStatus", {
-      description:
-        "draft; scheduled (goes at sendAt); failed (its scheduled send was refused: see failure); pending_approval (waits for a person: read it or delete it to withdraw it); rejected (see rejectReason)",
+    sendStatus: t.field({
+      type: SendStatusEnum,
+      description: "While pending_approval, read it or delete it to withdraw it; when rejected, see rejectReason",
+      resolve: (draft) => draft.sendStatus as SendStatus,
     }),
     approvalExpiresAt: t.expose("reviewExpiresAt", {
       type: "Timestamp",
@@ -131,6 +133,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   }),
   draft: t.prismaField({
     type: "Draft",
+    nullable: true,
     description: "One draft.",
     args: { id: t.arg.id({ required: true }) },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),

@@ -13,10 +13,12 @@ import {
   updateEmails,
 } from "../mailbox/emails.ts";
 import type { Link } from "../mailbox/reading/index.ts";
-import { authenticationOf, type EmailRecord } from "../mailbox/records.ts";
+import { authenticationOf, type EmailRecord, keptCodesOf, keptLinksOf } from "../mailbox/records.ts";
+import type { AutoSubmitted } from "../mailbox/reports.ts";
 import type { MailFilter } from "../mailbox/search.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { AutoSubmittedEnum } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
@@ -118,16 +120,17 @@ export const EmailType = builder.prismaObject("Email", {
     links: t.field({
       type: [LinkType],
       description: "http and https links in document order, each once, at most 100",
-      resolve: (email) => JSON.parse(email.links) as Link[],
+      resolve: (email) => keptLinksOf(email.links),
     }),
     codes: t.stringList({
       description: "Likely one-time codes and verification tokens, best first",
-      resolve: (email) => JSON.parse(email.codes) as string[],
+      resolve: (email) => keptCodesOf(email.codes),
     }),
-    autoSubmitted: t.exposeString("autoSubmitted", {
+    autoSubmitted: t.field({
+      type: AutoSubmittedEnum,
       nullable: true,
-      description:
-        "Whether a machine sent it: auto-replied, auto-generated or list; null for a person, as far as the headers tell",
+      description: "Whether a machine sent it; null for a person, as far as the headers tell",
+      resolve: (email) => email.autoSubmitted as AutoSubmitted,
     }),
     authentication: t.field({
       type: AuthenticationType,

@@ -3,6 +3,7 @@ import { sendEmail } from "../mailbox/outbox.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { builder } from "./builder.ts";
 import { DraftType } from "./drafts.ts";
+import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { ATTACHMENTS, AttachmentInput, SentEmailType } from "./sending.ts";
 
@@ -18,8 +19,10 @@ const PendingSendType = builder.objectRef<PendingSend>("PendingSend").implement(
     "A send that waits as a draft: for its sendAt (scheduled), or for a person's approval (pending_approval)",
   fields: (t) => ({
     id: t.exposeID("id", { description: "The draft's id" }),
-    status: t.exposeString("status", {
+    status: t.field({
+      type: SendStatusEnum,
       description: "scheduled, or pending_approval: a person decides, by a link that goes to them only",
+      resolve: (pending) => pending.status as SendStatus,
     }),
     sendAt: t.expose("sendAt", { type: "Timestamp", nullable: true }),
     to: t.exposeStringList("to"),

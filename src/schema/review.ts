@@ -1,7 +1,8 @@
 import type { AttachmentInput as AttachmentShape } from "../mailbox/outgoing.ts";
-import { addressesOf } from "../mailbox/records.ts";
+import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { approveByLink, type Decision, laterSendAt, type Review, rejectByLink } from "../mailbox/review.ts";
 import { builder } from "./builder.ts";
+import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { BODY_COST } from "./limits.ts";
 
 // A held message as the person with its review link sees it, and their
@@ -38,7 +39,7 @@ const ReviewType = builder.objectRef<Review>("Review").implement({
     html: t.string({ nullable: true, complexity: BODY_COST, resolve: ({ draft }) => draft.bodyHtml }),
     attachments: t.field({
       type: [ReviewAttachmentType],
-      resolve: ({ draft }) => JSON.parse(draft.attachments) as (AttachmentShape & { content: string })[],
+      resolve: ({ draft }) => keptAttachmentsOf(draft.attachments),
     }),
     sendAt: t.field({
       type: "Timestamp",
@@ -59,8 +60,10 @@ export const DecisionType = builder.objectRef<Decision>("Decision").implement({
   description: "What deciding a held message came to",
   fields: (t) => ({
     draftId: t.exposeID("draftId"),
-    status: t.exposeString("status", {
+    status: t.field({
+      type: SendStatusEnum,
       description: "scheduled (approved: it goes at sendAt, within seconds when that is now) or rejected",
+      resolve: (decision) => decision.status as SendStatus,
     }),
     sendAt: t.expose("sendAt", { type: "Timestamp", nullable: true }),
     reason: t.exposeString("reason", { nullable: true, description: "Why it was rejected" }),

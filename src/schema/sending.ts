@@ -4,6 +4,7 @@ import { deleteSent, getSent, listSent, sendQuota, sentSlice } from "../mailbox/
 import { listSuppressions, removeSuppression } from "../mailbox/suppressions.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { DeliveryStatusEnum, type SentStatus } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
@@ -25,9 +26,11 @@ export const SentEmailType = builder.prismaObject("SentEmail", {
     messageId: t.exposeString("messageId", { description: "The Message-ID it went out with" }),
     inReplyTo: t.exposeString("inReplyTo", { nullable: true, description: "The Message-ID it answers" }),
     threadId: t.exposeID("threadId"),
-    deliveryStatus: t.exposeString("deliveryStatus", {
+    deliveryStatus: t.field({
+      type: DeliveryStatusEnum,
       description:
         "sent until a report comes back; then the worst of its recipients': bounced, complained, delayed, delivered",
+      resolve: (sent) => sent.deliveryStatus as SentStatus,
     }),
     deliveries: t.relation("deliveries", {
       description: "What the latest report said of each recipient a report named",
@@ -41,7 +44,11 @@ builder.prismaObject("RecipientReport", {
   description: "What the latest delivery report or complaint said of one recipient",
   fields: (t) => ({
     recipient: t.exposeString("recipient", { description: "The address as the sent email named it" }),
-    status: t.exposeString("status", { description: "delivered, delayed, bounced or complained" }),
+    status: t.field({
+      type: DeliveryStatusEnum,
+      description: "delivered, delayed, bounced or complained",
+      resolve: (report) => report.status as SentStatus,
+    }),
     action: t.exposeString("action", {
       description: "The report's word: failed, delayed, delivered, relayed, expanded, or the complaint's type",
     }),
@@ -117,6 +124,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   }),
   sentEmail: t.prismaField({
     type: "SentEmail",
+    nullable: true,
     description: "One sent email, with what reports said of its recipients.",
     args: { id: t.arg.id({ required: true }) },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),

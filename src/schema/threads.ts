@@ -14,6 +14,7 @@ import {
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import { EmailType } from "./emails.ts";
+import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
@@ -39,7 +40,7 @@ function ordered<Q>(query: Q, columns: Record<string, true>): Q {
 const ThreadMessageType = builder.objectRef<ThreadMessage>("ThreadMessage").implement({
   description: "A message of a thread: an email received, or one sent.",
   fields: (t) => ({
-    direction: t.string({ description: "received or sent", resolve: (message) => message.direction }),
+    direction: t.field({ type: DirectionEnum, resolve: (message) => message.direction }),
     email: t.field({
       type: EmailType,
       nullable: true,
@@ -126,6 +127,7 @@ builder.prismaObjectField(SentEmailType, "thread", (t) =>
 builder.queryField("thread", (t) =>
   t.prismaField({
     type: "Thread",
+    nullable: true,
     description: "One conversation of your agent, with its messages.",
     args: { agentId: t.arg.id({ required: true }), threadId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg,

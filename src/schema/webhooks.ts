@@ -17,6 +17,7 @@ import {
 } from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { type WebhookDeliveryStatus, WebhookDeliveryStatusEnum } from "./enums.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
 
@@ -43,7 +44,10 @@ const WebhookDeliveryType = builder.objectRef<DeliveryRecord>("WebhookDelivery")
       resolve: (delivery) => String(delivery.eventId),
     }),
     type: t.string({ resolve: deliveryTypeOf }),
-    status: t.exposeString("status", { description: "pending, delivered or given_up" }),
+    status: t.field({
+      type: WebhookDeliveryStatusEnum,
+      resolve: (delivery) => delivery.status as WebhookDeliveryStatus,
+    }),
     attempts: t.exposeInt("attempts"),
     nextAttemptAt: t.expose("nextAttemptAt", { type: "Timestamp", nullable: true, description: "While pending" }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),

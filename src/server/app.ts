@@ -7,11 +7,13 @@ import { routePath } from "hono/route";
 import { timeout } from "hono/timeout";
 import type { Config } from "../config.ts";
 import { providerOf } from "../db/client.ts";
+import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
 import type { DirectIntake } from "../inbound/direct.ts";
 import { requestFault, requestScope } from "../log.ts";
 import { sameSecret } from "../mailbox/keys.ts";
+import { REQUEST_TIMEOUT_MS } from "../mailbox/lifetimes.ts";
 import { reviewAttachment } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { answerMcp } from "../mcp/server.ts";
@@ -35,7 +37,6 @@ import { reviewPage } from "./review-page.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
 
-const REQUEST_TIMEOUT_MS = 30_000;
 /** Paths served here rather than by the route table, with their methods. */
 const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
@@ -77,7 +78,7 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   });
   app.get("/healthz", async (c) => {
     try {
-      await services.prisma.$queryRawUnsafe("SELECT 1");
+      await pingDatabase(services);
       return c.json({ status: "ok", database: "reachable" });
     } catch {
       const error = new ServiceError("SERVICE_UNAVAILABLE", "Database unreachable");
@@ -189,8 +190,7 @@ function corsPolicy(origins: string[]) {
 async function readinessOf(services: Instance, drain: Drain) {
   const { prisma, config, inbound, outbound } = services;
   const provider = providerOf(config.databaseUrl);
-  const pending = await prisma
-    .$queryRawUnsafe("SELECT 1")
+  const pending = await pingDatabase(services)
     .then(() => pendingMigrations({ prisma, provider }))
     .catch(() => null);
   const ms = (date: Date | null) => date?.getTime() ?? null;

@@ -12,6 +12,9 @@ import { ServiceError } from "../errors.ts";
 // and `Connection: close` (and /readyz with 503, so a load balancer stops
 // sending), lets the requests under way finish, and only when a while passes
 // with none under way stops listening; new connections are refused from then.
+// A connection is idle only when it has read nothing since its last answer: one
+// holding part of a request (its headers still arriving) is left to finish it,
+// and is answered with `Connection: close`, rather than ended under the client.
 
 /** How often, and how many times in a row, no request must be under way before the next step. */
 const CALM_CHECK_MS = 50;
@@ -23,8 +26,8 @@ const STILL_ANSWERED = new Set(["/healthz", "/readyz"]);
 export class Drain {
   #draining = false;
   #underWay = 0;
-  /** Each open connection, with how many of its requests are under way. */
-  readonly #connections = new Map<Socket, number>();
+  /** Each open connection: how many of its requests are under way, and how many bytes it had read at its last answer. */
+  readonly #connections = new Map<Socket, { requests: number; answeredAt: number }>();
   /** When the last connection was taken (performance.now()). */
   #lastConnection = 0;
 
@@ -36,15 +39,16 @@ export class Drain {
   watch(server: Server): void {
     server.on("connection", (socket: Socket) => {
       this.#lastConnection = performance.now();
-      this.#connections.set(socket, 0);
+      this.#connections.set(socket, { requests: 0, answeredAt: 0 });
       socket.once("close", () => this.#connections.delete(socket));
     });
     server.on("request", (request: IncomingMessage, response: ServerResponse) => {
-      const { socket } = request;
-      this.#connections.set(socket, (this.#connections.get(socket) ?? 0) + 1);
+      const connection = this.#connections.get(request.socket);
+      if (!connection) return;
+      connection.requests++;
       response.once("close", () => {
-        const requests = this.#connections.get(socket);
-        if (requests !== undefined) this.#connections.set(socket, requests - 1);
+        connection.requests--;
+        if (connection.requests === 0) connection.answeredAt = request.socket.bytesRead;
       });
     });
   }
@@ -82,9 +86,11 @@ export class Drain {
     // read yet, and ones whose last answer is still being written out.
     const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     await this.#calm(signal);
-    // Those with a request under way close after its answer (Connection: close); the idle ones end
-    // now, once what was written to them has gone out.
-    for (const [socket, requests] of this.#connections) if (requests === 0) socket.end();
+    // Those with a request under way, or part of one read, close after its answer (Connection: close);
+    // the idle ones end now, once what was written to them has gone out.
+    for (const [socket, { requests, answeredAt }] of this.#connections) {
+      if (requests === 0 && socket.bytesRead === answeredAt) socket.end();
+    }
     await closed;
     signal.removeEventListener("abort", cut);
   }

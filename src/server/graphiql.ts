@@ -10,9 +10,9 @@ import { newNonce, pageHeaders } from "./html.ts";
 // CDN back would show as a blocked request rather than work quietly.
 
 const DEFAULT_QUERY = `# Your API key goes in the Headers tab below: "Authorization": "Bearer ph_…".
-# Put your agent's id here, then run (Ctrl-Enter).
+# Then run (Ctrl-Enter): me is the key's agent.
 {
-  agent(id: "your-agent-id") {
+  me {
     id
     email
     verified

@@ -1,6 +1,6 @@
 import { ServiceError } from "../errors.ts";
 import { htmlTargets } from "../mailbox/reading/index.ts";
-import { addressesOf } from "../mailbox/records.ts";
+import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { laterSendAt, type Review, reviewOf } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
@@ -67,7 +67,7 @@ function size(bytes: number): string {
 
 /** Each attachment, to open: a link relative to the page's own address, whatever prefix PUBLIC_URL gives it. */
 function attachmentsOf(review: Review, token: string): string {
-  const files = JSON.parse(review.draft.attachments) as { filename: string; content: string }[];
+  const files = keptAttachmentsOf(review.draft.attachments);
   if (files.length === 0) return "";
   const items = files.map(
     (file, index) =>

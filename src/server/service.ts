@@ -14,6 +14,7 @@ import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { scheduleReviewNotices } from "../jobs/review-notices.ts";
 import { scheduleSends } from "../jobs/scheduled-sends.ts";
 import { startWebhookWorker } from "../jobs/webhook-worker.ts";
+import { listenOn } from "../listen.ts";
 import type { Logger } from "../log.ts";
 import { sealReviewSecrets } from "../mailbox/admin.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
@@ -68,7 +69,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   // would race a request sent on it as it closes, and reset that request). 65 s outlasts common proxies' 60 s.
   const server = createServer({ keepAliveTimeout: 65_000 }, listener);
   drain.watch(server);
-  await new Promise<void>((resolve) => server.listen(config.port, config.host, resolve));
+  await listenOn(server, config.port, config.host, "PORT");
   answerClientErrorsWithJson(server);
   const webSockets = serveGraphqlOverWebSocket(server, graphql);
   const { port } = server.address() as AddressInfo;
@@ -92,7 +93,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
       const http = webSockets.close().then(() => drain.close(server, grace));
       // The poller finishes the batch it is filing (one transaction), then lets go of the mailbox.
       await Promise.all([http, poller?.stop(), door?.close(), webhooks.stop(), scheduled.stop(), notices.stop()]);
-      await intake.close();
+      await services.reader.close();
       cleanup.stop();
       mailer?.close();
       await services.wakeups.close();

@@ -1,36 +1,25 @@
 import type { Config } from "../config.ts";
+import { ERROR_KINDS, statusWords } from "../errors.ts";
+import { AGENT_ID_MAX_LENGTH, reservedIds } from "../mailbox/agents.ts";
+import { MAX_SCHEDULE_DAYS } from "../mailbox/drafts.ts";
+import { MAX_WAIT_SECONDS } from "../mailbox/events.ts";
+import { REQUEST_TIMEOUT_MS, UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "../mailbox/lifetimes.ts";
+import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../mailbox/pages.ts";
+import { CODE_LENGTH } from "../mailbox/verification.ts";
 import { keyPrefixOf } from "../wire-names.ts";
 
 // What an agent framework loads to use this instance: /skill.md (the skill
 // file: register, verify, read, send, limits, errors, every endpoint),
 // /skill.json (the same facts for programs) and /llms.txt pointing at them.
-// Written from this instance's configuration and its OpenAPI document, which
-// comes from the route table, so they always describe what is running.
+// Written from this instance's configuration, the constants the domain
+// enforces, the error table and the OpenAPI document, so they always
+// describe what is running.
 
 interface Endpoint {
   method: string;
   path: string;
   summary: string;
 }
-
-const ERRORS: [number, string, string][] = [
-  [
-    400,
-    "Bad Request",
-    "invalid body or parameters; verification failures carry code VERIFICATION_EXPIRED, INVALID_TWEET or SOCIAL_ALREADY_USED; code RECIPIENT_SUPPRESSED (recipients): that address bounced or complained, see GET /agents/{id}/suppressions",
-  ],
-  [401, "Unauthorized", "missing or invalid API key"],
-  [403, "Forbidden", "code NOT_VERIFIED: verify the agent first; or another agent's key"],
-  [404, "Not Found", "no such agent, email or item"],
-  [409, "Conflict", "agent id taken, or the same Idempotency-Key still in flight"],
-  [
-    429,
-    "Rate limit exceeded",
-    "code DAILY_SEND_LIMIT_EXCEEDED (resetAt), THREAD_SEND_LIMIT_EXCEEDED (too many sends into one thread this hour: is a robot answering you?) or STORAGE_LIMIT_EXCEEDED (delete mail with permanent=true)",
-  ],
-  [500, "Internal Server Error", "server failure or failed delivery: check the sent list before sending again"],
-  [503, "Service Unavailable", "try again shortly"],
-];
 
 export function endpointsOf(openApi: Record<string, unknown>): Endpoint[] {
   const paths = openApi.paths as Record<string, Record<string, { summary?: string }>>;
@@ -53,20 +42,25 @@ function facts(config: Config, openApi: Record<string, unknown>) {
     mcp: `${config.publicUrl}/mcp`,
     auth: { header: "Authorization", scheme: "Bearer", keyPrefix: keyPrefixOf(config) },
     address: `<agent id>@${config.mailDomain}`,
+    agentId: { maxLength: AGENT_ID_MAX_LENGTH, reserved: reservedIds(config) },
     verification: {
       mode: config.verificationMode,
       handle: `@${config.socialHandle}`,
       codePrefix: config.verificationCodePrefix,
-      codeMinutes: 15,
-      agentHours: 24,
+      codeLength: CODE_LENGTH,
+      codeMinutes: VERIFICATION_CODE_LIFETIME_MS / 60_000,
+      agentHours: UNVERIFIED_LIFETIME_MS / 3_600_000,
     },
     limits: {
       dailySends: config.dailySendLimit,
+      threadSendsPerHour: config.threadSendLimit,
       storageBytes: config.storageLimitBytes,
-      pageSize: { default: 50, max: 100 },
-      requestTimeoutSeconds: 30,
+      pageSize: { default: DEFAULT_PAGE_SIZE, max: MAX_PAGE_SIZE },
+      requestTimeoutSeconds: REQUEST_TIMEOUT_MS / 1_000,
+      waitSeconds: MAX_WAIT_SECONDS,
+      scheduleDays: MAX_SCHEDULE_DAYS,
     },
-    errors: ERRORS.map(([status, error, when]) => ({ status, error, when })),
+    errors: Object.values(ERROR_KINDS).map(({ status, error }) => ({ status, error, when: statusWords(status) })),
     endpoints: endpointsOf(openApi),
   };
 }
@@ -94,7 +88,7 @@ ${f.description} Base URL: ${base}. JSON in and out; times are Unix milliseconds
 curl -s -X POST ${base}/agents -H 'Content-Type: application/json' -d '{"id": "my-agent", "name": "My Agent"}'
 \`\`\`
 
-The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-64 letters, digits, dashes and underscores, and not one a domain's operator is mailed at (\`admin\`, \`postmaster\`, \`support\`, \`noreply\`, …: the 400 names the rule). Where the instance serves several domains (\`GET ${base}/domains\` lists those open to registration), pick one with \`"domain"\`; the first is the default.
+The answer holds \`apiKey\` (shown once: store it; it starts with \`${f.auth.keyPrefix}\`), \`agent.email\` (your address, ${f.address}) and \`verifyUrl\`. Ids are 1-${f.agentId.maxLength} letters, digits, dashes and underscores, and not one a domain's operator is mailed at (${f.agentId.reserved.map((id) => `\`${id}\``).join(", ")}: the 400 names the rule). Where the instance serves several domains (\`GET ${base}/domains\` lists those open to registration), pick one with \`"domain"\`; the first is the default.
 
 ${verifySection(f, base)}
 
@@ -103,7 +97,7 @@ ${verifySection(f, base)}
 \`\`\`sh
 curl -s "${base}/agents/my-agent/emails?folder=inbox&limit=20" -H "Authorization: Bearer $KEY"
 curl -s "${base}/agents/my-agent/emails?q=invoice&isRead=false" -H "Authorization: Bearer $KEY"
-curl -s "${base}/agents/my-agent/emails/wait?timeout=25" -H "Authorization: Bearer $KEY"
+curl -s "${base}/agents/my-agent/emails/wait?timeout=${f.limits.waitSeconds}" -H "Authorization: Bearer $KEY"
 \`\`\`
 
 Lists are \`{data, total, limit, offset}\`, newest first (best match first with \`q\`). Each email has the spec's fields plus \`text\`, \`preview\`, \`replyText\` (only what the sender wrote), \`codes\` (one-time codes), \`links\`, \`attachments\`, \`threadId\` and \`authentication.verdict\` (\`pass\` when the sender's domain vouches for it). \`PATCH .../emails/{id}\` with \`{"isRead": true}\` or \`{"folder": "archive"}\`; \`DELETE\` moves to trash (\`?permanent=true\` frees storage).
@@ -115,16 +109,19 @@ curl -s -X POST ${base}/agents/my-agent/send -H "Authorization: Bearer $KEY" -H 
   -H "Idempotency-Key: $(uuidgen)" -d '{"to": "someone@example.com", "subject": "Hello", "text": "Hi there."}'
 \`\`\`
 
-\`to\` is one address or a list; give \`text\`, \`html\` or both. Reply with \`POST .../emails/{id}/reply\` (\`{"text": "…", "replyAll": false}\`) and forward with \`.../forward\`. An \`Idempotency-Key\` makes a retry safe: the same key answers the first result again. \`GET .../sent\` lists what went out. With \`"sendAt"\` (ms since 1970, up to 30 days ahead) it waits as a draft and answers 202 \`{id, status: "scheduled", …}\`. If your operator has a person approve mail first, a send answers 202 \`{id, status: "pending_approval", to, subject}\`: the person is sent the link to decide it (you are not), and \`email.approved\` / \`email.rejected\` events tell you the outcome; \`DELETE .../drafts/{id}\` withdraws it.
+\`to\` is one address or a list; give \`text\`, \`html\` or both. Reply with \`POST .../emails/{id}/reply\` (\`{"text": "…", "replyAll": false}\`) and forward with \`.../forward\`. An \`Idempotency-Key\` makes a retry safe: the same key answers the first result again. \`GET .../sent\` lists what went out. With \`"sendAt"\` (ms since 1970, up to ${f.limits.scheduleDays} days ahead) it waits as a draft and answers 202 \`{id, status: "scheduled", …}\`. If your operator has a person approve mail first, a send answers 202 \`{id, status: "pending_approval", to, subject}\`: the person is sent the link to decide it (you are not), and \`email.approved\` / \`email.rejected\` events tell you the outcome; \`DELETE .../drafts/{id}\` withdraws it.
 
 ## Limits
 
 | limit | value |
 |---|---|
 | sends per agent per UTC day | ${f.limits.dailySends} |
+| sends per agent into one thread per hour | ${f.limits.threadSendsPerHour || "no cap"} |
 | storage per agent | ${f.limits.storageBytes} bytes |
 | page size | default ${f.limits.pageSize.default}, at most ${f.limits.pageSize.max} |
 | request timeout | ${f.limits.requestTimeoutSeconds} s |
+| waiting for mail (\`timeout\`) | at most ${f.limits.waitSeconds} s |
+| scheduled send (\`sendAt\`) | at most ${f.limits.scheduleDays} days ahead |
 | verification code | ${f.verification.codeMinutes} minutes |
 | unverified agent | deleted after ${f.verification.agentHours} hours |
 
@@ -166,7 +163,7 @@ export function llmsTxt(config: Config): string {
 
 /** How an agent gets verified on this instance: by its human's post on X, by the operator, or not at all. */
 function verifySection(f: ReturnType<typeof facts>, base: string): string {
-  const { mode, agentHours, codePrefix, codeMinutes, handle } = f.verification;
+  const { mode, agentHours, codePrefix, codeLength, codeMinutes, handle } = f.verification;
   const deadline = `Unverified agents are deleted ${agentHours} hours after registering. Mail, send and agent endpoints answer 403 NOT_VERIFIED until then.`;
   if (mode === "none") return "## Verify\n\nNothing to do: this instance verifies every agent as it registers.";
   if (mode === "admin") {
@@ -180,7 +177,7 @@ ${deadline}`;
 
 Give your human the \`verifyUrl\`: a page that walks them through it. It can only verify this agent; never share the API key. Or over the API:
 
-1. \`POST ${base}/verify/start\` with your key: a code (\`${codePrefix}-XXXXXX\`, valid ${codeMinutes} minutes), a ready-made post text and a link that opens X with it.
+1. \`POST ${base}/verify/start\` with your key: a code (\`${codePrefix}-${"X".repeat(codeLength)}\`, valid ${codeMinutes} minutes), a ready-made post text and a link that opens X with it.
 2. The human posts it publicly; it must mention ${handle} and contain the code.
 3. \`POST ${base}/verify/complete\` with \`{"tweetUrl": "<the post's URL>"}\`. \`GET ${base}/verify/status\` tells where it stands.
 

@@ -27,7 +27,8 @@ export function startCommand(checkout = "."): { command: string; args: string[] 
   const { scripts } = JSON.parse(readFileSync(resolve(checkout, "package.json"), "utf8")) as {
     scripts: { start: string };
   };
-  const [, ...args] = scripts.start.split(/\s+/);
+  // `exec` makes the shell npm runs the script in become node, so that npm's forwarded SIGTERM reaches it.
+  const [, ...args] = scripts.start.replace(/^exec\s+/, "").split(/\s+/);
   return { command: process.execPath, args: args.map((arg) => (arg.startsWith("-") ? arg : resolve(checkout, arg))) };
 }
 

@@ -5,10 +5,11 @@ import { Parser } from "htmlparser2";
 // And, for a person about to let a message go, everything its HTML points at
 // or would load, as written, whatever the scheme.
 
-export interface Link {
+/** A type, not an interface: an email keeps its links in a Json field, whose type takes only what has an index signature. */
+export type Link = {
   url: string;
   text: string;
-}
+};
 
 const MAX_LINKS = 100;
 const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'()[\]{}]+[^\s<>"'()[\]{}.,;:!?]/gi;

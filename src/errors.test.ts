@@ -1,0 +1,30 @@
+import { expect, test } from "vitest";
+import { ERROR_BODY_SCHEMA, ERROR_CODES, ERROR_KINDS, ServiceError, statusWords } from "./errors.ts";
+
+// The error table: one status a kind, every code with its kind, and the words
+// the skill file and OpenAPI give each status.
+
+test("each kind answers a status of its own, with the spec's words for it", () => {
+  const statuses = Object.values(ERROR_KINDS).map((kind) => kind.status);
+  expect(new Set(statuses).size).toBe(statuses.length);
+  const error = new ServiceError("RATE_LIMITED", "Daily send limit reached", { code: "DAILY_SEND_LIMIT_EXCEEDED" });
+  expect(error.toBody()).toEqual({
+    error: "Rate limit exceeded",
+    message: "Daily send limit reached",
+    statusCode: 429,
+    code: "DAILY_SEND_LIMIT_EXCEEDED",
+  });
+});
+
+test("a status's words name every code its kind carries", () => {
+  for (const [name, code] of Object.entries(ERROR_CODES)) {
+    expect(statusWords(ERROR_KINDS[code.kind].status)).toContain(`${name} (${code.when})`);
+  }
+  expect(statusWords(401)).toBe(ERROR_KINDS.UNAUTHORIZED.when);
+  expect(() => statusWords(418)).toThrow(/418/);
+});
+
+test("the error body's schema lists every code", () => {
+  const code = (ERROR_BODY_SCHEMA.properties as Record<string, { enum: string[] }>).code;
+  expect(code?.enum).toEqual(Object.keys(ERROR_CODES));
+});

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { getEmail, listEmails } from "./emails.ts";
+import { agentEvents } from "./events.ts";
+import { dropped } from "./filing.ts";
+import { setSenders } from "./senders.ts";
+
+// Filing received mail: each recipient once, and only for an agent that
+// exists, is verified, takes the sender and has room.
+
+let memory: Memory;
+beforeAll(async () => {
+  memory = await openMemory({ STORAGE_LIMIT_BYTES: "2000", VERIFICATION_MODE: "social" });
+});
+afterAll(() => memory.close());
+
+const outcomes = async (raw: string, recipients: string[]) =>
+  (await memory.receive(raw, recipients)).map((filed) => [filed.recipient, filed.outcome]);
+
+describe("filing", () => {
+  test("a message is stored for each agent it names, with its fields, and said in an event", async () => {
+    const one = await memory.agent("one");
+    const two = await memory.agent("two");
+    const raw = rawMessage({ To: "one@agents.example, two@agents.example", Subject: "Both" }, "Hello both.");
+    expect(await outcomes(raw, ["one@agents.example", "two@agents.example"])).toEqual([
+      ["one@agents.example", "stored"],
+      ["two@agents.example", "stored"],
+    ]);
+    const [email] = (await listEmails(memory.services, one, {})).data;
+    expect(email).toMatchObject({
+      fromAddress: "pat@sender.example",
+      fromName: "Pat",
+      subject: "Both",
+      folder: "inbox",
+      isRead: false,
+    });
+    expect(email?.bodyText).toContain("Hello both.");
+    expect((await listEmails(memory.services, two, {})).total).toBe(1);
+    const events = (await agentEvents(memory.services, one, {})).data;
+    expect(events).toMatchObject([{ type: "email.received", data: { emailId: email?.id, folder: "inbox" } }]);
+  });
+
+  test("the same message again is a duplicate, filed once", async () => {
+    const agent = await memory.agent("once");
+    const raw = rawMessage({ To: "once@agents.example" });
+    expect(await outcomes(raw, ["once@agents.example"])).toEqual([["once@agents.example", "stored"]]);
+    expect(await outcomes(raw, ["once@agents.example"])).toEqual([["once@agents.example", "duplicate"]]);
+    expect((await listEmails(memory.services, agent, {})).total).toBe(1);
+  });
+
+  test("nobody at the address, or an agent not yet verified: dropped", async () => {
+    await memory.agent("unverified", "self");
+    const raw = rawMessage({});
+    expect(await outcomes(raw, ["nobody@agents.example", "unverified@agents.example"])).toEqual([
+      ["nobody@agents.example", "unknown_recipient"],
+      ["unverified@agents.example", "unverified"],
+    ]);
+    expect(dropped("unknown_recipient") && dropped("unverified") && !dropped("duplicate")).toBe(true);
+  });
+
+  test("a sender the agent's lists turn away is refused", async () => {
+    const agent = await memory.agent("picky");
+    await setSenders(memory.services, agent, { allow: ["@friends.example"], block: ["foe@friends.example"] });
+    const from = (address: string) => rawMessage({ From: address, To: "picky@agents.example" });
+    expect(await outcomes(from("pal@friends.example"), ["picky@agents.example"])).toEqual([
+      ["picky@agents.example", "stored"],
+    ]);
+    expect(await outcomes(from("FOE@friends.example"), ["picky@agents.example"])).toEqual([
+      ["picky@agents.example", "sender_refused"],
+    ]);
+    expect(await outcomes(from("pat@sender.example"), ["picky@agents.example"])).toEqual([
+      ["picky@agents.example", "sender_refused"],
+    ]);
+  });
+
+  test("over the storage limit: refused, and the same message is filed once there is room", async () => {
+    const agent = await memory.agent("full");
+    const raw = rawMessage({ To: "full@agents.example" }, "x".repeat(2_500));
+    expect(await outcomes(raw, ["full@agents.example"])).toEqual([["full@agents.example", "over_quota"]]);
+    expect((await memory.reload(agent)).storageUsed).toBe(0);
+    const small = rawMessage({ To: "full@agents.example" }, "x".repeat(1_500));
+    expect(await outcomes(small, ["full@agents.example"])).toEqual([["full@agents.example", "stored"]]);
+    const [email] = (await listEmails(memory.services, agent, {})).data;
+    expect((await memory.reload(agent)).storageUsed).toBe(email?.size);
+    expect(await getEmail(memory.services, agent, email?.id ?? "")).toMatchObject({ size: email?.size });
+  });
+});

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { isPending } from "./drafts.ts";
+import { deleteEmail, listEmails } from "./emails.ts";
+import { sendEmail } from "./outbox.ts";
+import type { AgentRecord, EmailRecord } from "./records.ts";
+import { forwardEmail, replyToEmail } from "./replies.ts";
+import { getThread, listThreads } from "./threads.ts";
+
+// Threads link messages by Message-ID, never by subject: a reply joins its
+// parent's thread, a child that came first is joined by its parent, and sent
+// mail joins the thread it answers.
+
+let memory: Memory;
+beforeAll(async () => {
+  memory = await openMemory();
+});
+afterAll(() => memory.close());
+
+/** Files a message with this Message-ID (and what it answers) for the agent; the email filed. */
+async function receive(agent: AgentRecord, id: string, headers: Record<string, string> = {}): Promise<EmailRecord> {
+  const address = `${agent.id}@agents.example`;
+  await memory.receive(rawMessage({ To: address, "Message-ID": `<${id}@sender.example>`, ...headers }), [address]);
+  memory.clock.advance(1_000);
+  const email = (await listEmails(memory.services, agent, { limit: 1 })).data[0];
+  if (!email) throw new Error("nothing was filed");
+  return email;
+}
+
+/** How many received and sent messages the thread holds. */
+async function sizeOf(agent: AgentRecord, threadId: string | null) {
+  const query = { include: { emails: true, sent: true } } as const;
+  const thread = (await getThread(memory.services, agent, threadId ?? "", query)) as unknown as {
+    emails: unknown[];
+    sent: unknown[];
+  };
+  return { received: thread.emails.length, sent: thread.sent.length };
+}
+
+const answering = (id: string) => ({ "In-Reply-To": `<${id}@sender.example>` });
+
+describe("threading received mail", () => {
+  test("a reply joins its parent's thread; the same subject alone does not", async () => {
+    const agent = await memory.agent("threader");
+    const parent = await receive(agent, "p1", { Subject: "Plans" });
+    const reply = await receive(agent, "r1", { Subject: "Re: Plans", ...answering("p1") });
+    const stranger = await receive(agent, "s1", { Subject: "Plans" });
+    expect(reply.threadId).toBe(parent.threadId);
+    expect(stranger.threadId).not.toBe(parent.threadId);
+    expect((await getThread(memory.services, agent, parent.threadId ?? "", {})).subject).toBe("Plans");
+    expect(await sizeOf(agent, parent.threadId)).toEqual({ received: 2, sent: 0 });
+  });
+
+  test("children that came before their parent are joined by it, and siblings meet", async () => {
+    const agent = await memory.agent("orphans");
+    const first = await receive(agent, "c1", answering("late"));
+    const second = await receive(agent, "c2", { References: "<late@sender.example>" });
+    expect(second.threadId).toBe(first.threadId);
+    const parent = await receive(agent, "late");
+    const threads = (await listThreads(memory.services, agent, {}, {})).data;
+    expect(threads.map((thread) => thread.id)).toEqual([parent.threadId]);
+  });
+
+  test("one agent's threads are not another's", async () => {
+    const agent = await memory.agent("private");
+    const other = await memory.agent("nosy");
+    const email = await receive(agent, "own");
+    await expect(getThread(memory.services, other, email.threadId ?? "", {})).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+    });
+    expect((await listThreads(memory.services, other, {}, {})).total).toBe(0);
+  });
+
+  test("a thread whose mail is all deleted is gone", async () => {
+    const agent = await memory.agent("emptied");
+    const email = await receive(agent, "only");
+    await deleteEmail(memory.services, agent, email.id, true);
+    await expect(getThread(memory.services, agent, email.threadId ?? "", {})).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+    });
+  });
+});
+
+describe("threading sent mail", () => {
+  test("a reply and a forward join the thread of the email they answer; a new send starts its own", async () => {
+    const agent = await memory.agent("answerer");
+    const email = await receive(agent, "q1", { Subject: "Question" });
+    const reply = await replyToEmail(memory.services, agent, email.id, { text: "Answer." });
+    const forward = await forwardEmail(memory.services, agent, email.id, { to: ["boss@elsewhere.example"] });
+    const fresh = await sendEmail(memory.services, agent, { to: ["x@elsewhere.example"], subject: "New", text: "." });
+    if (isPending(reply) || isPending(forward) || isPending(fresh)) throw new Error("a send waits");
+    expect(reply).toMatchObject({ threadId: email.threadId, subject: "Re: Question" });
+    expect(reply.inReplyTo).toBe("<q1@sender.example>");
+    expect(forward).toMatchObject({ threadId: email.threadId, subject: "Fwd: Question" });
+    expect(fresh.threadId).not.toBe(email.threadId);
+    expect(await sizeOf(agent, email.threadId)).toEqual({ received: 1, sent: 2 });
+  });
+
+  test("the answer to a reply lands in the thread too", async () => {
+    const agent = await memory.agent("conversant");
+    const email = await receive(agent, "t1");
+    const reply = await replyToEmail(memory.services, agent, email.id, { text: "Yes." });
+    if (isPending(reply)) throw new Error("the reply waits");
+    const answer = await receive(agent, "t2", { "In-Reply-To": reply.messageId, References: reply.messageId });
+    expect(answer.threadId).toBe(email.threadId);
+  });
+});

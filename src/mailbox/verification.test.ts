@@ -1,0 +1,116 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Memory, openMemory } from "../testing/memory.ts";
+import { createAgent } from "./agents.ts";
+import { agentEvents } from "./events.ts";
+import { UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
+import {
+  claimOf,
+  completeVerification,
+  openClaim,
+  startVerification,
+  verificationStatus,
+  verifyByOperator,
+} from "./verification.ts";
+
+// Verification by a person's public post on X: a code for 15 minutes, the
+// post must mention the handle and carry the code, and one X account
+// verifies one agent.
+
+let memory: Memory;
+beforeAll(async () => {
+  memory = await openMemory({ VERIFICATION_MODE: "social", SOCIAL_HANDLE: "pigeonhole" });
+});
+afterAll(() => memory.close());
+
+const register = (id: string) => createAgent(memory.services, { id, name: `Agent ${id}` }, "self");
+
+/** Publishes a post the lookup will find; its URL. */
+function post(user: string, text: string): string {
+  const id = String(1_000 + memory.posts.size);
+  memory.posts.set(`https://twitter.com/${user}/status/${id}`, { authorUsername: user, text });
+  return `https://x.com/${user}/status/${id}`;
+}
+
+describe("by a post on X", () => {
+  test("a post that mentions the handle and carries the code verifies the agent, once", async () => {
+    const { agent } = await register("poster");
+    const { verificationCode, tweetText, socialIntentUrl } = await startVerification(memory.services, agent);
+    expect(verificationCode).toMatch(/^PIGEON-[A-Z0-9]{6}$/);
+    expect(tweetText).toContain("poster@agents.example");
+    expect(new URL(socialIntentUrl).searchParams.get("text")).toBe(tweetText);
+    const current = await memory.reload(agent);
+    expect(verificationStatus(memory.services, current)).toMatchObject({ hasActiveCode: true, verified: false });
+    const verified = await completeVerification(memory.services, current, post("Human1", tweetText));
+    expect(verified).toMatchObject({ success: true, socialUsername: "Human1" });
+    const events = (await agentEvents(memory.services, agent, {})).data;
+    expect(events).toMatchObject([{ type: "agent.verified", data: { socialUsername: "Human1" } }]);
+    await expect(startVerification(memory.services, await memory.reload(agent))).rejects.toThrow(
+      "Agent is already verified",
+    );
+  });
+
+  test.each([
+    ["not a post", "https://example.com/x", /tweetUrl must be the URL of a post/],
+    ["missing", "https://x.com/ghost/status/1", /Post not found/],
+    ["no mention", "code only", /does not mention @pigeonhole/],
+    ["no code", "hi @pigeonhole", /does not contain the verification code/],
+  ])("%s: refused", async (_, given, message) => {
+    const { agent } = await register(`refused${Math.random().toString(36).slice(2, 8)}`);
+    const { verificationCode } = await startVerification(memory.services, agent);
+    const url = given.startsWith("https://") ? given : post("someone", given.replace("code", verificationCode));
+    await expect(completeVerification(memory.services, await memory.reload(agent), url)).rejects.toThrow(message);
+  });
+
+  test("one X account verifies one agent", async () => {
+    const first = (await register("first")).agent;
+    const second = (await register("second")).agent;
+    const a = await startVerification(memory.services, first);
+    await completeVerification(memory.services, await memory.reload(first), post("OneHuman", a.tweetText));
+    const b = await startVerification(memory.services, second);
+    await expect(
+      completeVerification(memory.services, await memory.reload(second), post("onehuman", b.tweetText)),
+    ).rejects.toMatchObject({ details: { code: "SOCIAL_ALREADY_USED" } });
+  });
+
+  test("a code past its 15 minutes, or none, is refused", async () => {
+    const { agent } = await register("slow");
+    await expect(completeVerification(memory.services, agent, post("slowhuman", "x"))).rejects.toThrow(
+      /No verification in progress/,
+    );
+    const { tweetText } = await startVerification(memory.services, agent);
+    memory.clock.advance(VERIFICATION_CODE_LIFETIME_MS + 1);
+    await expect(
+      completeVerification(memory.services, await memory.reload(agent), post("slowhuman", tweetText)),
+    ).rejects.toMatchObject({ details: { code: "VERIFICATION_EXPIRED" } });
+  });
+});
+
+describe("the verification link", () => {
+  test("open while the agent waits, then used; unknown and expired links are refused", async () => {
+    const { agent, verifyUrl } = await register("linked");
+    const token = verifyUrl.split("/").at(-1) ?? "";
+    expect((await openClaim(memory.services, token)).id).toBe("linked");
+    await verifyByOperator(memory.services, agent);
+    await expect(openClaim(memory.services, token)).rejects.toMatchObject({ kind: "GONE" });
+    expect((await claimOf(memory.services, "pv_nothing")).state).toBe("unknown");
+    const late = await register("late");
+    memory.clock.advance(UNVERIFIED_LIFETIME_MS + 1);
+    const lateToken = late.verifyUrl.split("/").at(-1) ?? "";
+    await expect(openClaim(memory.services, lateToken)).rejects.toThrow(/expired/);
+    await expect(verifyByOperator(memory.services, late.agent)).rejects.toMatchObject({
+      details: { code: "VERIFICATION_EXPIRED" },
+    });
+  });
+});
+
+describe("where the operator verifies", () => {
+  test("the post flow is refused", async () => {
+    const admin = await openMemory({ VERIFICATION_MODE: "admin" });
+    try {
+      const { agent } = await createAgent(admin.services, { id: "waits", name: "W" }, "self");
+      await expect(startVerification(admin.services, agent)).rejects.toThrow(/VERIFICATION_MODE=admin/);
+    } finally {
+      await admin.close();
+    }
+  });
+});

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { agentEvents } from "./events.ts";
+import type { AgentRecord } from "./records.ts";
+import { claimDueDeliveries, recordAttempt } from "./webhook-deliveries.ts";
+import {
+  createWebhook,
+  deleteWebhook,
+  deliveryTypeOf,
+  getWebhook,
+  listDeliveries,
+  MAX_WEBHOOKS_PER_AGENT,
+  retryDelivery,
+  rotateWebhookSecret,
+  updateWebhook,
+} from "./webhooks.ts";
+
+// Webhooks: what may be registered, which events each one is sent, and how
+// deliveries are claimed, retried, paused and finally disabled.
+
+let memory: Memory;
+beforeAll(async () => {
+  memory = await openMemory();
+});
+afterAll(() => memory.close());
+
+const URL = "https://hooks.example/pigeonhole";
+
+/** An event for the agent: a message received. */
+const mail = (agent: AgentRecord) =>
+  memory.receive(rawMessage({ To: `${agent.id}@agents.example` }), [`${agent.id}@agents.example`]);
+
+/** The due deliveries of this agent's webhooks, claimed. */
+const claimed = async (agent: AgentRecord) =>
+  (await claimDueDeliveries(memory.services, 50)).filter((delivery) => delivery.agentId === agent.id);
+
+describe("registering", () => {
+  test("a webhook gets a whsec_ secret shown once; rotation replaces it", async () => {
+    const agent = await memory.agent("hooked");
+    const { webhook, secret } = await createWebhook(memory.services, agent, { url: URL, events: ["email.received"] });
+    expect(secret).toMatch(/^whsec_/);
+    expect(webhook).toMatchObject({ url: URL, enabled: true });
+    const rotated = await rotateWebhookSecret(memory.services, agent, webhook.id);
+    expect(rotated.secret).not.toBe(secret);
+  });
+
+  test.each([
+    [{}, "url is required"],
+    [{ url: "http://hooks.example/" }, "url must be https://"],
+    [{ url: "https://user:pw@hooks.example/" }, "url must not carry a user name or password"],
+    [{ url: "https://10.0.0.1/" }, "url must not name a private address: 10.0.0.1"],
+    [{ url: "https://[::1]/" }, "url must not name a private address: ::1"],
+    [{ url: URL, events: ["email.nope"] }, /events/],
+    [{ url: URL, description: "x".repeat(501) }, /description must be at most/],
+  ])("%j is refused: %s", async (input, message) => {
+    const agent = await memory.agent(`refused${Math.random().toString(36).slice(2, 8)}`);
+    await expect(createWebhook(memory.services, agent, input)).rejects.toMatchObject({
+      kind: "BAD_REQUEST",
+      message: typeof message === "string" ? message : expect.stringMatching(message),
+    });
+  });
+
+  test("an agent may have at most ten", async () => {
+    const agent = await memory.agent("collector");
+    for (let n = 0; n < MAX_WEBHOOKS_PER_AGENT; n++)
+      await createWebhook(memory.services, agent, { url: `${URL}/${n}` });
+    await expect(createWebhook(memory.services, agent, { url: URL })).rejects.toMatchObject({
+      details: { code: "TOO_MANY_WEBHOOKS", limit: 10, current: 10 },
+    });
+  });
+
+  test("another agent's webhook is not found; a deleted one is gone", async () => {
+    const agent = await memory.agent("keeper");
+    const other = await memory.agent("peeker");
+    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+    await expect(getWebhook(memory.services, other, webhook.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(updateWebhook(memory.services, other, webhook.id, { enabled: false })).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+    });
+    await deleteWebhook(memory.services, agent, webhook.id);
+    await expect(deleteWebhook(memory.services, agent, webhook.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+});
+
+describe("deliveries", () => {
+  test("each enabled webhook that wants the event's type gets a delivery of it", async () => {
+    const agent = await memory.agent("fanout");
+    const all = (await createWebhook(memory.services, agent, { url: `${URL}/all` })).webhook;
+    const sent = (await createWebhook(memory.services, agent, { url: `${URL}/sent`, events: ["email.sent"] })).webhook;
+    const off = (await createWebhook(memory.services, agent, { url: `${URL}/off` })).webhook;
+    await updateWebhook(memory.services, agent, off.id, { enabled: false });
+    await mail(agent);
+    const due = await claimed(agent);
+    expect(due.map((delivery) => delivery.webhookId)).toEqual([all.id]);
+    expect(deliveryTypeOf(due[0] ?? { payload: "{}" })).toBe("email.received");
+    expect(JSON.parse(due[0]?.payload ?? "{}").data).toMatchObject({ agentId: "fanout", folder: "inbox" });
+    expect((await listDeliveries(memory.services, agent, sent.id, {})).total).toBe(0);
+  });
+
+  test("a claimed delivery is not claimed again; a 2xx delivers it", async () => {
+    const agent = await memory.agent("delivered");
+    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+    await mail(agent);
+    const [delivery] = await claimed(agent);
+    if (!delivery) throw new Error("nothing was due");
+    expect(await claimed(agent)).toEqual([]);
+    await recordAttempt(memory.services, delivery, { statusCode: 204, error: null, durationMs: 12 });
+    const [listed] = (await listDeliveries(memory.services, agent, webhook.id, {})).data;
+    expect(listed).toMatchObject({ status: "delivered", attempts: 1 });
+    expect(listed?.attemptLog).toMatchObject([{ statusCode: 204 }]);
+  });
+
+  test("a failure pauses the webhook and tries again later; retry makes it due now", async () => {
+    const agent = await memory.agent("flaky");
+    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+    await mail(agent);
+    const [delivery] = await claimed(agent);
+    if (!delivery) throw new Error("nothing was due");
+    await recordAttempt(memory.services, delivery, { statusCode: 500, error: "HTTP 500", durationMs: 5 });
+    expect((await getWebhook(memory.services, agent, webhook.id)).failuresInARow).toBe(1);
+    // The first pause is about 5 s (a fifth either way).
+    memory.clock.advance(3_900);
+    expect(await claimed(agent)).toEqual([]);
+    memory.clock.advance(2_200);
+    const [again] = await claimed(agent);
+    expect(again?.attempts).toBe(1);
+    await recordAttempt(memory.services, again ?? delivery, { statusCode: null, error: "timeout", durationMs: 10_000 });
+    expect(await claimed(agent)).toEqual([]);
+    await retryDelivery(memory.services, agent, webhook.id, delivery.id);
+    expect((await claimed(agent)).map((d) => d.id)).toEqual([delivery.id]);
+  });
+
+  test("a webhook whose every attempt failed for a day is disabled, and the agent is told", async () => {
+    const agent = await memory.agent("dead");
+    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+    for (let hour = 0; hour <= 25; hour += 5) {
+      await mail(agent);
+      for (const delivery of await claimed(agent)) {
+        await recordAttempt(memory.services, delivery, { statusCode: 503, error: "HTTP 503", durationMs: 1 });
+      }
+      memory.clock.advance(5 * 3_600_000);
+    }
+    const disabled = await getWebhook(memory.services, agent, webhook.id);
+    expect(disabled).toMatchObject({ enabled: false });
+    expect(disabled.disabledReason).toMatch(/^Every attempt failed for 24 hours; the last: HTTP 503/);
+    const types = (await agentEvents(memory.services, agent, { types: ["webhook.disabled"] })).data;
+    expect(types).toHaveLength(1);
+    const resumed = await updateWebhook(memory.services, agent, webhook.id, { enabled: true });
+    expect(resumed).toMatchObject({ enabled: true, disabledReason: null, failuresInARow: 0 });
+  });
+});
