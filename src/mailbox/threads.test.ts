@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import type { Email, SentEmail } from "../generated/prisma/sqlite/client.ts";
 import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
 import { isPending } from "./drafts.ts";
 import { deleteEmail, listEmails } from "./emails.ts";
 import { sendEmail } from "./outbox.ts";
 import type { AgentRecord, EmailRecord } from "./records.ts";
 import { forwardEmail, replyToEmail } from "./replies.ts";
-import { getThread, listThreads } from "./threads.ts";
+import { getThread, listThreads, threadMessages } from "./threads.ts";
 
 // Threads link messages by Message-ID, never by subject: a reply joins its
 // parent's thread, a child that came first is joined by its parent, and sent
@@ -103,5 +104,23 @@ describe("threading sent mail", () => {
     if (isPending(reply)) throw new Error("the reply waits");
     const answer = await receive(agent, "t2", { "In-Reply-To": reply.messageId, References: reply.messageId });
     expect(answer.threadId).toBe(email.threadId);
+  });
+});
+
+describe("a thread's messages", () => {
+  test("received and sent together, oldest first", async () => {
+    const agent = await memory.agent("chronicler");
+    const first = await receive(agent, "c1");
+    const reply = await replyToEmail(memory.services, agent, first.id, { text: "Noted." });
+    if (isPending(reply)) throw new Error("the reply waits");
+    memory.clock.advance(1_000);
+    const second = await receive(agent, "c2", answering("c1"));
+    const query = { include: { emails: true, sent: true } } as const;
+    const thread = (await getThread(memory.services, agent, first.threadId, query)) as unknown as {
+      emails: Email[];
+      sent: SentEmail[];
+    };
+    const order = threadMessages(thread).map((m) => (m.direction === "received" ? m.email.id : m.sent.id));
+    expect(order).toEqual([first.id, reply.id, second.id]);
   });
 });
