@@ -36,6 +36,7 @@ import {
   checkedReplyTo,
   checkedSubject,
   type Outgoing,
+  storedMessage,
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import {
@@ -167,17 +168,10 @@ function checkedFields(input: DraftInput, served: readonly string[]): Partial<Dr
 function fieldsOfOutgoing(out: Outgoing, inReplyTo: string | null): DraftFields {
   const attachments = out.attachments.map((file) => ({ ...file, content: file.content.toString("base64") }));
   return {
-    toList: out.to,
-    ccList: out.cc,
-    bccList: out.bcc,
-    subject: out.subject,
-    bodyText: out.text,
-    bodyHtml: out.html,
-    replyTo: out.replyTo,
+    ...storedMessage(out),
     attachments: storedAttachments(attachments),
     inReplyTo,
     inReplyToMessageId: out.inReplyTo,
-    references: out.references.join(" ") || null,
     threadId: out.threadId,
     autoSubmitted: out.autoSubmitted,
   };

@@ -35,7 +35,7 @@ import { type Emit, withEvents } from "./events.ts";
 import type { AnswerCodec } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
 import { fileLocally, LOCAL_PROVIDER, recipientsByWay, refuseUnknownLocal } from "./local-delivery.ts";
-import type { Outgoing } from "./outgoing.ts";
+import { type Outgoing, storedMessage } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
 import { returnPathFor } from "./return-path.ts";
@@ -261,18 +261,11 @@ async function take(
     const row = {
       id: taken.id,
       agentId: agent.id,
-      toList: out.to,
-      ccList: out.cc,
-      bccList: out.bcc,
-      subject: out.subject,
-      bodyText: out.text,
-      bodyHtml: out.html,
-      replyTo: out.replyTo,
+      ...storedMessage(out),
       messageId,
       size: raw.length,
       sentAt: now,
       inReplyTo: out.inReplyTo,
-      references: out.references.join(" ") || null,
       threadId,
     };
     await insertSent(tx, row);
