@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { ConfigError, configurationTable, loadConfig, unsetMeaning, VARIABLES, variableNamed } from "./config.ts";
+import { ConfigError, configurationTable, loadConfig, notSet, VARIABLES, variableNamed } from "./config.ts";
 
 // The declarations of src/config.ts: what loadConfig makes of each variable,
 // the bounds and choices it holds values to, and the README's table written
@@ -228,8 +228,9 @@ describe("the declarations", () => {
   });
 
   test("doctor's words for an unset variable are the README's, without Markdown", () => {
-    expect(unsetMeaning(variableNamed("IMAP_URL"))).toBe("no mail is received");
-    expect(unsetMeaning(variableNamed("METRICS_TOKEN"))).toBe("/metrics is open");
+    expect(notSet("ADMIN_TOKEN")).toBe("ADMIN_TOKEN is not set: the admin API is off (404)");
+    expect(notSet("IMAP_URL")).toBe("IMAP_URL is not set: no catch-all mailbox is read");
+    expect(notSet("METRICS_TOKEN")).toBe("METRICS_TOKEN is not set: /metrics is open");
   });
 
   test("the README's configuration table is the declarations' (npm run docs:config writes it)", () => {

@@ -366,7 +366,7 @@ const reviewer: Setting<Reviewer> = {
 const imapVariable: Variable = {
   name: "IMAP_URL",
   expected: "imap://user:password@host:port/MAILBOX or imaps://…",
-  default: { unset: "no mail is received" },
+  default: { unset: "no catch-all mailbox is read" },
   description: "the catch-all mailbox (MAILBOX defaults to `INBOX`; user and password URL-encoded)",
   secret: true,
 };
@@ -401,7 +401,7 @@ const imapProcessed = single(imapProcessedVariable, (given = "seen"): ProcessedA
 const smtpVariable: Variable = {
   name: "SMTP_URL",
   expected: "smtp://user:password@host:port or smtps://…",
-  default: { unset: "sending answers 503" },
+  default: { unset: "only mail between this instance's agents goes; other sends answer 503" },
   description: "the provider outgoing mail goes to (user and password URL-encoded; port 587 or 465 when left out)",
   secret: true,
 };
@@ -809,17 +809,18 @@ export function loadConfig(env: Env): Config {
 /** Every variable loadConfig reads, in the README's order. */
 export const VARIABLES: readonly Variable[] = Object.values(SETTINGS).flatMap((setting) => setting.variables);
 
+/** "NAME is not set: " and what that means, in plain words (for a terminal or a log). */
+export function notSet(name: string): string {
+  const { default: fallback } = variableNamed(name);
+  const words = "unset" in fallback ? fallback.unset : `it is ${fallback.value}`;
+  return `${name} is not set: ${words.replaceAll("`", "")}`;
+}
+
 /** The variable of this name; a name not declared is a fault of the caller. */
 export function variableNamed(name: string): Variable {
   const found = VARIABLES.find((variable) => variable.name === name);
   if (!found) throw new Error(`no variable ${name}`);
   return found;
-}
-
-/** What leaving the variable unset means, in plain words (for a terminal). */
-export function unsetMeaning(variable: Variable): string {
-  const words = "unset" in variable.default ? variable.default.unset : `it is ${variable.default.value}`;
-  return words.replaceAll("`", "");
 }
 
 // ---- The README's table.

@@ -1,8 +1,9 @@
 import { expect, test } from "vitest";
 import { ERROR_BODY_SCHEMA, ERROR_CODES, ERROR_KINDS, ServiceError, statusWords } from "./errors.ts";
 
-// The error table: one status a kind, every code with its kind, and the words
-// the skill file and OpenAPI give each status.
+// The error table: one status a kind, every code with its kind (checked at
+// each throw by the compiler), and the words the skill file and OpenAPI give
+// each status.
 
 test("each kind answers a status of its own, with the spec's words for it", () => {
   const statuses = Object.values(ERROR_KINDS).map((kind) => kind.status);
@@ -27,4 +28,11 @@ test("a status's words name every code its kind carries", () => {
 test("the error body's schema lists every code", () => {
   const code = (ERROR_BODY_SCHEMA.properties as Record<string, { enum: string[] }>).code;
   expect(code?.enum).toEqual(Object.keys(ERROR_CODES));
+});
+
+test("a code comes only with the kind the table pairs it with (the compiler checks each throw)", () => {
+  const right = new ServiceError("FORBIDDEN", "Verify the agent first", { code: "NOT_VERIFIED" });
+  // @ts-expect-error NOT_VERIFIED comes with FORBIDDEN, never GONE
+  const wrong = new ServiceError("GONE", "Gone", { code: "NOT_VERIFIED" });
+  expect([right.status, wrong.status]).toEqual([403, 410]);
 });

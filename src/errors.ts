@@ -132,6 +132,11 @@ function kindOfStatus(status: number): [ErrorKind, (typeof ERROR_KINDS)[ErrorKin
   return found as [ErrorKind, (typeof ERROR_KINDS)[ErrorKind]];
 }
 
+/** The codes that come with a kind, as the table pairs them. */
+type CodeOf<K extends ErrorKind> = {
+  [C in ErrorCode]: (typeof ERROR_CODES)[C]["kind"] extends K ? C : never;
+}[ErrorCode];
+
 export interface ErrorDetails {
   code?: ErrorCode;
   limit?: number;
@@ -182,13 +187,19 @@ function codesWhere(spec: boolean): string {
     .join(", ");
 }
 
-export class ServiceError extends Error {
+export class ServiceError<K extends ErrorKind = ErrorKind> extends Error {
   readonly kind: ErrorKind;
   readonly details: ErrorDetails;
   /** HTTP headers the answer carries besides the body (Retry-After and the rate-limit headers). */
   readonly headers: Record<string, string>;
 
-  constructor(kind: ErrorKind, message: string, details: ErrorDetails = {}, headers: Record<string, string> = {}) {
+  /** The code, if any, must be one the table pairs with the kind: the compiler checks each throw. */
+  constructor(
+    kind: K,
+    message: string,
+    details: ErrorDetails & { code?: CodeOf<K> } = {},
+    headers: Record<string, string> = {},
+  ) {
     super(message);
     this.name = "ServiceError";
     this.kind = kind;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
-import { type Config, unsetMeaning, variableNamed } from "../config.ts";
+import { type Config, notSet } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
 import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
@@ -27,19 +27,16 @@ function reasonOf(error: unknown): string {
   return (responseText ?? response ?? message ?? String(error)).trim();
 }
 
-/** A variable left unset, in the words its declaration gives for that. */
-const unset = (name: string) => `${name} is not set: ${unsetMeaning(variableNamed(name))}`;
-
 function configuration(config: Config): Finding[] {
   const notes: Finding[] = [];
   const warn = (detail: string) => notes.push({ check: "configuration", status: "warn", detail });
   if (/^http:\/\/localhost:/.test(config.publicUrl))
     warn(`PUBLIC_URL is ${config.publicUrl}: links shown to people point at this machine`);
   if (config.verificationMode === "none") warn("VERIFICATION_MODE=none: every agent is verified as it registers");
-  if (!config.imap) warn(unset("IMAP_URL"));
-  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null) warn(unset("TRUSTED_MX_HOSTS"));
-  if (!config.smtp) warn(unset("SMTP_URL"));
-  if (!config.adminToken) warn(unset("ADMIN_TOKEN"));
+  if (!config.imap) warn(notSet("IMAP_URL"));
+  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null) warn(notSet("TRUSTED_MX_HOSTS"));
+  if (!config.smtp) warn(notSet("SMTP_URL"));
+  if (!config.adminToken) warn(notSet("ADMIN_TOKEN"));
   return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];
 }
 

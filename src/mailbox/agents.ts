@@ -15,7 +15,7 @@ import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { checkedDomain } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
-import { expiryCutoff } from "./lifetimes.ts";
+import { expiryCutoff, UNVERIFIED_LIFETIME_HOURS } from "./lifetimes.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -139,7 +139,7 @@ const KEEP_KEY =
 
 function instructionFor(address: string, verifyUrl: string, by: Creator, config: Config): string {
   const before = `Welcome! Your agent's mailbox is ${address}.`;
-  const deadline = "within 24 hours; unverified agents are deleted after that.";
+  const deadline = `within ${UNVERIFIED_LIFETIME_HOURS} hours; unverified agents are deleted after that.`;
   if (by === "operator") {
     return `${before} The operator of this instance created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
   }

@@ -1,7 +1,9 @@
 // The spec's clocks, in one place.
 
-export const UNVERIFIED_LIFETIME_MS = 24 * 60 * 60 * 1000;
-export const VERIFICATION_CODE_LIFETIME_MS = 15 * 60 * 1000;
+export const UNVERIFIED_LIFETIME_HOURS = 24;
+export const UNVERIFIED_LIFETIME_MS = UNVERIFIED_LIFETIME_HOURS * 60 * 60 * 1000;
+export const VERIFICATION_CODE_MINUTES = 15;
+export const VERIFICATION_CODE_LIFETIME_MS = VERIFICATION_CODE_MINUTES * 60 * 1000;
 /** The longest a request may take before it is answered 503. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 

@@ -7,7 +7,7 @@ import { claimInvalid } from "./access.ts";
 import { addressOf } from "./agents.ts";
 import { withEvents } from "./events.ts";
 import { agentByClaimToken } from "./keys.ts";
-import { expiryCutoff, isExpired, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
+import { expiryCutoff, isExpired, UNVERIFIED_LIFETIME_HOURS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -71,7 +71,10 @@ export async function openClaim(services: Services, claimToken: string): Promise
     case "verified":
       throw new ServiceError("GONE", "This verification link has been used: its agent is verified");
     case "expired":
-      throw new ServiceError("GONE", "This verification link has expired: its agent was not verified within 24 hours");
+      throw new ServiceError(
+        "GONE",
+        `This verification link has expired: its agent was not verified within ${UNVERIFIED_LIFETIME_HOURS} hours`,
+      );
   }
 }
 
@@ -96,18 +99,18 @@ function assertVerifiable(agent: AgentRecord, now: Date): void {
   if (isExpired(agent, now)) {
     throw new ServiceError(
       "BAD_REQUEST",
-      "Agent expired: unverified agents are deleted 24 hours after creation; register it again",
+      `Agent expired: unverified agents are deleted ${UNVERIFIED_LIFETIME_HOURS} hours after creation; register it again`,
       { code: "VERIFICATION_EXPIRED" },
     );
   }
 }
 
-/** A code issued to a still unverified agent and not past its 15 minutes. */
+/** A code issued to a still unverified agent and not past its lifetime. */
 function hasActiveCode(agent: AgentRecord, now: Date): boolean {
   return agent.verifiedAt === null && agent.verificationExpires !== null && agent.verificationExpires > now;
 }
 
-/** Refuses a code that is missing or past its 15 minutes. */
+/** Refuses a code that is missing or past its lifetime. */
 function assertActiveCode(agent: AgentRecord, now: Date): string {
   if (agent.verificationCode === null || agent.verificationExpires === null) {
     throw new ServiceError("BAD_REQUEST", "No verification in progress: call POST /verify/start first");
@@ -131,7 +134,7 @@ export function verificationStatus({ clock, config }: Services, agent: AgentReco
   };
 }
 
-/** A code valid for 15 minutes, replacing any earlier one. */
+/** A code valid for its lifetime (VERIFICATION_CODE_MINUTES), replacing any earlier one. */
 export async function startVerification(services: Services, agent: AgentRecord): Promise<Challenge> {
   const { config, clock } = services;
   assertSocialMode(config);

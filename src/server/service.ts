@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
-import type { Config } from "../config.ts";
+import { type Config, notSet } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startDirectIntake } from "../inbound/direct.ts";
@@ -49,7 +49,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
     config.smtp && outbound
       ? observedMailer(smtpMailer(config.smtp, config.smtpTimeoutMs), { state: outbound, metrics, clock })
       : null;
-  if (!mailer) log("info", "outbound_off", { reason: "SMTP_URL is not set: sending answers 503" });
+  if (!mailer) log("info", "outbound_off", { reason: notSet("SMTP_URL") });
   const { email, webhook } = config.reviewer;
   if (config.sendPolicy !== "open" && email === null && webhook === null) {
     log("warn", "review_unannounced", {

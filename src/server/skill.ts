@@ -3,7 +3,7 @@ import { ERROR_KINDS, statusWords } from "../errors.ts";
 import { AGENT_ID_MAX_LENGTH, reservedIds } from "../mailbox/agents.ts";
 import { MAX_SCHEDULE_DAYS } from "../mailbox/drafts.ts";
 import { MAX_WAIT_SECONDS } from "../mailbox/events.ts";
-import { REQUEST_TIMEOUT_MS, UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "../mailbox/lifetimes.ts";
+import { REQUEST_TIMEOUT_MS, UNVERIFIED_LIFETIME_HOURS, VERIFICATION_CODE_MINUTES } from "../mailbox/lifetimes.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from "../mailbox/pages.ts";
 import { CODE_LENGTH } from "../mailbox/verification.ts";
 import { keyPrefixOf } from "../wire-names.ts";
@@ -48,8 +48,8 @@ function facts(config: Config, openApi: Record<string, unknown>) {
       handle: `@${config.socialHandle}`,
       codePrefix: config.verificationCodePrefix,
       codeLength: CODE_LENGTH,
-      codeMinutes: VERIFICATION_CODE_LIFETIME_MS / 60_000,
-      agentHours: UNVERIFIED_LIFETIME_MS / 3_600_000,
+      codeMinutes: VERIFICATION_CODE_MINUTES,
+      agentHours: UNVERIFIED_LIFETIME_HOURS,
     },
     limits: {
       dailySends: config.dailySendLimit,
