@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { FinalOutcome } from "../outbound/delivery.ts";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { memoryOfFile } from "../testing/memory.ts";
 import { isPending, sendDueDrafts } from "./drafts.ts";
 import { agentEvents } from "./events.ts";
 import { sendEmail } from "./outbox.ts";
@@ -12,11 +12,7 @@ import { getSent, listSent, sendQuota } from "./sending.ts";
 // provider refuses. Recipients are outside the instance, so mail goes to the
 // (fake) provider.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ DAILY_SEND_LIMIT: "3", THREAD_SEND_LIMIT: "2", STORAGE_LIMIT_BYTES: "20000" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ DAILY_SEND_LIMIT: "3", THREAD_SEND_LIMIT: "2", STORAGE_LIMIT_BYTES: "20000" });
 
 const message = (subject = "Hello") => ({ to: ["pat@elsewhere.example"], subject, text: "Hi Pat." });
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { agentEvents } from "./events.ts";
 import type { AgentRecord } from "./records.ts";
 import { claimDueDeliveries, recordAttempt } from "./webhook-deliveries.ts";
@@ -18,17 +18,9 @@ import {
 // Webhooks: what may be registered, which events each one is sent, and how
 // deliveries are claimed, retried, paused and finally disabled.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 const URL = "https://hooks.example/pigeonhole";
-
-/** An event for the agent: a message received. */
-const mail = (agent: AgentRecord) =>
-  memory.receive(rawMessage({ To: `${agent.id}@agents.example` }), [`${agent.id}@agents.example`]);
 
 /** The due deliveries of this agent's webhooks, claimed. */
 const claimed = async (agent: AgentRecord) =>
@@ -89,7 +81,7 @@ describe("deliveries", () => {
     const sent = (await createWebhook(memory.services, agent, { url: `${URL}/sent`, events: ["email.sent"] })).webhook;
     const off = (await createWebhook(memory.services, agent, { url: `${URL}/off` })).webhook;
     await updateWebhook(memory.services, agent, off.id, { enabled: false });
-    await mail(agent);
+    await memory.mailTo(agent);
     const due = await claimed(agent);
     expect(due.map((delivery) => delivery.webhookId)).toEqual([all.id]);
     expect(deliveryTypeOf(due[0] ?? { payload: "{}" })).toBe("email.received");
@@ -100,7 +92,7 @@ describe("deliveries", () => {
   test("a claimed delivery is not claimed again; a 2xx delivers it", async () => {
     const agent = await memory.agent("delivered");
     const { webhook } = await createWebhook(memory.services, agent, { url: URL });
-    await mail(agent);
+    await memory.mailTo(agent);
     const [delivery] = await claimed(agent);
     if (!delivery) throw new Error("nothing was due");
     expect(await claimed(agent)).toEqual([]);
@@ -113,7 +105,7 @@ describe("deliveries", () => {
   test("a failure pauses the webhook and tries again later; retry makes it due now", async () => {
     const agent = await memory.agent("flaky");
     const { webhook } = await createWebhook(memory.services, agent, { url: URL });
-    await mail(agent);
+    await memory.mailTo(agent);
     const [delivery] = await claimed(agent);
     if (!delivery) throw new Error("nothing was due");
     await recordAttempt(memory.services, delivery, { statusCode: 500, error: "HTTP 500", durationMs: 5 });
@@ -134,7 +126,7 @@ describe("deliveries", () => {
     const agent = await memory.agent("dead");
     const { webhook } = await createWebhook(memory.services, agent, { url: URL });
     for (let hour = 0; hour <= 25; hour += 5) {
-      await mail(agent);
+      await memory.mailTo(agent);
       for (const delivery of await claimed(agent)) {
         await recordAttempt(memory.services, delivery, { statusCode: 503, error: "HTTP 503", durationMs: 1 });
       }
