@@ -26,6 +26,16 @@ const URL = "https://hooks.example/pigeonhole";
 const claimed = async (agent: AgentRecord) =>
   (await claimDueDeliveries(memory.services, 50)).filter((delivery) => delivery.agentId === agent.id);
 
+/** A new agent with a webhook, mailed once: the delivery of that message, claimed. */
+async function claimedDelivery(id: string) {
+  const agent = await memory.agent(id);
+  const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+  await memory.mailTo(agent);
+  const [delivery] = await claimed(agent);
+  if (!delivery) throw new Error("nothing was due");
+  return { agent, webhook, delivery };
+}
+
 describe("registering", () => {
   test("a webhook gets a whsec_ secret shown once; rotation replaces it", async () => {
     const agent = await memory.agent("hooked");
@@ -90,11 +100,7 @@ describe("deliveries", () => {
   });
 
   test("a claimed delivery is not claimed again; a 2xx delivers it", async () => {
-    const agent = await memory.agent("delivered");
-    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
-    await memory.mailTo(agent);
-    const [delivery] = await claimed(agent);
-    if (!delivery) throw new Error("nothing was due");
+    const { agent, webhook, delivery } = await claimedDelivery("delivered");
     expect(await claimed(agent)).toEqual([]);
     await recordAttempt(memory.services, delivery, { statusCode: 204, error: null, durationMs: 12 });
     const [listed] = (await listDeliveries(memory.services, agent, webhook.id, {})).data;
@@ -103,11 +109,7 @@ describe("deliveries", () => {
   });
 
   test("a failure pauses the webhook and tries again later; retry makes it due now", async () => {
-    const agent = await memory.agent("flaky");
-    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
-    await memory.mailTo(agent);
-    const [delivery] = await claimed(agent);
-    if (!delivery) throw new Error("nothing was due");
+    const { agent, webhook, delivery } = await claimedDelivery("flaky");
     await recordAttempt(memory.services, delivery, { statusCode: 500, error: "HTTP 500", durationMs: 5 });
     expect((await getWebhook(memory.services, agent, webhook.id)).failuresInARow).toBe(1);
     // The first pause is about 5 s (a fifth either way).
