@@ -28,7 +28,7 @@ export async function sentSlice({ prisma: db }: Store, agentId: string, slice: S
 }
 
 /** One of the agent's sent emails, or null. */
-export async function sentById({ prisma: db }: Store, agentId: string, id: string, query: SentQuery) {
+export async function sentById({ prisma: db }: Store, agentId: string, id: string, query: SentQuery = {}) {
   return (await db.sentEmail.findFirst({ ...query, where: { id, agentId } })) as SentEmail | null;
 }
 

@@ -37,7 +37,7 @@ export async function threadSlice({ prisma: db }: Store, scope: ThreadScope, sli
 }
 
 /** One of the agent's threads that holds a message, or null. */
-export async function threadById({ prisma: db }: Store, agentId: string, threadId: string, query: ThreadQuery) {
+export async function threadById({ prisma: db }: Store, agentId: string, threadId: string, query: ThreadQuery = {}) {
   const row = await db.thread.findFirst({
     ...query,
     where: { id: threadId, ...threadsWhere({ agentId, folder: null }) },

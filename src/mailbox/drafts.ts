@@ -25,6 +25,7 @@ import { assertAgentMayChange, holding, type Link, mustHold, recordHold } from "
 import { getEmail } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
+import { lookupOf } from "./lookups.ts";
 import {
   type AttachmentInput,
   type AutoSubmittedHeader,
@@ -295,16 +296,8 @@ export async function keepForLater(
   return pendingOf(made.draft);
 }
 
-export async function getDraft(
-  services: Services,
-  agent: { id: string },
-  draftId: string,
-  query: DraftQuery = {},
-): Promise<DraftRecord> {
-  const draft = await findDraft(services, agent, draftId, query);
-  if (!draft) throw notFound();
-  return draft;
-}
+/** One of the agent's drafts. */
+export const getDraft = lookupOf<DraftRecord, DraftQuery>(draftById, "Draft");
 
 /** The draft, or null once it is gone (sent or deleted). */
 export function findDraft(

@@ -35,6 +35,7 @@ import { type Emit, withEvents } from "./events.ts";
 import type { AnswerCodec } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
 import { fileLocally, LOCAL_PROVIDER, recipientsByWay, refuseUnknownLocal } from "./local-delivery.ts";
+import { lookupOf } from "./lookups.ts";
 import { type Outgoing, storedMessage } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
@@ -358,16 +359,7 @@ export async function deliver(
 }
 
 /** One sent email, with what reports said of its recipients when the query asks. */
-export async function getSent(
-  services: Services,
-  agent: { id: string },
-  sentId: string,
-  query: SentQuery = {},
-): Promise<SentRecord> {
-  const sent = await sentById(services, agent.id, sentId, query);
-  if (!sent) throw new ServiceError("NOT_FOUND", "Sent email not found");
-  return sent;
-}
+export const getSent = lookupOf<SentRecord, SentQuery>(sentById, "Sent email");
 
 /** Sent mail, newest first; total counts every send, not only today's. */
 export async function listSent(
