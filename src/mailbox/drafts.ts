@@ -22,6 +22,7 @@ import { findAgent } from "./admin.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { answering, replyRecipients } from "./answers.ts";
 import { assertAgentMayChange, holding, type Link, mustHold, recordHold } from "./approval.ts";
+import { type DueWork, doDueWork } from "./due-work.ts";
 import { getEmail } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
@@ -426,10 +427,14 @@ export async function sendDraft(services: Services, agent: AgentRecord, draftId:
   return sendOrHold(services, agent, early ? { ...draft, approvedAt: null } : draft);
 }
 
-/** How long an instance sending a due draft keeps the others off it: past a send's longest wait for the provider. */
-const CLAIM_MS = 60_000;
-/** Due drafts one look sends, together. */
-const BATCH = 20;
+/** Scheduled drafts that came due: a claim lasts past a send's longest wait for the provider. */
+const DUE_DRAFTS: DueWork<DraftRef> = {
+  turn: "scheduled-sends",
+  claimMs: 60_000,
+  batch: 20,
+  anyDue: anyDraftDue,
+  claim: claimDueDrafts,
+};
 
 /**
  * Sends the scheduled drafts that have come due, each once across instances:
@@ -438,16 +443,8 @@ const BATCH = 20;
  * why, and an `email.send_failed` event; one that goes emits `email.sent` as
  * any send does. The number it sent or failed.
  */
-export async function sendDueDrafts(services: Services): Promise<number> {
-  const { sql, clock } = services;
-  const now = clock.now();
-  if (!(await anyDraftDue(sql, now))) return 0;
-  const due = await sql.transaction(async (tx) => {
-    await sql.takeTurns(tx, "scheduled-sends");
-    return claimDueDrafts(tx, now, new Date(now.getTime() + CLAIM_MS), BATCH);
-  });
-  await Promise.all(due.map((draft) => sendClaimed(services, draft)));
-  return due.length;
+export function sendDueDrafts(services: Services): Promise<number> {
+  return doDueWork(services, DUE_DRAFTS, (draft) => sendClaimed(services, draft));
 }
 
 /**
