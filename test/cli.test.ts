@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, test } from "vitest";
 import { createAgent, uniqueId } from "./support/api.ts";
-import { emptyZone } from "./support/dns-server.ts";
+import { emptyZone, startDnsServer } from "./support/dns-server.ts";
 import { deliveredTo, reportAbout } from "./support/mail.ts";
 import { served } from "./support/served.ts";
 import { freshDatabase } from "./support/service.ts";
@@ -25,15 +25,14 @@ interface Run {
 }
 
 /** Runs `pigeonhole <args>` with the service's configuration, and what it is given on stdin. */
-function cli(
+async function cli(
   args: string[],
   { env = {}, input = "", cwd }: { env?: Record<string, string | undefined>; input?: string; cwd?: string } = {},
 ) {
+  const base = { PATH: process.env.PATH ?? "", DATABASE_URL: database.url, VERIFICATION_MODE: "admin" };
   const child = spawn(process.execPath, [resolve("dist/cli/main.js"), ...args], {
     cwd,
-    env: JSON.parse(
-      JSON.stringify({ PATH: process.env.PATH ?? "", DATABASE_URL: database.url, VERIFICATION_MODE: "admin", ...env }),
-    ),
+    env: JSON.parse(JSON.stringify({ ...base, DNS_SERVERS: await emptyZone(), ...env })),
   });
   child.stdin.end(input);
   let stdout = "";
@@ -273,6 +272,16 @@ test("from another directory, without DATABASE_URL: no database is made there, a
   expect(existsSync(join(elsewhere, "data"))).toBe(false);
 });
 
+test("DATABASE_URL naming a file that is not there: no database is made, and it says so", async () => {
+  const file = join(mkdtempSync(join(tmpdir(), "pigeonhole-cli-")), "missing.db");
+  for (const args of [["stats"], ["migrate"], ["doctor"]]) {
+    const run = await cli(args, { env: { DATABASE_URL: `file:${file}` } });
+    expect(run.code, args[0]).toBe(1);
+    expect(`${run.stdout}${run.stderr}`).toContain(`No database at ${file} (DATABASE_URL): pigeonhole never makes one`);
+  }
+  expect(existsSync(file)).toBe(false);
+});
+
 test("stats and migrate", async () => {
   const stats = await cli(["stats", "--json"]);
   expect(stats.json).toEqual({
@@ -353,4 +362,38 @@ test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password 
     detail: expect.stringMatching(/^could not log in to 127\.0\.0\.1:\d+ as catchall@mail\.example: /),
   });
   expect(failing.stdout + failing.stderr).not.toContain("not-the-password");
+});
+
+test("doctor: the SMTP door greets or nothing listens; DNS holds the served domain's MX, SPF and DKIM, or says which is missing", async () => {
+  const dns = await startDnsServer();
+  try {
+    const shown = await cli(["domains", "show", "mail.example", "--json"]);
+    const records = shown.json.records as { type: string; name: string; value: string }[];
+    const [mx, spf, dkim] = records;
+    dns.mx(mx?.name ?? "", mx?.value.split(" ")[1] ?? "");
+    dns.txt(spf?.name ?? "", spf?.value ?? "");
+    // The provider stands in for the door: an SMTP server that greets with 220.
+    const env = { DNS_SERVERS: dns.address, SMTP_INGRESS_PORT: String(provider.port), SMTP_INGRESS_HOST: "127.0.0.1" };
+    const partly = await cli(["doctor"], { env });
+    expect(partly.stdout).toMatch(new RegExp(`^ok {4}smtp door: 127\\.0\\.0\\.1:${provider.port} greets: 220 `, "m"));
+    expect(partly.stdout).toContain(
+      `warn  dns: mail.example: DKIM (${dkim?.name}) missing; pigeonhole domains show mail.example lists what to publish`,
+    );
+    expect(partly.stdout).not.toContain("no mail from other servers is received");
+    dns.txt(dkim?.name ?? "", dkim?.value ?? "");
+    const published = await cli(["doctor"], { env });
+    expect(published.stdout).toContain("ok    dns: mail.example: MX, SPF and DKIM are published");
+
+    const closed = await cli(["doctor", "--json"], { env: { ...env, SMTP_INGRESS_PORT: "1" } });
+    expect(closed.code).toBe(1);
+    expect(closed.json).toContainEqual({
+      check: "smtp door",
+      status: "fail",
+      detail: expect.stringMatching(
+        /^nothing greets at 127\.0\.0\.1:1 \(SMTP_INGRESS_PORT\): is the service running\?/,
+      ),
+    });
+  } finally {
+    await dns.close();
+  }
 });

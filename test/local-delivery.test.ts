@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { type Api, createAgent, type TestAgent } from "./support/api.ts";
 import { served } from "./support/served.ts";
+import { waitFor } from "./support/wait.ts";
 
 // Mail between agents of one instance, with the default MAIL_DOMAIN and no
 // mail server at all: filed at once through the filing rules, counted on
@@ -107,6 +108,26 @@ describe("with no mail server", () => {
       ],
     });
     expect(await inboxOf(api, ranger)).toHaveLength(0);
+  });
+
+  test("a send policy holds it first: filed only once the operator approves", async () => {
+    const [scout, ranger] = [await createAgent(api), await createAgent(api)];
+    const policy = await api.call("PUT", `/admin/agents/${scout.id}/policy`, {
+      key: TOKEN,
+      body: { sendPolicy: "review_all" },
+    });
+    expect(policy.status).toBe(200);
+    const held = await send(api, scout, { to: `${ranger.id}@localhost`, subject: "Held", text: "Wait for it." });
+    expect(held.status).toBe(202);
+    expect(await inboxOf(api, ranger)).toHaveLength(0);
+    const approved = await api.post(`/admin/agents/${scout.id}/drafts/${held.body.id}/approve`, { key: TOKEN });
+    expect(approved.status).toBe(200);
+    // Approved, it is scheduled for now: the scheduled-send job sends it.
+    const [filed] = await waitFor(async () => {
+      const inbox = await inboxOf(api, ranger);
+      return inbox.length > 0 ? inbox : null;
+    });
+    expect(filed).toMatchObject({ subject: "Held" });
   });
 
   test("mail to another domain answers 503: sending out is not configured", async () => {

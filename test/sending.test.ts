@@ -289,7 +289,7 @@ describe("failed delivery", () => {
       expect(notConfigured.body).toEqual({
         error: "Service Unavailable",
         statusCode: 503,
-        message: "Sending is not configured on this server",
+        message: "Sending is not configured on this server: only mail to its own agents goes (SMTP_URL is not set)",
       });
     } finally {
       await noSmtp.stop();

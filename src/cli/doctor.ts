@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { connect } from "node:net";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
 import { type Config, notSet } from "../config.ts";
@@ -7,11 +8,11 @@ import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { reviewerCoverage } from "../mailbox/admin.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
-import { recordsToPublish } from "../mailbox/domains.ts";
+import { publishedRecords, type RecordCheck, recordsToPublish } from "../mailbox/domains.ts";
 
 // `pigeonhole doctor`: what would keep this instance from working, checked
-// against the real database, IMAP server and SMTP provider, each said in a
-// sentence. Never a password in what it says.
+// against the real database, IMAP server, SMTP provider, the service's own
+// SMTP door and DNS, each said in a sentence. Never a password in what it says.
 
 export interface Finding {
   check: string;
@@ -41,14 +42,18 @@ function configuration(config: Config): Finding[] {
 }
 
 /**
- * Why the CLI must not open the database, or null: the service's default
- * file is relative to where it runs, and the CLI run from another directory
- * would make a new, empty database there.
+ * Why the CLI must not open the database, or null: it never makes one, and
+ * SQLite would make the file it is pointed at. The service's default file is
+ * relative to where it runs: the CLI run from another directory would make a
+ * new, empty database there.
  */
 export function databaseNotChosen(config: Config, env: NodeJS.ProcessEnv): string | null {
   const file = config.databaseUrl.slice("file:".length);
-  if (env.DATABASE_URL !== undefined || providerOf(config.databaseUrl) !== "sqlite" || existsSync(file)) return null;
-  return `No database at ${file} (the default, relative to this directory): run pigeonhole where the service runs, or set DATABASE_URL`;
+  if (providerOf(config.databaseUrl) !== "sqlite" || existsSync(file)) return null;
+  if (env.DATABASE_URL === undefined) {
+    return `No database at ${file} (the default, relative to this directory): run pigeonhole where the service runs, or set DATABASE_URL`;
+  }
+  return `No database at ${file} (DATABASE_URL): pigeonhole never makes one; check the path, or start the service once to make it`;
 }
 
 async function database(config: Config): Promise<Finding[]> {
@@ -66,7 +71,13 @@ async function database(config: Config): Promise<Finding[]> {
         return [{ check, status: "fail", detail }];
       }
       const answers: Finding = { check, status: "ok", detail: `${kind} answers and every migration is applied` };
-      return [answers, await reservedNames(db, config), await dkimRecords(db), await agentReviewers(db, config)];
+      return [
+        answers,
+        await reservedNames(db, config),
+        await dkimRecords(db),
+        ...(await dnsRecords(db, config)),
+        await agentReviewers(db, config),
+      ];
     } finally {
       await db.close();
     }
@@ -113,6 +124,71 @@ async function dkimRecords(store: Store): Promise<Finding> {
     status: "warn",
     detail: `${waiting.length} new DKIM keys wait for their record: ${listed}. Publish each (pigeonhole domains show <domain> lists it), then run pigeonhole domains verify <domain>: signing moves to the new key once its record is found`,
   };
+}
+
+/** What a record is, in the words of the sentence about it. */
+const kindOf = (check: RecordCheck) =>
+  check.type === "MX" ? "MX" : check.name.includes("._domainkey.") ? `DKIM (${check.name})` : "SPF";
+
+/** Each served domain's MX, SPF and DKIM records, as DNS_SERVERS (or the system's resolvers) answer now. */
+async function dnsRecords(store: Store, config: Config): Promise<Finding[]> {
+  const check = "dns";
+  let domains: Awaited<ReturnType<typeof publishedRecords>>;
+  try {
+    domains = await publishedRecords(store, config);
+  } catch (error) {
+    return [{ check, status: "warn", detail: `DNS could not be asked: ${reasonOf(error)}` }];
+  }
+  return domains.map(({ domain, checks }): Finding => {
+    if (checks === null) {
+      return { check, status: "warn", detail: `${domain} is no name in DNS: only agents here can write to it` };
+    }
+    const wrong = checks.filter((record) => record.status !== "ok");
+    if (wrong.length === 0) return { check, status: "ok", detail: `${domain}: MX, SPF and DKIM are published` };
+    const listed = wrong.map((record) => `${kindOf(record)} ${record.status}`).join(", ");
+    return {
+      check,
+      status: "warn",
+      detail: `${domain}: ${listed}; pigeonhole domains show ${domain} lists what to publish`,
+    };
+  });
+}
+
+/** The first line a server greets a connection with. */
+function greetingAt(host: string, port: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ host, port });
+    let text = "";
+    socket.setTimeout(TIMEOUT_MS, () => socket.destroy(new Error(`no greeting within ${TIMEOUT_MS / 1000} s`)));
+    socket.on("data", (chunk: Buffer) => {
+      text += chunk.toString("latin1");
+      const end = text.indexOf("\r\n");
+      if (end < 0) return;
+      resolve(text.slice(0, end));
+      socket.end("QUIT\r\n");
+    });
+    socket.once("error", reject);
+    socket.once("close", () => reject(new Error("the connection closed before a greeting")));
+  });
+}
+
+/** The service's own SMTP door, as a sending server meets it: listening, and greeting with 220. */
+async function smtpDoor({ smtpIngress: door }: Config): Promise<Finding | null> {
+  if (!door) return null;
+  const check = "smtp door";
+  const host = door.host === "0.0.0.0" ? "127.0.0.1" : door.host === "::" ? "::1" : door.host;
+  const where = `${host}:${door.port}`;
+  try {
+    const greeting = await greetingAt(host, door.port);
+    if (/^220[ -]/.test(greeting)) return { check, status: "ok", detail: `${where} greets: ${greeting}` };
+    return { check, status: "fail", detail: `${where} greets with ${JSON.stringify(greeting)}, not 220` };
+  } catch (error) {
+    return {
+      check,
+      status: "fail",
+      detail: `nothing greets at ${where} (SMTP_INGRESS_PORT): is the service running? ${reasonOf(error)}`,
+    };
+  }
 }
 
 async function imap({ imap: settings }: Config): Promise<Finding | null> {
@@ -198,7 +274,12 @@ function reviewer(config: Config): Finding {
 }
 
 export async function doctor(config: Config): Promise<Finding[]> {
-  const [db, inbound, outbound] = await Promise.all([database(config), imap(config), smtp(config)]);
-  const reached = [inbound, outbound].filter((f): f is Finding => f !== null);
+  const [db, inbound, door, outbound] = await Promise.all([
+    database(config),
+    imap(config),
+    smtpDoor(config),
+    smtp(config),
+  ]);
+  const reached = [inbound, door, outbound].filter((f): f is Finding => f !== null);
   return [...configuration(config), ...db, ...reached, reviewer(config)];
 }

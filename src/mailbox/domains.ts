@@ -366,6 +366,34 @@ function checkRecord(dns: RecordLookup, record: DnsRecord): Promise<RecordCheck>
   return record.name.includes("._domainkey.") ? checkDkim(dns, record) : checkSpf(dns, record);
 }
 
+/** What DNS holds for a served domain's MX, SPF and signing key records; null when the name is not one DNS can hold (localhost). */
+export interface PublishedRecords {
+  domain: string;
+  checks: RecordCheck[] | null;
+}
+
+/**
+ * Asks DNS, through DNS_SERVERS or the system's resolvers, for the records
+ * mail to and from each served domain needs (MX, SPF, the active DKIM key),
+ * for doctor; nothing is saved and no key moves (verifyDomain does that).
+ */
+export async function publishedRecords(store: Store, config: Config): Promise<PublishedRecords[]> {
+  const dns = recordLookup(config.dnsServers);
+  const needed = (domain: DomainWithKeys) => {
+    const [mx, spf] = recordsOf(config, domain);
+    const active = domain.dkimKeys.filter((key) => key.state === "active").map(dkimRecord);
+    return [mx, spf, ...active].filter((record) => record !== undefined);
+  };
+  return Promise.all(
+    (await domainsWithKeys(store)).map(async (domain) => ({
+      domain: domain.name,
+      checks: isDomainName(domain.name)
+        ? await Promise.all(needed(domain).map((record) => checkRecord(dns, record)))
+        : null,
+    })),
+  );
+}
+
 /**
  * Asks DNS for each record and says what it found. A pending key found
  * published takes over signing (its predecessor retired, its record removable).

@@ -81,22 +81,23 @@ export interface DraftInput {
 }
 
 /** The fields a draft stores, checked: what a write may change, and how it is threaded and marked. */
-type DraftFields = Pick<
-  Draft,
-  | "toList"
-  | "ccList"
-  | "bccList"
-  | "subject"
-  | "bodyText"
-  | "bodyHtml"
-  | "replyTo"
-  | "attachments"
-  | "inReplyTo"
-  | "inReplyToMessageId"
-  | "references"
-  | "threadId"
-  | "autoSubmitted"
->;
+const DRAFT_FIELDS = [
+  "toList",
+  "ccList",
+  "bccList",
+  "subject",
+  "bodyText",
+  "bodyHtml",
+  "replyTo",
+  "attachments",
+  "inReplyTo",
+  "inReplyToMessageId",
+  "references",
+  "threadId",
+  "autoSubmitted",
+] as const satisfies readonly (keyof Draft)[];
+
+type DraftFields = Pick<Draft, (typeof DRAFT_FIELDS)[number]>;
 
 /**
  * A send that waits, as its answer tells it: the draft it waits as, for its
@@ -181,7 +182,8 @@ function fieldsOfOutgoing(out: Outgoing, inReplyTo: string | null): DraftFields 
 
 /** Bytes a draft counts against storage: its fields as stored, its attachments as the bytes they hold. */
 function sizeOf(draft: DraftFields): number {
-  const { attachments, ...fields } = draft;
+  // Only the stored fields: a whole draft row also holds its own size, times and status.
+  const { attachments, ...fields } = Object.fromEntries(DRAFT_FIELDS.map((name) => [name, draft[name]])) as DraftFields;
   const files = keptAttachmentsOf(attachments).reduce(
     (sum, file) => sum + Buffer.byteLength(file.content, "base64"),
     0,

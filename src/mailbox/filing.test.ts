@@ -80,4 +80,17 @@ describe("filing", () => {
     expect((await memory.reload(agent)).storageUsed).toBe(email?.size);
     expect(await getEmail(memory.services, agent, email?.id ?? "")).toMatchObject({ size: email?.size });
   });
+
+  test("one message handed over many times at once is filed once", async () => {
+    const agent = await memory.agent("popular");
+    const raw = rawMessage({ To: "popular@agents.example" });
+    const filed = await Promise.all(Array.from({ length: 5 }, () => memory.receive(raw, ["popular@agents.example"])));
+    expect(
+      filed
+        .flat()
+        .map((f) => f.outcome)
+        .sort(),
+    ).toEqual(["duplicate", "duplicate", "duplicate", "duplicate", "stored"]);
+    expect((await listEmails(memory.services, agent, {})).total).toBe(1);
+  });
 });

@@ -86,7 +86,12 @@ function traced(services: Services, send: LocalSend): Buffer {
  * and records what became of it on the sent email, with its events; answers
  * the sent email's delivery status.
  */
-export async function fileLocally(tx: Tx, emit: Emit, services: Services, send: LocalSend): Promise<DeliveryStatus> {
+export async function fileLocally(
+  tx: Tx,
+  emit: Emit,
+  services: Services,
+  send: LocalSend,
+): Promise<DeliveryStatus | "sent"> {
   const recipients = send.recipients.map((address) => address.toLowerCase());
   const arrival: Arrival = {
     uid: 0n,
@@ -117,7 +122,7 @@ export async function fileLocally(tx: Tx, emit: Emit, services: Services, send: 
     await emit({ type: status === "delivered" ? "email.delivered" : "email.bounced", agentId: send.agentId, data });
     statuses.push(status);
   }
-  const status = deliveryStatusOf(statuses) as DeliveryStatus;
+  const status = deliveryStatusOf(statuses);
   await setDeliveryStatus(tx, send.sentId, status);
   return status;
 }

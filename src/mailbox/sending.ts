@@ -27,7 +27,7 @@ import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import { composeMessage } from "../outbound/compose.ts";
-import { type Delivery, type Envelope, type FinalOutcome, NotDelivered } from "../outbound/delivery.ts";
+import { type Delivery, type Envelope, type FinalOutcome, type Mailer, NotDelivered } from "../outbound/delivery.ts";
 import { signMessage } from "../outbound/dkim.ts";
 import { addressOf, domainOf, type Outcome } from "./agents.ts";
 import { signingKeyFor } from "./domains.ts";
@@ -281,10 +281,24 @@ export async function signed(services: Services, domain: string, raw: Buffer): P
   return key ? signMessage(raw, key) : raw;
 }
 
+/** The provider, when some recipients are elsewhere (503 when none is configured); null when all are here. */
+function providerFor({ mailer }: Services, remote: string[]): Mailer | null {
+  if (remote.length === 0) return null;
+  if (mailer) return mailer;
+  throw new ServiceError(
+    "SERVICE_UNAVAILABLE",
+    "Sending is not configured on this server: only mail to its own agents goes (SMTP_URL is not set)",
+  );
+}
+
 /** Hands the message to the provider for the recipients elsewhere; a refusal undoes the send and is thrown. */
-async function sendRemote(services: Services, taken: Taken, envelope: Envelope, raw: Buffer): Promise<Delivery> {
-  const { mailer, sql, log } = services;
-  if (!mailer) throw new ServiceError("SERVICE_UNAVAILABLE", "Sending is not configured on this server");
+async function sendRemote(
+  { sql, log }: Services,
+  mailer: Mailer,
+  taken: Taken,
+  envelope: Envelope,
+  raw: Buffer,
+): Promise<Delivery> {
   try {
     return await mailer.send(envelope, raw);
   } catch (error) {
@@ -308,14 +322,9 @@ export async function deliver(
   out: Outgoing,
   draft: Draft | null = null,
 ): Promise<SentRecord> {
-  const { mailer, config, clock, log } = services;
+  const { config, clock, log } = services;
   const { local, remote } = await recipientsByWay(services, [...out.to, ...out.cc, ...out.bcc]);
-  if (remote.length > 0 && !mailer) {
-    throw new ServiceError(
-      "SERVICE_UNAVAILABLE",
-      "Sending is not configured on this server: only mail to its own agents goes (SMTP_URL is not set)",
-    );
-  }
+  const mailer = providerFor(services, remote);
   await refuseUnknownLocal(services, local);
   const now = clock.now();
   const from = addressOf(agent, config);
@@ -331,10 +340,9 @@ export async function deliver(
   const taken = await take(services, agent, out, { messageId, raw, now, draft });
   // The envelope's sender is the email's own return path, where its reports are believed; From stays the agent's.
   const returnPath = await returnPathFor(services, taken.id, domain);
-  const delivery =
-    remote.length > 0
-      ? await sendRemote(services, taken, { from: returnPath, to: remote }, raw)
-      : ({ outcome: "accepted", queueId: LOCAL_PROVIDER } as const);
+  const delivery = mailer
+    ? await sendRemote(services, mailer, taken, { from: returnPath, to: remote }, raw)
+    : ({ outcome: "accepted", queueId: LOCAL_PROVIDER } as const);
   const providerId = delivery.outcome === "accepted" ? (delivery.queueId ?? messageId) : null;
   const { threadId } = taken.row;
   const send = { sentId: taken.id, agentId: agent.id, threadId, returnPath, raw, recipients: local, now };

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { isEmailAddress } from "./address.ts";
+import { isEmailAddress, isRecipientAddress } from "./address.ts";
 
 test.each([
   ["bob@example.com", true],
@@ -14,4 +14,15 @@ test.each([
   [`${"x".repeat(65)}@example.com`, false],
 ])("isEmailAddress(%j) is %s", (address, valid) => {
   expect(isEmailAddress(address)).toBe(valid);
+});
+
+test.each([
+  ["scout@localhost", true],
+  ["Scout@LOCALHOST", true],
+  ["bob@example.com", true],
+  ["bob@intranet", false],
+  ["Bob <scout@localhost>", false],
+  ["a..b@localhost", false],
+])("isRecipientAddress(%j) where localhost is served is %s", (address, valid) => {
+  expect(isRecipientAddress(address, ["localhost"])).toBe(valid);
 });

@@ -27,8 +27,9 @@ import type { SocialPost } from "../social/posts.ts";
 // file on tmpfs (/dev/shm), since the store opens three connections to one
 // database and SQLite's ":memory:" would give each its own. A clock the test
 // moves, a provider that keeps what it is handed, a post lookup the test
-// fills, and no network: no Dovecot, Chromium or PostgreSQL. Unit tests
-// beside the code (src/**/*.test.ts) use it; each file opens one and closes it.
+// fills, messages read in the test's thread, and no network: no Dovecot,
+// Chromium or PostgreSQL. Unit tests beside the code (src/**/*.test.ts) use
+// it; each file opens one and closes it.
 
 /** A clock that stands still until the test moves it. */
 export class FakeClock {
@@ -92,8 +93,8 @@ export interface Memory {
   agent(id: string, by?: Creator): Promise<AgentRecord>;
   /** The agent as it is stored now. */
   reload(agent: AgentRecord): Promise<AgentRecord>;
-  /** Files a raw message for its recipients, as the SMTP door does after reading it. */
-  receive(raw: string, recipients: string[]): Promise<Filed[]>;
+  /** Files a raw message for its recipients, as the SMTP door does after reading it; MAIL FROM is its From unless given ("" for a report's <>). */
+  receive(raw: string, recipients: string[], mailFrom?: string): Promise<Filed[]>;
   close(): Promise<void>;
 }
 
@@ -130,6 +131,8 @@ async function startServices(file: string, env: Record<string, string>): Promise
   const services: Services = {
     ...servicesFor(database, parts),
     posts: { find: async (url) => posts.get(url.canonical) ?? null },
+    // Mail between agents here is read in this thread, as the reader threads would read it.
+    reader: { read: (raw) => parseMessage(raw, { derive: true }) },
   };
   await ensureConfiguredDomains(services);
   await sealReviewSecrets(services);
@@ -189,7 +192,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
     },
     agent: async (id, by = "operator") => (await createAgent(services, { id, name: `Agent ${id}` }, by)).agent,
     reload: (agent) => findAgent(services, agent.id),
-    receive: async (raw, recipients) => {
+    receive: async (raw, recipients, mailFrom) => {
       const bytes = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));
       const message = await parseMessage(bytes, { derive: true });
       return fileDelivered(services, {
@@ -198,7 +201,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
         message,
         authentication: NOT_EVALUATED,
         recipients,
-        envelope: { from: message.from.address, to: recipients },
+        envelope: { from: mailFrom ?? message.from.address, to: recipients },
       });
     },
     close: async () => {

@@ -1,0 +1,139 @@
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import {
+  createDraft,
+  deleteDraft,
+  getDraft,
+  isPending,
+  listDrafts,
+  sendDraft,
+  sendDueDrafts,
+  updateDraft,
+} from "./drafts.ts";
+import { listEmails } from "./emails.ts";
+import { agentEvents } from "./events.ts";
+import type { AgentRecord } from "./records.ts";
+import { listSent, sendQuota } from "./sending.ts";
+
+// Drafts: written in parts, holding storage while kept, sent as a send is
+// (in their place), scheduled for later, and left failed, with why, when a
+// scheduled send is refused.
+
+let memory: Memory;
+beforeAll(async () => {
+  memory = await openMemory({ STORAGE_LIMIT_BYTES: "50000", DAILY_SEND_LIMIT: "2" });
+});
+afterAll(() => memory.close());
+
+const storage = async (agent: AgentRecord) => (await memory.reload(agent)).storageUsed;
+
+describe("writing", () => {
+  test("a draft holds the storage of its size as it grows and shrinks, and gives it back when deleted", async () => {
+    const agent = await memory.agent("writer");
+    const draft = await createDraft(memory.services, agent, { subject: "Notes" });
+    expect(await storage(agent)).toBe(draft.size);
+    const grown = await updateDraft(memory.services, agent, draft.id, { text: "x".repeat(10_000) });
+    expect(await storage(agent)).toBe(grown.size);
+    const shrunk = await updateDraft(memory.services, agent, draft.id, { text: null });
+    expect(await storage(agent)).toBe(shrunk.size);
+    // Written again as it was made, it weighs what it weighed then: its own size and times are not its content.
+    expect(shrunk.size).toBe(draft.size);
+    // The text's bytes, give or take its JSON quoting.
+    expect(grown.size - shrunk.size).toBeCloseTo(10_000, -2);
+    await deleteDraft(memory.services, agent, draft.id);
+    expect(await storage(agent)).toBe(0);
+    await expect(getDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+
+  test("a draft past the storage limit is refused, and nothing is kept", async () => {
+    const agent = await memory.agent("wordy");
+    await expect(createDraft(memory.services, agent, { text: "x".repeat(60_000) })).rejects.toMatchObject({
+      details: { code: "STORAGE_LIMIT_EXCEEDED" },
+    });
+    expect((await listDrafts(memory.services, agent, {})).total).toBe(0);
+  });
+
+  test("a draft answering an email is addressed, titled and threaded as its reply", async () => {
+    const agent = await memory.agent("replier");
+    await memory.receive(rawMessage({ To: "replier@agents.example", Subject: "Lunch?" }), ["replier@agents.example"]);
+    const [email] = (await listEmails(memory.services, agent, {})).data;
+    const draft = await createDraft(memory.services, agent, { inReplyTo: email?.id });
+    expect(draft).toMatchObject({ subject: "Re: Lunch?", threadId: email?.threadId, inReplyTo: email?.id });
+    expect(JSON.stringify(draft)).toContain("pat@sender.example");
+    await expect(updateDraft(memory.services, agent, draft.id, { inReplyTo: email?.id })).rejects.toThrow(
+      /inReplyTo is set when a draft is made/,
+    );
+  });
+
+  test("bad fields are refused; another agent's draft is not found", async () => {
+    const agent = await memory.agent("careful");
+    await expect(createDraft(memory.services, agent, { to: ["nope"] })).rejects.toThrow(/not a valid email address/);
+    const draft = await createDraft(memory.services, agent, {});
+    const other = await memory.agent("intruder");
+    await expect(getDraft(memory.services, other, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(deleteDraft(memory.services, other, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+});
+
+describe("sending", () => {
+  test("a sent draft is gone, its storage now the sent message's", async () => {
+    const agent = await memory.agent("drafter");
+    const draft = await createDraft(memory.services, agent, {
+      to: ["pat@elsewhere.example"],
+      subject: "Hi",
+      text: ".",
+    });
+    const sent = await sendDraft(memory.services, agent, draft.id);
+    if (isPending(sent)) throw new Error("the draft waits");
+    await expect(getDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    expect(await storage(agent)).toBe(sent.size);
+    await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+
+  test("an incomplete draft cannot be sent or scheduled", async () => {
+    const agent = await memory.agent("hasty");
+    const draft = await createDraft(memory.services, agent, { subject: "No one" });
+    await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "BAD_REQUEST" });
+    const later = new Date(memory.clock.now().getTime() + 60_000);
+    await expect(updateDraft(memory.services, agent, draft.id, { sendAt: later })).rejects.toMatchObject({
+      kind: "BAD_REQUEST",
+    });
+    const far = new Date(memory.clock.now().getTime() + 31 * 86_400_000);
+    await expect(createDraft(memory.services, agent, { sendAt: far })).rejects.toThrow(/at most 30 days ahead/);
+  });
+
+  test("the provider refusing a draft's send gives the draft back as it was", async () => {
+    const agent = await memory.agent("unlucky");
+    const draft = await createDraft(memory.services, agent, {
+      to: ["pat@elsewhere.example"],
+      subject: "Hi",
+      text: ".",
+    });
+    memory.mailer.answerNext("refuse");
+    await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "INTERNAL_SERVER_ERROR" });
+    expect(await getDraft(memory.services, agent, draft.id)).toMatchObject({ subject: "Hi" });
+    expect(await storage(agent)).toBe(draft.size);
+    expect((await sendQuota(memory.services, agent)).used).toBe(0);
+  });
+
+  test("a scheduled draft the send refuses is left failed, with why, and an event", async () => {
+    const agent = await memory.agent("overbooked");
+    const message = { to: ["pat@elsewhere.example"], subject: "Later", text: "." };
+    const sendAt = new Date(memory.clock.now().getTime() + 60_000);
+    const draft = await createDraft(memory.services, agent, { ...message, sendAt });
+    expect(draft.sendStatus).toBe("scheduled");
+    for (const subject of ["One", "Two"]) {
+      const now = await createDraft(memory.services, agent, { ...message, subject });
+      await sendDraft(memory.services, agent, now.id);
+    }
+    memory.clock.advance(60_000);
+    expect(await sendDueDrafts(memory.services)).toBe(1);
+    expect(await getDraft(memory.services, agent, draft.id)).toMatchObject({
+      sendStatus: "failed",
+      failureCode: "DAILY_SEND_LIMIT_EXCEEDED",
+    });
+    const failed = (await agentEvents(memory.services, agent, { types: ["email.send_failed"] })).data;
+    expect(failed).toMatchObject([{ data: { draftId: draft.id, code: "DAILY_SEND_LIMIT_EXCEEDED" } }]);
+    expect((await listSent(memory.services, agent, {}, {})).total).toBe(2);
+  });
+});
