@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import {
   createDraft,
   deleteDraft,
@@ -19,11 +19,7 @@ import { listSent, sendQuota } from "./sending.ts";
 // (in their place), scheduled for later, and left failed, with why, when a
 // scheduled send is refused.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ STORAGE_LIMIT_BYTES: "50000", DAILY_SEND_LIMIT: "2" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ STORAGE_LIMIT_BYTES: "50000", DAILY_SEND_LIMIT: "2" });
 
 const storage = async (agent: AgentRecord) => (await memory.reload(agent)).storageUsed;
 

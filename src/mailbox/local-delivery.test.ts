@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { setLimits } from "./admin.ts";
 import { createAgent } from "./agents.ts";
 import { isPending } from "./drafts.ts";
@@ -15,11 +15,7 @@ import { sendQuota } from "./sending.ts";
 // rules, never handed to the provider, counted as sent and as received, with
 // a report for each local recipient on the sent email.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 async function sent(from: AgentRecord, to: string[], subject = "Hello"): Promise<SentRecord> {
   const result = await sendEmail(memory.services, from, { to, subject, text: "Hi there." });

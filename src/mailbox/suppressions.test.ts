@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { isPending } from "./drafts.ts";
 import { listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
@@ -12,11 +12,7 @@ import { listSuppressions, removeSuppression } from "./suppressions.ts";
 // path from the empty reverse path; a hard bounce suppresses its recipient,
 // and mail to a suppressed address is refused until the agent lifts it.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 const message = { to: ["pat@elsewhere.example"], subject: "Hello", text: "Hi." };
 
