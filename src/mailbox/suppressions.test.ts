@@ -18,8 +18,7 @@ const message = { to: ["pat@elsewhere.example"], subject: "Hello", text: "Hi." }
 
 /** Sends the message; the sent record and the return path the provider was handed. */
 async function sent(agent: AgentRecord): Promise<{ record: SentRecord; returnPath: string }> {
-  const record = await sendEmail(memory.services, agent, message);
-  if (isPending(record)) throw new Error("the send waits");
+  const record = await memory.sendNow(agent, message);
   return { record, returnPath: memory.mailer.handed.at(-1)?.envelope.from ?? "" };
 }
 

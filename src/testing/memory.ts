@@ -12,8 +12,11 @@ import { findAgent, sealReviewSecrets } from "../mailbox/admin.ts";
 import { addressOf, type Creator, createAgent } from "../mailbox/agents.ts";
 import { NOT_EVALUATED } from "../mailbox/authentication.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
+import { isPending } from "../mailbox/drafts.ts";
+import { agentEvents } from "../mailbox/events.ts";
 import { type Filed, fileDelivered } from "../mailbox/filing.ts";
-import type { AgentRecord } from "../mailbox/records.ts";
+import { type SendInput, sendEmail } from "../mailbox/outbox.ts";
+import type { AgentRecord, SentRecord } from "../mailbox/records.ts";
 import { returnPathKey } from "../mailbox/return-path.ts";
 import type { Services } from "../mailbox/services.ts";
 import { createMetrics } from "../metrics.ts";
@@ -89,6 +92,10 @@ export interface Memory {
   posts: Map<string, SocialPost>;
   /** Files a message to the agent, its To its address; headers given replace rawMessage's. */
   mailTo(agent: AgentRecord, headers?: Record<string, string>, body?: string): Promise<Filed[]>;
+  /** Sends as sendEmail does, a send that goes at once: its sent record (a send that waits fails the test). */
+  sendNow(agent: AgentRecord, input: SendInput, idempotencyKey?: string): Promise<SentRecord>;
+  /** The types of the agent's events, oldest first. */
+  eventTypes(agent: AgentRecord): Promise<string[]>;
   /** An agent of the default domain; verified unless made by "self" on an instance that verifies. */
   agent(id: string, by?: Creator): Promise<AgentRecord>;
   /** The agent as it is stored now. */
@@ -190,6 +197,12 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
       const address = addressOf(agent, services.config);
       return memory.receive(rawMessage({ To: address, ...headers }, body), [address]);
     },
+    sendNow: async (agent, input, idempotencyKey) => {
+      const result = await sendEmail(services, agent, input, idempotencyKey);
+      if (isPending(result)) throw new Error("the send waits");
+      return result;
+    },
+    eventTypes: async (agent) => (await agentEvents(services, agent, {})).data.map((event) => event.type),
     agent: async (id, by = "operator") => (await createAgent(services, { id, name: `Agent ${id}` }, by)).agent,
     reload: (agent) => findAgent(services, agent.id),
     receive: async (raw, recipients, mailFrom) => {
