@@ -1,5 +1,5 @@
 import { beforeAll, expect, test } from "vitest";
-import { routes } from "../src/rest/routes.ts";
+import { operations as routes } from "../src/schema/operations.ts";
 import { createVerifiedAgent, type Reply, type TestAgent } from "./support/api.ts";
 import { served } from "./support/served.ts";
 

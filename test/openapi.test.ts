@@ -1,7 +1,7 @@
 import { validate } from "@readme/openapi-parser";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, expect, test } from "vitest";
-import { publicRoutes } from "../src/rest/routes.ts";
+import { publicOperations as publicRoutes } from "../src/schema/operations.ts";
 import {
   createAgent,
   createVerifiedAgent,
@@ -16,7 +16,7 @@ import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
-// /openapi.json is generated from the route table. It must be a valid
+// /openapi.json is generated from the declarations. It must be a valid
 // OpenAPI 3.1 document, and every operation it documents must answer as
 // documented: one real call each, its status among the documented ones and
 // its body valid against the documented schema.

@@ -89,8 +89,9 @@ describe("the event log", () => {
   });
 
   test.each([
-    ["?wait=26", /wait must be 0-25/],
-    ["?wait=-1", /wait must be 0-25/],
+    ["?wait=26", /^Invalid wait: expected an integer from 0 to 25$/],
+    ["?wait=-1", /^Invalid wait: expected an integer from 0 to 25$/],
+    ["?wait=soon", /^Invalid wait: expected an integer from 0 to 25$/],
     ["?after=abc", /after must be an event id/],
     ["?types=email.exploded", /not one of/],
     ["?limit=0", /limit/],

@@ -1,9 +1,9 @@
 import { expect, test } from "vitest";
-import { publicRoutes } from "../src/rest/routes.ts";
+import { publicOperations as publicRoutes } from "../src/schema/operations.ts";
 import { served } from "./support/served.ts";
 
 // The files agent frameworks load: written from this instance's settings and
-// its route table, so they tell the limits, handle and endpoints in force.
+// the operations' declarations, so they tell the limits, handle and endpoints in force.
 
 const { api } = served({
   env: {

@@ -68,6 +68,8 @@ async function talk(port = PORT) {
     },
     write: (text: string) => socket.write(text),
     end: () => socket.end(),
+    /** Drops the connection with a TCP RST, as a client that dies mid-transaction does. */
+    reset: () => socket.resetAndDestroy(),
   };
 }
 
@@ -240,6 +242,32 @@ describe("the SMTP door", () => {
     ]);
     expect(replies[3]).toMatch(/^452 4\.2\.2 /);
     expect(replies[4]).toMatch(/^250 /);
+  });
+
+  test("a client whose connection resets in the middle of a transaction leaves the door serving", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const dying = await talk();
+    // Answered, so the door waits for the next command when the reset comes: smtp-server re-emits a
+    // socket error inside a transaction on the server itself, which ends a process that does not listen.
+    for (const command of [
+      "EHLO client.example",
+      "MAIL FROM:<pat@sender.example>",
+      `RCPT TO:<${agent.id}@mail.example>`,
+    ]) {
+      await dying.say(command);
+    }
+    dying.reset();
+    await dying.closed;
+    const [, , , , , sent] = await dialogue([
+      "EHLO client.example",
+      "MAIL FROM:<pat@sender.example>",
+      `RCPT TO:<${agent.id}@mail.example>`,
+      "DATA",
+      "Subject: Whole\r\n\r\nAll of it\r\n.",
+    ]);
+    expect(sent).toMatch(/^250 /);
+    const inbox = await inboxOf(agent);
+    expect(inbox.data.map((email) => email.subject)).toEqual(["Whole"]);
   });
 
   test("a message whose 250 the sender never heard, sent again (twice at once), is filed once", async () => {

@@ -204,6 +204,11 @@ export async function startSmtpDoor(
   for (const file of tlsFiles) watchFile(file, { interval: 1_000 }, reload);
   const dropWaitingForHeaders = takeProxiedConnections(server, door, log);
   await listenOn(server, door.port, door.host, "SMTP_INGRESS_PORT");
+  // smtp-server re-emits a socket error in a transaction (a client's reset after MAIL FROM) on the
+  // server itself, and an 'error' nobody listens for ends the process: one client's connection is all it was.
+  server.on("error", (error: NodeJS.ErrnoException) => {
+    log("info", "smtp_ingress_connection_lost", { code: error.code ?? "unknown" });
+  });
   const { port } = server.server.address() as AddressInfo;
   log("info", "smtp_ingress_listening", { port, lmtp: door.lmtp });
   return {

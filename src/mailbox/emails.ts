@@ -215,7 +215,7 @@ export async function waitForEmail(
 ): Promise<EmailRecord | null> {
   const timeout = wait.timeoutSeconds ?? MAX_WAIT_SECONDS;
   if (timeout < 0 || timeout > MAX_WAIT_SECONDS) {
-    throw new ServiceError("BAD_REQUEST", `Invalid timeout: expected 0-${MAX_WAIT_SECONDS} seconds`);
+    throw new ServiceError("BAD_REQUEST", `Invalid timeout: expected an integer from 0 to ${MAX_WAIT_SECONDS}`);
   }
   const match = {
     after: new Date(wait.after ?? services.clock.now().getTime()),

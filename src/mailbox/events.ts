@@ -111,7 +111,7 @@ export async function agentEvents(
   const { after, limit, types } = validated(request);
   const wait = request.waitSeconds ?? 0;
   if (wait < 0 || wait > MAX_WAIT_SECONDS) {
-    throw new ServiceError("BAD_REQUEST", `wait must be 0-${MAX_WAIT_SECONDS} seconds`);
+    throw new ServiceError("BAD_REQUEST", `Invalid wait: expected an integer from 0 to ${MAX_WAIT_SECONDS}`);
   }
   return withDeadline(wait * 1000, signal, async (deadline) => {
     let from = after;

@@ -2,7 +2,6 @@ import {
   type DocumentNode,
   type FieldNode,
   type FragmentDefinitionNode,
-  type GraphQLField,
   type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLObjectType,
@@ -16,22 +15,20 @@ import {
   isObjectType,
   isUnionType,
   Kind,
-  type OperationDefinitionNode,
   type SelectionSetNode,
-  TypeInfo,
-  typeFromAST,
-  visit,
-  visitWithTypeInfo,
 } from "graphql";
 import type { Config } from "../config.ts";
 import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
-import { publicRoutes, type Route } from "./routes.ts";
+import type { Access, Route, Tag } from "../schema/declare.ts";
+import { publicOperations } from "../schema/operations.ts";
+import { operationOf, type Place, partsOf } from "./request.ts";
 
-// The OpenAPI 3.1 description of the REST layer, generated from the route
-// table: each route's parameters and body are found by running its variables
-// function on a probe request and seeing where each part lands among the
-// operation's typed variables; its answer by running its respond function on
-// sample data shaped like the operation's result. Nothing is written twice.
+// The OpenAPI 3.1 description of the REST layer, generated from the
+// operations' declarations: security, tag, statuses and summary as each
+// declares them; parameters and body from where each variable comes from
+// (request.ts) and its GraphQL type; the answer by running the route's
+// respond function on sample data shaped like the operation's result.
+// Nothing is written twice.
 
 type Schema = Record<string, unknown>;
 
@@ -85,7 +82,7 @@ function inputSchema(type: GraphQLInputType): Schema {
   return namedSchema(type);
 }
 
-// ---- Requests: where each part of a probe request lands among the variables.
+// ---- Requests: each variable's part, from the declaration.
 
 interface Landing {
   schema: Schema;
@@ -94,7 +91,7 @@ interface Landing {
 
 const MARK = "\u0000probe:";
 
-/** A request whose every query, body and header value is a marker naming itself. */
+/** A request whose every query, body and header value is a marker naming itself: an answer that repeats one is known by it. */
 function probeRequest() {
   const part = (where: string) =>
     new Proxy({} as Record<string, string>, {
@@ -103,67 +100,34 @@ function probeRequest() {
   return { params: part("path"), query: part("query"), body: part("body"), headers: part("header") };
 }
 
-/** Every marker in a variable's value, with the schema of the place it landed. */
-function landings(
-  value: unknown,
-  type: GraphQLInputType,
-  found: Map<string, Landing>,
-  description: string | null | undefined,
-  required = false,
-  inList = false,
-) {
-  if (isNonNullType(type)) {
-    landings(value, type.ofType, found, description, required || !inList, inList);
-  } else if (typeof value === "string" && value.startsWith(MARK)) {
-    // GraphQL takes one value where a list is asked for: a part wrapped in one may be either.
-    const schema = inList
-      ? { oneOf: [inputSchema(type), { type: "array", items: inputSchema(type) }] }
+/** A part's schema; in a body, GraphQL takes one value where a list is asked for. */
+function partSchema(type: GraphQLInputType, place: Place, name: string, description: string | null | undefined) {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  const schema =
+    place === "body" && isListType(inner)
+      ? { oneOf: [inputSchema(inner.ofType), inputSchema(inner)] }
       : inputSchema(type);
-    const part = value.slice(MARK.length);
-    found.set(part, { schema: described(schema, part.slice(part.indexOf(":") + 1), description), required });
-  } else if (isListType(type) && Array.isArray(value)) {
-    for (const item of value) landings(item, type.ofType, found, description, required, true);
-  } else if (isInputObjectType(type) && typeof value === "object" && value !== null) {
-    const fields = type.getFields();
-    for (const [name, inner] of Object.entries(value)) {
-      const field = fields[name];
-      if (field) landings(inner, field.type, found, field.description);
-    }
-  }
+  return described(schema, name, description);
 }
 
-/** Each variable's description: that of the argument it is passed to. */
-function variableDescriptions(route: Route, schema: GraphQLSchema): Map<string, string> {
-  const found = new Map<string, string>();
-  const typeInfo = new TypeInfo(schema);
-  visit(
-    route.operation as DocumentNode,
-    visitWithTypeInfo(typeInfo, {
-      Argument(node) {
-        const description = typeInfo.getArgument()?.description;
-        if (node.value.kind === Kind.VARIABLE && description) found.set(node.value.name.value, description);
-      },
-    }),
-  );
-  return found;
-}
-
-function operationOf(route: Route): OperationDefinitionNode {
-  const operation = route.operation.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  if (!operation) throw new Error(`${route.method} ${route.path} has no operation`);
-  return operation;
-}
-
+/** Each part of a route's request by place and name ("body:to"), with its schema. */
 function requestParts(route: Route, schema: GraphQLSchema): Map<string, Landing> {
   const found = new Map<string, Landing>();
-  const variables = (route.variables?.(probeRequest()) ?? {}) as Record<string, unknown>;
-  const descriptions = variableDescriptions(route, schema);
-  for (const definition of operationOf(route).variableDefinitions ?? []) {
-    const name = definition.variable.name.value;
-    const type = typeFromAST(schema, definition.type) as GraphQLInputType;
-    landings(variables[name], type, found, descriptions.get(name));
+  for (const part of partsOf(route, schema)) {
+    const named = getNamedType(part.type);
+    if (part.spread && isInputObjectType(named)) {
+      for (const field of Object.values(named.getFields())) {
+        found.set(`${part.place}:${field.name}`, {
+          schema: partSchema(field.type, part.place, field.name, field.description),
+          required: isNonNullType(field.type) && isNonNullType(part.type),
+        });
+      }
+    } else if (part.place !== "path") {
+      found.set(`${part.place}:${part.name}`, {
+        schema: { ...partSchema(part.type, part.place, part.name, part.description), ...part.bounds },
+        required: isNonNullType(part.type),
+      });
+    }
   }
   return found;
 }
@@ -357,63 +321,31 @@ const EXAMPLES: Record<string, unknown> = {
   "idempotency-key": "send-2026-11-26-report",
 };
 
-/** The statuses a route may refuse with: all may fail on input, on the server or on time. */
-function errorStatuses(route: Route, open: boolean): string[] {
-  const statuses = ["400", "500", "503"];
-  const named = route.path.includes(":");
-  if (named) statuses.push("404");
-  if (!open) statuses.push("401", "429");
-  if (route.path.includes(":agentId")) statuses.push("403");
-  if (route.path.includes(":claimToken") || route.path.includes(":reviewToken")) statuses.push("410");
-  if (route.body) statuses.push("413");
-  if (route.path === "/agents") statuses.push("409", "429");
-  if (route.status === 201 && route.path !== "/agents") statuses.push("409", "422", "429");
-  return [...new Set(statuses)].sort();
+/** What each access needs: a key (or ADMIN_TOKEN) brings 401 and 429; a link's token stands in for a key. */
+const KEYED: Record<Access, boolean> = { open: false, agent: true, reviewer: false, operator: true };
+
+/** The statuses a route may refuse with: every route on input, on the server or on time; then its own. */
+function errorStatuses(route: Route): string[] {
+  const statuses: number[] = [400, 500, 503, ...(route.refuses ?? [])];
+  if (KEYED[route.access]) statuses.push(401, 429);
+  if (route.body) statuses.push(413);
+  return [...new Set(statuses)].sort((a, b) => a - b).map(String);
 }
 
-/** The areas of the API, in the order the reference shows them. */
-const TAGS: { name: string; description: string; matches: RegExp }[] = [
-  {
-    name: "agents",
-    description: "Registering an agent, reading it, its key and its sender lists.",
-    matches: /^\/agents(\/:agentId(\/(rotate-key|senders))?)?$/,
-  },
-  { name: "verification", description: "Proving a human owner by a public post on X.", matches: /^\/verify\// },
-  {
-    name: "review",
-    description:
-      "A person's decision on a held message, by its review link (no API key): read it, approve or reject it.",
-    matches: /^\/review\//,
-  },
-  {
-    name: "sending",
-    description:
-      "Sending, replying and forwarding, what was sent and what became of it (delivery reports), and the addresses mail no longer goes to.",
-    matches: /\/(send|sent(\/.*)?|reply|forward|suppressions(\/.*)?)$/,
-  },
-  {
-    name: "emails",
-    description: "Received mail in folders: list, search, read, move, delete, attachments.",
-    matches: /\/emails/,
-  },
-  {
-    name: "threads",
-    description: "Conversations: received and sent messages linked by Message-ID.",
-    matches: /\/threads/,
-  },
-  {
-    name: "events",
-    description: "Hearing of mail as it arrives: the event log and its long poll.",
-    matches: /\/events/,
-  },
-  { name: "webhooks", description: "Events delivered by signed POSTs to the agent's URL.", matches: /\/webhooks/ },
-];
-
-const tagOf = (route: Route) => TAGS.find((tag) => tag.matches.test(route.path))?.name ?? "agents";
+/** The areas of the API, in the order the reference shows them; the operator's are not in it. */
+const TAGS: Record<Exclude<Tag, "admin">, string> = {
+  agents: "Registering an agent, reading it, its key and its sender lists.",
+  verification: "Proving a human owner by a public post on X.",
+  review: "A person's decision on a held message, by its review link (no API key): read it, approve or reject it.",
+  sending:
+    "Sending, replying and forwarding, drafts, what was sent and what became of it (delivery reports), and the addresses mail no longer goes to.",
+  emails: "Received mail in folders: list, search, read, move, delete, attachments.",
+  threads: "Conversations: received and sent messages linked by Message-ID.",
+  events: "Hearing of mail as it arrives: the event log and its long poll.",
+  webhooks: "Events delivered by signed POSTs to the agent's URL.",
+};
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
-const isOpen = (route: Route) =>
-  route.path === "/agents" || route.path.includes(":claimToken") || route.path.includes(":reviewToken");
 
 function operationFor(route: Route, schema: GraphQLSchema): Schema {
   const parts = requestParts(route, schema);
@@ -451,11 +383,9 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
     : { description: "Succeeded", content: { "application/json": { schema: answerSchema(route, schema, parts) } } };
   return {
     operationId: operation.name?.value,
-    tags: [tagOf(route)],
-    summary: route.file
-      ? "Downloads an attachment of a received email: its bytes, type and filename."
-      : summaryOf(route, schema),
-    ...(isOpen(route) ? { security: [] } : {}),
+    tags: [route.tag],
+    summary: route.summary,
+    ...(KEYED[route.access] ? {} : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body
       ? {
@@ -480,7 +410,7 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
         : {}),
       ...(route.noContentWhenNull ? { "204": { description: "Nothing came in time" } } : {}),
       ...Object.fromEntries(
-        errorStatuses(route, isOpen(route)).map((status) => [
+        errorStatuses(route).map((status) => [
           status,
           {
             description: statusWords(Number(status)),
@@ -494,45 +424,16 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
 
 /** Query strings carry text: numbers and flags as text, lists comma-separated. */
 function queryParamSchema(schema: Schema): Schema {
-  const one = (schema.oneOf as Schema[] | undefined)?.[0] ?? schema;
-  return one.type === "array" ? { type: "string", description: "comma-separated" } : one;
+  return schema.type === "array" ? { type: "string", description: "comma-separated" } : schema;
 }
 
 const headerName = (name: string) => name.replace(/(^|-)(\w)/g, (_, dash: string, c: string) => dash + c.toUpperCase());
 
-/**
- * The description of the field the operation is about: its root field, or
- * the one field it reads of that (an agent's emails, a webhook's deliveries).
- */
-function summaryOf(route: Route, schema: GraphQLSchema): string | undefined {
-  const operation = operationOf(route);
-  let type: GraphQLNamedType | null | undefined =
-    operation.operation === "mutation" ? schema.getMutationType() : schema.getQueryType();
-  let selections = operation.selectionSet.selections;
-  let description: string | undefined;
-  // Down through fields that are the only one read, to the last that is an object (or the one value read).
-  while (selections.length === 1 && selections[0]?.kind === Kind.FIELD && isObjectType(type)) {
-    const field: GraphQLField<unknown, unknown> | undefined = type.getFields()[selections[0].name.value];
-    description = field?.description ?? description;
-    if (!selections[0].selectionSet) break;
-    type = field && getNamedType(field.type);
-    selections = selections[0].selectionSet.selections;
-  }
-  return description;
-}
-
 export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "publicUrl">): Schema {
   const paths: Record<string, Schema> = {};
-  const ids = new Set<string>();
-  for (const route of publicRoutes) {
+  for (const route of publicOperations) {
     const path = openApiPath(route.path);
     const operation = operationFor(route, schema);
-    // One operation behind two paths (with the key, or by a verification link): ids must differ.
-    if (ids.has(operation.operationId as string)) {
-      operation.operationId += "ByLink";
-      operation.summary += " By the verification link's token, without the key.";
-    }
-    ids.add(operation.operationId as string);
     paths[path] = { ...paths[path], [route.method.toLowerCase()]: operation };
   }
   return {
@@ -545,7 +446,7 @@ export function openApiDocument(schema: GraphQLSchema, config: Pick<Config, "pub
     },
     servers: [{ url: config.publicUrl }],
     security: [{ apiKey: [] }],
-    tags: TAGS.map(({ name, description }) => ({ name, description })),
+    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
     paths,
     components: {
       securitySchemes: { apiKey: { type: "http", scheme: "bearer", description: "The agent's API key" } },

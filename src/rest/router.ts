@@ -1,17 +1,4 @@
-import {
-  type DocumentNode,
-  type GraphQLInputType,
-  type GraphQLSchema,
-  getNamedType,
-  isEnumType,
-  isInputObjectType,
-  isListType,
-  isNonNullType,
-  type OperationDefinitionNode,
-  print,
-  typeFromAST,
-  validate,
-} from "graphql";
+import { type GraphQLSchema, print, validate } from "graphql";
 import type { Hono, Context as HonoContext, Env as HonoEnv, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Config } from "../config.ts";
@@ -19,106 +6,33 @@ import { internalError, ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type RequestFacts, requestFacts } from "../schema/context.ts";
+import { DEFAULT_BODY_LIMIT, type RestRequest, type Route } from "../schema/declare.ts";
 import { inSpecWords } from "../schema/enums.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
+import { operations } from "../schema/operations.ts";
 import { type Graphql, runOperation } from "../schema/pipeline.ts";
 import { wireBody } from "../wire-names.ts";
 import { answerFile } from "./download.ts";
-import { DEFAULT_BODY_LIMIT, type RestRequest, type Route, routes } from "./routes.ts";
+import { assertValidVariables, type Part, partsOf, variablesFrom } from "./request.ts";
 
-// Runs each route's operation through the GraphQL pipeline (the same envelop
-// plugins as /graphql) and answers in the spec's shape: the operation's
-// result as the route words it, or the error body.
-
-/** What a scalar takes, in the words a REST client reads. */
-const EXPECTED: Record<string, string> = {
-  String: "a string",
-  ID: "a string",
-  Int: "an integer",
-  Boolean: "true or false",
-  JSONObject: "a JSON object",
-  Timestamp: "a time in milliseconds",
-};
+// Serves each declared operation's REST binding: runs its operation through
+// the GraphQL pipeline (the same envelop plugins as /graphql) and answers in
+// the spec's shape: the operation's result as the route words it, or the
+// error body. Paths are matched by specificity, never by declaration order.
 
 /**
- * The variables with every field the client left out taken out, in input
- * objects too, as JSON would have them: GraphQL reads a variable given as
- * `undefined` as null, and graphql-jit an input field so given as null, which
- * would clear what a PATCH leaves out.
+ * Orders routes so that a static segment is tried before a parameter at the
+ * same place (/emails/wait before /emails/:emailId): the first route Hono
+ * finds for a path answers it.
  */
-function withoutLeftOut(value: unknown): unknown {
-  if (typeof value !== "object" || value === null || Object.getPrototypeOf(value) !== Object.prototype) return value;
-  const given: Record<string, unknown> = {};
-  for (const [name, field] of Object.entries(value)) if (field !== undefined) given[name] = withoutLeftOut(field);
-  return given;
-}
-
-/** The first problem of a value against an input type, naming where it is, or null. */
-function problemOf(value: unknown, type: GraphQLInputType, at: string): string | null {
-  if (isNonNullType(type)) {
-    return value === undefined || value === null ? `${at} is required` : problemOf(value, type.ofType, at);
-  }
-  if (value === undefined || value === null) return null;
-  if (isListType(type)) {
-    // GraphQL takes a single value where a list is asked for.
-    if (!Array.isArray(value)) return problemOf(value, type.ofType, at);
-    for (const [index, item] of value.entries()) {
-      const problem = problemOf(item, type.ofType, `${at}[${index}]`);
-      if (problem) return problem;
-    }
-    return null;
-  }
-  if (isInputObjectType(type)) {
-    if (typeof value !== "object" || Array.isArray(value)) return `Invalid ${at}: expected an object`;
-    return fieldsProblem(value as Record<string, unknown>, type.getFields(), `${at}.`);
-  }
-  try {
-    type.parseValue(value);
-    return null;
-  } catch {
-    // An enum takes one of its values' names.
-    const expected = isEnumType(type)
-      ? type
-          .getValues()
-          .map((value) => value.name)
-          .join(", ")
-      : EXPECTED[type.name];
-    return `Invalid ${at}: expected ${expected ?? type.name}`;
-  }
-}
-
-function fieldsProblem(
-  value: Record<string, unknown>,
-  fields: Record<string, { type: GraphQLInputType }>,
-  prefix: string,
-): string | null {
-  for (const [name, field] of Object.entries(fields)) {
-    const problem = problemOf(value[name], field.type, `${prefix}${name}`);
-    if (problem) return problem;
-  }
-  return null;
-}
-
-/**
- * Checks the variables against the operation before it runs, so a REST
- * client hears about its JSON fields ("name is required"), not GraphQL
- * variables. An input object variable speaks for its fields.
- */
-export function inputProblem(document: DocumentNode, variables: Record<string, unknown>, schema: GraphQLSchema) {
-  const operation = document.definitions.find((d): d is OperationDefinitionNode => d.kind === "OperationDefinition");
-  for (const definition of operation?.variableDefinitions ?? []) {
-    const name = definition.variable.name.value;
-    const type = typeFromAST(schema, definition.type) as GraphQLInputType;
-    const value = variables[name];
-    const named = getNamedType(type);
-    const problem =
-      isInputObjectType(named) && typeof value === "object" && value !== null && !Array.isArray(value)
-        ? fieldsProblem(value as Record<string, unknown>, named.getFields(), "")
-        : problemOf(value, type, name);
-    if (problem) return problem;
-  }
-  return null;
+export function bySpecificity(a: Route, b: Route): number {
+  const key = (route: Route) =>
+    route.path
+      .split("/")
+      .map((segment) => (segment.startsWith(":") ? "1" : "0"))
+      .join("");
+  return key(a).localeCompare(key(b));
 }
 
 async function readJsonObject(c: HonoContext): Promise<Record<string, unknown>> {
@@ -152,20 +66,20 @@ export type RouteAnswer =
 /** Runs a route for a request already read; what it refuses is thrown as a ServiceError. */
 export type RunRoute = (route: Route, request: RestRequest, facts: RequestFacts) => Promise<RouteAnswer>;
 
-/** The one way a route runs, for REST and for the MCP tools: the table's operations checked once. */
+/** The one way a route runs, for REST and for the MCP tools: the operations checked once. */
 export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: Services): RunRoute {
-  const sources = new Map<Route, string>();
-  for (const route of routes) {
+  const prepared = new Map<Route, { source: string; parts: Part[] }>();
+  for (const route of operations) {
     const [invalid] = validate(schema, route.operation);
     if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
-    sources.set(route, print(route.operation));
+    prepared.set(route, { source: print(route.operation), parts: partsOf(route, schema) });
   }
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    const variables = withoutLeftOut(route.variables?.(request) ?? {}) as Record<string, unknown>;
-    const problem = inputProblem(route.operation, variables, schema);
-    if (problem) throw new ServiceError("BAD_REQUEST", problem);
-    const result = await runOperation(graphql, { query: sources.get(route) ?? "", variables }, facts);
+    const { source, parts } = prepared.get(route) ?? { source: "", parts: [] };
+    const variables = variablesFrom(parts, request);
+    assertValidVariables(parts, variables);
+    const result = await runOperation(graphql, { query: source, variables }, facts);
     const [failure] = result.errors ?? [];
     if (failure) throw serviceErrorOf(failure) ?? internalError();
     const data = result.data ?? {};
@@ -183,7 +97,7 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
 
 export function mountRoutes<E extends HonoEnv>(app: Hono<E>, run: RunRoute, config: Config): void {
   const wire = wireBody(config);
-  for (const route of routes) {
+  for (const route of [...operations].sort(bySpecificity)) {
     // Only a route that reads a body checks its size: looking at the body makes Node build a whole Request.
     if (route.body) app.on(route.method, route.path, limitBody(route.maxBodyBytes ?? DEFAULT_BODY_LIMIT));
     app.on(route.method, route.path, async (c) => {
@@ -220,7 +134,7 @@ export function limitBody(maxSize: number): MiddlewareHandler {
 
 /** The methods a path answers to, for 405 versus 404. */
 export function methodsFor(path: string): string[] {
-  return routes
+  return operations
     .filter((route) => new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`).test(path))
     .map((route) => route.method);
 }

@@ -31,7 +31,7 @@ import { builder, OutcomeType } from "./builder.ts";
 import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { SendPolicyEnum } from "./enums.ts";
-import { pageCost, pageType } from "./pages.ts";
+import { pageArgs, pageCost, pageType } from "./pages.ts";
 import { DecisionType } from "./review.ts";
 import { SuppressionPage } from "./sending.ts";
 
@@ -136,8 +136,7 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       type: AdminAgentPage,
       description: "Agents, newest first.",
       args: {
-        limit: t.arg.int(),
-        offset: t.arg.int(),
+        ...pageArgs,
         verified: t.arg.boolean(),
         prefix: t.arg.string({ description: "Ids starting with this, without regard to case" }),
       },
@@ -154,7 +153,7 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
     suppressions: t.field({
       type: SuppressionPage,
       description: "An agent's suppressions: addresses its mail no longer goes to, newest first.",
-      args: { id: t.arg.id({ required: true }), limit: t.arg.int(), offset: t.arg.int() },
+      args: { id: t.arg.id({ required: true }), ...pageArgs },
       complexity: pageCost,
       resolve: (_, { id, ...page }, ctx) => suppressionsOf(ctx, id, page),
     }),
@@ -177,7 +176,7 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
     held: t.field({
       type: HeldPage,
       description: "Messages waiting for a person's approval, on every agent, oldest first.",
-      args: { limit: t.arg.int(), offset: t.arg.int() },
+      args: pageArgs,
       complexity: pageCost,
       resolve: (_, page, ctx) => listHeld(ctx, page),
     }),

@@ -1,5 +1,12 @@
 import { type EmailQuery, getEmail, waitForEmail } from "../mailbox/emails.ts";
-import { agentEvents, type EventPage, type EventRecord, eventStream, MAX_EVENTS_PER_READ } from "../mailbox/events.ts";
+import {
+  agentEvents,
+  type EventPage,
+  type EventRecord,
+  eventStream,
+  MAX_EVENTS_PER_READ,
+  MAX_WAIT_SECONDS,
+} from "../mailbox/events.ts";
 import { folderName, sameFolder } from "../mailbox/folders.ts";
 import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
@@ -8,6 +15,10 @@ import type { Context } from "./context.ts";
 import { EmailType } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
+import { LIMIT_EXTENSIONS } from "./pages.ts";
+
+/** The bounds of a wait in seconds, read by REST's and MCP's checks as the domain refuses them. */
+const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
 
 // Mail the moment it is filed: the event log read after an id (with a wait),
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
@@ -57,7 +68,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     description: "Events after an id, oldest first.",
     args: {
       after: t.arg.id({ description: AFTER }),
-      limit: t.arg.int({ description: EVENT_LIMIT }),
+      limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
       types: t.arg.stringList({ description: TYPES }),
     },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
@@ -73,8 +84,8 @@ builder.queryFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       after: t.arg.id({ description: AFTER }),
-      limit: t.arg.int({ description: EVENT_LIMIT }),
-      wait: t.arg.int({ description: "Seconds, 0-25" }),
+      limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
+      wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
       types: t.arg.stringList({ description: TYPES }),
     },
     authScopes: verifiedAgentArg,
@@ -91,7 +102,7 @@ builder.queryFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       filter: t.arg({ type: EmailWaitFilter }),
-      timeoutSeconds: t.arg.int({ description: "0-25, default 25" }),
+      timeoutSeconds: t.arg.int({ description: "0-25, default 25", extensions: WAIT_EXTENSIONS }),
     },
     authScopes: verifiedAgentArg,
     resolve: forCallerWith(async (agent, query: EmailQuery, { filter, timeoutSeconds }, ctx) => {

@@ -12,12 +12,16 @@ import { builder } from "./builder.ts";
 /** Pothos' default for a connection without first or last. */
 const DEFAULT_CONNECTION_SIZE = 20;
 
+/** The bounds of a list's limit, read by REST's and MCP's checks: more than the most is clamped, not refused. */
+export const LIMIT_EXTENSIONS = { minimum: 1 };
+
 /** A page's size and start, as every list takes them. */
 export const pageArgs = builder.args((t) => ({
   limit: t.int({
     description: `At most this many (default ${DEFAULT_PAGE_SIZE}; more than ${MAX_PAGE_SIZE} gives ${MAX_PAGE_SIZE})`,
+    extensions: LIMIT_EXTENSIONS,
   }),
-  offset: t.int({ description: "Skip this many first (default 0)" }),
+  offset: t.int({ description: "Skip this many first (default 0)", extensions: { minimum: 0 } }),
 }));
 
 /** What a page costs: its items, as many as its limit lets through. */

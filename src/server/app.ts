@@ -20,8 +20,8 @@ import { answerMcp } from "../mcp/server.ts";
 import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
-import { SEND_BODY_LIMIT } from "../rest/routes.ts";
 import { agentOfKey, keyOf, requestFacts } from "../schema/context.ts";
+import { SEND_BODY_LIMIT } from "../schema/declare.ts";
 import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
 import type { Instance } from "../services.ts";
@@ -37,7 +37,7 @@ import { reviewPage } from "./review-page.ts";
 import { llmsTxt, skillJson, skillMarkdown } from "./skill.ts";
 import { verifyPage } from "./verify-page.ts";
 
-/** Paths served here rather than by the route table, with their methods. */
+/** Paths served here rather than by a declared operation, with their methods. */
 const OWN_PATHS: Record<string, string[]> = {
   "/graphql": ["GET", "POST"],
   "/healthz": ["GET"],

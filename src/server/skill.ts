@@ -12,8 +12,8 @@ import { keyPrefixOf } from "../wire-names.ts";
 // file: register, verify, read, send, limits, errors, every endpoint),
 // /skill.json (the same facts for programs) and /llms.txt pointing at them.
 // Written from this instance's configuration, the constants the domain
-// enforces, the error table and the OpenAPI document, so they always
-// describe what is running.
+// enforces, the error table and the OpenAPI document (from the operations'
+// declarations), so they always describe what is running.
 
 interface Endpoint {
   method: string;

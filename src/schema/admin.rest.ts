@@ -1,0 +1,355 @@
+import { graphql } from "../rest/graphql.ts";
+import { RegistrationFields } from "./agents.rest.ts";
+import { declare, withoutNulls } from "./declare.ts";
+import { DraftFields } from "./drafts.rest.ts";
+import { DecisionFields } from "./review.rest.ts";
+
+// The operator's operations as REST sees them (see declare.ts), by
+// ADMIN_TOKEN: left out of what agents are told (OpenAPI, skill files).
+
+const DomainFields = graphql(`
+  fragment DomainFields on Domain {
+    name source open createdAt selector records { type name value purpose } removable { type name value purpose }
+    lastCheck { checkedAt records { type name value purpose status found } }
+  }
+`);
+
+const AdminAgentFields = graphql(`
+  fragment AdminAgentFields on AdminAgent {
+    id email name metadata createdAt verified verifiedAt verifiedBy createdBy socialUsername storageUsed storageLimit
+    storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride sendPolicy sendPolicyOverride
+    reviewerEmail reviewerEmailOverride reviewerWebhookUrl reviewerWebhookUrlOverride lastReceivedAt
+  }
+`);
+
+export const adminOperations = [
+  declare({
+    method: "POST",
+    path: "/admin/domains",
+    access: "operator",
+    tag: "admin",
+    summary: "Adds a domain the instance serves, with the DNS records it needs.",
+    refuses: [409],
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation AdminAddDomain($name: String!, $open: Boolean) {
+        admin { addDomain(name: $name, open: $open) { ...DomainFields } }
+      }`,
+      [DomainFields],
+    ),
+    respond: ({ admin }) => admin.addDomain,
+  }),
+  declare({
+    method: "PATCH",
+    path: "/admin/domains/:name",
+    access: "operator",
+    tag: "admin",
+    summary: "Opens a domain to registration or closes it.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminUpdateDomain($name: String!, $open: Boolean!) {
+        admin { updateDomain(name: $name, open: $open) { ...DomainFields } }
+      }`,
+      [DomainFields],
+    ),
+    respond: ({ admin }) => admin.updateDomain,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/domains",
+    access: "operator",
+    tag: "admin",
+    summary: "The domains the instance serves.",
+    operation: graphql(`query AdminDomains { admin { domains { ...DomainFields } } }`, [DomainFields]),
+    respond: ({ admin }) => ({ data: admin.domains }),
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/domains/:name",
+    access: "operator",
+    tag: "admin",
+    summary: "One served domain, its records and its last DNS check.",
+    refuses: [404],
+    operation: graphql(`query AdminDomain($name: String!) { admin { domain(name: $name) { ...DomainFields } } }`, [
+      DomainFields,
+    ]),
+    respond: ({ admin }) => admin.domain,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/domains/:name/zone",
+    access: "operator",
+    tag: "admin",
+    summary: "A domain's DNS records as a zone file.",
+    refuses: [404],
+    text: true,
+    operation: graphql(`query AdminDomainZone($name: String!) { admin { domainZone(name: $name) } }`),
+    respond: ({ admin }) => admin.domainZone,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/domains/:name/verify",
+    access: "operator",
+    tag: "admin",
+    summary: "Checks a domain's DNS records now.",
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminVerifyDomain($name: String!) { admin { verifyDomain(name: $name) { ...DomainFields } } }`,
+      [DomainFields],
+    ),
+    respond: ({ admin }) => admin.verifyDomain,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/domains/:name/rotate-dkim",
+    access: "operator",
+    tag: "admin",
+    summary: "Starts a new DKIM key for a domain; with now, signs with it at once.",
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminRotateDkim($name: String!, $now: Boolean) { admin { rotateDkim(name: $name, now: $now) { ...DomainFields } } }`,
+      [DomainFields],
+    ),
+    respond: ({ admin }) => admin.rotateDkim,
+  }),
+  declare({
+    method: "DELETE",
+    path: "/admin/domains/:name",
+    access: "operator",
+    tag: "admin",
+    summary: "Stops serving a domain.",
+    refuses: [404, 409],
+    operation: graphql(
+      `mutation AdminDeleteDomain($name: String!) { admin { deleteDomain(name: $name) { success message } } }`,
+    ),
+    respond: ({ admin }) => admin.deleteDomain,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/held",
+    access: "operator",
+    tag: "admin",
+    summary: "Messages held for a person's approval, across agents.",
+    operation: graphql(
+      `query AdminHeld($limit: Int, $offset: Int) {
+        admin { held(limit: $limit, offset: $offset) { data { agentId ...DraftFields } total limit offset } }
+      }`,
+      [DraftFields],
+    ),
+    respond: ({ admin }) => admin.held,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/agents/:agentId/drafts/:draftId/approve",
+    access: "operator",
+    tag: "admin",
+    summary: "Approves a held message as the operator.",
+    refuses: [404, 410],
+    operation: graphql(
+      `mutation AdminApproveHeld($agentId: ID!, $draftId: ID!) {
+        admin { approveHeld(id: $agentId, draftId: $draftId) { ...DecisionFields } }
+      }`,
+      [DecisionFields],
+    ),
+    respond: ({ admin }) => admin.approveHeld,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/agents/:agentId/drafts/:draftId/reject",
+    access: "operator",
+    tag: "admin",
+    summary: "Rejects a held message as the operator.",
+    refuses: [404, 410],
+    body: true,
+    operation: graphql(
+      `mutation AdminRejectHeld($agentId: ID!, $draftId: ID!, $reason: String) {
+        admin { rejectHeld(id: $agentId, draftId: $draftId, reason: $reason) { ...DecisionFields } }
+      }`,
+      [DecisionFields],
+    ),
+    respond: ({ admin }) => admin.rejectHeld,
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/agents/:agentId/policy",
+    access: "operator",
+    tag: "admin",
+    summary: "Sets an agent's send policy; null goes back to the instance's.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetSendPolicy($agentId: ID!, $sendPolicy: SendPolicy) {
+        admin { setSendPolicy(id: $agentId, sendPolicy: $sendPolicy) { ...AdminAgentFields } }
+      }`,
+      [AdminAgentFields],
+    ),
+    respond: ({ admin }) => admin.setSendPolicy,
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/agents/:agentId/reviewer",
+    access: "operator",
+    tag: "admin",
+    summary: "Sets who approves an agent's held mail: an address, a webhook, or the instance's.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetReviewer($agentId: ID!, $email: String, $webhookUrl: String, $webhookSecret: String) {
+        admin { setReviewer(id: $agentId, email: $email, webhookUrl: $webhookUrl, webhookSecret: $webhookSecret) {
+          ...AdminAgentFields
+        } }
+      }`,
+      [AdminAgentFields],
+    ),
+    respond: ({ admin }) => admin.setReviewer,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/agents",
+    access: "operator",
+    tag: "admin",
+    summary: "Registers an agent as the operator.",
+    refuses: [409],
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation AdminCreateAgent($input: CreateAgentInput!) {
+        admin { createAgent(input: $input) { ...RegistrationFields } }
+      }`,
+      [RegistrationFields],
+    ),
+    respond: ({ admin }) => ({ ...admin.createAgent, agent: withoutNulls(admin.createAgent.agent) }),
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/agents",
+    access: "operator",
+    tag: "admin",
+    summary: "Every agent, with its limits and policy; by verification or id prefix.",
+    operation: graphql(
+      `query AdminAgents($limit: Int, $offset: Int, $verified: Boolean, $prefix: String) {
+        admin { agents(limit: $limit, offset: $offset, verified: $verified, prefix: $prefix) {
+          data { ...AdminAgentFields } total limit offset
+        } }
+      }`,
+      [AdminAgentFields],
+    ),
+    respond: ({ admin }) => admin.agents,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/agents/:agentId",
+    access: "operator",
+    tag: "admin",
+    summary: "One agent, with its limits and policy.",
+    refuses: [404],
+    operation: graphql(`query AdminAgent($agentId: ID!) { admin { agent(id: $agentId) { ...AdminAgentFields } } }`, [
+      AdminAgentFields,
+    ]),
+    respond: ({ admin }) => admin.agent,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/agents/:agentId/verify",
+    access: "operator",
+    tag: "admin",
+    summary: "Verifies an agent without a post on X.",
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminVerifyAgent($agentId: ID!) { admin { verifyAgent(id: $agentId) { ...AdminAgentFields } } }`,
+      [AdminAgentFields],
+    ),
+    respond: ({ admin }) => admin.verifyAgent,
+  }),
+  declare({
+    method: "DELETE",
+    path: "/admin/agents/:agentId",
+    access: "operator",
+    tag: "admin",
+    summary: "Deletes an agent with all its mail and data.",
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminDeleteAgent($agentId: ID!) { admin { deleteAgent(id: $agentId) { success message } } }`,
+    ),
+    respond: ({ admin }) => admin.deleteAgent,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/agents/:agentId/rotate-key",
+    access: "operator",
+    tag: "admin",
+    summary: "Issues an agent a new API key as the operator.",
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminRotateAgentKey($agentId: ID!) { admin { rotateAgentKey(id: $agentId) { apiKey } } }`,
+    ),
+    respond: ({ admin }) => admin.rotateAgentKey,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/agents/:agentId/suppressions",
+    access: "operator",
+    tag: "admin",
+    summary: "An agent's suppression list.",
+    refuses: [404],
+    operation: graphql(`
+      query AdminSuppressions($agentId: ID!, $limit: Int, $offset: Int) {
+        admin {
+          suppressions(id: $agentId, limit: $limit, offset: $offset) {
+            data { address reason statusCode sentId createdAt } total limit offset
+          }
+        }
+      }
+    `),
+    respond: ({ admin }) => admin.suppressions,
+  }),
+  declare({
+    method: "DELETE",
+    path: "/admin/agents/:agentId/suppressions/:address",
+    access: "operator",
+    tag: "admin",
+    summary: "Takes an address off an agent's suppression list.",
+    refuses: [404],
+    operation: graphql(`
+      mutation AdminRemoveSuppression($agentId: ID!, $address: String!) {
+        admin { removeSuppression(id: $agentId, address: $address) { success message } }
+      }
+    `),
+    respond: ({ admin }) => admin.removeSuppression,
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/agents/:agentId/limits",
+    access: "operator",
+    tag: "admin",
+    summary: "Sets an agent's storage and daily send limits; null goes back to the instance's, left out keeps one.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetAgentLimits($agentId: ID!, $storageLimit: Int, $dailySendLimit: Int) {
+        admin { setAgentLimits(id: $agentId, storageLimit: $storageLimit, dailySendLimit: $dailySendLimit) {
+          ...AdminAgentFields
+        } }
+      }`,
+      [AdminAgentFields],
+    ),
+    respond: ({ admin }) => admin.setAgentLimits,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/stats",
+    access: "operator",
+    tag: "admin",
+    summary: "The instance's counts and its mail poller's state.",
+    operation: graphql(`
+      query AdminStats {
+        admin { stats {
+          agents verified emails bytes sendsToday poller { polling connected lastPollAt lag lastError }
+        } }
+      }
+    `),
+    respond: ({ admin }) => admin.stats,
+  }),
+];

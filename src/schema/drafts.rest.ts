@@ -1,0 +1,132 @@
+import { graphql } from "../rest/graphql.ts";
+import { declare, SEND_BODY_LIMIT } from "./declare.ts";
+import { PendingFields, sendAnswer, waits } from "./sending.rest.ts";
+
+// The drafts area's operations as REST and MCP see them (see declare.ts).
+
+export const DraftFields = graphql(`
+  fragment DraftFields on Draft {
+    id to cc bcc subject text html replyTo attachments { filename contentType size inline contentId }
+    inReplyTo sendStatus sendAt failure { code message } approvalExpiresAt rejectReason size createdAt updatedAt
+  }
+`);
+
+export const draftOperations = [
+  declare({
+    method: "POST",
+    path: "/agents/:agentId/drafts",
+    access: "agent",
+    tag: "sending",
+    summary: "Writes a draft; it counts against storage until it is sent or deleted.",
+    refuses: [403, 404, 409, 422],
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    operation: graphql(
+      `mutation CreateDraft($agentId: ID!, $input: DraftInput!) {
+        createDraft(agentId: $agentId, input: $input) { ...DraftFields }
+      }`,
+      [DraftFields],
+    ),
+    mcp: {
+      name: "create_draft",
+      description:
+        "Writes an email to send later, for you or your human to look over first; nothing is sent. Every field is optional. With inReplyTo (a received email's id) it is a reply to that email: its recipients and Re: subject are filled in. Send it with send_draft. Returns the draft.",
+    },
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/drafts",
+    access: "agent",
+    tag: "sending",
+    summary: "Drafts, newest first.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query ListDrafts($agentId: ID!, $limit: Int, $offset: Int) {
+        agent(id: $agentId) { drafts(limit: $limit, offset: $offset) { data { ...DraftFields } total limit offset } }
+      }`,
+      [DraftFields],
+    ),
+    respond: ({ agent }) => agent?.drafts,
+    mcp: {
+      name: "list_drafts",
+      description: "Lists your drafts, newest first. Returns {data, total, limit, offset}.",
+    },
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/drafts/:draftId",
+    access: "agent",
+    tag: "sending",
+    summary: "One draft.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query GetDraft($agentId: ID!, $draftId: ID!) { agent(id: $agentId) { draft(id: $draftId) { ...DraftFields } } }`,
+      [DraftFields],
+    ),
+    respond: ({ agent }) => agent?.draft,
+  }),
+  declare({
+    method: "PATCH",
+    path: "/agents/:agentId/drafts/:draftId",
+    access: "agent",
+    tag: "sending",
+    summary: "Changes the fields given; null clears one.",
+    refuses: [403, 404],
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    operation: graphql(
+      `mutation UpdateDraft($agentId: ID!, $draftId: ID!, $input: DraftInput!) {
+        updateDraft(agentId: $agentId, draftId: $draftId, input: $input) { ...DraftFields }
+      }`,
+      [DraftFields],
+    ),
+    mcp: {
+      name: "update_draft",
+      description: "Changes the fields you give of a draft; null clears one. Returns the draft.",
+    },
+  }),
+  declare({
+    method: "DELETE",
+    path: "/agents/:agentId/drafts/:draftId",
+    access: "agent",
+    tag: "sending",
+    summary: "Deletes a draft, giving back its storage.",
+    refuses: [403, 404],
+    operation: graphql(`
+      mutation DeleteDraft($agentId: ID!, $draftId: ID!) {
+        deleteDraft(agentId: $agentId, draftId: $draftId) { success message }
+      }
+    `),
+    mcp: {
+      name: "delete_draft",
+      description:
+        "Deletes a draft, giving back its storage. A message waiting scheduled or for a person's approval is a draft: deleting it withdraws it.",
+    },
+  }),
+  declare({
+    method: "POST",
+    path: "/agents/:agentId/drafts/:draftId/send",
+    access: "agent",
+    tag: "sending",
+    summary:
+      "Sends a draft as sendEmail sends a message (the same checks and limits); the draft is gone after. Held for a person when the agent's policy says so.",
+    refuses: [403, 404, 409, 422],
+    status: 201,
+    acceptedWhen: ({ sendDraft }) => waits(sendDraft),
+    operation: graphql(
+      `mutation SendDraft($agentId: ID!, $draftId: ID!) {
+        sendDraft(agentId: $agentId, draftId: $draftId) {
+          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
+        }
+      }`,
+      [PendingFields],
+    ),
+    respond: ({ sendDraft }) => sendAnswer(sendDraft),
+    mcp: {
+      name: "send_draft",
+      description:
+        'Sends a draft as send_email sends a message (it needs to, a subject and text or html; the same limits apply). The draft is gone after; returns the sent email\'s id and thread. With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt}. A pending_approval message waits for a person, who is sent its review link: you are told the outcome (email.approved or email.rejected), and you can delete the draft to withdraw it.',
+    },
+  }),
+];

@@ -1,0 +1,158 @@
+import { graphql } from "../rest/graphql.ts";
+import { declare } from "./declare.ts";
+
+// The emails area's operations as REST and MCP see them (see declare.ts).
+
+export const EmailFields = graphql(`
+  fragment EmailFields on Email {
+    id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId
+    attachments { id filename contentType size inline contentId }
+    text preview replyText links { url text } codes
+    authentication { spf dkim dmarc arc verdict } autoSubmitted reportIgnored
+  }
+`);
+
+export const emailOperations = [
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/emails",
+    access: "agent",
+    tag: "emails",
+    summary: "Received mail, newest first (best match first with search); all folders unless one is named.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query ListEmails(
+        $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
+        $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
+        $authenticated: Boolean, $autoSubmitted: Boolean
+      ) {
+        agent(id: $agentId) {
+          emails(
+            folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
+            receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
+            hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted
+          ) { data { ...EmailFields } total limit offset }
+        }
+      }`,
+      [EmailFields],
+    ),
+    respond: ({ agent }) => agent?.emails,
+    mcp: {
+      name: "list_emails",
+      description:
+        "Lists received emails, newest first, as short summaries (sender, subject, a preview, whether read, autoSubmitted: null for a person, else auto-replied, auto-generated or list). Use it to see what has arrived; then read_email for the whole message. Returns {data, total, limit, offset}.",
+    },
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/emails/wait",
+    access: "agent",
+    tag: "emails",
+    summary:
+      "The first matching email received after the filter's time, as soon as it is filed; null when none came in time.",
+    refuses: [403, 404],
+    noContentWhenNull: true,
+    operation: graphql(
+      `query WaitForEmail($agentId: ID!, $filter: EmailWaitFilter, $timeout: Int) {
+        waitForEmail(agentId: $agentId, filter: $filter, timeoutSeconds: $timeout) { ...EmailFields }
+      }`,
+      [EmailFields],
+    ),
+    mcp: {
+      name: "wait_for_email",
+      description:
+        "Waits until a matching email arrives (up to timeoutSeconds, at most 25) and returns it whole, or null when none came in time: call it again to keep waiting. Use it right after an action that sends you mail, such as signing up somewhere.",
+    },
+  }),
+  declare({
+    method: "POST",
+    path: "/agents/:agentId/emails/batch",
+    access: "agent",
+    tag: "emails",
+    summary: "Moves several emails to a folder and/or sets their read flag; answers how many changed.",
+    refuses: [403, 404],
+    body: true,
+    operation: graphql(`
+      mutation UpdateEmails($agentId: ID!, $emailIds: [ID!]!, $folder: String, $isRead: Boolean) {
+        updateEmails(agentId: $agentId, emailIds: $emailIds, folder: $folder, isRead: $isRead) { updated }
+      }
+    `),
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/emails/:emailId/attachments/:attachmentId",
+    access: "agent",
+    tag: "emails",
+    summary: "Downloads an attachment of a received email: its bytes, type and filename.",
+    refuses: [403, 404],
+    operation: graphql(`
+      query GetAttachment($agentId: ID!, $emailId: ID!) {
+        email(agentId: $agentId, emailId: $emailId) { id agentId attachments { id } }
+      }
+    `),
+    file: ({ email }, { params }) => {
+      const attachment = email?.attachments.find((a) => a.id === params.attachmentId);
+      return email && attachment ? { agentId: email.agentId, emailId: email.id, attachmentId: attachment.id } : null;
+    },
+    mcp: {
+      name: "get_attachment",
+      description:
+        "Fetches the bytes of one attachment of an email (its id from read_email's attachments). Returns the file as an embedded resource: text for text files, base64 otherwise.",
+    },
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/emails/:emailId",
+    access: "agent",
+    tag: "emails",
+    summary: "One received email of your agent.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query GetEmail($agentId: ID!, $emailId: ID!) { email(agentId: $agentId, emailId: $emailId) { ...EmailFields } }`,
+      [EmailFields],
+    ),
+    mcp: {
+      name: "read_email",
+      description:
+        "Reads one email whole: sender, recipients, subject, its text, replyText (only what the sender newly wrote, without quoted history), codes (likely one-time codes, best first), links, attachments and whether the sender is authenticated. Marks it read unless markAsRead is false.",
+    },
+  }),
+  declare({
+    method: "PATCH",
+    path: "/agents/:agentId/emails/:emailId",
+    access: "agent",
+    tag: "emails",
+    summary: "Moves an email to a folder and/or sets its read flag.",
+    refuses: [403, 404],
+    body: true,
+    operation: graphql(
+      `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean) {
+        updateEmail(agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead) { ...EmailFields }
+      }`,
+      [EmailFields],
+    ),
+    mcp: {
+      name: "move_email",
+      description:
+        'Moves an email to another folder, e.g. "archive" when handled or a folder of your own (created on first use). Returns the email.',
+    },
+  }),
+  declare({
+    method: "DELETE",
+    path: "/agents/:agentId/emails/:emailId",
+    access: "agent",
+    tag: "emails",
+    summary: "Moves an email to trash; from trash, or with permanent, deletes it for good.",
+    refuses: [403, 404],
+    operation: graphql(`
+      mutation DeleteEmail($agentId: ID!, $emailId: ID!, $permanent: Boolean) {
+        deleteEmail(agentId: $agentId, emailId: $emailId, permanent: $permanent) { success message }
+      }
+    `),
+    mcp: {
+      name: "delete_email",
+      description:
+        "Moves an email to the trash, or deletes it for good with permanent: true (frees its storage; cannot be undone).",
+    },
+  }),
+];

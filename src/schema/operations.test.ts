@@ -1,0 +1,19 @@
+import { Kind } from "graphql";
+import { expect, test } from "vitest";
+import type { Route } from "./declare.ts";
+import { operations } from "./operations.ts";
+
+// Each declaration names one thing: no two share a route, an operation, a
+// summary or an MCP tool.
+
+const distinct = (values: unknown[]) => expect(values.length).toBe(new Set(values).size);
+
+const nameOf = (route: Route) =>
+  route.operation.definitions.flatMap((d) => (d.kind === Kind.OPERATION_DEFINITION ? [d.name?.value] : []))[0];
+
+test("no two declarations share a route, an operation name, a summary or a tool name", () => {
+  distinct(operations.map((route) => `${route.method} ${route.path}`));
+  distinct(operations.map(nameOf));
+  distinct(operations.map((route) => route.summary));
+  distinct(operations.flatMap((route) => (route.mcp ? [route.mcp.name] : [])));
+});

@@ -1,0 +1,223 @@
+import { joinedAddresses } from "../mailbox/records.ts";
+import { graphql } from "../rest/graphql.ts";
+import { declare, SEND_BODY_LIMIT, withoutNulls } from "./declare.ts";
+
+// The sending area's operations as REST and MCP see them (see declare.ts):
+// sends, replies and forwards, sent mail and the suppression list.
+
+export const SentFields = graphql(`
+  fragment SentFields on SentEmail {
+    id agentId to subject bodyText bodyHtml sentAt providerId threadId
+    deliveryStatus deliveries { recipient status action statusCode diagnosticCode remoteMta at }
+  }
+`);
+
+export const PendingFields = graphql(`
+  fragment PendingFields on PendingSend { __typename id status sendAt to subject }
+`);
+
+/** What a send that waits answers (202): the draft it waits as, its status, and sendAt when it has one. */
+const pendingAnswer = ({ __typename, ...pending }: { __typename: "PendingSend"; sendAt: unknown }) =>
+  withoutNulls(pending);
+
+type SentShape = {
+  __typename: "SentEmail";
+  id: string;
+  to: string[];
+  subject: string;
+  sentAt: unknown;
+  threadId: string;
+};
+
+/** What a reply, a forward or a draft's send answers: the spec's send body (`to` a list) and the thread, or the draft it waits as. */
+export const sendAnswer = (result: SentShape | Parameters<typeof pendingAnswer>[0]) =>
+  result.__typename === "PendingSend"
+    ? pendingAnswer(result)
+    : { id: result.id, to: result.to, subject: result.subject, sentAt: result.sentAt, threadId: result.threadId };
+
+/** A send waits (202) when it answers with the draft it waits as. */
+export const waits = (result: { __typename: string }) => result.__typename === "PendingSend";
+
+/** The spec's sent email object: its `to` one string. */
+export const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, to: joinedAddresses(sent.to) });
+
+/** The Idempotency-Key header carries a send's idempotencyKey. */
+const idempotencyHeader = { idempotencyKey: { header: "idempotency-key" } } as const;
+
+const WAITS =
+  ' With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt}. A pending_approval message waits for a person, who is sent its review link: you are told the outcome (email.approved or email.rejected), and you can delete the draft to withdraw it.';
+
+export const sendingOperations = [
+  declare({
+    method: "POST",
+    path: "/agents/:agentId/send",
+    access: "agent",
+    tag: "sending",
+    summary:
+      "Sends an email from the agent's address through the configured provider. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
+    refuses: [403, 404, 409, 422],
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    acceptedWhen: ({ sendEmail }) => waits(sendEmail),
+    operation: graphql(
+      `mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
+        sendEmail(agentId: $agentId, input: $input, idempotencyKey: $idempotencyKey) {
+          __typename ... on SentEmail { id subject sentAt threadId } ...PendingFields
+        }
+      }`,
+      [PendingFields],
+    ),
+    renames: idempotencyHeader,
+    // The spec answers `to` as the client gave it: one address or a list.
+    respond: ({ sendEmail }, { body }) =>
+      sendEmail.__typename === "PendingSend"
+        ? pendingAnswer(sendEmail)
+        : {
+            id: sendEmail.id,
+            to: body.to,
+            subject: sendEmail.subject,
+            sentAt: sendEmail.sentAt,
+            threadId: sendEmail.threadId,
+          },
+    mcp: {
+      name: "send_email",
+      description: `Sends a new email from your address. Give text, html or both. Counts against your daily send limit. Returns the sent email's id and thread. To answer a received email, use reply_to_email instead.${WAITS}`,
+    },
+  }),
+  declare({
+    method: "POST",
+    path: "/agents/:agentId/emails/:emailId/reply",
+    access: "agent",
+    tag: "sending",
+    summary:
+      "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
+    refuses: [403, 404, 409, 422],
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    acceptedWhen: ({ replyToEmail }) => waits(replyToEmail),
+    operation: graphql(
+      `mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
+        replyToEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
+          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
+        }
+      }`,
+      [PendingFields],
+    ),
+    renames: idempotencyHeader,
+    respond: ({ replyToEmail }) => sendAnswer(replyToEmail),
+    mcp: {
+      name: "reply_to_email",
+      description: `Answers a received email: to its sender (and with replyAll to everyone on it), with Re: subject, quoting and threading done for you. Returns the sent email's id and thread.${WAITS}`,
+    },
+  }),
+  declare({
+    method: "POST",
+    path: "/agents/:agentId/emails/:emailId/forward",
+    access: "agent",
+    tag: "sending",
+    summary:
+      "Forwards a received email with its attachments, quoted below your text. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
+    refuses: [403, 404, 409, 422],
+    body: true,
+    maxBodyBytes: SEND_BODY_LIMIT,
+    status: 201,
+    acceptedWhen: ({ forwardEmail }) => waits(forwardEmail),
+    operation: graphql(
+      `mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
+        forwardEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
+          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
+        }
+      }`,
+      [PendingFields],
+    ),
+    renames: idempotencyHeader,
+    respond: ({ forwardEmail }) => sendAnswer(forwardEmail),
+    mcp: {
+      name: "forward_email",
+      description: `Forwards a received email, with its attachments, to other addresses, with your note above it. Returns the sent email's id.${WAITS}`,
+    },
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/sent",
+    access: "agent",
+    tag: "sending",
+    summary: "Sent mail, newest first; total counts every send, not only today's.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query ListSent($agentId: ID!, $limit: Int, $offset: Int) {
+        agent(id: $agentId) { sent(limit: $limit, offset: $offset) { data { ...SentFields } total limit offset } }
+      }`,
+      [SentFields],
+    ),
+    respond: ({ agent }) => agent?.sent && { ...agent.sent, data: agent.sent.data.map(sentObject) },
+    mcp: {
+      name: "list_sent",
+      description: "Lists the emails you have sent, newest first. Returns {data, total, limit, offset}.",
+    },
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/sent/:sentId",
+    access: "agent",
+    tag: "sending",
+    summary: "One sent email, with what reports said of its recipients.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query GetSentEmail($agentId: ID!, $sentId: ID!) { agent(id: $agentId) { sentEmail(id: $sentId) { ...SentFields } } }`,
+      [SentFields],
+    ),
+    respond: ({ agent }) => agent?.sentEmail && sentObject(agent.sentEmail),
+  }),
+  declare({
+    method: "DELETE",
+    path: "/agents/:agentId/sent/:sentId",
+    access: "agent",
+    tag: "sending",
+    summary: "Deletes a sent email's record for good, freeing its storage.",
+    refuses: [403, 404],
+    operation: graphql(`
+      mutation DeleteSentEmail($agentId: ID!, $sentId: ID!) {
+        deleteSentEmail(agentId: $agentId, sentId: $sentId) { success message }
+      }
+    `),
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/suppressions",
+    access: "agent",
+    tag: "sending",
+    summary: "Addresses the agent's mail no longer goes to (a hard bounce or a complaint), newest first.",
+    refuses: [403, 404],
+    operation: graphql(`
+      query ListSuppressions($agentId: ID!, $limit: Int, $offset: Int) {
+        agent(id: $agentId) {
+          suppressions(limit: $limit, offset: $offset) {
+            data { address reason statusCode sentId createdAt } total limit offset
+          }
+        }
+      }
+    `),
+    respond: ({ agent }) => agent?.suppressions,
+    mcp: {
+      name: "list_suppressions",
+      description:
+        "Lists the addresses your mail no longer goes to, newest first: each bounced hard (the address does not exist) or reported your mail as spam. Sending to one is refused with RECIPIENT_SUPPRESSED. Returns {data, total, limit, offset}.",
+    },
+  }),
+  declare({
+    method: "DELETE",
+    path: "/agents/:agentId/suppressions/:address",
+    access: "agent",
+    tag: "sending",
+    summary: "Takes an address off the suppression list: mail to it goes out again.",
+    refuses: [403, 404],
+    operation: graphql(`
+      mutation RemoveSuppression($agentId: ID!, $address: String!) {
+        removeSuppression(agentId: $agentId, address: $address) { success message }
+      }
+    `),
+  }),
+];

@@ -1,0 +1,65 @@
+import { graphql } from "../rest/graphql.ts";
+import { declare } from "./declare.ts";
+import { EmailFields } from "./emails.rest.ts";
+import { SentFields, sentObject } from "./sending.rest.ts";
+
+// The threads area's operations as REST and MCP see them (see declare.ts).
+
+const ThreadFields = graphql(`
+  fragment ThreadFields on Thread { id subject participants messageCount unreadCount lastMessageAt }
+`);
+
+export const threadOperations = [
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/threads",
+    access: "agent",
+    tag: "threads",
+    summary: "Conversations, newest activity first; with a folder, those with received mail in it.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query ListThreads($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
+        agent(id: $agentId) {
+          threads(folder: $folder, limit: $limit, offset: $offset) { data { ...ThreadFields } total limit offset }
+        }
+      }`,
+      [ThreadFields],
+    ),
+    respond: ({ agent }) => agent?.threads,
+    mcp: {
+      name: "list_threads",
+      description:
+        "Lists your conversations, newest activity first, each with its subject, participants and how many messages are unread. Returns {data, total, limit, offset}.",
+    },
+  }),
+  declare({
+    method: "GET",
+    path: "/agents/:agentId/threads/:threadId",
+    access: "agent",
+    tag: "threads",
+    summary: "One conversation of your agent, with its messages.",
+    refuses: [403, 404],
+    operation: graphql(
+      `query GetThread($agentId: ID!, $threadId: ID!) {
+        thread(agentId: $agentId, threadId: $threadId) {
+          ...ThreadFields
+          messages { direction email { ...EmailFields } sent { ...SentFields } }
+        }
+      }`,
+      [ThreadFields, EmailFields, SentFields],
+    ),
+    respond: ({ thread }) =>
+      thread && {
+        ...thread,
+        messages: thread.messages.map(({ direction, email, sent }) => ({
+          ...(email ?? (sent && sentObject(sent))),
+          direction,
+        })),
+      },
+    mcp: {
+      name: "read_thread",
+      description:
+        "Reads one conversation whole: the messages received and sent in it, each marked inbound or outbound.",
+    },
+  }),
+];
