@@ -24,7 +24,7 @@ export interface SliceRequest {
 type Bound<V> = { lt?: V; gt?: V };
 
 /** A slice's bounds as Prisma conditions on a time column and the id: (time, id) past the positions. */
-export function keysetWhere<T extends string>(time: T, { after, before }: SliceRequest) {
+function keysetWhere<T extends string>(time: T, { after, before }: SliceRequest) {
   const past = (position: Position, op: "lt" | "gt") => ({
     OR: [
       { [time]: { [op]: position.at } } as Record<T, Bound<Date>>,
