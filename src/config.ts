@@ -822,6 +822,10 @@ export function notSet(name: string): string {
   return `${name} is not set: ${words.replaceAll("`", "")}`;
 }
 
+/** Said by doctor and the start-up log when neither way in for outside mail is set. */
+export const NO_WAY_IN =
+  "neither IMAP_URL nor SMTP_INGRESS_PORT is set: only mail between this instance's agents is received";
+
 /** The variable of this name; a name not declared is a fault of the caller. */
 export function variableNamed(name: string): Variable {
   const found = VARIABLES.find((variable) => variable.name === name);

@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
-import { type Config, notSet } from "../config.ts";
+import { type Config, NO_WAY_IN, notSet } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
 import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
@@ -34,8 +34,9 @@ function configuration(config: Config): Finding[] {
   if (/^http:\/\/localhost:/.test(config.publicUrl))
     warn(`PUBLIC_URL is ${config.publicUrl}: links shown to people point at this machine`);
   if (config.verificationMode === "none") warn("VERIFICATION_MODE=none: every agent is verified as it registers");
-  if (!config.imap) warn(notSet("IMAP_URL"));
-  else if (config.trustedMxHosts.length === 0 && config.trustedAuthservId === null) warn(notSet("TRUSTED_MX_HOSTS"));
+  if (!config.imap && !config.smtpIngress) warn(NO_WAY_IN);
+  else if (config.imap && config.trustedMxHosts.length === 0 && config.trustedAuthservId === null)
+    warn(notSet("TRUSTED_MX_HOSTS"));
   if (!config.smtp) warn(notSet("SMTP_URL"));
   if (!config.adminToken) warn(notSet("ADMIN_TOKEN"));
   return notes.length > 0 ? notes : [{ check: "configuration", status: "ok", detail: "loaded" }];

@@ -8,7 +8,8 @@ import type { Services } from "./services.ts";
 // that answer again, the work not done twice. Kept in the database, so it
 // holds across instances and restarts.
 
-export const KEY_LIFETIME_MS = 24 * 3_600_000;
+export const KEY_LIFETIME_HOURS = 24;
+export const KEY_LIFETIME_MS = KEY_LIFETIME_HOURS * 3_600_000;
 /** A request in flight this long belonged to an instance that died: a retry may take it over. */
 const ABANDONED_MS = 15 * 60_000;
 

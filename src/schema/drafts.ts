@@ -6,6 +6,7 @@ import {
   draftSlice,
   getDraft,
   listDrafts,
+  MAX_SCHEDULE_DAYS,
   updateDraft,
 } from "../mailbox/drafts.ts";
 import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoing.ts";
@@ -107,7 +108,7 @@ const DraftInput = builder.inputType("DraftInput", {
     }),
     sendAt: t.field({
       type: "Timestamp",
-      description: "Send it then (at most 30 days ahead; a time past is now); null: keep it as a plain draft",
+      description: `Send it then (at most ${MAX_SCHEDULE_DAYS} days ahead; a time past is now); null: keep it as a plain draft`,
     }),
   }),
 });

@@ -1,4 +1,5 @@
-import { findDraft, isPending, type PendingSend, sendDraft } from "../mailbox/drafts.ts";
+import { findDraft, isPending, MAX_SCHEDULE_DAYS, type PendingSend, sendDraft } from "../mailbox/drafts.ts";
+import { KEY_LIFETIME_HOURS } from "../mailbox/idempotency.ts";
 import { sendEmail } from "../mailbox/outbox.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { builder } from "./builder.ts";
@@ -11,8 +12,8 @@ import { ATTACHMENTS, AttachmentInput, SentEmailType } from "./sending.ts";
 // (a PendingSend) for its sendAt or for a person's approval.
 
 const AUTO_SUBMITTED = 'Leave out: it says a program sent it (RFC 3834). "no": a person dictates this message';
-const SEND_AT = "Send it then (ms; at most 30 days ahead); past or within a second: now";
-const IDEMPOTENCY = "Retries with the same key within 24 hours get the first answer, and nothing is sent twice";
+const SEND_AT = `Send it then (ms; at most ${MAX_SCHEDULE_DAYS} days ahead); past or within a second: now`;
+const IDEMPOTENCY = `Retries with the same key within ${KEY_LIFETIME_HOURS} hours get the first answer, and nothing is sent twice`;
 
 const PendingSendType = builder.objectRef<PendingSend>("PendingSend").implement({
   description:

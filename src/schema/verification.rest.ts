@@ -1,3 +1,4 @@
+import { VERIFICATION_CODE_MINUTES } from "../mailbox/lifetimes.ts";
 import { graphql } from "../rest/graphql.ts";
 import { declare, withoutNulls } from "./declare.ts";
 
@@ -19,7 +20,7 @@ export const verificationOperations = [
     path: "/verify/start",
     access: "agent",
     tag: "verification",
-    summary: "Issues a code valid for 15 minutes, replacing any earlier one.",
+    summary: `Issues a code valid for ${VERIFICATION_CODE_MINUTES} minutes, replacing any earlier one.`,
     operation: graphql(`mutation StartVerification { startVerification { ...CodeFields } }`, [CodeFields]),
   }),
   declare({

@@ -1,4 +1,5 @@
 import { VERIFICATION_MODES } from "../config.ts";
+import { VERIFICATION_CODE_MINUTES } from "../mailbox/lifetimes.ts";
 import {
   completeVerification,
   startVerification,
@@ -64,7 +65,7 @@ builder.queryField("verificationStatus", (t) =>
 builder.mutationFields((t) => ({
   startVerification: t.field({
     type: VerificationChallenge,
-    description: "Issues a code valid for 15 minutes, replacing any earlier one.",
+    description: `Issues a code valid for ${VERIFICATION_CODE_MINUTES} minutes, replacing any earlier one.`,
     args: { claimToken: t.arg.string({ description: CLAIM_TOKEN_ARG }) },
     authScopes: (_, args) => ({ verifier: args.claimToken ?? null }),
     resolve: async (_, args, ctx) => startVerification(ctx, await ctx.verifying(args.claimToken)),

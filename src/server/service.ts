@@ -3,7 +3,7 @@ import type { AddressInfo } from "node:net";
 import { getRequestListener } from "@hono/node-server";
 import type { Cron } from "croner";
 import type { Clock } from "../clock.ts";
-import { type Config, notSet } from "../config.ts";
+import { type Config, NO_WAY_IN, notSet } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startDirectIntake } from "../inbound/direct.ts";
@@ -80,7 +80,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const poller = config.imap && services.inbound ? startImapPoller(services, config.imap, services.inbound) : null;
   const door = config.smtpIngress ? await startSmtpDoor(services, config.smtpIngress, intake) : null;
   if (!poller && !door) {
-    log("info", "inbound_off", { reason: "neither IMAP_URL nor SMTP_INGRESS_PORT is set: no mail is received" });
+    log("info", "inbound_off", { reason: NO_WAY_IN });
   }
   log("info", "listening", { port, database: database.provider });
   return {

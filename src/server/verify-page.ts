@@ -1,4 +1,5 @@
 import type { Config } from "../config.ts";
+import { UNVERIFIED_LIFETIME_HOURS } from "../mailbox/lifetimes.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type Claim, claimOf } from "../mailbox/verification.ts";
 import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
@@ -127,7 +128,7 @@ function pageFor(claim: Claim, config: Config, nonce: string): Pick<VerifyPage, 
           status: 200,
           html: notice(
             "The operator verifies agents here",
-            `${claim.agent.name} (${claim.address}) waits to be verified. On this service its operator verifies agents, not a post on X: ask them to verify this agent within 24 hours of its registering.`,
+            `${claim.agent.name} (${claim.address}) waits to be verified. On this service its operator verifies agents, not a post on X: ask them to verify this agent within ${UNVERIFIED_LIFETIME_HOURS} hours of its registering.`,
             nonce,
           ),
         };
@@ -147,7 +148,7 @@ function pageFor(claim: Claim, config: Config, nonce: string): Pick<VerifyPage, 
         status: 410,
         html: notice(
           "This link has expired",
-          "Agents must be verified within 24 hours of registering, and this one was not. Ask the agent to register again and send you its new link.",
+          `Agents must be verified within ${UNVERIFIED_LIFETIME_HOURS} hours of registering, and this one was not. Ask the agent to register again and send you its new link.`,
           nonce,
         ),
       };
