@@ -370,16 +370,26 @@ const imapVariable: Variable = {
   description: "the catch-all mailbox (MAILBOX defaults to `INBOX`; user and password URL-encoded)",
   secret: true,
 };
+/**
+ * A mail server's URL, `<scheme>[s]://[user:password@]host[:port]…`: TLS when
+ * the scheme ends in s, and the port that goes with it when none is given.
+ */
+function serverUrl(variable: Variable, given: string, scheme: "imap" | "smtp", ports: [plain: number, tls: number]) {
+  const url = URL.canParse(given) ? new URL(given) : null;
+  if (!url || (url.protocol !== `${scheme}:` && url.protocol !== `${scheme}s:`) || !url.hostname) {
+    refuse(variable, given);
+  }
+  const secure = url.protocol === `${scheme}s:`;
+  return { url, secure, host: url.hostname, port: url.port ? Number(url.port) : ports[secure ? 1 : 0] };
+}
+
 /** `imap[s]://user:password@host[:port][/MAILBOX]`, parts URL-encoded. */
 const imap = single(imapVariable, (given): ImapConfig | null => {
   if (!given) return null;
-  const url = URL.canParse(given) ? new URL(given) : null;
-  if (!url || !/^imaps?:$/.test(url.protocol) || !url.hostname || !url.username) refuse(imapVariable, given);
-  const secure = url.protocol === "imaps:";
+  const { url, ...server } = serverUrl(imapVariable, given, "imap", [143, 993]);
+  if (!url.username) refuse(imapVariable, given);
   return {
-    secure,
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 993 : 143,
+    ...server,
     user: decodeURIComponent(url.username),
     password: decodeURIComponent(url.password),
     mailbox: decodeURIComponent(url.pathname.slice(1)) || "INBOX",
@@ -408,13 +418,9 @@ const smtpVariable: Variable = {
 /** `smtp[s]://[user:password@]host[:port]`, parts URL-encoded. */
 const smtp = single(smtpVariable, (given): SmtpConfig | null => {
   if (!given) return null;
-  const url = URL.canParse(given) ? new URL(given) : null;
-  if (!url || !/^smtps?:$/.test(url.protocol) || !url.hostname) refuse(smtpVariable, given);
-  const secure = url.protocol === "smtps:";
+  const { url, ...server } = serverUrl(smtpVariable, given, "smtp", [587, 465]);
   return {
-    secure,
-    host: url.hostname,
-    port: url.port ? Number(url.port) : secure ? 465 : 587,
+    ...server,
     user: url.username ? decodeURIComponent(url.username) : null,
     password: decodeURIComponent(url.password),
   };

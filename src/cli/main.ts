@@ -380,27 +380,26 @@ async function withServices<T>(config: Config, log: Logger, work: (services: Ser
   });
 }
 
+/** The commands that work on the domain's services, by name. */
+const SERVICE_COMMANDS: Record<string, (services: Services, args: string[], options: Options) => Promise<Output>> = {
+  agents,
+  limits,
+  suppressions,
+  policy,
+  reviewer,
+  held,
+  domains,
+  stats: async (services) => {
+    const stats = await instanceStats(services);
+    return { text: fields({ ...stats }), json: stats };
+  },
+};
+
 async function run(config: Config, [command, ...rest]: string[], options: Options, log: Logger): Promise<Output> {
+  // Own keys only: "toString" is no command.
+  const serviceCommand = command !== undefined && Object.hasOwn(SERVICE_COMMANDS, command) && SERVICE_COMMANDS[command];
+  if (serviceCommand) return withServices(config, log, (services) => serviceCommand(services, rest, options));
   switch (command) {
-    case "agents":
-      return withServices(config, log, (services) => agents(services, rest, options));
-    case "limits":
-      return withServices(config, log, (services) => limits(services, rest, options));
-    case "suppressions":
-      return withServices(config, log, (services) => suppressions(services, rest, options));
-    case "policy":
-      return withServices(config, log, (services) => policy(services, rest));
-    case "reviewer":
-      return withServices(config, log, (services) => reviewer(services, rest, options));
-    case "held":
-      return withServices(config, log, (services) => held(services, rest, options));
-    case "domains":
-      return withServices(config, log, (services) => domains(services, rest, options));
-    case "stats":
-      return withServices(config, log, async (services) => {
-        const stats = await instanceStats(services);
-        return { text: fields({ ...stats }), json: stats };
-      });
     case "migrate":
       return withDatabase(config, async (database) => {
         const applied = await migrate(database);

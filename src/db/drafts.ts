@@ -1,6 +1,6 @@
 import type { Draft, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
-import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
+import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
 import { columnsOf, insertRow, rowOf, written } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
@@ -12,6 +12,8 @@ export type { Draft };
 
 /** What a read of drafts loads with each: the GraphQL selection, as Prisma takes it. */
 export type DraftQuery = { select?: Prisma.DraftSelect } | { include?: Prisma.DraftInclude };
+
+const NEWEST_FIRST = [{ createdAt: "desc" }, { id: "desc" }] satisfies Prisma.DraftOrderByWithRelationInput[];
 
 export function insertDraft(tx: Tx, draft: Draft): Promise<void> {
   return insertRow(tx, "Draft", draft);
@@ -71,31 +73,15 @@ export function draftById({ prisma }: Store, agentId: string, id: string, query:
 }
 
 /** One page of the agent's drafts, newest first, and how many in all. */
-export async function draftPage({ prisma }: Store, agentId: string, window: Window, query: DraftQuery) {
+export function draftPage({ prisma }: Store, agentId: string, window: Window, query: DraftQuery) {
   const where = { agentId };
-  const [data, total] = await Promise.all([
-    prisma.draft.findMany({
-      ...query,
-      where,
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: window.limit,
-      skip: window.offset,
-    }),
-    prisma.draft.count({ where }),
-  ]);
-  return { data: data as Draft[], total };
+  const rows = prisma.draft.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...rangeOf(window) });
+  return pageOf(rows as PromiseLike<Draft[]>, prisma.draft.count({ where }));
 }
 
 /** Drafts after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
 export async function draftSlice({ prisma }: Store, agentId: string, slice: SliceRequest, query: DraftQuery) {
-  const order = slice.inverted ? "asc" : "desc";
-  const rows = await prisma.draft.findMany({
-    ...query,
-    where: { AND: [{ agentId }, ...(keysetWhere("createdAt", slice) as Prisma.DraftWhereInput[])] },
-    orderBy: [{ createdAt: order }, { id: order }],
-    take: slice.limit,
-  });
-  return rows as Draft[];
+  return (await prisma.draft.findMany({ ...query, ...keysetArgs("createdAt", { agentId }, slice) })) as Draft[];
 }
 
 /** Which draft, of which agent. */
@@ -133,18 +119,10 @@ export async function claimDueDrafts(tx: Tx, now: Date, until: Date, limit: numb
 }
 
 /** Drafts held for a decision, oldest first, on every agent; and how many in all. */
-export async function heldPage({ prisma }: Store, window: Window) {
+export function heldPage({ prisma }: Store, window: Window) {
   const where = { sendStatus: "pending_approval" };
-  const [data, total] = await Promise.all([
-    prisma.draft.findMany({
-      where,
-      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-      take: window.limit,
-      skip: window.offset,
-    }),
-    prisma.draft.count({ where }),
-  ]);
-  return { data: data as Draft[], total };
+  const rows = prisma.draft.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...rangeOf(window) });
+  return pageOf(rows, prisma.draft.count({ where }));
 }
 
 /** Held drafts nobody decided in time. */

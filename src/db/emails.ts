@@ -212,7 +212,12 @@ export async function emailSlice(
 }
 
 /** One of the agent's emails, or null. */
-export async function emailById(db: Store, agentId: string, emailId: string, query: EmailQuery): Promise<Email | null> {
+export async function emailById(
+  db: Store,
+  agentId: string,
+  emailId: string,
+  query: EmailQuery = {},
+): Promise<Email | null> {
   const read = emailRead(query);
   const row = await db.sql.one(read.byId, [emailId, agentId]);
   if (!row) return null;

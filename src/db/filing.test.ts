@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { forgetDelivery, rememberDelivery } from "./filing.ts";
 
 // Filing exactly once: the record of delivery is the one place a message is
 // known to have reached an agent, whatever instance or retry files it.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 test("a delivery is remembered once, and forgotten when its message was not kept", async () => {
   const agent = await memory.agent("remembered");

@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { claimKey, forgetKeys, keepAnswer, keptKey, releaseKey, takeKeyOver } from "./idempotency.ts";
 
 // Idempotency keys in the store: claimed once per agent, the first answer
 // kept, and a stale key taken over by one retry only.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 test("a key is claimed once per agent; the answer kept is the one read back", async () => {
   const agent = await memory.agent("claimer");

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { lease } from "./lease.ts";
 import { processTakeover, type Takeover } from "./takeover.ts";
 
 // Leases: one holder at a time, renewed while it lives, taken over when it
 // expires or its holder's process is gone.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 const TTL = 30_000;
 const leaseOf = (name: string, takeover: Takeover = processTakeover()) =>

@@ -21,10 +21,33 @@ export interface SliceRequest {
   inverted: boolean;
 }
 
+type Bound<V> = { lt?: V; gt?: V };
+
 /** A slice's bounds as Prisma conditions on a time column and the id: (time, id) past the positions. */
-export function keysetWhere<T extends string>(time: T, { after, before }: SliceRequest) {
+function keysetWhere<T extends string>(time: T, { after, before }: SliceRequest) {
   const past = (position: Position, op: "lt" | "gt") => ({
-    OR: [{ [time]: { [op]: position.at } }, { [time]: position.at, id: { [op]: position.id } }],
+    OR: [
+      { [time]: { [op]: position.at } } as Record<T, Bound<Date>>,
+      { [time]: position.at, id: { [op]: position.id } } as Record<T, Date> & { id: Bound<string> },
+    ],
   });
   return [...(after ? [past(after, "lt")] : []), ...(before ? [past(before, "gt")] : [])];
+}
+
+/** A slice as Prisma reads it: the scope's items past the positions, in (time, id) order, newest first unless inverted. */
+export function keysetArgs<T extends string, Scope>(time: T, scope: Scope, slice: SliceRequest) {
+  const order: "asc" | "desc" = slice.inverted ? "asc" : "desc";
+  const orderBy = [{ [time]: order } as Record<T, "asc" | "desc">, { id: order }];
+  return { where: { AND: [scope, ...keysetWhere(time, slice)] }, orderBy, take: slice.limit };
+}
+
+/** An offset window as Prisma takes it. */
+export function rangeOf({ limit, offset }: Window): { take: number; skip: number } {
+  return { take: limit, skip: offset };
+}
+
+/** An offset page: its rows and how many there are in all, read at once. */
+export async function pageOf<Row>(rows: PromiseLike<Row[]>, total: PromiseLike<number>) {
+  const [data, count] = await Promise.all([rows, total]);
+  return { data, total: count };
 }

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import {
   deleteSendCountersBefore,
   giveSendBack,
@@ -16,11 +16,7 @@ import {
 // The quota counters' conditional statements: a limit is never passed, by
 // one request or by many at once, and nothing goes below zero.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 const DAY = "2026-11-20";
 

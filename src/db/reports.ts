@@ -1,6 +1,6 @@
 import type { RecipientReport, SentEmail, Suppression } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
-import type { Window } from "./pages.ts";
+import { pageOf, rangeOf, type Window } from "./pages.ts";
 import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
@@ -70,18 +70,14 @@ export async function suppressedAmong(tx: Tx, agentId: string, addresses: string
 }
 
 /** One page of the agent's suppressions, newest first, and how many in all. */
-export async function suppressionPage({ prisma }: Store, agentId: string, window: Window) {
+export function suppressionPage({ prisma }: Store, agentId: string, window: Window) {
   const where = { agentId };
-  const [data, total] = await Promise.all([
-    prisma.suppression.findMany({
-      where,
-      orderBy: [{ createdAt: "desc" }, { address: "asc" }],
-      take: window.limit,
-      skip: window.offset,
-    }),
-    prisma.suppression.count({ where }),
-  ]);
-  return { data: data as Suppression[], total };
+  const rows = prisma.suppression.findMany({
+    where,
+    orderBy: [{ createdAt: "desc" }, { address: "asc" }],
+    ...rangeOf(window),
+  });
+  return pageOf(rows, prisma.suppression.count({ where }));
 }
 
 /** Takes the address off the agent's list; false when it was not on it. */

@@ -1,6 +1,6 @@
 import type { Prisma, SentEmail } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
-import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
+import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
 import { insertRow } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
@@ -11,35 +11,24 @@ import type { Tx } from "./statements.ts";
 export type SentQuery = { include?: Prisma.SentEmailInclude } | { select?: Prisma.SentEmailSelect };
 
 /** One page of the agent's sent mail, newest first, and how much there is in all. */
-export async function sentPage({ prisma: db }: Store, agentId: string, window: Window, query: SentQuery) {
+export function sentPage({ prisma: db }: Store, agentId: string, window: Window, query: SentQuery) {
   const where = { agentId };
-  const [data, total] = await Promise.all([
-    db.sentEmail.findMany({
-      ...query,
-      where,
-      orderBy: [{ sentAt: "desc" }, { id: "desc" }],
-      take: window.limit,
-      skip: window.offset,
-    }),
-    db.sentEmail.count({ where }),
-  ]);
-  return { data: data as SentEmail[], total };
+  const rows = db.sentEmail.findMany({
+    ...query,
+    where,
+    orderBy: [{ sentAt: "desc" }, { id: "desc" }],
+    ...rangeOf(window),
+  });
+  return pageOf(rows as PromiseLike<SentEmail[]>, db.sentEmail.count({ where }));
 }
 
 /** Sent mail after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
 export async function sentSlice({ prisma: db }: Store, agentId: string, slice: SliceRequest, query: SentQuery) {
-  const order = slice.inverted ? "asc" : "desc";
-  const rows = await db.sentEmail.findMany({
-    ...query,
-    where: { AND: [{ agentId }, ...(keysetWhere("sentAt", slice) as Prisma.SentEmailWhereInput[])] },
-    orderBy: [{ sentAt: order }, { id: order }],
-    take: slice.limit,
-  });
-  return rows as SentEmail[];
+  return (await db.sentEmail.findMany({ ...query, ...keysetArgs("sentAt", { agentId }, slice) })) as SentEmail[];
 }
 
 /** One of the agent's sent emails, or null. */
-export async function sentById({ prisma: db }: Store, agentId: string, id: string, query: SentQuery) {
+export async function sentById({ prisma: db }: Store, agentId: string, id: string, query: SentQuery = {}) {
   return (await db.sentEmail.findFirst({ ...query, where: { id, agentId } })) as SentEmail | null;
 }
 

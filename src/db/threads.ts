@@ -1,6 +1,6 @@
 import type { Prisma, Thread } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
-import { keysetWhere, type SliceRequest, type Window } from "./pages.ts";
+import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
 import { rowOf } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
@@ -24,29 +24,20 @@ function threadsWhere({ agentId, folder }: ThreadScope): Prisma.ThreadWhereInput
 const NEWEST_FIRST = [{ lastMessageAt: "desc" }, { id: "desc" }] satisfies Prisma.ThreadOrderByWithRelationInput[];
 
 /** One page of threads, newest activity first, and how many there are in all. */
-export async function threadPage({ prisma: db }: Store, scope: ThreadScope, window: Window, query: ThreadQuery) {
+export function threadPage({ prisma: db }: Store, scope: ThreadScope, window: Window, query: ThreadQuery) {
   const where = threadsWhere(scope);
-  const [data, total] = await Promise.all([
-    db.thread.findMany({ ...query, where, orderBy: NEWEST_FIRST, take: window.limit, skip: window.offset }),
-    db.thread.count({ where }),
-  ]);
-  return { data: data as Thread[], total };
+  const rows = db.thread.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...rangeOf(window) });
+  return pageOf(rows as PromiseLike<Thread[]>, db.thread.count({ where }));
 }
 
 /** Threads after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
 export async function threadSlice({ prisma: db }: Store, scope: ThreadScope, slice: SliceRequest, query: ThreadQuery) {
-  const order = slice.inverted ? "asc" : "desc";
-  const rows = await db.thread.findMany({
-    ...query,
-    where: { AND: [threadsWhere(scope), ...(keysetWhere("lastMessageAt", slice) as Prisma.ThreadWhereInput[])] },
-    orderBy: [{ lastMessageAt: order }, { id: order }],
-    take: slice.limit,
-  });
+  const rows = await db.thread.findMany({ ...query, ...keysetArgs("lastMessageAt", threadsWhere(scope), slice) });
   return rows as Thread[];
 }
 
 /** One of the agent's threads that holds a message, or null. */
-export async function threadById({ prisma: db }: Store, agentId: string, threadId: string, query: ThreadQuery) {
+export async function threadById({ prisma: db }: Store, agentId: string, threadId: string, query: ThreadQuery = {}) {
   const row = await db.thread.findFirst({
     ...query,
     where: { id: threadId, ...threadsWhere({ agentId, folder: null }) },

@@ -1,5 +1,5 @@
 import type { Store } from "./client.ts";
-import type { Window } from "./pages.ts";
+import { pageOf, rangeOf, type Window } from "./pages.ts";
 import { rowsOf } from "./rows.ts";
 import { deleteInBatches, type Sql } from "./sql.ts";
 import type { Tx } from "./statements.ts";
@@ -232,19 +232,15 @@ export async function insertDelivery(tx: Tx, delivery: NewDelivery): Promise<voi
 }
 
 /** A page of a webhook's deliveries, newest first, each with its attempts oldest first; and how many in all. */
-export async function deliveryPage({ prisma }: Store, webhookId: string, window: Window) {
+export function deliveryPage({ prisma }: Store, webhookId: string, window: Window) {
   const where = { webhookId };
-  const [data, total] = await Promise.all([
-    prisma.webhookDelivery.findMany({
-      where,
-      include: { attemptLog: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
-      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-      take: window.limit,
-      skip: window.offset,
-    }),
-    prisma.webhookDelivery.count({ where }),
-  ]);
-  return { data, total };
+  const rows = prisma.webhookDelivery.findMany({
+    where,
+    include: { attemptLog: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    ...rangeOf(window),
+  });
+  return pageOf(rows, prisma.webhookDelivery.count({ where }));
 }
 
 /**

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { assertOwns, assertVerified } from "./access.ts";
 import { createAgent } from "./agents.ts";
 import { UNVERIFIED_LIFETIME_MS } from "./lifetimes.ts";
@@ -7,11 +7,7 @@ import { UNVERIFIED_LIFETIME_MS } from "./lifetimes.ts";
 // Who may act on which agent: its own key only; another agent is 403, a
 // missing or expired one 404; and only a verified agent sends and receives.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ VERIFICATION_MODE: "social" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ VERIFICATION_MODE: "social" });
 
 test("a key acts on its own agent, named in any case", async () => {
   const agent = await memory.agent("Owner");

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import {
   agentOverview,
   deleteAgentById,
@@ -21,11 +21,7 @@ import { sendQuota } from "./sending.ts";
 // The operator's acts on any agent: the agent's own rules, with the choice
 // of agent by id, and the limits and policies only the operator sets.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ VERIFICATION_MODE: "admin", DAILY_SEND_LIMIT: "5", STORAGE_LIMIT_BYTES: "100000" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ VERIFICATION_MODE: "admin", DAILY_SEND_LIMIT: "5", STORAGE_LIMIT_BYTES: "100000" });
 
 const selfRegistered = async (id: string) =>
   createAgent(memory.services, { id, name: `Agent ${id}` }, "self").then((registration) => registration.agent);

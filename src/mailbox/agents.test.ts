@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { createAgent, deleteAgent, rotateKey } from "./agents.ts";
 import { deleteExpiredAgents } from "./cleanup.ts";
 import { agentByKey } from "./keys.ts";
 import { UNVERIFIED_LIFETIME_MS } from "./lifetimes.ts";
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ VERIFICATION_MODE: "social", RESERVED_LOCAL_PARTS: "ceo" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ VERIFICATION_MODE: "social", RESERVED_LOCAL_PARTS: "ceo" });
 
 const register = (id: string, by: "self" | "operator" = "self", extra = {}) =>
   createAgent(memory.services, { id, name: `Agent ${id}`, ...extra }, by);

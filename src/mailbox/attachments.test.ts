@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { attachmentContent } from "./attachments.ts";
 import { isPending } from "./drafts.ts";
 import { getEmail, listEmails } from "./emails.ts";
@@ -10,11 +10,7 @@ import { forwardEmail, replyToEmail } from "./replies.ts";
 // source, only by the agent that holds them, and sent on with a forward.
 // Replies: to the sender, or with replyAll to everyone but the agent.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 const PDF = Buffer.from("%PDF-1.4 fake invoice bytes");
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import { cleanUp, emptyTrash, trimEvents } from "./cleanup.ts";
 import { deleteEmail, listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
@@ -8,11 +8,7 @@ import type { AgentRecord } from "./records.ts";
 
 // The cleanup job: what it deletes, and only once it is due.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ EVENT_RETENTION_HOURS: "1", TRASH_RETENTION_DAYS: "2" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ EVENT_RETENTION_HOURS: "1", TRASH_RETENTION_DAYS: "2" });
 
 const HOUR = 3_600_000;
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { createAgent, deleteAgent } from "./agents.ts";
 import {
   addDomain,
@@ -19,12 +19,10 @@ import { sendEmail } from "./outbox.ts";
 // key and the records to publish. (verify asks DNS: the tests of the running
 // service cover it.)
 
-let memory: Memory;
+const memory = memoryOfFile();
 beforeAll(async () => {
-  memory = await openMemory();
   await addDomain(memory.services, "Other.Example.", false);
 });
-afterAll(() => memory.close());
 
 const register = (id: string, domain: string, by: "self" | "operator" = "self") =>
   createAgent(memory.services, { id, name: id, domain }, by);

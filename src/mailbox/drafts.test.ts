@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import {
   createDraft,
   deleteDraft,
@@ -19,11 +19,10 @@ import { listSent, sendQuota } from "./sending.ts";
 // (in their place), scheduled for later, and left failed, with why, when a
 // scheduled send is refused.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ STORAGE_LIMIT_BYTES: "50000", DAILY_SEND_LIMIT: "2" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ STORAGE_LIMIT_BYTES: "50000", DAILY_SEND_LIMIT: "2" });
+
+/** A draft that names all a send needs. */
+const COMPLETE = { to: ["pat@elsewhere.example"], subject: "Hi", text: "." };
 
 const storage = async (agent: AgentRecord) => (await memory.reload(agent)).storageUsed;
 
@@ -78,11 +77,7 @@ describe("writing", () => {
 describe("sending", () => {
   test("a sent draft is gone, its storage now the sent message's", async () => {
     const agent = await memory.agent("drafter");
-    const draft = await createDraft(memory.services, agent, {
-      to: ["pat@elsewhere.example"],
-      subject: "Hi",
-      text: ".",
-    });
+    const draft = await createDraft(memory.services, agent, COMPLETE);
     const sent = await sendDraft(memory.services, agent, draft.id);
     if (isPending(sent)) throw new Error("the draft waits");
     await expect(getDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
@@ -104,11 +99,7 @@ describe("sending", () => {
 
   test("the provider refusing a draft's send gives the draft back as it was", async () => {
     const agent = await memory.agent("unlucky");
-    const draft = await createDraft(memory.services, agent, {
-      to: ["pat@elsewhere.example"],
-      subject: "Hi",
-      text: ".",
-    });
+    const draft = await createDraft(memory.services, agent, COMPLETE);
     memory.mailer.answerNext("refuse");
     await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "INTERNAL_SERVER_ERROR" });
     expect(await getDraft(memory.services, agent, draft.id)).toMatchObject({ subject: "Hi" });

@@ -22,9 +22,11 @@ import { findAgent } from "./admin.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { answering, replyRecipients } from "./answers.ts";
 import { assertAgentMayChange, holding, type Link, mustHold, recordHold } from "./approval.ts";
+import { type DueWork, doDueWork } from "./due-work.ts";
 import { getEmail } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import { limitsOf } from "./limits.ts";
+import { lookupOf } from "./lookups.ts";
 import {
   type AttachmentInput,
   type AutoSubmittedHeader,
@@ -36,6 +38,7 @@ import {
   checkedReplyTo,
   checkedSubject,
   type Outgoing,
+  storedMessage,
 } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import {
@@ -168,17 +171,10 @@ function checkedFields(input: DraftInput, served: readonly string[]): Partial<Dr
 function fieldsOfOutgoing(out: Outgoing, inReplyTo: string | null): DraftFields {
   const attachments = out.attachments.map((file) => ({ ...file, content: file.content.toString("base64") }));
   return {
-    toList: out.to,
-    ccList: out.cc,
-    bccList: out.bcc,
-    subject: out.subject,
-    bodyText: out.text,
-    bodyHtml: out.html,
-    replyTo: out.replyTo,
+    ...storedMessage(out),
     attachments: storedAttachments(attachments),
     inReplyTo,
     inReplyToMessageId: out.inReplyTo,
-    references: out.references.join(" ") || null,
     threadId: out.threadId,
     autoSubmitted: out.autoSubmitted,
   };
@@ -303,16 +299,8 @@ export async function keepForLater(
   return pendingOf(made.draft);
 }
 
-export async function getDraft(
-  services: Services,
-  agent: { id: string },
-  draftId: string,
-  query: DraftQuery = {},
-): Promise<DraftRecord> {
-  const draft = await findDraft(services, agent, draftId, query);
-  if (!draft) throw notFound();
-  return draft;
-}
+/** One of the agent's drafts. */
+export const getDraft = lookupOf<DraftRecord, DraftQuery>(draftById, "Draft");
 
 /** The draft, or null once it is gone (sent or deleted). */
 export function findDraft(
@@ -441,10 +429,14 @@ export async function sendDraft(services: Services, agent: AgentRecord, draftId:
   return sendOrHold(services, agent, early ? { ...draft, approvedAt: null } : draft);
 }
 
-/** How long an instance sending a due draft keeps the others off it: past a send's longest wait for the provider. */
-const CLAIM_MS = 60_000;
-/** Due drafts one look sends, together. */
-const BATCH = 20;
+/** Scheduled drafts that came due: a claim lasts past a send's longest wait for the provider. */
+const DUE_DRAFTS: DueWork<DraftRef> = {
+  turn: "scheduled-sends",
+  claimMs: 60_000,
+  batch: 20,
+  anyDue: anyDraftDue,
+  claim: claimDueDrafts,
+};
 
 /**
  * Sends the scheduled drafts that have come due, each once across instances:
@@ -453,16 +445,8 @@ const BATCH = 20;
  * why, and an `email.send_failed` event; one that goes emits `email.sent` as
  * any send does. The number it sent or failed.
  */
-export async function sendDueDrafts(services: Services): Promise<number> {
-  const { sql, clock } = services;
-  const now = clock.now();
-  if (!(await anyDraftDue(sql, now))) return 0;
-  const due = await sql.transaction(async (tx) => {
-    await sql.takeTurns(tx, "scheduled-sends");
-    return claimDueDrafts(tx, now, new Date(now.getTime() + CLAIM_MS), BATCH);
-  });
-  await Promise.all(due.map((draft) => sendClaimed(services, draft)));
-  return due.length;
+export function sendDueDrafts(services: Services): Promise<number> {
+  return doDueWork(services, DUE_DRAFTS, (draft) => sendClaimed(services, draft));
 }
 
 /**

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import {
   deleteEmail,
   deleteFromTrash,
@@ -16,16 +16,11 @@ import type { AgentRecord } from "./records.ts";
 // for good (freeing its bytes); reads filtered and searched; a wait that
 // answers the first match received after a time.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 /** Files a message for the agent; its id. */
 async function deliver(agent: AgentRecord, headers: Record<string, string> = {}, body = "Hello."): Promise<string> {
-  const address = `${agent.id}@agents.example`;
-  await memory.receive(rawMessage({ To: address, ...headers }, body), [address]);
+  await memory.mailTo(agent, headers, body);
   memory.clock.advance(1_000);
   const [email] = (await listEmails(memory.services, agent, { limit: 1 })).data;
   if (!email) throw new Error("nothing was filed");

@@ -20,6 +20,7 @@ import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
 import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, folderSpelling, folderToMoveTo, folderToRead, SYSTEM_FOLDERS } from "./folders.ts";
+import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import type { EmailRecord } from "./records.ts";
 import { filterText, type MailFilter, selectorOf } from "./search.ts";
@@ -67,16 +68,8 @@ export async function emailSlice(
   return sliceOfEmails(services, agent.id, await selectorFor(services, agent.id, filter), request, query);
 }
 
-export async function getEmail(
-  services: Services,
-  agent: { id: string },
-  emailId: string,
-  query: EmailQuery = {},
-): Promise<EmailRecord> {
-  const email = await emailById(services, agent.id, emailId, query);
-  if (!email) throw notFound();
-  return email;
-}
+/** One of the agent's received emails. */
+export const getEmail = lookupOf<EmailRecord, EmailQuery>(emailById, "Email");
 
 export interface EmailChange {
   folder?: string | null;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { listEmails, updateEmail } from "./emails.ts";
 import { agentEvents, eventStream } from "./events.ts";
 import type { AgentRecord } from "./records.ts";
@@ -7,14 +7,9 @@ import type { AgentRecord } from "./records.ts";
 // The agent's event log: in order, after an id, filtered by type, waited on,
 // and streamed without a gap or a repeat.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
-const mail = (agent: AgentRecord, subject = "Hello") =>
-  memory.receive(rawMessage({ To: `${agent.id}@agents.example`, Subject: subject }), [`${agent.id}@agents.example`]);
+const mail = (agent: AgentRecord, subject = "Hello") => memory.mailTo(agent, { Subject: subject });
 
 describe("reading events", () => {
   test("oldest first, after an id, a page at a time; each agent reads its own", async () => {

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import { getEmail, listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
 import { dropped } from "./filing.ts";
@@ -8,11 +8,7 @@ import { setSenders } from "./senders.ts";
 // Filing received mail: each recipient once, and only for an agent that
 // exists, is verified, takes the sender and has room.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ STORAGE_LIMIT_BYTES: "2000", VERIFICATION_MODE: "social" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ STORAGE_LIMIT_BYTES: "2000", VERIFICATION_MODE: "social" });
 
 const outcomes = async (raw: string, recipients: string[]) =>
   (await memory.receive(raw, recipients)).map((filed) => [filed.recipient, filed.outcome]);

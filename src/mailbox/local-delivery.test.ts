@@ -1,13 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { setLimits } from "./admin.ts";
 import { createAgent } from "./agents.ts";
 import { isPending } from "./drafts.ts";
 import { listEmails } from "./emails.ts";
-import { agentEvents } from "./events.ts";
 import { LOCAL_PROVIDER } from "./local-delivery.ts";
 import { sendEmail } from "./outbox.ts";
-import type { AgentRecord, SentRecord } from "./records.ts";
+import type { AgentRecord } from "./records.ts";
 import { setSenders } from "./senders.ts";
 import { sendQuota } from "./sending.ts";
 
@@ -15,20 +14,10 @@ import { sendQuota } from "./sending.ts";
 // rules, never handed to the provider, counted as sent and as received, with
 // a report for each local recipient on the sent email.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
-async function sent(from: AgentRecord, to: string[], subject = "Hello"): Promise<SentRecord> {
-  const result = await sendEmail(memory.services, from, { to, subject, text: "Hi there." });
-  if (isPending(result)) throw new Error("the send waits");
-  return result;
-}
-
-const eventTypes = async (agent: AgentRecord) =>
-  (await agentEvents(memory.services, agent, {})).data.map((event) => event.type);
+const sent = (from: AgentRecord, to: string[], subject = "Hello") =>
+  memory.sendNow(from, { to, subject, text: "Hi there." });
 
 describe("between agents here", () => {
   test("filed at once for the recipient, never handed to the provider, counted on both sides", async () => {
@@ -43,8 +32,8 @@ describe("between agents here", () => {
     expect(email).toMatchObject({ fromAddress: "scout@agents.example", subject: "Hello", folder: "inbox" });
     expect(email?.bodyText).toContain("Hi there.");
     expect((await memory.reload(ranger)).storageUsed).toBe(email?.size);
-    expect(await eventTypes(ranger)).toEqual(["email.received"]);
-    expect(await eventTypes(scout)).toEqual(expect.arrayContaining(["email.sent", "email.delivered"]));
+    expect(await memory.eventTypes(ranger)).toEqual(["email.received"]);
+    expect(await memory.eventTypes(scout)).toEqual(expect.arrayContaining(["email.sent", "email.delivered"]));
   });
 
   test("an answer from the recipient lands in the sender's thread", async () => {
@@ -91,7 +80,7 @@ describe("between agents here", () => {
     const record = await sent(sender, ["guarded@agents.example"]);
     expect(record.deliveryStatus).toBe("bounced");
     expect((await listEmails(memory.services, guarded, {})).total).toBe(0);
-    expect(await eventTypes(sender)).toContain("email.bounced");
+    expect(await memory.eventTypes(sender)).toContain("email.bounced");
   });
 
   test("local and remote recipients at once: the provider gets the remote ones only", async () => {

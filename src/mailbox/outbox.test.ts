@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { FinalOutcome } from "../outbound/delivery.ts";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { memoryOfFile } from "../testing/memory.ts";
 import { isPending, sendDueDrafts } from "./drafts.ts";
-import { agentEvents } from "./events.ts";
 import { sendEmail } from "./outbox.ts";
-import type { AgentRecord, SentRecord } from "./records.ts";
+import type { AgentRecord } from "./records.ts";
 import { getSent, listSent, sendQuota } from "./sending.ts";
 
 // Sending through the outbox: the provider is asked once, the day's send and
@@ -12,22 +11,11 @@ import { getSent, listSent, sendQuota } from "./sending.ts";
 // provider refuses. Recipients are outside the instance, so mail goes to the
 // (fake) provider.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ DAILY_SEND_LIMIT: "3", THREAD_SEND_LIMIT: "2", STORAGE_LIMIT_BYTES: "20000" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ DAILY_SEND_LIMIT: "3", THREAD_SEND_LIMIT: "2", STORAGE_LIMIT_BYTES: "20000" });
 
 const message = (subject = "Hello") => ({ to: ["pat@elsewhere.example"], subject, text: "Hi Pat." });
 
-async function sent(agent: AgentRecord, input = message(), key?: string): Promise<SentRecord> {
-  const result = await sendEmail(memory.services, agent, input, key);
-  if (isPending(result)) throw new Error("the send waits");
-  return result;
-}
-
-const eventTypes = async (agent: AgentRecord) =>
-  (await agentEvents(memory.services, agent, {})).data.map((event) => event.type);
+const sent = (agent: AgentRecord, input = message(), key?: string) => memory.sendNow(agent, input, key);
 
 describe("a send", () => {
   test("goes to the provider from the agent's address, is kept as sent, counted, and said in an event", async () => {
@@ -42,7 +30,7 @@ describe("a send", () => {
     expect((await getSent(memory.services, agent, record.id)).id).toBe(record.id);
     expect((await sendQuota(memory.services, agent)).used).toBe(1);
     expect((await memory.reload(agent)).storageUsed).toBe(record.size);
-    expect(await eventTypes(agent)).toEqual(["email.sent"]);
+    expect(await memory.eventTypes(agent)).toEqual(["email.sent"]);
   });
 
   test("is refused whole when a recipient or the subject is bad, before anything is taken", async () => {

@@ -60,6 +60,20 @@ export interface Outgoing {
 
 export type AutoSubmittedHeader = "auto-replied" | "auto-generated" | "no";
 
+/** The message's addresses, subject, bodies and references as a draft and a sent email store them. */
+export function storedMessage(out: Outgoing) {
+  return {
+    toList: out.to,
+    ccList: out.cc,
+    bccList: out.bcc,
+    subject: out.subject,
+    bodyText: out.text,
+    bodyHtml: out.html,
+    replyTo: out.replyTo,
+    references: out.references.join(" ") || null,
+  };
+}
+
 /** What the message says of who sent it: a program's kind, unless the request says a person dictates it. */
 export function checkedAutoSubmitted(
   given: string | null | undefined,

@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 
 // Request limits on SQLite (counted in memory): registrations per client
 // address per hour, and requests per key, refused with when to retry.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ RATE_LIMIT_REGISTRATIONS_PER_HOUR: "2", RATE_LIMIT_REQUESTS_PER_SECOND: "1" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ RATE_LIMIT_REGISTRATIONS_PER_HOUR: "2", RATE_LIMIT_REQUESTS_PER_SECOND: "1" });
 
 test("registrations past the hour's limit are refused for that address only", async () => {
   const { limits } = memory.services;

@@ -18,6 +18,7 @@ import { postWebhook, signedHeaders, statusProblem } from "../outbound/webhooks.
 import { seal, unseal } from "../secrets.ts";
 import { addressOf, recipientAt } from "./agents.ts";
 import { serves } from "./domains.ts";
+import { type DueWork, doDueWork } from "./due-work.ts";
 import { type AgentRecord, addressesOf, addressParts } from "./records.ts";
 import { signed } from "./sending.ts";
 import type { Services } from "./services.ts";
@@ -102,22 +103,19 @@ export async function queueNotices(tx: Tx, services: Services, agent: AgentRecor
   }
 }
 
-/** How long an instance delivering a notice keeps the others off it: past a send's longest wait. */
-const CLAIM_MS = 60_000;
-const BATCH = 20;
+/** Review notices that came due: a claim lasts past a send's longest wait. */
+const DUE_NOTICES: DueWork<ReviewNotice> = {
+  turn: "review-notices",
+  claimMs: 60_000,
+  batch: 20,
+  anyDue: anyNoticeDue,
+  claim: claimDueNotices,
+};
 const WEBHOOK_TIMEOUT_MS = 10_000;
 
 /** Delivers the notices that are due, each by one instance; the number tried. */
-export async function sendDueNotices(services: Services, stopping: AbortSignal): Promise<number> {
-  const { sql, clock } = services;
-  const now = clock.now();
-  if (!(await anyNoticeDue(sql, now))) return 0;
-  const due = await sql.transaction(async (tx) => {
-    await sql.takeTurns(tx, "review-notices");
-    return claimDueNotices(tx, now, new Date(now.getTime() + CLAIM_MS), BATCH);
-  });
-  await Promise.all(due.map((notice) => deliverNotice(services, notice, stopping)));
-  return due.length;
+export function sendDueNotices(services: Services, stopping: AbortSignal): Promise<number> {
+  return doDueWork(services, DUE_NOTICES, (notice) => deliverNotice(services, notice, stopping));
 }
 
 /** One attempt: delivered, it is deleted; failed, it is tried again later, or given up once its link has expired. */

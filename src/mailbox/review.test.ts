@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { setSendPolicy } from "./admin.ts";
 import { deleteDraft, getDraft, isPending, sendDraft, sendDueDrafts, updateDraft } from "./drafts.ts";
 import { agentEvents } from "./events.ts";
@@ -21,15 +21,11 @@ import { listSent } from "./sending.ts";
 // Approval before send: which messages the policy holds, the review link that
 // goes to the reviewer and never to the agent, and one decision per message.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({
-    SEND_POLICY: "review_new_recipients",
-    REVIEWER_EMAIL: "boss@reviewers.example",
-    APPROVAL_TIMEOUT_HOURS: "2",
-  });
+const memory = memoryOfFile({
+  SEND_POLICY: "review_new_recipients",
+  REVIEWER_EMAIL: "boss@reviewers.example",
+  APPROVAL_TIMEOUT_HOURS: "2",
 });
-afterAll(() => memory.close());
 
 const message = (to = "pat@elsewhere.example", subject = "Hello") => ({ to: [to], subject, text: "Hi." });
 

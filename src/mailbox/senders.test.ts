@@ -1,12 +1,8 @@
-import { afterAll, beforeAll, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { getSenders, senderAllowed, setSenders } from "./senders.ts";
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 test("lists are kept in lower case, each entry once, and replaced whole", async () => {
   const agent = await memory.agent("lists");

@@ -35,7 +35,8 @@ import { type Emit, withEvents } from "./events.ts";
 import type { AnswerCodec } from "./idempotency.ts";
 import { limitsOf } from "./limits.ts";
 import { fileLocally, LOCAL_PROVIDER, recipientsByWay, refuseUnknownLocal } from "./local-delivery.ts";
-import type { Outgoing } from "./outgoing.ts";
+import { lookupOf } from "./lookups.ts";
+import { type Outgoing, storedMessage } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
 import { returnPathFor } from "./return-path.ts";
@@ -261,18 +262,11 @@ async function take(
     const row = {
       id: taken.id,
       agentId: agent.id,
-      toList: out.to,
-      ccList: out.cc,
-      bccList: out.bcc,
-      subject: out.subject,
-      bodyText: out.text,
-      bodyHtml: out.html,
-      replyTo: out.replyTo,
+      ...storedMessage(out),
       messageId,
       size: raw.length,
       sentAt: now,
       inReplyTo: out.inReplyTo,
-      references: out.references.join(" ") || null,
       threadId,
     };
     await insertSent(tx, row);
@@ -373,16 +367,7 @@ export async function deliver(
 }
 
 /** One sent email, with what reports said of its recipients when the query asks. */
-export async function getSent(
-  services: Services,
-  agent: { id: string },
-  sentId: string,
-  query: SentQuery = {},
-): Promise<SentRecord> {
-  const sent = await sentById(services, agent.id, sentId, query);
-  if (!sent) throw new ServiceError("NOT_FOUND", "Sent email not found");
-  return sent;
-}
+export const getSent = lookupOf<SentRecord, SentQuery>(sentById, "Sent email");
 
 /** Sent mail, newest first; total counts every send, not only today's. */
 export async function listSent(

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { isPending } from "./drafts.ts";
 import { listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
@@ -12,18 +12,13 @@ import { listSuppressions, removeSuppression } from "./suppressions.ts";
 // path from the empty reverse path; a hard bounce suppresses its recipient,
 // and mail to a suppressed address is refused until the agent lifts it.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 const message = { to: ["pat@elsewhere.example"], subject: "Hello", text: "Hi." };
 
 /** Sends the message; the sent record and the return path the provider was handed. */
 async function sent(agent: AgentRecord): Promise<{ record: SentRecord; returnPath: string }> {
-  const record = await sendEmail(memory.services, agent, message);
-  if (isPending(record)) throw new Error("the send waits");
+  const record = await memory.sendNow(agent, message);
   return { record, returnPath: memory.mailer.handed.at(-1)?.envelope.from ?? "" };
 }
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
+import { describe, expect, test } from "vitest";
 import type { Email, SentEmail } from "../generated/prisma/sqlite/client.ts";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { memoryOfFile } from "../testing/memory.ts";
 import { isPending } from "./drafts.ts";
 import { deleteEmail, listEmails } from "./emails.ts";
 import { sendEmail } from "./outbox.ts";
@@ -12,16 +12,11 @@ import { getThread, listThreads, threadMessages } from "./threads.ts";
 // parent's thread, a child that came first is joined by its parent, and sent
 // mail joins the thread it answers.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 /** Files a message with this Message-ID (and what it answers) for the agent; the email filed. */
 async function receive(agent: AgentRecord, id: string, headers: Record<string, string> = {}): Promise<EmailRecord> {
-  const address = `${agent.id}@agents.example`;
-  await memory.receive(rawMessage({ To: address, "Message-ID": `<${id}@sender.example>`, ...headers }), [address]);
+  await memory.mailTo(agent, { "Message-ID": `<${id}@sender.example>`, ...headers });
   memory.clock.advance(1_000);
   const email = (await listEmails(memory.services, agent, { limit: 1 })).data[0];
   if (!email) throw new Error("nothing was filed");

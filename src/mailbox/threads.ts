@@ -12,10 +12,10 @@ import {
   threadsOfIds,
   widenThread,
 } from "../db/threads.ts";
-import { ServiceError } from "../errors.ts";
 import type { Email, Prisma, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import { folderToRead } from "./folders.ts";
+import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { addressesOf } from "./records.ts";
 import type { Services } from "./services.ts";
@@ -161,16 +161,7 @@ export async function threadSlice(
 }
 
 /** One of the agent's threads; 404 when it is another's, or holds no message any more. */
-export async function getThread(
-  services: Services,
-  agent: { id: string },
-  threadId: string,
-  query: ThreadQuery,
-): Promise<Thread> {
-  const thread = await threadById(services, agent.id, threadId, query);
-  if (!thread) throw new ServiceError("NOT_FOUND", "Thread not found");
-  return thread;
-}
+export const getThread = lookupOf<Thread, ThreadQuery>(threadById, "Thread");
 
 const scopeOf = async (services: Services, agent: { id: string }, folder: string | null | undefined) => ({
   agentId: agent.id,

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile, openMemory } from "../testing/memory.ts";
 import { createAgent } from "./agents.ts";
 import { agentEvents } from "./events.ts";
 import { UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
@@ -16,11 +16,7 @@ import {
 // post must mention the handle and carry the code, and one X account
 // verifies one agent.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory({ VERIFICATION_MODE: "social", SOCIAL_HANDLE: "pigeonhole" });
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile({ VERIFICATION_MODE: "social", SOCIAL_HANDLE: "pigeonhole" });
 
 const register = (id: string) => createAgent(memory.services, { id, name: `Agent ${id}` }, "self");
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { type Memory, openMemory, rawMessage } from "../testing/memory.ts";
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
 import { agentEvents } from "./events.ts";
 import type { AgentRecord } from "./records.ts";
 import { claimDueDeliveries, recordAttempt } from "./webhook-deliveries.ts";
@@ -18,21 +18,23 @@ import {
 // Webhooks: what may be registered, which events each one is sent, and how
 // deliveries are claimed, retried, paused and finally disabled.
 
-let memory: Memory;
-beforeAll(async () => {
-  memory = await openMemory();
-});
-afterAll(() => memory.close());
+const memory = memoryOfFile();
 
 const URL = "https://hooks.example/pigeonhole";
-
-/** An event for the agent: a message received. */
-const mail = (agent: AgentRecord) =>
-  memory.receive(rawMessage({ To: `${agent.id}@agents.example` }), [`${agent.id}@agents.example`]);
 
 /** The due deliveries of this agent's webhooks, claimed. */
 const claimed = async (agent: AgentRecord) =>
   (await claimDueDeliveries(memory.services, 50)).filter((delivery) => delivery.agentId === agent.id);
+
+/** A new agent with a webhook, mailed once: the delivery of that message, claimed. */
+async function claimedDelivery(id: string) {
+  const agent = await memory.agent(id);
+  const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+  await memory.mailTo(agent);
+  const [delivery] = await claimed(agent);
+  if (!delivery) throw new Error("nothing was due");
+  return { agent, webhook, delivery };
+}
 
 describe("registering", () => {
   test("a webhook gets a whsec_ secret shown once; rotation replaces it", async () => {
@@ -89,7 +91,7 @@ describe("deliveries", () => {
     const sent = (await createWebhook(memory.services, agent, { url: `${URL}/sent`, events: ["email.sent"] })).webhook;
     const off = (await createWebhook(memory.services, agent, { url: `${URL}/off` })).webhook;
     await updateWebhook(memory.services, agent, off.id, { enabled: false });
-    await mail(agent);
+    await memory.mailTo(agent);
     const due = await claimed(agent);
     expect(due.map((delivery) => delivery.webhookId)).toEqual([all.id]);
     expect(deliveryTypeOf(due[0] ?? { payload: "{}" })).toBe("email.received");
@@ -98,11 +100,7 @@ describe("deliveries", () => {
   });
 
   test("a claimed delivery is not claimed again; a 2xx delivers it", async () => {
-    const agent = await memory.agent("delivered");
-    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
-    await mail(agent);
-    const [delivery] = await claimed(agent);
-    if (!delivery) throw new Error("nothing was due");
+    const { agent, webhook, delivery } = await claimedDelivery("delivered");
     expect(await claimed(agent)).toEqual([]);
     await recordAttempt(memory.services, delivery, { statusCode: 204, error: null, durationMs: 12 });
     const [listed] = (await listDeliveries(memory.services, agent, webhook.id, {})).data;
@@ -111,11 +109,7 @@ describe("deliveries", () => {
   });
 
   test("a failure pauses the webhook and tries again later; retry makes it due now", async () => {
-    const agent = await memory.agent("flaky");
-    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
-    await mail(agent);
-    const [delivery] = await claimed(agent);
-    if (!delivery) throw new Error("nothing was due");
+    const { agent, webhook, delivery } = await claimedDelivery("flaky");
     await recordAttempt(memory.services, delivery, { statusCode: 500, error: "HTTP 500", durationMs: 5 });
     expect((await getWebhook(memory.services, agent, webhook.id)).failuresInARow).toBe(1);
     // The first pause is about 5 s (a fifth either way).
@@ -134,7 +128,7 @@ describe("deliveries", () => {
     const agent = await memory.agent("dead");
     const { webhook } = await createWebhook(memory.services, agent, { url: URL });
     for (let hour = 0; hour <= 25; hour += 5) {
-      await mail(agent);
+      await memory.mailTo(agent);
       for (const delivery of await claimed(agent)) {
         await recordAttempt(memory.services, delivery, { statusCode: 503, error: "HTTP 503", durationMs: 1 });
       }

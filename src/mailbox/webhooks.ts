@@ -15,6 +15,7 @@ import { excerpt, ServiceError } from "../errors.ts";
 import type { WebhookAttempt, WebhookDelivery } from "../generated/prisma/sqlite/client.ts";
 import { isPublicAddress } from "../outbound/public-address.ts";
 import { checkedEventTypes, type EventType } from "./event-types.ts";
+import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
 import type { Services } from "./services.ts";
 
@@ -107,16 +108,8 @@ export async function createWebhook(
   return { webhook: await getWebhook(services, agent, row.id), secret: row.secret };
 }
 
-export async function getWebhook(
-  services: Services,
-  agent: { id: string },
-  webhookId: string,
-  query: WebhookQuery = {},
-): Promise<Webhook> {
-  const webhook = await webhookById(services, agent.id, webhookId, query);
-  if (!webhook) throw notFound();
-  return webhook;
-}
+/** One of the agent's webhooks. */
+export const getWebhook = lookupOf<Webhook, WebhookQuery>(webhookById, "Webhook");
 
 /**
  * Changes the URL, the events, the description, or turns it on or off.

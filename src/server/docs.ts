@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Asset } from "./assets.ts";
-import { newNonce, pageHeaders } from "./html.ts";
+import { appPolicy, newNonce } from "./html.ts";
 
 // /docs: Redoc's reference of /openapi.json, its standalone bundle served
 // from the installed package rather than a CDN, under a policy that lets the
@@ -34,16 +34,5 @@ export async function docsPage(): Promise<{ html: string; headers: Record<string
 </body>
 </html>
 `;
-  const headers = pageHeaders([
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    // styled-components writes the page's styles into <style> elements as it renders.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    // Search runs in a worker made from a blob of the bundle.
-    "worker-src blob:",
-    "connect-src 'self'",
-  ]);
-  return { html, headers };
+  return { html, headers: appPolicy(nonce) };
 }

@@ -1,5 +1,5 @@
 import { Asset } from "./assets.ts";
-import { newNonce, pageHeaders } from "./html.ts";
+import { appPolicy, newNonce } from "./html.ts";
 
 // GraphiQL served whole by the service: @graphql-yoga/render-graphiql inlines
 // the editor, its styles and its Monaco workers into one page of 9 MB, so
@@ -79,16 +79,5 @@ export async function graphiqlAssets(): Promise<Asset[]> {
 export async function graphiqlPage(): Promise<{ html: string; headers: Record<string, string> }> {
   const nonce = newNonce();
   const { before, after } = await renderedOnce();
-  const headers = pageHeaders([
-    "default-src 'none'",
-    `script-src 'nonce-${nonce}'`,
-    // Monaco sets styles on elements as it lays out the editor.
-    "style-src 'self' 'unsafe-inline'",
-    "img-src 'self' data:",
-    "font-src 'self' data:",
-    // The editor's workers are made from blobs of the page's own script.
-    "worker-src blob:",
-    "connect-src 'self'",
-  ]);
-  return { html: `${before} nonce="${nonce}"${after}`, headers };
+  return { html: `${before} nonce="${nonce}"${after}`, headers: appPolicy(nonce) };
 }

@@ -28,6 +28,25 @@ export function pagePolicy(nonce: string): Record<string, string> {
   ]);
 }
 
+/**
+ * The policy of a page that runs a bundled app (Redoc, GraphiQL): its script
+ * under the nonce; styles the app sets as it renders (styled-components writes
+ * <style> elements, Monaco sets styles on elements); images and fonts of its
+ * own or inline; workers made from blobs of its script (Redoc's search,
+ * Monaco's editor); calls to this origin only.
+ */
+export function appPolicy(nonce: string): Record<string, string> {
+  return pageHeaders([
+    "default-src 'none'",
+    `script-src 'nonce-${nonce}'`,
+    "style-src 'self' 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "worker-src blob:",
+    "connect-src 'self'",
+  ]);
+}
+
 export const escaped = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c] ?? c);
 

@@ -2,17 +2,21 @@ import { createHash, randomBytes } from "node:crypto";
 import { copyFileSync, existsSync, mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate, migrationsOf } from "../db/migrate.ts";
 import { parseMessage } from "../inbound/parse.ts";
 import type { Logger } from "../log.ts";
 import { findAgent, sealReviewSecrets } from "../mailbox/admin.ts";
-import { type Creator, createAgent } from "../mailbox/agents.ts";
+import { addressOf, type Creator, createAgent } from "../mailbox/agents.ts";
 import { NOT_EVALUATED } from "../mailbox/authentication.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
+import { isPending } from "../mailbox/drafts.ts";
+import { agentEvents } from "../mailbox/events.ts";
 import { type Filed, fileDelivered } from "../mailbox/filing.ts";
-import type { AgentRecord } from "../mailbox/records.ts";
+import { type SendInput, sendEmail } from "../mailbox/outbox.ts";
+import type { AgentRecord, SentRecord } from "../mailbox/records.ts";
 import { returnPathKey } from "../mailbox/return-path.ts";
 import type { Services } from "../mailbox/services.ts";
 import { createMetrics } from "../metrics.ts";
@@ -86,6 +90,12 @@ export interface Memory {
   logs: LogLine[];
   /** Posts the verification lookup finds, by canonical URL. */
   posts: Map<string, SocialPost>;
+  /** Files a message to the agent, its To its address; headers given replace rawMessage's. */
+  mailTo(agent: AgentRecord, headers?: Record<string, string>, body?: string): Promise<Filed[]>;
+  /** Sends as sendEmail does, a send that goes at once: its sent record (a send that waits fails the test). */
+  sendNow(agent: AgentRecord, input: SendInput, idempotencyKey?: string): Promise<SentRecord>;
+  /** The types of the agent's events, oldest first. */
+  eventTypes(agent: AgentRecord): Promise<string[]>;
   /** An agent of the default domain; verified unless made by "self" on an instance that verifies. */
   agent(id: string, by?: Creator): Promise<AgentRecord>;
   /** The agent as it is stored now. */
@@ -177,12 +187,22 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
   const dir = mkdtempSync(join(MEMORY_DIR, "pigeonhole-unit-"));
   copyFileSync(await startedTemplate(), join(dir, "unit.db"));
   const { services, clock, mailer, logs, posts, close } = await startServices(join(dir, "unit.db"), env);
-  return {
+  const memory: Memory = {
     services,
     clock,
     mailer,
     logs,
     posts,
+    mailTo: (agent, headers = {}, body = undefined) => {
+      const address = addressOf(agent, services.config);
+      return memory.receive(rawMessage({ To: address, ...headers }, body), [address]);
+    },
+    sendNow: async (agent, input, idempotencyKey) => {
+      const result = await sendEmail(services, agent, input, idempotencyKey);
+      if (isPending(result)) throw new Error("the send waits");
+      return result;
+    },
+    eventTypes: async (agent) => (await agentEvents(services, agent, {})).data.map((event) => event.type),
     agent: async (id, by = "operator") => (await createAgent(services, { id, name: `Agent ${id}` }, by)).agent,
     reload: (agent) => findAgent(services, agent.id),
     receive: async (raw, recipients, mailFrom) => {
@@ -202,6 +222,21 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
       rmSync(dir, { recursive: true, force: true });
     },
   };
+  return memory;
+}
+
+/**
+ * The memory a test file's tests share, opened (with `env`, as openMemory
+ * takes it) before the first and closed after the last. Its members are there
+ * once the tests run.
+ */
+export function memoryOfFile(env: Record<string, string> = {}): Memory {
+  const memory = {} as Memory;
+  beforeAll(async () => {
+    Object.assign(memory, await openMemory(env));
+  });
+  afterAll(() => memory.close());
+  return memory;
 }
 
 /** A message as a sender's server would hand it over; headers given replace the defaults. */
