@@ -11,8 +11,10 @@ export default defineConfig({
     // The tests mostly wait on peers (Dovecot's IDLE, SMTP, timers), not on the CPU: more files at once
     // than cores. Each file has its own database, mailboxes and ports, so files never share state.
     maxWorkers: Math.max(3, availableParallelism()),
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // A test waits for conditions, each with a deadline of its own; this only ends one that hangs, and
+    // is long enough that a 2-core machine running both databases' files at once never reaches it working.
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
     projects: [
       // Unit files share their worker's modules (no isolation): each would otherwise load Prisma, the
       // parsers and the domain anew, most of the fast loop's time. They keep no state between files.
