@@ -7,14 +7,13 @@ import {
   ListToolsRequestSchema,
   McpError,
 } from "@modelcontextprotocol/sdk/types.js";
-import * as z from "zod";
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
 import type { RequestFacts } from "../schema/context.ts";
-import { answerOf, routeCallOf, type Tool, tools } from "./tools.ts";
+import { answerOf, requestOf, type Tool, tools } from "./tools.ts";
 
 // /mcp: the Model Context Protocol over Streamable HTTP, for the agent whose
 // key the request carries. Each POST gets a server of its own and answers in
@@ -58,48 +57,31 @@ const refusal = (error: ServiceError, now: Date): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(error.toBody()) }, clockOf(now)],
 });
 
-/** What is wrong with the arguments, each named as the tool's input names it. */
-function argumentsRefusal(error: z.ZodError): ServiceError {
-  const problems = error.issues.map((issue) => `${issue.path.join(".") || "arguments"}: ${issue.message}`);
-  return new ServiceError("BAD_REQUEST", `Invalid arguments: ${problems.join("; ")}`);
-}
+const BY_NAME = new Map(tools.map((tool) => [tool.name, tool]));
 
-/** Each tool by its name, with its input as one schema, made once: every call checks against it. */
-const BY_NAME = new Map(tools.map((tool) => [tool.name, { tool, input: z.object(tool.input) }]));
-
-/** Checks the arguments, then runs the tool's route for the agent. */
+/** Runs the tool's route for the agent, which checks the arguments as REST checks its request. */
 async function callTool(
-  { tool, input: schema }: { tool: Tool; input: z.ZodObject },
-  input: unknown,
+  tool: Tool,
+  args: Record<string, unknown> | undefined,
   agent: AgentRecord,
   context: ToolContext,
 ) {
   const now = () => context.services.clock.now();
-  const checked = schema.safeParse(input ?? {});
-  if (!checked.success) return refusal(argumentsRefusal(checked.error), now());
-  const { route, request } = routeCallOf(tool, checked.data, agent.id);
   try {
-    const answer = await context.run(route, request, context.facts);
+    const answer = await context.run(tool.route, requestOf(tool, args ?? {}, agent.id), context.facts);
     return resultOf(tool, answer, now(), `${context.services.config.publicUrl}/agents/${agent.id}`);
   } catch (error) {
     return refusal(asServiceError(error, requestFault(context.services.log)), now());
   }
 }
 
-/** The tools as tools/list shows them, made once: inputs as JSON Schema, read-only ones marked. */
+/** The tools as tools/list shows them: read-only ones marked. */
 const LISTINGS = tools.map((tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
-  inputSchema: z.toJSONSchema(z.object(tool.input), {
-    target: "draft-7",
-    io: "input",
-    // zod spells ISO 8601 out as a regular expression too: "date-time" says it.
-    override: ({ jsonSchema }) => {
-      if (jsonSchema.format === "date-time") delete jsonSchema.pattern;
-    },
-  }) as { type: "object" },
-  annotations: { readOnlyHint: tool.readOnly ?? false, openWorldHint: !tool.readOnly },
+  inputSchema: tool.inputSchema,
+  annotations: { readOnlyHint: tool.readOnly, openWorldHint: !tool.readOnly },
 }));
 
 interface ToolContext {

@@ -41,6 +41,7 @@ export const agentOperations = [
     respond: ({ agent }) => agent && withoutNulls(agent),
     mcp: {
       name: "get_agent",
+      title: "Your mailbox",
       description:
         "Shows your own mailbox: your email address, name, when a human verified you, and storage used and allowed. Call it first to learn your address. Until a human has verified you it answers NOT_VERIFIED: see get_verification_status.",
     },

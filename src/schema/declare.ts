@@ -47,10 +47,28 @@ export type Tag =
  */
 export type Refusal = 403 | 404 | 409 | 410 | 422 | 429;
 
-/** The MCP tool an operation is, by the name and words the model reads. */
+/**
+ * The MCP tool an operation is, by the name and words the model reads. Its
+ * arguments are the route's parameters (the agent's id from the key), read
+ * by the same coercion; its answer is the route's. It is read-only when the
+ * operation is a query.
+ */
 export interface McpTool {
   name: string;
+  title: string;
   description: string;
+  /** Tools that run the same operation on fewer arguments or give part of its answer. */
+  variants?: McpVariant[];
+}
+
+/** Another tool on the same operation: a narrower view the model looks for by name. */
+export interface McpVariant extends Omit<McpTool, "variants"> {
+  /** The route's parameters it takes; all of them unless given. */
+  takes?: readonly string[];
+  /** Parameters it sets itself, not shown to the model (read_email marks read). */
+  fills?: Readonly<Record<string, unknown>>;
+  /** The fields of the route's answer it gives; all of them unless given. */
+  keeps?: readonly string[];
 }
 
 // biome-ignore lint/suspicious/noExplicitAny: any operation of the schema

@@ -30,6 +30,7 @@ export const draftOperations = [
     ),
     mcp: {
       name: "create_draft",
+      title: "Write a draft",
       description:
         "Writes an email to send later, for you or your human to look over first; nothing is sent. Every field is optional. With inReplyTo (a received email's id) it is a reply to that email: its recipients and Re: subject are filled in. Send it with send_draft. Returns the draft.",
     },
@@ -50,6 +51,7 @@ export const draftOperations = [
     respond: ({ agent }) => agent?.drafts,
     mcp: {
       name: "list_drafts",
+      title: "List drafts",
       description: "Lists your drafts, newest first. Returns {data, total, limit, offset}.",
     },
   }),
@@ -83,6 +85,7 @@ export const draftOperations = [
     ),
     mcp: {
       name: "update_draft",
+      title: "Change a draft",
       description: "Changes the fields you give of a draft; null clears one. Returns the draft.",
     },
   }),
@@ -100,6 +103,7 @@ export const draftOperations = [
     `),
     mcp: {
       name: "delete_draft",
+      title: "Delete a draft",
       description:
         "Deletes a draft, giving back its storage. A message waiting scheduled or for a person's approval is a draft: deleting it withdraws it.",
     },
@@ -125,6 +129,7 @@ export const draftOperations = [
     respond: ({ sendDraft }) => sendAnswer(sendDraft),
     mcp: {
       name: "send_draft",
+      title: "Send a draft",
       description:
         'Sends a draft as send_email sends a message (it needs to, a subject and text or html; the same limits apply). The draft is gone after; returns the sent email\'s id and thread. With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt}. A pending_approval message waits for a person, who is sent its review link: you are told the outcome (email.approved or email.rejected), and you can delete the draft to withdraw it.',
     },

@@ -1,3 +1,4 @@
+import { MAX_WAIT_SECONDS } from "../mailbox/events.ts";
 import { graphql } from "../rest/graphql.ts";
 import { declare } from "./declare.ts";
 
@@ -39,8 +40,17 @@ export const emailOperations = [
     respond: ({ agent }) => agent?.emails,
     mcp: {
       name: "list_emails",
+      title: "List emails",
       description:
-        "Lists received emails, newest first, as short summaries (sender, subject, a preview, whether read, autoSubmitted: null for a person, else auto-replied, auto-generated or list). Use it to see what has arrived; then read_email for the whole message. Returns {data, total, limit, offset}.",
+        "Lists received emails, newest first, each as read_email gives it (sender, subject, a preview, text, whether read, attachments, authentication, autoSubmitted: null for a person, else auto-replied, auto-generated or list). Use it to see what has arrived. Returns {data, total, limit, offset}.",
+      variants: [
+        {
+          name: "search_emails",
+          title: "Search emails",
+          description:
+            'Finds received emails by words in the subject, sender or text, best match first. Words match by prefix without regard to case or accents; "an exact phrase" in quotes; -word excludes. Narrow by sender, recipient, folder or time. Returns {data, total, limit, offset} like list_emails.',
+        },
+      ],
     },
   }),
   declare({
@@ -60,8 +70,8 @@ export const emailOperations = [
     ),
     mcp: {
       name: "wait_for_email",
-      description:
-        "Waits until a matching email arrives (up to timeoutSeconds, at most 25) and returns it whole, or null when none came in time: call it again to keep waiting. Use it right after an action that sends you mail, such as signing up somewhere.",
+      title: "Wait for an email",
+      description: `Waits until a matching email is filed (up to timeout seconds, at most ${MAX_WAIT_SECONDS}) and returns it whole, or null when none came in time: call it again to keep waiting. With after, mail filed since then is answered at once: note the time before an action that sends you mail (such as signing up somewhere), then wait with after set to it.`,
     },
   }),
   declare({
@@ -96,6 +106,7 @@ export const emailOperations = [
     },
     mcp: {
       name: "get_attachment",
+      title: "Get an attachment",
       description:
         "Fetches the bytes of one attachment of an email (its id from read_email's attachments). Returns the file as an embedded resource: text for text files, base64 otherwise.",
     },
@@ -112,9 +123,19 @@ export const emailOperations = [
       [EmailFields],
     ),
     mcp: {
-      name: "read_email",
+      name: "get_email",
+      title: "Look at an email",
       description:
-        "Reads one email whole: sender, recipients, subject, its text, replyText (only what the sender newly wrote, without quoted history), codes (likely one-time codes, best first), links, attachments and whether the sender is authenticated. Marks it read unless markAsRead is false.",
+        "Gives one email whole, as read_email does, without marking it read: sender, recipients, subject, its text, replyText, codes, links, attachments and the sender's authentication.",
+      variants: [
+        {
+          name: "get_codes_and_links",
+          title: "Codes and links of an email",
+          description:
+            "Gives just the one-time codes (best first) and the links of an email, for sign-up, login and verification mails. Does not mark it read.",
+          keeps: ["id", "from", "subject", "codes", "links"],
+        },
+      ],
     },
   }),
   declare({
@@ -133,8 +154,19 @@ export const emailOperations = [
     ),
     mcp: {
       name: "move_email",
+      title: "Move an email",
       description:
-        'Moves an email to another folder, e.g. "archive" when handled or a folder of your own (created on first use). Returns the email.',
+        'Moves an email to another folder, e.g. "archive" when handled or a folder of your own (created on first use), and/or sets its read flag. Returns the email.',
+      variants: [
+        {
+          name: "read_email",
+          title: "Read an email",
+          description:
+            "Reads one email whole and marks it read: sender, recipients, subject, its text, replyText (only what the sender newly wrote, without quoted history), codes (likely one-time codes, best first), links, attachments and the sender's authentication. To look without marking it read, use get_email.",
+          takes: ["emailId"],
+          fills: { isRead: true },
+        },
+      ],
     },
   }),
   declare({
@@ -151,6 +183,7 @@ export const emailOperations = [
     `),
     mcp: {
       name: "delete_email",
+      title: "Delete an email",
       description:
         "Moves an email to the trash, or deletes it for good with permanent: true (frees its storage; cannot be undone).",
     },

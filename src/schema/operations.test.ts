@@ -15,5 +15,5 @@ test("no two declarations share a route, an operation name, a summary or a tool 
   distinct(operations.map((route) => `${route.method} ${route.path}`));
   distinct(operations.map(nameOf));
   distinct(operations.map((route) => route.summary));
-  distinct(operations.flatMap((route) => (route.mcp ? [route.mcp.name] : [])));
+  distinct(operations.flatMap(({ mcp }) => (mcp ? [mcp, ...(mcp.variants ?? [])].map((tool) => tool.name) : [])));
 });

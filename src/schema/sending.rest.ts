@@ -82,6 +82,7 @@ export const sendingOperations = [
           },
     mcp: {
       name: "send_email",
+      title: "Send an email",
       description: `Sends a new email from your address. Give text, html or both. Counts against your daily send limit. Returns the sent email's id and thread. To answer a received email, use reply_to_email instead.${WAITS}`,
     },
   }),
@@ -109,6 +110,7 @@ export const sendingOperations = [
     respond: ({ replyToEmail }) => sendAnswer(replyToEmail),
     mcp: {
       name: "reply_to_email",
+      title: "Reply to an email",
       description: `Answers a received email: to its sender (and with replyAll to everyone on it), with Re: subject, quoting and threading done for you. Returns the sent email's id and thread.${WAITS}`,
     },
   }),
@@ -136,6 +138,7 @@ export const sendingOperations = [
     respond: ({ forwardEmail }) => sendAnswer(forwardEmail),
     mcp: {
       name: "forward_email",
+      title: "Forward an email",
       description: `Forwards a received email, with its attachments, to other addresses, with your note above it. Returns the sent email's id.${WAITS}`,
     },
   }),
@@ -155,6 +158,7 @@ export const sendingOperations = [
     respond: ({ agent }) => agent?.sent && { ...agent.sent, data: agent.sent.data.map(sentObject) },
     mcp: {
       name: "list_sent",
+      title: "List sent emails",
       description: "Lists the emails you have sent, newest first. Returns {data, total, limit, offset}.",
     },
   }),
@@ -203,6 +207,7 @@ export const sendingOperations = [
     respond: ({ agent }) => agent?.suppressions,
     mcp: {
       name: "list_suppressions",
+      title: "List suppressed addresses",
       description:
         "Lists the addresses your mail no longer goes to, newest first: each bounced hard (the address does not exist) or reported your mail as spam. Sending to one is refused with RECIPIENT_SUPPRESSED. Returns {data, total, limit, offset}.",
     },

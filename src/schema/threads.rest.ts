@@ -28,6 +28,7 @@ export const threadOperations = [
     respond: ({ agent }) => agent?.threads,
     mcp: {
       name: "list_threads",
+      title: "List conversations",
       description:
         "Lists your conversations, newest activity first, each with its subject, participants and how many messages are unread. Returns {data, total, limit, offset}.",
     },
@@ -58,6 +59,7 @@ export const threadOperations = [
       },
     mcp: {
       name: "read_thread",
+      title: "Read a conversation",
       description:
         "Reads one conversation whole: the messages received and sent in it, each marked inbound or outbound.",
     },

@@ -78,6 +78,7 @@ export const verificationOperations = [
     respond: ({ verificationStatus }) => withoutNulls(verificationStatus),
     mcp: {
       name: "get_verification_status",
+      title: "Verification status",
       description:
         "Tells whether a human has verified you yet (mail can be read and sent only then) and whether a verification code is waiting to be posted. Use it while you wait for your human to open your verification link.",
     },
