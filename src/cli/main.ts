@@ -14,7 +14,7 @@ import {
   deleteAgentById,
   instanceStats,
   listAgents,
-  rotateKeyOf,
+  rotateKeyById,
   setLimits,
   setReviewer,
   setSendPolicy,
@@ -158,7 +158,7 @@ async function agents(services: Services, [action, id]: string[], options: Optio
       return { text: `Agent ${agent.id} is verified.`, json: agent };
     }
     case "rotate-key": {
-      const { apiKey } = await rotateKeyOf(services, id);
+      const { apiKey } = await rotateKeyById(services, id);
       return {
         text: `New API key for ${id} (shown only now; the previous one stopped working):\n${apiKey}`,
         json: { apiKey },

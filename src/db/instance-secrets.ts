@@ -7,7 +7,7 @@ import type { Sql } from "./sql.ts";
 // (createMany's skipDuplicates is PostgreSQL's alone).
 
 /** The stored value of the secret: `fresh`, written now unless another instance wrote one first. */
-export async function instanceSecret(sql: Sql, name: string, fresh: string, now: Date): Promise<string> {
+export async function ensureInstanceSecret(sql: Sql, name: string, fresh: string, now: Date): Promise<string> {
   await sql.run(`INSERT INTO "InstanceSecret" ("name", "value", "createdAt") VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, [
     name,
     fresh,

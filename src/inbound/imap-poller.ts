@@ -69,7 +69,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, state: Inb
   /** Drains the mailbox, then waits for more, while the lease is ours. */
   async function poll(current: Session): Promise<void> {
     const lock = await current.client.getMailboxLock(imap.mailbox);
-    const renewal = renewed(lease, current);
+    const renewal = keepLeaseRenewed(lease, current);
     try {
       while (!stopped() && !renewal.lost) {
         await drain.drain(current.client, lease);
@@ -96,7 +96,7 @@ export function startImapPoller(services: Services, imap: ImapConfig, state: Inb
 }
 
 /** Renews the lease while a session works; once lost, lost for that session: its view of the mailbox may be stale. */
-function renewed(lease: Lease, session: Session) {
+function keepLeaseRenewed(lease: Lease, session: Session) {
   const renewal = {
     lost: false,
     stop: () => clearInterval(timer),

@@ -6,7 +6,7 @@ import {
   findAgent,
   instanceStats,
   listAgents,
-  rotateKeyOf,
+  rotateKeyById,
   setLimits,
   setReviewer,
   setSendPolicy,
@@ -58,7 +58,7 @@ describe("agents", () => {
 
   test("the operator rotates a key and deletes an agent by id", async () => {
     const { agent, apiKey } = await createAgent(memory.services, { id: "operated", name: "O" }, "operator");
-    const { apiKey: next } = await rotateKeyOf(memory.services, "OPERATED");
+    const { apiKey: next } = await rotateKeyById(memory.services, "OPERATED");
     expect(await agentByKey(memory.services, apiKey)).toBeNull();
     expect((await agentByKey(memory.services, next))?.id).toBe(agent.id);
     await deleteAgentById(memory.services, "operated");

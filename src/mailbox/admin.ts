@@ -139,7 +139,7 @@ export async function deleteAgentById(services: Services, id: string): Promise<O
   return deleteAgent(services, await findAgent(services, id));
 }
 
-export async function rotateKeyOf(services: Services, id: string): Promise<{ apiKey: string; message: string }> {
+export async function rotateKeyById(services: Services, id: string): Promise<{ apiKey: string; message: string }> {
   return rotateKey(services, await findAgent(services, id));
 }
 

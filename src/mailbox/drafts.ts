@@ -231,13 +231,13 @@ async function holdOf(services: Services, agent: AgentRecord, draft: Draft, goin
 }
 
 /** A draft about to go, held instead when holdOf says so; one not about to go stays as it is. */
-async function staged(services: Services, agent: AgentRecord, draft: Draft, going: boolean): Promise<Staged> {
+async function applyHoldPolicy(services: Services, agent: AgentRecord, draft: Draft, going: boolean): Promise<Staged> {
   const hold = await holdOf(services, agent, draft, going);
   return hold ? { draft: { ...draft, ...hold.fields }, link: hold.link } : { draft, link: null };
 }
 
 /** The draft held for a person, with its review link. */
-function held({ config }: Services, draft: Draft, now: Date): Staged {
+function markHeld({ config }: Services, draft: Draft, now: Date): Staged {
   const { fields, link } = holding(config, now);
   return { draft: { ...draft, ...fields }, link };
 }
@@ -275,8 +275,8 @@ export async function createDraft(services: Services, agent: AgentRecord, input:
   };
   const draft = { ...newDraft(agent, fields, now), ...scheduleOf(input.sendAt, now) };
   const scheduled = draft.sendStatus === "scheduled";
-  if (scheduled) outgoingOf(draft, services.config.mailDomains);
-  const made = await staged(services, agent, draft, scheduled);
+  if (scheduled) checkSendable(draft, services.config.mailDomains);
+  const made = await applyHoldPolicy(services, agent, draft, scheduled);
   await insertStaged(services, agent, made);
   return made.draft;
 }
@@ -294,7 +294,7 @@ export async function keepForLater(
 ): Promise<PendingSend> {
   const now = services.clock.now();
   const draft = { ...newDraft(agent, fieldsOfOutgoing(out, send.inReplyTo), now), ...scheduleOf(send.sendAt, now) };
-  const made = send.hold ? held(services, draft, now) : await staged(services, agent, draft, true);
+  const made = send.hold ? markHeld(services, draft, now) : await applyHoldPolicy(services, agent, draft, true);
   await insertStaged(services, agent, made);
   return pendingOf(made.draft);
 }
@@ -353,7 +353,7 @@ export async function updateDraft(
   assertAgentMayChange(before);
   const draft = { ...before, ...change, ...schedule };
   const scheduled = draft.sendStatus === "scheduled";
-  if (scheduled) outgoingOf(draft, services.config.mailDomains);
+  if (scheduled) checkSendable(draft, services.config.mailDomains);
   const hold = await holdOf(services, agent, draft, scheduled);
   return withEvents(services, async (tx, emit) => {
     const locked = await lockDraft(tx, agent.id, draftId);
@@ -382,7 +382,7 @@ export async function deleteDraft(services: Services, agent: { id: string }, dra
 }
 
 /** The draft as a message to send, held to what POST /send holds a message to. */
-function outgoingOf(draft: Draft, served: readonly string[]): Outgoing {
+function checkSendable(draft: Draft, served: readonly string[]): Outgoing {
   const attachments = keptAttachmentsOf(draft.attachments);
   return checkedOutgoing({
     ...checkedRecipients(listsOf(draft), served),
@@ -401,8 +401,8 @@ function outgoingOf(draft: Draft, served: readonly string[]): Outgoing {
  * holds it, as read, when the agent's policy says a person decides first.
  */
 async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft): Promise<SendResult> {
-  const out = outgoingOf(draft, services.config.mailDomains);
-  const { draft: stage, link } = await staged(services, agent, draft, true);
+  const out = checkSendable(draft, services.config.mailDomains);
+  const { draft: stage, link } = await applyHoldPolicy(services, agent, draft, true);
   if (link === null) return deliver(services, agent, out, draft);
   const kept = { ...stage, updatedAt: services.clock.now() };
   await withEvents(services, async (tx, emit) => {

@@ -14,7 +14,7 @@ import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordRepo
 import { addresseeAt } from "./return-path.ts";
 import { senderAllowed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
-import { threadFor } from "./threads.ts";
+import { joinThread } from "./threads.ts";
 
 // Filing inbound mail: one batch of messages, and the mailbox cursor moved
 // past them, in the same transaction, so a crash anywhere leaves either both
@@ -136,7 +136,7 @@ async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival,
   const { sql, config, clock } = services;
   const emailId = randomUUID();
   const now = clock.now();
-  const threadId = await threadFor(tx, { agentId, ...message, at: now });
+  const threadId = await joinThread(tx, { agentId, ...message, at: now });
   const { subject, from, reading } = message;
   const email = {
     id: emailId,

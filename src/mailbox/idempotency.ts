@@ -76,7 +76,7 @@ async function keep(services: Services, agentId: string, key: string, status: nu
  * answer, a value or an error of ours, is what every retry gets. A fault of
  * ours is not kept: the key is let go, and a retry does the work.
  */
-export async function once<T>(
+export async function runOnce<T>(
   services: Services,
   agentId: string,
   key: string | null | undefined,

@@ -1,7 +1,7 @@
 import { mustHold } from "./approval.ts";
 import { isPending, keepForLater, type PendingSend, type SendResult } from "./drafts.ts";
 
-import { type AnswerCodec, once } from "./idempotency.ts";
+import { type AnswerCodec, runOnce } from "./idempotency.ts";
 import {
   checkedAutoSubmitted,
   checkedBody,
@@ -60,7 +60,7 @@ export function sendOnce(
   outgoing: () => Promise<Outgoing>,
 ): Promise<SendResult> {
   const { operation, input, sendAt, inReplyTo = null } = request;
-  return once(services, agent.id, key, { operation, input }, SEND_ANSWER, async () => {
+  return runOnce(services, agent.id, key, { operation, input }, SEND_ANSWER, async () => {
     const out = checkedOutgoing(await outgoing());
     const later = sendAt != null && sendAt.getTime() > services.clock.now().getTime() + NOW_MS;
     const hold = !later && (await mustHold(services, agent, out));

@@ -59,7 +59,7 @@ function refusal(name: string, quota: number, window: number, res: RateLimiterRe
 }
 
 /** One point off the limiter's count for the key, worked out only when a limit is set. */
-async function take(limiter: Limiter | null, key: () => string, refuse: (res: RateLimiterRes) => ServiceError) {
+async function consumePoint(limiter: Limiter | null, key: () => string, refuse: (res: RateLimiterRes) => ServiceError) {
   if (!limiter) return;
   try {
     await limiter.consume(key());
@@ -83,13 +83,13 @@ export function createRequestLimits(config: Config, database: Database): Request
   const registrations = hourly > 0 ? counter(database, "registration", hourly, 3600) : null;
   return {
     perKey: (apiKey) =>
-      take(
+      consumePoint(
         perKey,
         () => createHash("sha256").update(apiKey).digest("base64url"),
         (res) => refusal("key", rate, 1, res, `More than ${rate} requests a second with this API key`),
       ),
     registration: (clientIp) =>
-      take(
+      consumePoint(
         registrations,
         () => clientIp,
         (res) =>

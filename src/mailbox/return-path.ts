@@ -1,7 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { ConfigError } from "../config.ts";
 import type { Recipient } from "../db/agents.ts";
-import { instanceSecret, replaceInstanceSecret } from "../db/instance-secrets.ts";
+import { ensureInstanceSecret, replaceInstanceSecret } from "../db/instance-secrets.ts";
 import { agentOfSent } from "../db/sent.ts";
 import type { Sql } from "../db/sql.ts";
 import type { Tx } from "../db/statements.ts";
@@ -29,7 +29,7 @@ const keys = new WeakMap<Sql, Promise<Buffer>>();
 type KeyServices = Pick<Services, "sql" | "config" | "clock">;
 
 async function loadKey({ sql, config, clock }: KeyServices): Promise<Buffer> {
-  const stored = await instanceSecret(
+  const stored = await ensureInstanceSecret(
     sql,
     SECRET_NAME,
     seal(randomBytes(32).toString("base64"), config.secretsKey),
@@ -55,7 +55,7 @@ async function loadKey({ sql, config, clock }: KeyServices): Promise<Buffer> {
  * before any transaction can ask for it: the first load may write it, and a
  * write on SQLite waits for the transaction under way.
  */
-export function returnPathKey(services: KeyServices): Promise<Buffer> {
+export function ensureReturnPathKey(services: KeyServices): Promise<Buffer> {
   let key = keys.get(services.sql);
   if (!key) {
     key = loadKey(services);
@@ -69,7 +69,7 @@ const macOf = (key: Buffer, sentId: string) =>
 
 /** The envelope sender of a sent email: its own return path at the agent's domain. */
 export async function returnPathFor(services: KeyServices, sentId: string, domain: string): Promise<string> {
-  return `${LOCAL_PREFIX}${sentId}.${macOf(await returnPathKey(services), sentId)}@${domain}`;
+  return `${LOCAL_PREFIX}${sentId}.${macOf(await ensureReturnPathKey(services), sentId)}@${domain}`;
 }
 
 /** The sent email whose return path the address is, by its MAC alone; null for any other address. */
@@ -80,7 +80,7 @@ async function sentIdAt(services: KeyServices, address: string): Promise<string 
   const dot = token.lastIndexOf(".");
   const sentId = token.slice(0, dot);
   const given = Buffer.from(token.slice(dot + 1));
-  const expected = Buffer.from(macOf(await returnPathKey(services), sentId));
+  const expected = Buffer.from(macOf(await ensureReturnPathKey(services), sentId));
   return dot > 0 && given.length === expected.length && timingSafeEqual(given, expected) ? sentId : null;
 }
 

@@ -10,10 +10,10 @@ import {
   approveHeld,
   expireHeld,
   listHeld,
+  openReview,
+  openReviewAttachment,
   rejectByLink,
   rejectHeld,
-  reviewAttachment,
-  reviewOf,
 } from "./review.ts";
 import { sendDueNotices } from "./review-notices.ts";
 import { listSent } from "./sending.ts";
@@ -84,7 +84,7 @@ describe("a held message", () => {
       details: { code: "AWAITING_APPROVAL" },
     });
     await deleteDraft(memory.services, agent, draftId);
-    await expect(reviewOf(memory.services, token)).rejects.toMatchObject({
+    await expect(openReview(memory.services, token)).rejects.toMatchObject({
       kind: "GONE",
       message: expect.stringContaining("withdrawn by the agent"),
     });
@@ -96,10 +96,10 @@ describe("a held message", () => {
       { filename: "a.txt", contentType: "text/plain", content: Buffer.from("hi").toString("base64") },
     ];
     const { draftId, token } = await hold(agent, "pat@elsewhere.example", { attachments });
-    const review = await reviewOf(memory.services, token);
+    const review = await openReview(memory.services, token);
     expect(review).toMatchObject({ from: "attacher@agents.example", draft: { id: draftId } });
-    expect((await reviewAttachment(memory.services, token, 0)).content.toString()).toBe("hi");
-    await expect(reviewAttachment(memory.services, token, 1)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    expect((await openReviewAttachment(memory.services, token, 0)).content.toString()).toBe("hi");
+    await expect(openReviewAttachment(memory.services, token, 1)).rejects.toMatchObject({ kind: "NOT_FOUND" });
     expect(await rejectByLink(memory.services, token, "  not this one ")).toMatchObject({
       status: "rejected",
       reason: "not this one",
@@ -115,8 +115,8 @@ describe("a held message", () => {
   });
 
   test("a token that was never one of ours is a 404", async () => {
-    await expect(reviewOf(memory.services, "pr_nope")).rejects.toMatchObject({ kind: "NOT_FOUND" });
-    await expect(reviewOf(memory.services, `pr_${"A".repeat(43)}`)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(openReview(memory.services, "pr_nope")).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(openReview(memory.services, `pr_${"A".repeat(43)}`)).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
 
   test("the operator decides by id; a second decision is refused", async () => {

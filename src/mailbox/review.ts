@@ -75,7 +75,7 @@ const overdue = (draft: Draft, now: Date) =>
   draft.sendStatus === "pending_approval" && draft.reviewExpiresAt !== null && draft.reviewExpiresAt < now;
 
 /** The held message a review link is for: 404 for no link of ours, 410 once decided (or expired, which it decides). */
-export async function reviewOf(services: Services, token: string): Promise<Review> {
+export async function openReview(services: Services, token: string): Promise<Review> {
   const hash = hashOf(token);
   const link = hash === null ? null : await linkByHash(services, hash);
   if (!link || link.decision !== null) throw closed(link);
@@ -90,8 +90,8 @@ export async function reviewOf(services: Services, token: string): Promise<Revie
 }
 
 /** One attachment of the message a review link is for, to open before deciding: 404 when it has none at that place. */
-export async function reviewAttachment(services: Services, token: string, index: number) {
-  const { draft } = await reviewOf(services, token);
+export async function openReviewAttachment(services: Services, token: string, index: number) {
+  const { draft } = await openReview(services, token);
   const file = keptAttachmentsOf(draft.attachments)[index];
   if (!file?.content) throw new ServiceError("NOT_FOUND", "Attachment not found");
   const content = Buffer.from(file.content, "base64");

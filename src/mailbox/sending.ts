@@ -41,7 +41,7 @@ import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pa
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
 import { returnPathFor } from "./return-path.ts";
 import type { Services } from "./services.ts";
-import { threadFor } from "./threads.ts";
+import { joinThread } from "./threads.ts";
 
 // Sending: one send is one against the daily limit, whatever the number of
 // recipients, and the sent message's bytes count against storage. Both are
@@ -185,7 +185,7 @@ async function markSent(tx: Tx, emit: Emit, taken: Taken, providerId: string): P
 }
 
 /** The provider took it: marked sent; false when the record is gone. */
-function accepted(services: Services, taken: Taken, providerId: string): Promise<boolean> {
+function recordAccepted(services: Services, taken: Taken, providerId: string): Promise<boolean> {
   return withEvents(services, (tx, emit) => markSent(tx, emit, taken, providerId));
 }
 
@@ -210,7 +210,7 @@ async function undoLate(services: Services, taken: Taken): Promise<void> {
 async function settleLate(services: Services, taken: Taken, messageId: string, final: FinalOutcome): Promise<void> {
   const { log } = services;
   try {
-    if (final.outcome === "accepted") await accepted(services, taken, final.queueId ?? messageId);
+    if (final.outcome === "accepted") await recordAccepted(services, taken, final.queueId ?? messageId);
     else if (final.outcome === "refused") await undoLate(services, taken);
     log(final.outcome === "accepted" ? "info" : "warn", "delivery_settled", {
       agentId: taken.agentId,
@@ -223,7 +223,7 @@ async function settleLate(services: Services, taken: Taken, messageId: string, f
 }
 
 /** Takes the day's send, the storage and the record in one transaction: storage always matches the records kept. */
-async function take(
+async function recordSend(
   services: Services,
   agent: AgentRecord,
   out: Outgoing,
@@ -255,7 +255,7 @@ async function take(
       throw refused(await storageFull(tx, agent.id, limits.storageBytes));
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
-    const threadId = await threadFor(tx, { ...threading, ...out });
+    const threadId = await joinThread(tx, { ...threading, ...out });
     // A send that names no message it answers starts a thread of its own: no cap to hold.
     const answers = out.threadId !== null || out.inReplyTo !== null || out.references.length > 0;
     if (answers) await holdThreadLimit(tx, threadId, config.threadSendLimit, now);
@@ -337,7 +337,7 @@ export async function deliver(
   );
   // Read before anything is taken, as the recipients' side reads it.
   const message = local.length > 0 ? await services.reader.read(raw) : null;
-  const taken = await take(services, agent, out, { messageId, raw, now, draft });
+  const taken = await recordSend(services, agent, out, { messageId, raw, now, draft });
   // The envelope's sender is the email's own return path, where its reports are believed; From stays the agent's.
   const returnPath = await returnPathFor(services, taken.id, domain);
   const delivery = mailer

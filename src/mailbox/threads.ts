@@ -55,7 +55,7 @@ export interface Threading {
  * else the thread of children that came before it, waiting for it as their
  * missing parent; else a new one. Only that waiting thread is merged in.
  */
-export async function threadFor(tx: Tx, message: Threading): Promise<string> {
+export async function joinThread(tx: Tx, message: Threading): Promise<string> {
   const { agentId, at, messageId: own } = message;
   const parents = [message.inReplyTo, ...[...message.references].reverse()]
     .filter((id): id is string => id !== null)

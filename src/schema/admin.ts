@@ -7,7 +7,7 @@ import {
   deleteAgentById,
   instanceStats,
   listAgents,
-  rotateKeyOf,
+  rotateKeyById,
   setLimits,
   setReviewer,
   setSendPolicy,
@@ -219,7 +219,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       type: RotatedKeyType,
       description: "Issues an agent a new API key; its current one stops working at once.",
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_, { id }, ctx) => rotateKeyOf(ctx, id),
+      resolve: (_, { id }, ctx) => rotateKeyById(ctx, id),
     }),
     removeSuppression: t.field({
       type: OutcomeType,

@@ -3,7 +3,7 @@ import { requestScope } from "../log.ts";
 import { keyInvalid, keyNotBearer, keyRequired } from "../mailbox/access.ts";
 import { agentByKey, sameSecret } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
-import { type Review, reviewOf } from "../mailbox/review.ts";
+import { openReview, type Review } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { openClaim } from "../mailbox/verification.ts";
 import type { Instance } from "../services.ts";
@@ -100,7 +100,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
       return now?.id === agent.id;
     },
     reviewing(token) {
-      const review = reviews.get(token) ?? reviewOf(services, token);
+      const review = reviews.get(token) ?? openReview(services, token);
       reviews.set(token, review);
       return review;
     },

@@ -14,7 +14,7 @@ import type { DirectIntake } from "../inbound/direct.ts";
 import { requestFault, requestScope } from "../log.ts";
 import { sameSecret } from "../mailbox/keys.ts";
 import { REQUEST_TIMEOUT_MS } from "../mailbox/lifetimes.ts";
-import { reviewAttachment } from "../mailbox/review.ts";
+import { openReviewAttachment } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { answerMcp } from "../mcp/server.ts";
 import { answerFile } from "../rest/download.ts";
@@ -120,7 +120,7 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   });
   // An attachment of a held message, opened from its review page: bytes to save, never a page of ours.
   app.get("/review/:reviewToken/attachments/:index{[0-9]{1,4}}", async (c) => {
-    const { record, content } = await reviewAttachment(
+    const { record, content } = await openReviewAttachment(
       services,
       c.req.param("reviewToken"),
       Number(c.req.param("index")),

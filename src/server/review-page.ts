@@ -1,7 +1,7 @@
 import { ServiceError } from "../errors.ts";
 import { htmlTargets } from "../mailbox/reading/index.ts";
 import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
-import { laterSendAt, type Review, reviewOf } from "../mailbox/review.ts";
+import { laterSendAt, openReview, type Review } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
 
@@ -142,7 +142,7 @@ export async function reviewPage(services: Services, token: string): Promise<Rev
   const nonce = newNonce();
   const headers = pagePolicy(nonce);
   try {
-    const review = await reviewOf(services, token);
+    const review = await openReview(services, token);
     return { status: 200, html: openPage(review, token, services.clock.now(), nonce), headers };
   } catch (error) {
     if (!(error instanceof ServiceError) || (error.kind !== "NOT_FOUND" && error.kind !== "GONE")) throw error;

@@ -18,7 +18,7 @@ import { listenOn } from "../listen.ts";
 import type { Logger } from "../log.ts";
 import { sealReviewSecrets } from "../mailbox/admin.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
-import { returnPathKey } from "../mailbox/return-path.ts";
+import { ensureReturnPathKey } from "../mailbox/return-path.ts";
 import { createMetrics } from "../metrics.ts";
 import { observedMailer, smtpMailer } from "../outbound/smtp.ts";
 import { schema } from "../schema/index.ts";
@@ -59,7 +59,7 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const services = servicesFor(database, { config, clock, log, mailer, inbound, outbound, metrics });
   await ensureConfiguredDomains(services);
   await sealReviewSecrets(services);
-  await returnPathKey(services);
+  await ensureReturnPathKey(services);
   const graphql = createGraphql(schema, services);
   const drain = new Drain();
   const intake = startDirectIntake(services);

@@ -17,7 +17,7 @@ import { agentEvents } from "../mailbox/events.ts";
 import { type Filed, fileDelivered } from "../mailbox/filing.ts";
 import { type SendInput, sendEmail } from "../mailbox/outbox.ts";
 import type { AgentRecord, SentRecord } from "../mailbox/records.ts";
-import { returnPathKey } from "../mailbox/return-path.ts";
+import { ensureReturnPathKey } from "../mailbox/return-path.ts";
 import type { Services } from "../mailbox/services.ts";
 import { createMetrics } from "../metrics.ts";
 import { type Delivery, type Envelope, type FinalOutcome, type Mailer, NotDelivered } from "../outbound/delivery.ts";
@@ -143,7 +143,7 @@ async function startServices(file: string, env: Record<string, string>): Promise
   };
   await ensureConfiguredDomains(services);
   await sealReviewSecrets(services);
-  await returnPathKey(services);
+  await ensureReturnPathKey(services);
   const close = async () => {
     await services.wakeups.close();
     await services.takeover.close();
