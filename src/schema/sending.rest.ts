@@ -1,6 +1,6 @@
 import { joinedAddresses } from "../mailbox/records.ts";
 import { graphql } from "../rest/graphql.ts";
-import { declare, SEND_BODY_LIMIT, withoutNulls } from "./declare.ts";
+import { declare, type Route, SEND_BODY_LIMIT, withoutNulls } from "./declare.ts";
 
 // The sending area's operations as REST and MCP see them (see declare.ts):
 // sends, replies and forwards, sent mail and the suppression list.
@@ -41,8 +41,20 @@ export const waits = (result: { __typename: string }) => result.__typename === "
 /** The spec's sent email object: its `to` one string. */
 export const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, to: joinedAddresses(sent.to) });
 
-/** The Idempotency-Key header carries a send's idempotencyKey. */
-const idempotencyHeader = { idempotencyKey: { header: "idempotency-key" } } as const;
+/**
+ * What every request that sends a message shares: the agent's own, a body up
+ * to the send limit, 201 (202 when it waits), its idempotencyKey from the
+ * Idempotency-Key header.
+ */
+const SENDS = {
+  access: "agent",
+  tag: "sending",
+  refuses: [403, 404, 409, 422],
+  body: true,
+  maxBodyBytes: SEND_BODY_LIMIT,
+  status: 201,
+  renames: { idempotencyKey: { header: "idempotency-key" } },
+} satisfies Partial<Route>;
 
 const WAITS =
   ' With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt}. A pending_approval message waits for a person, who is sent its review link: you are told the outcome (email.approved or email.rejected), and you can delete the draft to withdraw it.';
@@ -51,14 +63,9 @@ export const sendingOperations = [
   declare({
     method: "POST",
     path: "/agents/:agentId/send",
-    access: "agent",
-    tag: "sending",
+    ...SENDS,
     summary:
       "Sends an email from the agent's address through the configured provider. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
-    refuses: [403, 404, 409, 422],
-    body: true,
-    maxBodyBytes: SEND_BODY_LIMIT,
-    status: 201,
     acceptedWhen: ({ sendEmail }) => waits(sendEmail),
     operation: graphql(
       `mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
@@ -68,7 +75,6 @@ export const sendingOperations = [
       }`,
       [PendingFields],
     ),
-    renames: idempotencyHeader,
     // The spec answers `to` as the client gave it: one address or a list.
     respond: ({ sendEmail }, { body }) =>
       sendEmail.__typename === "PendingSend"
@@ -89,14 +95,9 @@ export const sendingOperations = [
   declare({
     method: "POST",
     path: "/agents/:agentId/emails/:emailId/reply",
-    access: "agent",
-    tag: "sending",
+    ...SENDS,
     summary:
       "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
-    refuses: [403, 404, 409, 422],
-    body: true,
-    maxBodyBytes: SEND_BODY_LIMIT,
-    status: 201,
     acceptedWhen: ({ replyToEmail }) => waits(replyToEmail),
     operation: graphql(
       `mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
@@ -106,7 +107,6 @@ export const sendingOperations = [
       }`,
       [PendingFields],
     ),
-    renames: idempotencyHeader,
     respond: ({ replyToEmail }) => sendAnswer(replyToEmail),
     mcp: {
       name: "reply_to_email",
@@ -117,14 +117,9 @@ export const sendingOperations = [
   declare({
     method: "POST",
     path: "/agents/:agentId/emails/:emailId/forward",
-    access: "agent",
-    tag: "sending",
+    ...SENDS,
     summary:
       "Forwards a received email with its attachments, quoted below your text. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
-    refuses: [403, 404, 409, 422],
-    body: true,
-    maxBodyBytes: SEND_BODY_LIMIT,
-    status: 201,
     acceptedWhen: ({ forwardEmail }) => waits(forwardEmail),
     operation: graphql(
       `mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
@@ -134,7 +129,6 @@ export const sendingOperations = [
       }`,
       [PendingFields],
     ),
-    renames: idempotencyHeader,
     respond: ({ forwardEmail }) => sendAnswer(forwardEmail),
     mcp: {
       name: "forward_email",
