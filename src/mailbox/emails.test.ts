@@ -154,6 +154,8 @@ describe("waiting for mail", () => {
   test("nothing in time: null; a timeout out of bounds is refused", async () => {
     const agent = await memory.agent("patient");
     expect(await waitForEmail(memory.services, agent, { timeoutSeconds: 0 })).toBeNull();
-    await expect(waitForEmail(memory.services, agent, { timeoutSeconds: 26 })).rejects.toThrow("Invalid timeout: expected an integer from 0 to 25");
+    await expect(waitForEmail(memory.services, agent, { timeoutSeconds: 26 })).rejects.toThrow(
+      "Invalid timeout: expected an integer from 0 to 25",
+    );
   });
 });
