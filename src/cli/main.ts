@@ -7,20 +7,7 @@ import { type Database, openDatabase, postgresTarget } from "../db/client.ts";
 import { migrate, pendingMigrations } from "../db/migrate.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault, type Logger } from "../log.ts";
-import {
-  type AgentOverview,
-  agentOverview,
-  clearSuppression,
-  deleteAgentById,
-  instanceStats,
-  listAgents,
-  rotateKeyById,
-  setLimits,
-  setReviewer,
-  setSendPolicy,
-  suppressionsOf,
-  verifyAgent,
-} from "../mailbox/admin.ts";
+import * as admin from "../mailbox/admin.ts";
 import { createAgent } from "../mailbox/agents.ts";
 import {
   addDomain,
@@ -112,7 +99,7 @@ function limitOption(value: string | undefined, name: string): number | null | u
   return value === "default" ? null : integerOption(value, name);
 }
 
-const LIST_COLUMNS: (keyof AgentOverview)[] = [
+const LIST_COLUMNS: (keyof admin.AgentOverview)[] = [
   "id",
   "verifiedBy",
   "createdAt",
@@ -129,7 +116,7 @@ async function agents(services: Services, [action, id]: string[], options: Optio
     if (options.verified !== undefined && !["true", "false"].includes(options.verified)) {
       throw new UsageError("--verified must be true or false");
     }
-    const page = await listAgents(services, {
+    const page = await admin.listAgents(services, {
       verified,
       prefix: options.prefix,
       limit: integerOption(options.limit, "limit"),
@@ -143,36 +130,36 @@ async function agents(services: Services, [action, id]: string[], options: Optio
     case "create": {
       if (options.name === undefined) throw new UsageError("agents create <id> needs --name <name>");
       const { apiKey } = await createAgent(services, { id, name: options.name, domain: options.domain }, "operator");
-      const agent = await agentOverview(services, id);
+      const agent = await admin.agentOverview(services, id);
       return {
         text: `Agent ${agent.id} created, verified: ${agent.email}\nAPI key (shown only now):\n${apiKey}`,
         json: { agent, apiKey },
       };
     }
     case "show": {
-      const agent = await agentOverview(services, id);
+      const agent = await admin.agentOverview(services, id);
       return { text: fields({ ...agent }), json: agent };
     }
     case "verify": {
-      const agent = await verifyAgent(services, id);
+      const agent = await admin.verifyAgent(services, id);
       return { text: `Agent ${agent.id} is verified.`, json: agent };
     }
     case "rotate-key": {
-      const { apiKey } = await rotateKeyById(services, id);
+      const { apiKey } = await admin.rotateKeyById(services, id);
       return {
         text: `New API key for ${id} (shown only now; the previous one stopped working):\n${apiKey}`,
         json: { apiKey },
       };
     }
     case "delete": {
-      await agentOverview(services, id);
+      await admin.agentOverview(services, id);
       if (
         !options.yes &&
         !(await confirmed(`Delete agent ${id} with all its mail, for good? Type its id to confirm: `, id))
       ) {
         return { text: "Not deleted.", json: { success: false, message: "Not confirmed" }, code: 1 };
       }
-      const outcome = await deleteAgentById(services, id);
+      const outcome = await admin.deleteAgentById(services, id);
       return { text: outcome.message, json: outcome };
     }
     default:
@@ -212,7 +199,7 @@ async function limits(services: Services, [action, id]: string[], options: Optio
   if (change.storageLimit === undefined && change.dailySendLimit === undefined) {
     throw new UsageError("limits set needs --storage or --daily-sends");
   }
-  const agent = await setLimits(services, id, change);
+  const agent = await admin.setLimits(services, id, change);
   return {
     text: `Agent ${agent.id}: storage ${agent.storageLimit} bytes, ${agent.dailySendLimit} sends a day.`,
     json: agent,
@@ -221,7 +208,7 @@ async function limits(services: Services, [action, id]: string[], options: Optio
 
 async function suppressions(services: Services, [action, id, address]: string[], options: Options): Promise<Output> {
   if (action === "list" && id) {
-    const page = await suppressionsOf(services, id, {
+    const page = await admin.suppressionsOf(services, id, {
       limit: integerOption(options.limit, "limit"),
       offset: integerOption(options.offset, "offset"),
     });
@@ -232,7 +219,7 @@ async function suppressions(services: Services, [action, id, address]: string[],
     };
   }
   if (action === "remove" && id && address) {
-    const outcome = await clearSuppression(services, id, address);
+    const outcome = await admin.clearSuppression(services, id, address);
     return { text: `${address}: ${outcome.message}.`, json: outcome };
   }
   throw new UsageError("suppressions list <id> | suppressions remove <id> <address>");
@@ -242,7 +229,7 @@ async function policy(services: Services, [action, id, choice]: string[]): Promi
   if (action !== "set" || !id || !choice) {
     throw new UsageError("policy set <id> open|review_new_recipients|review_all|default");
   }
-  const agent = await setSendPolicy(services, id, choice === "default" ? null : choice);
+  const agent = await admin.setSendPolicy(services, id, choice === "default" ? null : choice);
   const own = agent.sendPolicyOverride === null ? " (the instance's SEND_POLICY)" : "";
   return { text: `Agent ${agent.id}: send policy ${agent.sendPolicy}${own}.`, json: agent };
 }
@@ -252,7 +239,7 @@ async function reviewer(services: Services, [action, id]: string[], options: Opt
   if (action !== "set" || !id) {
     throw new UsageError("reviewer set <id> [--email <address>] [--webhook-url <url> --webhook-secret <whsec_…>]");
   }
-  const agent = await setReviewer(services, id, {
+  const agent = await admin.setReviewer(services, id, {
     email: options.email ?? null,
     webhookUrl: options["webhook-url"] ?? null,
     webhookSecret: options["webhook-secret"] ?? null,
@@ -390,7 +377,7 @@ const SERVICE_COMMANDS: Record<string, (services: Services, args: string[], opti
   held,
   domains,
   stats: async (services) => {
-    const stats = await instanceStats(services);
+    const stats = await admin.instanceStats(services);
     return { text: fields({ ...stats }), json: stats };
   },
 };

@@ -31,62 +31,66 @@ describe("reportOf", () => {
     });
   });
 
-  test("Postfix: a success report (relayed) is delivered", async () => {
-    const found = await report("postfix-delivered.eml");
-    expect(found?.originalMessageIds[0]).toBe("<DELIVERED-ORIGINAL@mail.example.org>");
-    expect(found?.recipients).toMatchObject([
-      { finalRecipient: "friend@example.com", status: "delivered", action: "relayed", statusCode: "2.0.0" },
-    ]);
-  });
-
-  test("Exim: a delay warning with the original's headers only (text/rfc822-headers)", async () => {
-    const found = await report("exim-delayed.eml");
-    expect(found?.originalMessageIds[0]).toBe("<EXIM-ORIGINAL@mail.example.org>");
-    expect(found?.recipients).toMatchObject([
-      {
-        finalRecipient: "slow@busy.example.com",
-        status: "delayed",
-        statusCode: "4.0.0",
-        remoteMta: "mx.busy.example.com",
-      },
-    ]);
-  });
-
-  test("Gmail: two recipients in one report, a hard and a soft failure", async () => {
-    const found = await report("gmail-two-recipients.eml");
-    expect(found?.originalMessageIds[0]).toBe("<GMAIL-ORIGINAL@mail.example.org>");
-    expect(found?.recipients).toMatchObject([
-      {
-        finalRecipient: "Gone.Person@example.com",
-        status: "bounced",
-        statusCode: "5.1.1",
-        remoteMta: "gmail-smtp-in.l.google.com",
-      },
-      { finalRecipient: "full@example.com", status: "bounced", statusCode: "4.2.2" },
-    ]);
-    expect(found?.recipients[0]?.diagnosticCode).toMatch(/^550-5\.1\.1 The email account .* gsmtp$/);
-    expect(found?.recipients[0]?.at).toEqual(new Date("2026-11-26T10:14:11Z"));
-  });
-
-  test("Microsoft 365: Original-Recipient beside a different Final-Recipient; the original only in In-Reply-To", async () => {
-    const found = await report("microsoft365-bounce.eml");
-    expect(found?.originalMessageIds).toEqual(["<M365-ORIGINAL@mail.example.org>"]);
-    expect(found?.recipients).toMatchObject([
-      {
-        originalRecipient: "Ghost@Contoso.com",
-        finalRecipient: "ghost.archive@contoso.com",
-        status: "bounced",
-        statusCode: "5.1.10",
-      },
-    ]);
-  });
-
-  test("a report without Status or the returned message: the code from the diagnostic text, the original from In-Reply-To", async () => {
-    const found = await report("references-only.eml");
-    expect(found?.originalMessageIds).toEqual(["<TINY-ORIGINAL@mail.example.org>"]);
-    expect(found?.recipients).toMatchObject([
-      { finalRecipient: "Closed@Tiny.Example", status: "bounced", statusCode: "5.7.1" },
-    ]);
+  test.each([
+    {
+      title: "Postfix: a success report (relayed) is delivered",
+      file: "postfix-delivered.eml",
+      originalMessageIds: ["<DELIVERED-ORIGINAL@mail.example.org>"],
+      recipients: [
+        { finalRecipient: "friend@example.com", status: "delivered", action: "relayed", statusCode: "2.0.0" },
+      ],
+    },
+    {
+      title: "Exim: a delay warning with the original's headers only (text/rfc822-headers)",
+      file: "exim-delayed.eml",
+      originalMessageIds: ["<EXIM-ORIGINAL@mail.example.org>"],
+      recipients: [
+        {
+          finalRecipient: "slow@busy.example.com",
+          status: "delayed",
+          statusCode: "4.0.0",
+          remoteMta: "mx.busy.example.com",
+        },
+      ],
+    },
+    {
+      title: "Gmail: two recipients in one report, a hard and a soft failure",
+      file: "gmail-two-recipients.eml",
+      originalMessageIds: ["<GMAIL-ORIGINAL@mail.example.org>"],
+      recipients: [
+        {
+          finalRecipient: "Gone.Person@example.com",
+          status: "bounced",
+          statusCode: "5.1.1",
+          remoteMta: "gmail-smtp-in.l.google.com",
+          diagnosticCode: expect.stringMatching(/^550-5\.1\.1 The email account .* gsmtp$/),
+          at: new Date("2026-11-26T10:14:11Z"),
+        },
+        { finalRecipient: "full@example.com", status: "bounced", statusCode: "4.2.2" },
+      ],
+    },
+    {
+      title: "Microsoft 365: Original-Recipient beside a different Final-Recipient; the original only in In-Reply-To",
+      file: "microsoft365-bounce.eml",
+      originalMessageIds: ["<M365-ORIGINAL@mail.example.org>"],
+      recipients: [
+        {
+          originalRecipient: "Ghost@Contoso.com",
+          finalRecipient: "ghost.archive@contoso.com",
+          status: "bounced",
+          statusCode: "5.1.10",
+        },
+      ],
+    },
+    {
+      title:
+        "a report without Status or the returned message: the code from the diagnostic text, the original from In-Reply-To",
+      file: "references-only.eml",
+      originalMessageIds: ["<TINY-ORIGINAL@mail.example.org>"],
+      recipients: [{ finalRecipient: "Closed@Tiny.Example", status: "bounced", statusCode: "5.7.1" }],
+    },
+  ])("$title", async ({ file, originalMessageIds, recipients }) => {
+    expect(await report(file)).toMatchObject({ kind: "delivery", originalMessageIds, recipients });
   });
 
   test("an ARF complaint from a mailbox provider", async () => {

@@ -1,16 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { approveRecipients, type Draft, deleteDraftAsRead, failScheduledDraft, insertDraft } from "../db/drafts.ts";
-import {
-  giveSendBack,
-  giveStorageBack,
-  nextUtcMidnight,
-  QUOTA_MAX,
-  sendsOn,
-  storageUsed,
-  takeSend,
-  takeStorage,
-  utcDay,
-} from "../db/quota.ts";
+import * as quota from "../db/quota.ts";
 import { suppressedAmong } from "../db/reports.ts";
 import {
   deleteSentRow,
@@ -100,8 +90,8 @@ async function dailyLimitReached(tx: Tx, agentId: string, limit: number, now: Da
   return new ServiceError("RATE_LIMITED", `Daily send limit of ${limit} reached; it resets at midnight UTC`, {
     code: "DAILY_SEND_LIMIT_EXCEEDED",
     limit,
-    current: await sendsOn(tx, agentId, utcDay(now)),
-    resetAt: nextUtcMidnight(now).getTime(),
+    current: await quota.sendsOn(tx, agentId, quota.utcDay(now)),
+    resetAt: quota.nextUtcMidnight(now).getTime(),
   });
 }
 
@@ -142,7 +132,7 @@ export async function storageFull(tx: Tx, agentId: string, limit: number): Promi
     {
       code: "STORAGE_LIMIT_EXCEEDED",
       limit,
-      current: await storageUsed(tx, agentId),
+      current: await quota.storageUsed(tx, agentId),
     },
   );
 }
@@ -151,8 +141,8 @@ export async function storageFull(tx: Tx, agentId: string, limit: number): Promi
 async function undoSend(sql: Sql, taken: Taken): Promise<void> {
   await sql.transaction(async (tx) => {
     if ((await deleteSentRow(tx, taken.id)) === null) return;
-    await giveSendBack(tx, taken.agentId, taken.day);
-    await giveStorageBack(tx, taken.agentId, taken.size);
+    await quota.giveSendBack(tx, taken.agentId, taken.day);
+    await quota.giveStorageBack(tx, taken.agentId, taken.size);
     if (taken.draft) await restoreDraft(tx, taken.draft);
   });
 }
@@ -166,14 +156,14 @@ async function consumeDraft(tx: Tx, draft: Draft, now: Date): Promise<void> {
   if (!(await deleteDraftAsRead(tx, draft))) {
     throw new ServiceError("NOT_FOUND", "Draft not found: it was sent, changed or deleted meanwhile");
   }
-  await giveStorageBack(tx, draft.agentId, draft.size);
+  await quota.giveStorageBack(tx, draft.agentId, draft.size);
   if (draft.approvedAt !== null) await approveRecipients(tx, draft.agentId, recipientsOf(listsOf(draft)), now);
 }
 
 /** A draft whose send went nowhere, as it was; it held this storage a moment before, so it takes it back whatever the limit. */
 async function restoreDraft(tx: Tx, draft: Draft): Promise<void> {
   await insertDraft(tx, draft);
-  await takeStorage(tx, draft.agentId, draft.size, QUOTA_MAX);
+  await quota.takeStorage(tx, draft.agentId, draft.size, quota.QUOTA_MAX);
 }
 
 /** Inside a transaction: the record gets its providerId, and the agent's event log says it went out; false when the record is gone. */
@@ -234,7 +224,7 @@ async function recordSend(
   const taken = {
     id: randomUUID(),
     agentId: agent.id,
-    day: utcDay(now),
+    day: quota.utcDay(now),
     size: raw.length,
     to: out.to,
     subject: out.subject,
@@ -248,10 +238,10 @@ async function recordSend(
   const row = await sql.transaction(async (tx) => {
     await refuseSuppressed(tx, agent.id, out);
     if (draft) await consumeDraft(tx, draft, now);
-    if (!(await takeSend(tx, agent.id, taken.day, limits.dailySends))) {
+    if (!(await quota.takeSend(tx, agent.id, taken.day, limits.dailySends))) {
       throw refused(await dailyLimitReached(tx, agent.id, limits.dailySends, now));
     }
-    if (!(await takeStorage(tx, agent.id, raw.length, limits.storageBytes))) {
+    if (!(await quota.takeStorage(tx, agent.id, raw.length, limits.storageBytes))) {
       throw refused(await storageFull(tx, agent.id, limits.storageBytes));
     }
     const threading = { agentId: agent.id, messageId, subject: out.subject, at: now };
@@ -395,7 +385,7 @@ export async function deleteSent({ sql }: Services, agent: { id: string }, sentI
   return sql.transaction(async (tx) => {
     const size = await deleteSentRow(tx, sentId, agent.id);
     if (size === null) throw new ServiceError("NOT_FOUND", "Sent email not found");
-    await giveStorageBack(tx, agent.id, size);
+    await quota.giveStorageBack(tx, agent.id, size);
     return { success: true, message: "Sent email permanently deleted" };
   });
 }
@@ -403,8 +393,8 @@ export async function deleteSent({ sql }: Services, agent: { id: string }, sentI
 /** Where the agent stands against the daily send limit. */
 export async function sendQuota({ sql, clock, config }: Services, agent: AgentRecord): Promise<SendQuota> {
   const now = clock.now();
-  const used = await sendsOn(sql, agent.id, utcDay(now));
-  return { limit: limitsOf(agent, config).dailySends, used, resetAt: nextUtcMidnight(now) };
+  const used = await quota.sendsOn(sql, agent.id, quota.utcDay(now));
+  return { limit: limitsOf(agent, config).dailySends, used, resetAt: quota.nextUtcMidnight(now) };
 }
 
 export type { SentQuery };

@@ -1,19 +1,6 @@
 import type { SendPolicy } from "../config.ts";
 import type { InboundState } from "../inbound/state.ts";
-import {
-  type AgentOverview,
-  agentOverview,
-  clearSuppression,
-  deleteAgentById,
-  instanceStats,
-  listAgents,
-  rotateKeyById,
-  setLimits,
-  setReviewer,
-  setSendPolicy,
-  suppressionsOf,
-  verifyAgent,
-} from "../mailbox/admin.ts";
+import * as admin from "../mailbox/admin.ts";
 import { createAgent } from "../mailbox/agents.ts";
 import {
   addDomain,
@@ -39,7 +26,7 @@ import { SuppressionPage } from "./sending.ts";
 // operator scope (ADMIN_TOKEN), which no agent key passes. Below them no
 // further checks: the namespace is the door.
 
-const AdminAgentType = builder.objectRef<AgentOverview>("AdminAgent").implement({
+const AdminAgentType = builder.objectRef<admin.AgentOverview>("AdminAgent").implement({
   description: "An agent as the operator sees it",
   fields: (t) => ({
     id: t.exposeString("id"),
@@ -118,7 +105,7 @@ const InboundStateType = builder.objectRef<InboundState>("InboundState").impleme
 });
 
 const StatsType = builder
-  .objectRef<Awaited<ReturnType<typeof instanceStats>> & { poller: InboundState | null }>("InstanceStats")
+  .objectRef<Awaited<ReturnType<typeof admin.instanceStats>> & { poller: InboundState | null }>("InstanceStats")
   .implement({
     fields: (t) => ({
       agents: t.exposeInt("agents"),
@@ -141,21 +128,21 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
         prefix: t.arg.string({ description: "Ids starting with this, without regard to case" }),
       },
       complexity: pageCost,
-      resolve: (_, args, ctx) => listAgents(ctx, args),
+      resolve: (_, args, ctx) => admin.listAgents(ctx, args),
     }),
     agent: t.field({
       type: AdminAgentType,
       nullable: true,
       description: "One agent, by its id.",
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_, { id }, ctx) => agentOverview(ctx, id),
+      resolve: (_, { id }, ctx) => admin.agentOverview(ctx, id),
     }),
     suppressions: t.field({
       type: SuppressionPage,
       description: "An agent's suppressions: addresses its mail no longer goes to, newest first.",
       args: { id: t.arg.id({ required: true }), ...pageArgs },
       complexity: pageCost,
-      resolve: (_, { id, ...page }, ctx) => suppressionsOf(ctx, id, page),
+      resolve: (_, { id, ...page }, ctx) => admin.suppressionsOf(ctx, id, page),
     }),
     domains: t.field({
       type: [DomainType],
@@ -183,7 +170,7 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
     stats: t.field({
       type: StatsType,
       description: "The instance at a glance.",
-      resolve: async (_, __, ctx) => ({ ...(await instanceStats(ctx)), poller: ctx.inbound }),
+      resolve: async (_, __, ctx) => ({ ...(await admin.instanceStats(ctx)), poller: ctx.inbound }),
     }),
   }),
 });
@@ -207,25 +194,25 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       type: AdminAgentType,
       description: "Verifies an agent as the operator, in any VERIFICATION_MODE.",
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_, { id }, ctx) => verifyAgent(ctx, id),
+      resolve: (_, { id }, ctx) => admin.verifyAgent(ctx, id),
     }),
     deleteAgent: t.field({
       type: OutcomeType,
       description: "Deletes an agent with all its mail and data, permanently.",
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_, { id }, ctx) => deleteAgentById(ctx, id),
+      resolve: (_, { id }, ctx) => admin.deleteAgentById(ctx, id),
     }),
     rotateAgentKey: t.field({
       type: RotatedKeyType,
       description: "Issues an agent a new API key; its current one stops working at once.",
       args: { id: t.arg.id({ required: true }) },
-      resolve: (_, { id }, ctx) => rotateKeyById(ctx, id),
+      resolve: (_, { id }, ctx) => admin.rotateKeyById(ctx, id),
     }),
     removeSuppression: t.field({
       type: OutcomeType,
       description: "Takes an address off an agent's suppression list: its mail to it goes out again.",
       args: { id: t.arg.id({ required: true }), address: t.arg.string({ required: true }) },
-      resolve: (_, { id, address }, ctx) => clearSuppression(ctx, id, address),
+      resolve: (_, { id, address }, ctx) => admin.clearSuppression(ctx, id, address),
     }),
     addDomain: t.field({
       type: DomainType,
@@ -269,7 +256,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
         id: t.arg.id({ required: true }),
         sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
       },
-      resolve: (_, { id, sendPolicy }, ctx) => setSendPolicy(ctx, id, sendPolicy ?? null),
+      resolve: (_, { id, sendPolicy }, ctx) => admin.setSendPolicy(ctx, id, sendPolicy ?? null),
     }),
     setReviewer: t.field({
       type: AdminAgentType,
@@ -281,7 +268,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
         webhookUrl: t.arg.string({ description: "http(s) URL; with webhookSecret" }),
         webhookSecret: t.arg.string({ description: "whsec_ and 24-64 bytes in base64, as Standard Webhooks takes it" }),
       },
-      resolve: (_, { id, ...reviewer }, ctx) => setReviewer(ctx, id, reviewer),
+      resolve: (_, { id, ...reviewer }, ctx) => admin.setReviewer(ctx, id, reviewer),
     }),
     approveHeld: t.field({
       type: DecisionType,
@@ -303,7 +290,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
         storageLimit: t.arg.int({ description: "Bytes" }),
         dailySendLimit: t.arg.int({ description: "Sends per UTC day" }),
       },
-      resolve: (_, { id, ...limits }, ctx) => setLimits(ctx, id, limits),
+      resolve: (_, { id, ...limits }, ctx) => admin.setLimits(ctx, id, limits),
     }),
   }),
 });

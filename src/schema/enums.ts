@@ -1,7 +1,8 @@
-import { type DocumentNode, type GraphQLSchema, getNamedType, TypeInfo, visit, visitWithTypeInfo } from "graphql";
+import { type DocumentNode, type GraphQLSchema, getNamedType } from "graphql";
 import { SEND_POLICIES } from "../config.ts";
 import type { AutoSubmitted, DeliveryStatus } from "../mailbox/reports.ts";
 import { builder } from "./builder.ts";
+import { selectsField } from "./selects.ts";
 
 // The closed sets the schema answers with, as enums, so a typed client gets
 // their values as a union it can switch on. A value's name is the word REST,
@@ -112,16 +113,5 @@ export function inSpecWords(body: unknown): unknown {
 
 /** Whether an operation selects an autoSubmitted, the one enum REST spells otherwise: only its answers are respelled. */
 export function selectsAutoSubmitted(schema: GraphQLSchema, document: DocumentNode): boolean {
-  const typeInfo = new TypeInfo(schema);
-  let selects = false;
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field() {
-        const type = typeInfo.getType();
-        if (type && getNamedType(type).name === "AutoSubmitted") selects = true;
-      },
-    }),
-  );
-  return selects;
+  return selectsField(schema, document, (field) => getNamedType(field.type).name === "AutoSubmitted");
 }

@@ -1,7 +1,6 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { filterSchema, pruneSchema } from "@graphql-tools/utils";
 import {
-  BREAK,
   type DocumentNode,
   type ExecutionResult,
   GraphQLError,
@@ -11,9 +10,6 @@ import {
   getOperationAST,
   isObjectType,
   Kind,
-  TypeInfo,
-  visit,
-  visitWithTypeInfo,
 } from "graphql";
 import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { excerpt, ServiceError } from "../errors.ts";
@@ -24,6 +20,7 @@ import { type Context, createContext, type RequestFacts, requestFacts } from "./
 import { located, serviceErrorOf, toServiceError } from "./errors.ts";
 import { cleanLiterals, jsonProblem } from "./input.ts";
 import { documentLimits } from "./limits.ts";
+import { selectsField } from "./selects.ts";
 import { Streams } from "./streams.ts";
 
 /** What a caller of the pipeline passes in; Yoga's own requests bring the HTTP request instead. */
@@ -115,25 +112,6 @@ function indirectFieldsOf(schema: GraphQLSchema): Set<GraphQLField<unknown, unkn
   return fields;
 }
 
-/** Whether the document (its fragments included) selects one of `fields`. */
-function selectsAnyOf(schema: GraphQLSchema, fields: Set<GraphQLField<unknown, unknown>>, document: DocumentNode) {
-  if (fields.size === 0) return false;
-  const types = new TypeInfo(schema);
-  let found = false;
-  visit(
-    document,
-    visitWithTypeInfo(types, {
-      Field() {
-        const field = types.getFieldDef();
-        if (!field || !fields.has(field)) return undefined;
-        found = true;
-        return BREAK;
-      },
-    }),
-  );
-  return found;
-}
-
 /**
  * Whether graphql-jit may run a document: not a subscription (graphql-jit does
  * not hand a subscribe function its arguments), not introspection
@@ -146,7 +124,9 @@ function jitChoice(schema: GraphQLSchema) {
   return ({ document, operationName }: { document: DocumentNode; operationName?: string | null }) => {
     let needs = needsGraphqlJs.get(document);
     if (needs === undefined) {
-      needs = isIntrospection(document) || selectsAnyOf(schema, indirect, document);
+      needs =
+        isIntrospection(document) ||
+        (indirect.size > 0 && selectsField(schema, document, (field) => indirect.has(field)));
       needsGraphqlJs.set(document, needs);
     }
     return !needs && !isSubscription(document, operationName);

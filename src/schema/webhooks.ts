@@ -1,20 +1,5 @@
 import type { WebhookAttempt } from "../generated/prisma/sqlite/client.ts";
-import {
-  createWebhook,
-  type DeliveryRecord,
-  deleteWebhook,
-  deliveryTypeOf,
-  eventTypesOf,
-  getWebhook,
-  listDeliveries,
-  MAX_WEBHOOKS_PER_AGENT,
-  retryDelivery,
-  rotateWebhookSecret,
-  updateWebhook,
-  WEBHOOK_ORDER,
-  type WebhookQuery,
-  type WebhookWithSecret,
-} from "../mailbox/webhooks.ts";
+import * as webhooks from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { type WebhookDeliveryStatus, WebhookDeliveryStatusEnum } from "./enums.ts";
@@ -36,14 +21,14 @@ const WebhookAttemptType = builder.objectRef<WebhookAttempt>("WebhookAttempt").i
   }),
 });
 
-const WebhookDeliveryType = builder.objectRef<DeliveryRecord>("WebhookDelivery").implement({
+const WebhookDeliveryType = builder.objectRef<webhooks.DeliveryRecord>("WebhookDelivery").implement({
   fields: (t) => ({
     id: t.exposeID("id"),
     eventId: t.id({
       description: "Also the webhook-id header: receivers de-duplicate on it",
       resolve: (delivery) => String(delivery.eventId),
     }),
-    type: t.string({ resolve: deliveryTypeOf }),
+    type: t.string({ resolve: webhooks.deliveryTypeOf }),
     status: t.field({
       type: WebhookDeliveryStatusEnum,
       resolve: (delivery) => delivery.status as WebhookDeliveryStatus,
@@ -61,7 +46,7 @@ const WebhookType = builder.prismaObject("Webhook", {
   fields: (t) => ({
     id: t.exposeID("id"),
     url: t.exposeString("url"),
-    events: t.stringList({ description: "The event types it receives; empty for all", resolve: eventTypesOf }),
+    events: t.stringList({ description: "The event types it receives; empty for all", resolve: webhooks.eventTypesOf }),
     description: t.exposeString("description", { nullable: true }),
     enabled: t.exposeBoolean("enabled"),
     disabledReason: t.exposeString("disabledReason", {
@@ -79,12 +64,12 @@ const WebhookType = builder.prismaObject("Webhook", {
       description: "Its deliveries, newest first, each with its attempts.",
       args: pageArgs,
       complexity: pageCost,
-      resolve: (webhook, args, ctx) => listDeliveries(ctx, { id: webhook.agentId }, webhook.id, args),
+      resolve: (webhook, args, ctx) => webhooks.listDeliveries(ctx, { id: webhook.agentId }, webhook.id, args),
     }),
   }),
 });
 
-const WebhookSecretType = builder.objectRef<WebhookWithSecret>("WebhookSecret").implement({
+const WebhookSecretType = builder.objectRef<webhooks.WebhookWithSecret>("WebhookSecret").implement({
   fields: (t) => ({
     webhook: t.field({ type: WebhookType, resolve: (answer) => answer.webhook }),
     secret: t.exposeString("secret", { description: "whsec_…, shown only now" }),
@@ -110,9 +95,9 @@ const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
 
 builder.prismaObjectFields(AgentType, (t) => ({
   webhooks: t.relation("webhooks", {
-    description: `The agent's webhooks, oldest first; at most ${MAX_WEBHOOKS_PER_AGENT}.`,
+    description: `The agent's webhooks, oldest first; at most ${webhooks.MAX_WEBHOOKS_PER_AGENT}.`,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
-    complexity: { field: 1, multiplier: MAX_WEBHOOKS_PER_AGENT },
+    complexity: { field: 1, multiplier: webhooks.MAX_WEBHOOKS_PER_AGENT },
     query: { orderBy: [...WEBHOOK_ORDER] },
   }),
 }));
@@ -124,7 +109,9 @@ builder.queryField("webhook", (t) =>
     description: "One webhook of your agent.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg,
-    resolve: forCallerWith((agent, query: WebhookQuery, args, ctx) => getWebhook(ctx, agent, args.webhookId, query)),
+    resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
+      webhooks.getWebhook(ctx, agent, args.webhookId, query),
+    ),
   }),
 );
 
@@ -134,7 +121,7 @@ builder.mutationFields((t) => ({
     description: "Adds a webhook; its signing secret is answered only now.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
     authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => createWebhook(ctx, agent, args.input)),
+    resolve: forCaller((agent, args, ctx) => webhooks.createWebhook(ctx, agent, args.input)),
   }),
   updateWebhook: t.prismaField({
     type: "Webhook",
@@ -145,8 +132,8 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: UpdateWebhookInput, required: true }),
     },
     authScopes: verifiedAgentArg,
-    resolve: forCallerWith((agent, query: WebhookQuery, args, ctx) =>
-      updateWebhook(ctx, agent, args.webhookId, args.input, query),
+    resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
+      webhooks.updateWebhook(ctx, agent, args.webhookId, args.input, query),
     ),
   }),
   deleteWebhook: t.field({
@@ -154,14 +141,14 @@ builder.mutationFields((t) => ({
     description: "Deletes a webhook and its deliveries.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => deleteWebhook(ctx, agent, args.webhookId)),
+    resolve: forCaller((agent, args, ctx) => webhooks.deleteWebhook(ctx, agent, args.webhookId)),
   }),
   rotateWebhookSecret: t.field({
     type: WebhookSecretType,
     description: "A new signing secret, answered only now; the old one stops signing at once.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => rotateWebhookSecret(ctx, agent, args.webhookId)),
+    resolve: forCaller((agent, args, ctx) => webhooks.rotateWebhookSecret(ctx, agent, args.webhookId)),
   }),
   retryWebhookDelivery: t.field({
     type: OutcomeType,
@@ -172,6 +159,6 @@ builder.mutationFields((t) => ({
       deliveryId: t.arg.id({ required: true }),
     },
     authScopes: verifiedAgentArg,
-    resolve: forCaller((agent, args, ctx) => retryDelivery(ctx, agent, args.webhookId, args.deliveryId)),
+    resolve: forCaller((agent, args, ctx) => webhooks.retryDelivery(ctx, agent, args.webhookId, args.deliveryId)),
   }),
 }));
