@@ -98,7 +98,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     description: `The agent's webhooks, oldest first; at most ${webhooks.MAX_WEBHOOKS_PER_AGENT}.`,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: { field: 1, multiplier: webhooks.MAX_WEBHOOKS_PER_AGENT },
-    query: { orderBy: [...WEBHOOK_ORDER] },
+    query: { orderBy: [...webhooks.WEBHOOK_ORDER] },
   }),
 }));
 
