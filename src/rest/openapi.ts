@@ -21,7 +21,7 @@ import type { Config } from "../config.ts";
 import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
 import type { Access, Route, Tag } from "../schema/declare.ts";
 import { publicOperations } from "../schema/operations.ts";
-import { operationOf, type Place, partsOf } from "./request.ts";
+import { operationOf, type Place, partsOf, summaryOf } from "./request.ts";
 
 // The OpenAPI 3.1 description of the REST layer, generated from the
 // operations' declarations: security, tag, statuses and summary as each
@@ -384,7 +384,7 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
   return {
     operationId: operation.name?.value,
     tags: [route.tag],
-    summary: route.summary,
+    summary: summaryOf(route, schema),
     ...(KEYED[route.access] ? {} : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body

@@ -1,15 +1,19 @@
 import {
   coerceInputValue,
   type GraphQLArgument,
+  type GraphQLField,
   type GraphQLInputType,
+  type GraphQLObjectType,
   type GraphQLSchema,
   getNamedType,
   isEnumType,
   isInputObjectType,
   isListType,
   isNonNullType,
+  isObjectType,
   Kind,
   type OperationDefinitionNode,
+  type SelectionSetNode,
   TypeInfo,
   typeFromAST,
   visit,
@@ -80,6 +84,28 @@ export function operationOf(route: Route): OperationDefinitionNode {
   );
   if (!operation) throw new Error(`${route.method} ${route.path} has no operation`);
   return operation;
+}
+
+/**
+ * The field an operation is about: down from its root while one field is
+ * selected with fields of its own (`agent(id) { emails { … } }` is about
+ * `emails`; `deleteAgent { success message }` about `deleteAgent`).
+ */
+function leadField(type: GraphQLObjectType, selections: SelectionSetNode): GraphQLField<unknown, unknown> | undefined {
+  const [node, ...others] = selections.selections;
+  if (others.length > 0 || node?.kind !== Kind.FIELD || !node.selectionSet) return undefined;
+  const field = type.getFields()[node.name.value];
+  const inner = field && getNamedType(field.type);
+  return (isObjectType(inner) && leadField(inner, node.selectionSet)) || field;
+}
+
+/** The route's one sentence for the reference: its declaration's, else its operation's field's description. */
+export function summaryOf(route: Route, schema: GraphQLSchema): string {
+  const operation = operationOf(route);
+  const root = schema.getRootType(operation.operation);
+  const summary = route.summary ?? (root && leadField(root, operation.selectionSet)?.description);
+  if (!summary) throw new Error(`${route.method} ${route.path} has no summary and its field no description`);
+  return summary;
 }
 
 /** The argument each variable is passed to, for its description and bounds. */

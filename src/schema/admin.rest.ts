@@ -22,13 +22,14 @@ const AdminAgentFields = graphql(`
   }
 `);
 
+/** What every operator route shares. */
+const OPERATOR = { access: "operator", tag: "admin" } as const;
+
 export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/domains",
-    access: "operator",
-    tag: "admin",
-    summary: "Adds a domain the instance serves, with the DNS records it needs.",
+    ...OPERATOR,
     refuses: [409],
     body: true,
     status: 201,
@@ -43,9 +44,7 @@ export const adminOperations = [
   declare({
     method: "PATCH",
     path: "/admin/domains/:name",
-    access: "operator",
-    tag: "admin",
-    summary: "Opens a domain to registration or closes it.",
+    ...OPERATOR,
     refuses: [404],
     body: true,
     operation: graphql(
@@ -59,18 +58,14 @@ export const adminOperations = [
   declare({
     method: "GET",
     path: "/admin/domains",
-    access: "operator",
-    tag: "admin",
-    summary: "The domains the instance serves.",
+    ...OPERATOR,
     operation: graphql(`query AdminDomains { admin { domains { ...DomainFields } } }`, [DomainFields]),
     respond: ({ admin }) => ({ data: admin.domains }),
   }),
   declare({
     method: "GET",
     path: "/admin/domains/:name",
-    access: "operator",
-    tag: "admin",
-    summary: "One served domain, its records and its last DNS check.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(`query AdminDomain($name: String!) { admin { domain(name: $name) { ...DomainFields } } }`, [
       DomainFields,
@@ -80,8 +75,7 @@ export const adminOperations = [
   declare({
     method: "GET",
     path: "/admin/domains/:name/zone",
-    access: "operator",
-    tag: "admin",
+    ...OPERATOR,
     summary: "A domain's DNS records as a zone file.",
     refuses: [404],
     text: true,
@@ -91,9 +85,7 @@ export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/domains/:name/verify",
-    access: "operator",
-    tag: "admin",
-    summary: "Checks a domain's DNS records now.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(
       `mutation AdminVerifyDomain($name: String!) { admin { verifyDomain(name: $name) { ...DomainFields } } }`,
@@ -104,9 +96,7 @@ export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/domains/:name/rotate-dkim",
-    access: "operator",
-    tag: "admin",
-    summary: "Starts a new DKIM key for a domain; with now, signs with it at once.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(
       `mutation AdminRotateDkim($name: String!, $now: Boolean) { admin { rotateDkim(name: $name, now: $now) { ...DomainFields } } }`,
@@ -117,9 +107,7 @@ export const adminOperations = [
   declare({
     method: "DELETE",
     path: "/admin/domains/:name",
-    access: "operator",
-    tag: "admin",
-    summary: "Stops serving a domain.",
+    ...OPERATOR,
     refuses: [404, 409],
     operation: graphql(
       `mutation AdminDeleteDomain($name: String!) { admin { deleteDomain(name: $name) { success message } } }`,
@@ -129,9 +117,7 @@ export const adminOperations = [
   declare({
     method: "GET",
     path: "/admin/held",
-    access: "operator",
-    tag: "admin",
-    summary: "Messages held for a person's approval, across agents.",
+    ...OPERATOR,
     operation: graphql(
       `query AdminHeld($limit: Int, $offset: Int) {
         admin { held(limit: $limit, offset: $offset) { data { agentId ...DraftFields } total limit offset } }
@@ -143,9 +129,7 @@ export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/agents/:agentId/drafts/:draftId/approve",
-    access: "operator",
-    tag: "admin",
-    summary: "Approves a held message as the operator.",
+    ...OPERATOR,
     refuses: [404, 410],
     operation: graphql(
       `mutation AdminApproveHeld($agentId: ID!, $draftId: ID!) {
@@ -158,9 +142,7 @@ export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/agents/:agentId/drafts/:draftId/reject",
-    access: "operator",
-    tag: "admin",
-    summary: "Rejects a held message as the operator.",
+    ...OPERATOR,
     refuses: [404, 410],
     body: true,
     operation: graphql(
@@ -174,9 +156,7 @@ export const adminOperations = [
   declare({
     method: "PUT",
     path: "/admin/agents/:agentId/policy",
-    access: "operator",
-    tag: "admin",
-    summary: "Sets an agent's send policy; null goes back to the instance's.",
+    ...OPERATOR,
     refuses: [404],
     body: true,
     operation: graphql(
@@ -190,9 +170,7 @@ export const adminOperations = [
   declare({
     method: "PUT",
     path: "/admin/agents/:agentId/reviewer",
-    access: "operator",
-    tag: "admin",
-    summary: "Sets who approves an agent's held mail: an address, a webhook, or the instance's.",
+    ...OPERATOR,
     refuses: [404],
     body: true,
     operation: graphql(
@@ -208,9 +186,7 @@ export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/agents",
-    access: "operator",
-    tag: "admin",
-    summary: "Registers an agent as the operator.",
+    ...OPERATOR,
     refuses: [409],
     body: true,
     status: 201,
@@ -225,9 +201,7 @@ export const adminOperations = [
   declare({
     method: "GET",
     path: "/admin/agents",
-    access: "operator",
-    tag: "admin",
-    summary: "Every agent, with its limits and policy; by verification or id prefix.",
+    ...OPERATOR,
     operation: graphql(
       `query AdminAgents($limit: Int, $offset: Int, $verified: Boolean, $prefix: String) {
         admin { agents(limit: $limit, offset: $offset, verified: $verified, prefix: $prefix) {
@@ -241,9 +215,7 @@ export const adminOperations = [
   declare({
     method: "GET",
     path: "/admin/agents/:agentId",
-    access: "operator",
-    tag: "admin",
-    summary: "One agent, with its limits and policy.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(`query AdminAgent($agentId: ID!) { admin { agent(id: $agentId) { ...AdminAgentFields } } }`, [
       AdminAgentFields,
@@ -253,9 +225,7 @@ export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/agents/:agentId/verify",
-    access: "operator",
-    tag: "admin",
-    summary: "Verifies an agent without a post on X.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(
       `mutation AdminVerifyAgent($agentId: ID!) { admin { verifyAgent(id: $agentId) { ...AdminAgentFields } } }`,
@@ -266,9 +236,7 @@ export const adminOperations = [
   declare({
     method: "DELETE",
     path: "/admin/agents/:agentId",
-    access: "operator",
-    tag: "admin",
-    summary: "Deletes an agent with all its mail and data.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(
       `mutation AdminDeleteAgent($agentId: ID!) { admin { deleteAgent(id: $agentId) { success message } } }`,
@@ -278,9 +246,7 @@ export const adminOperations = [
   declare({
     method: "POST",
     path: "/admin/agents/:agentId/rotate-key",
-    access: "operator",
-    tag: "admin",
-    summary: "Issues an agent a new API key as the operator.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(
       `mutation AdminRotateAgentKey($agentId: ID!) { admin { rotateAgentKey(id: $agentId) { apiKey } } }`,
@@ -290,9 +256,7 @@ export const adminOperations = [
   declare({
     method: "GET",
     path: "/admin/agents/:agentId/suppressions",
-    access: "operator",
-    tag: "admin",
-    summary: "An agent's suppression list.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(`
       query AdminSuppressions($agentId: ID!, $limit: Int, $offset: Int) {
@@ -308,9 +272,7 @@ export const adminOperations = [
   declare({
     method: "DELETE",
     path: "/admin/agents/:agentId/suppressions/:address",
-    access: "operator",
-    tag: "admin",
-    summary: "Takes an address off an agent's suppression list.",
+    ...OPERATOR,
     refuses: [404],
     operation: graphql(`
       mutation AdminRemoveSuppression($agentId: ID!, $address: String!) {
@@ -322,9 +284,7 @@ export const adminOperations = [
   declare({
     method: "PUT",
     path: "/admin/agents/:agentId/limits",
-    access: "operator",
-    tag: "admin",
-    summary: "Sets an agent's storage and daily send limits; null goes back to the instance's, left out keeps one.",
+    ...OPERATOR,
     refuses: [404],
     body: true,
     operation: graphql(
@@ -340,9 +300,7 @@ export const adminOperations = [
   declare({
     method: "GET",
     path: "/admin/stats",
-    access: "operator",
-    tag: "admin",
-    summary: "The instance's counts and its mail poller's state.",
+    ...OPERATOR,
     operation: graphql(`
       query AdminStats {
         admin { stats {

@@ -1,5 +1,5 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare, withoutNulls } from "./declare.ts";
+import { declare, ownAgent, withoutNulls } from "./declare.ts";
 
 // The agents area's operations as REST and MCP see them (see declare.ts).
 
@@ -20,7 +20,6 @@ export const agentOperations = [
     path: "/agents",
     access: "open",
     tag: "agents",
-    summary: "Registers an agent. Needs no API key.",
     refuses: [409, 429],
     body: true,
     status: 201,
@@ -33,10 +32,7 @@ export const agentOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId",
-    access: "agent",
-    tag: "agents",
-    summary: "Your own agent; it must be verified.",
-    refuses: [403, 404],
+    ...ownAgent("agents"),
     operation: graphql(`query Agent($agentId: ID!) { agent(id: $agentId) { ...AgentFields } }`, [AgentFields]),
     respond: ({ agent }) => agent && withoutNulls(agent),
     mcp: {
@@ -49,19 +45,13 @@ export const agentOperations = [
   declare({
     method: "DELETE",
     path: "/agents/:agentId",
-    access: "agent",
-    tag: "agents",
-    summary: "Deletes the agent with all its mail and data, permanently.",
-    refuses: [403, 404],
+    ...ownAgent("agents"),
     operation: graphql(`mutation DeleteAgent($agentId: ID!) { deleteAgent(agentId: $agentId) { success message } }`),
   }),
   declare({
     method: "POST",
     path: "/agents/:agentId/rotate-key",
-    access: "agent",
-    tag: "agents",
-    summary: "Issues a new API key; the current one stops working at once.",
-    refuses: [403, 404],
+    ...ownAgent("agents"),
     operation: graphql(`mutation RotateApiKey($agentId: ID!) { rotateApiKey(agentId: $agentId) { apiKey message } }`),
   }),
 ];

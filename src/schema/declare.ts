@@ -82,8 +82,8 @@ export interface Route<D extends Operation = Operation> {
   path: string;
   access: Access;
   tag: Tag;
-  /** One sentence for the reference; no two routes share one. */
-  summary: string;
+  /** One sentence for the reference where REST's words differ from its field's description (summaryOf); no two routes share one. */
+  summary?: string;
   refuses?: Refusal[];
   operation: D;
   /** The variables whose request part has another name; every other comes by its own. */
@@ -108,6 +108,9 @@ export interface Route<D extends Operation = Operation> {
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 export const SEND_BODY_LIMIT = 10 * 1024 * 1024;
+
+/** Who calls an agent's own route and what it may refuse: another agent's id or one not verified (403), no such item (404). */
+export const ownAgent = (tag: Tag) => ({ access: "agent", tag, refuses: [403, 404] }) as const satisfies Partial<Route>;
 
 /** A declaration, typed by its operation: the compiler checks its renames and answers against the schema. */
 export const declare = <D extends Operation>(route: Route<D>) => route as unknown as Route;

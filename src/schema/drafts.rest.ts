@@ -1,5 +1,5 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare, SEND_BODY_LIMIT } from "./declare.ts";
+import { declare, ownAgent, SEND_BODY_LIMIT } from "./declare.ts";
 import { PendingFields, sendAnswer, waits } from "./sending.rest.ts";
 
 // The drafts area's operations as REST and MCP see them (see declare.ts).
@@ -17,7 +17,6 @@ export const draftOperations = [
     path: "/agents/:agentId/drafts",
     access: "agent",
     tag: "sending",
-    summary: "Writes a draft; it counts against storage until it is sent or deleted.",
     refuses: [403, 404, 409, 422],
     body: true,
     maxBodyBytes: SEND_BODY_LIMIT,
@@ -38,10 +37,7 @@ export const draftOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/drafts",
-    access: "agent",
-    tag: "sending",
-    summary: "Drafts, newest first.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(
       `query ListDrafts($agentId: ID!, $limit: Int, $offset: Int) {
         agent(id: $agentId) { drafts(limit: $limit, offset: $offset) { data { ...DraftFields } total limit offset } }
@@ -58,10 +54,7 @@ export const draftOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/drafts/:draftId",
-    access: "agent",
-    tag: "sending",
-    summary: "One draft.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(
       `query GetDraft($agentId: ID!, $draftId: ID!) { agent(id: $agentId) { draft(id: $draftId) { ...DraftFields } } }`,
       [DraftFields],
@@ -71,10 +64,7 @@ export const draftOperations = [
   declare({
     method: "PATCH",
     path: "/agents/:agentId/drafts/:draftId",
-    access: "agent",
-    tag: "sending",
-    summary: "Changes the fields given; null clears one.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     body: true,
     maxBodyBytes: SEND_BODY_LIMIT,
     operation: graphql(
@@ -92,10 +82,7 @@ export const draftOperations = [
   declare({
     method: "DELETE",
     path: "/agents/:agentId/drafts/:draftId",
-    access: "agent",
-    tag: "sending",
-    summary: "Deletes a draft, giving back its storage.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(`
       mutation DeleteDraft($agentId: ID!, $draftId: ID!) {
         deleteDraft(agentId: $agentId, draftId: $draftId) { success message }
@@ -113,8 +100,6 @@ export const draftOperations = [
     path: "/agents/:agentId/drafts/:draftId/send",
     access: "agent",
     tag: "sending",
-    summary:
-      "Sends a draft as sendEmail sends a message (the same checks and limits); the draft is gone after. Held for a person when the agent's policy says so.",
     refuses: [403, 404, 409, 422],
     status: 201,
     acceptedWhen: ({ sendDraft }) => waits(sendDraft),

@@ -1,6 +1,6 @@
 import { MAX_WAIT_SECONDS } from "../mailbox/events.ts";
 import { graphql } from "../rest/graphql.ts";
-import { declare } from "./declare.ts";
+import { declare, ownAgent } from "./declare.ts";
 
 // The emails area's operations as REST and MCP see them (see declare.ts).
 
@@ -17,10 +17,7 @@ export const emailOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/emails",
-    access: "agent",
-    tag: "emails",
-    summary: "Received mail, newest first (best match first with search); all folders unless one is named.",
-    refuses: [403, 404],
+    ...ownAgent("emails"),
     operation: graphql(
       `query ListEmails(
         $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
@@ -56,11 +53,7 @@ export const emailOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/emails/wait",
-    access: "agent",
-    tag: "emails",
-    summary:
-      "The first matching email received after the filter's time, as soon as it is filed; null when none came in time.",
-    refuses: [403, 404],
+    ...ownAgent("emails"),
     noContentWhenNull: true,
     operation: graphql(
       `query WaitForEmail($agentId: ID!, $filter: EmailWaitFilter, $timeout: Int) {
@@ -77,10 +70,8 @@ export const emailOperations = [
   declare({
     method: "POST",
     path: "/agents/:agentId/emails/batch",
-    access: "agent",
-    tag: "emails",
+    ...ownAgent("emails"),
     summary: "Moves several emails to a folder and/or sets their read flag; answers how many changed.",
-    refuses: [403, 404],
     body: true,
     operation: graphql(`
       mutation UpdateEmails($agentId: ID!, $emailIds: [ID!]!, $folder: String, $isRead: Boolean) {
@@ -91,10 +82,8 @@ export const emailOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/emails/:emailId/attachments/:attachmentId",
-    access: "agent",
-    tag: "emails",
+    ...ownAgent("emails"),
     summary: "Downloads an attachment of a received email: its bytes, type and filename.",
-    refuses: [403, 404],
     operation: graphql(`
       query GetAttachment($agentId: ID!, $emailId: ID!) {
         email(agentId: $agentId, emailId: $emailId) { id agentId attachments { id } }
@@ -114,10 +103,7 @@ export const emailOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/emails/:emailId",
-    access: "agent",
-    tag: "emails",
-    summary: "One received email of your agent.",
-    refuses: [403, 404],
+    ...ownAgent("emails"),
     operation: graphql(
       `query GetEmail($agentId: ID!, $emailId: ID!) { email(agentId: $agentId, emailId: $emailId) { ...EmailFields } }`,
       [EmailFields],
@@ -141,10 +127,7 @@ export const emailOperations = [
   declare({
     method: "PATCH",
     path: "/agents/:agentId/emails/:emailId",
-    access: "agent",
-    tag: "emails",
-    summary: "Moves an email to a folder and/or sets its read flag.",
-    refuses: [403, 404],
+    ...ownAgent("emails"),
     body: true,
     operation: graphql(
       `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean) {
@@ -172,10 +155,7 @@ export const emailOperations = [
   declare({
     method: "DELETE",
     path: "/agents/:agentId/emails/:emailId",
-    access: "agent",
-    tag: "emails",
-    summary: "Moves an email to trash; from trash, or with permanent, deletes it for good.",
-    refuses: [403, 404],
+    ...ownAgent("emails"),
     operation: graphql(`
       mutation DeleteEmail($agentId: ID!, $emailId: ID!, $permanent: Boolean) {
         deleteEmail(agentId: $agentId, emailId: $emailId, permanent: $permanent) { success message }

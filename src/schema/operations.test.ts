@@ -1,6 +1,8 @@
 import { Kind } from "graphql";
 import { expect, test } from "vitest";
+import { summaryOf } from "../rest/request.ts";
 import type { Route } from "./declare.ts";
+import { schema } from "./index.ts";
 import { operations } from "./operations.ts";
 
 // Each declaration names one thing: no two share a route, an operation, a
@@ -14,6 +16,6 @@ const nameOf = (route: Route) =>
 test("no two declarations share a route, an operation name, a summary or a tool name", () => {
   distinct(operations.map((route) => `${route.method} ${route.path}`));
   distinct(operations.map(nameOf));
-  distinct(operations.map((route) => route.summary));
+  distinct(operations.map((route) => summaryOf(route, schema)));
   distinct(operations.flatMap(({ mcp }) => (mcp ? [mcp, ...(mcp.variants ?? [])].map((tool) => tool.name) : [])));
 });

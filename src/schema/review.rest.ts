@@ -15,7 +15,6 @@ export const reviewOperations = [
     path: "/review/:reviewToken/message",
     access: "reviewer",
     tag: "review",
-    summary: "A held message, by its review link's token: 404 for no such link, 410 once decided.",
     refuses: [404, 410],
     operation: graphql(`
       query Review($reviewToken: String!) {
@@ -31,7 +30,6 @@ export const reviewOperations = [
     path: "/review/:reviewToken/approve",
     access: "reviewer",
     tag: "review",
-    summary: "Approves the held message the token is for: it goes out within seconds, or at its sendAt. Once only.",
     refuses: [404, 410],
     operation: graphql(
       `mutation ApproveSend($reviewToken: String!) { approveSend(token: $reviewToken) { ...DecisionFields } }`,
@@ -43,7 +41,6 @@ export const reviewOperations = [
     path: "/review/:reviewToken/reject",
     access: "reviewer",
     tag: "review",
-    summary: "Rejects the held message the token is for: it is not sent. Once only.",
     refuses: [404, 410],
     body: true,
     operation: graphql(

@@ -1,6 +1,6 @@
 import { joinedAddresses } from "../mailbox/records.ts";
 import { graphql } from "../rest/graphql.ts";
-import { declare, type Route, SEND_BODY_LIMIT, withoutNulls } from "./declare.ts";
+import { declare, ownAgent, type Route, SEND_BODY_LIMIT, withoutNulls } from "./declare.ts";
 
 // The sending area's operations as REST and MCP see them (see declare.ts):
 // sends, replies and forwards, sent mail and the suppression list.
@@ -64,8 +64,6 @@ export const sendingOperations = [
     method: "POST",
     path: "/agents/:agentId/send",
     ...SENDS,
-    summary:
-      "Sends an email from the agent's address through the configured provider. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
     acceptedWhen: ({ sendEmail }) => waits(sendEmail),
     operation: graphql(
       `mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
@@ -96,8 +94,6 @@ export const sendingOperations = [
     method: "POST",
     path: "/agents/:agentId/emails/:emailId/reply",
     ...SENDS,
-    summary:
-      "Replies to a received email, in its thread: to its Reply-To or sender, with Re: and its references. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
     acceptedWhen: ({ replyToEmail }) => waits(replyToEmail),
     operation: graphql(
       `mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
@@ -118,8 +114,6 @@ export const sendingOperations = [
     method: "POST",
     path: "/agents/:agentId/emails/:emailId/forward",
     ...SENDS,
-    summary:
-      "Forwards a received email with its attachments, quoted below your text. With sendAt it waits as a scheduled draft; when the agent's send policy asks, it waits for a person's approval (PendingSend, pending_approval; the review link goes to the person).",
     acceptedWhen: ({ forwardEmail }) => waits(forwardEmail),
     operation: graphql(
       `mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
@@ -139,10 +133,7 @@ export const sendingOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/sent",
-    access: "agent",
-    tag: "sending",
-    summary: "Sent mail, newest first; total counts every send, not only today's.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(
       `query ListSent($agentId: ID!, $limit: Int, $offset: Int) {
         agent(id: $agentId) { sent(limit: $limit, offset: $offset) { data { ...SentFields } total limit offset } }
@@ -159,10 +150,7 @@ export const sendingOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/sent/:sentId",
-    access: "agent",
-    tag: "sending",
-    summary: "One sent email, with what reports said of its recipients.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(
       `query GetSentEmail($agentId: ID!, $sentId: ID!) { agent(id: $agentId) { sentEmail(id: $sentId) { ...SentFields } } }`,
       [SentFields],
@@ -172,10 +160,7 @@ export const sendingOperations = [
   declare({
     method: "DELETE",
     path: "/agents/:agentId/sent/:sentId",
-    access: "agent",
-    tag: "sending",
-    summary: "Deletes a sent email's record for good, freeing its storage.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(`
       mutation DeleteSentEmail($agentId: ID!, $sentId: ID!) {
         deleteSentEmail(agentId: $agentId, sentId: $sentId) { success message }
@@ -185,10 +170,7 @@ export const sendingOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/suppressions",
-    access: "agent",
-    tag: "sending",
-    summary: "Addresses the agent's mail no longer goes to (a hard bounce or a complaint), newest first.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(`
       query ListSuppressions($agentId: ID!, $limit: Int, $offset: Int) {
         agent(id: $agentId) {
@@ -209,10 +191,7 @@ export const sendingOperations = [
   declare({
     method: "DELETE",
     path: "/agents/:agentId/suppressions/:address",
-    access: "agent",
-    tag: "sending",
-    summary: "Takes an address off the suppression list: mail to it goes out again.",
-    refuses: [403, 404],
+    ...ownAgent("sending"),
     operation: graphql(`
       mutation RemoveSuppression($agentId: ID!, $address: String!) {
         removeSuppression(agentId: $agentId, address: $address) { success message }

@@ -1,5 +1,5 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare } from "./declare.ts";
+import { declare, ownAgent } from "./declare.ts";
 import { EmailFields } from "./emails.rest.ts";
 import { SentFields, sentObject } from "./sending.rest.ts";
 
@@ -13,10 +13,7 @@ export const threadOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/threads",
-    access: "agent",
-    tag: "threads",
-    summary: "Conversations, newest activity first; with a folder, those with received mail in it.",
-    refuses: [403, 404],
+    ...ownAgent("threads"),
     operation: graphql(
       `query ListThreads($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
         agent(id: $agentId) {
@@ -36,10 +33,7 @@ export const threadOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/threads/:threadId",
-    access: "agent",
-    tag: "threads",
-    summary: "One conversation of your agent, with its messages.",
-    refuses: [403, 404],
+    ...ownAgent("threads"),
     operation: graphql(
       `query GetThread($agentId: ID!, $threadId: ID!) {
         thread(agentId: $agentId, threadId: $threadId) {

@@ -1,4 +1,3 @@
-import { VERIFICATION_CODE_MINUTES } from "../mailbox/lifetimes.ts";
 import { graphql } from "../rest/graphql.ts";
 import { declare, withoutNulls } from "./declare.ts";
 
@@ -20,7 +19,6 @@ export const verificationOperations = [
     path: "/verify/start",
     access: "agent",
     tag: "verification",
-    summary: `Issues a code valid for ${VERIFICATION_CODE_MINUTES} minutes, replacing any earlier one.`,
     operation: graphql(`mutation StartVerification { startVerification { ...CodeFields } }`, [CodeFields]),
   }),
   declare({
@@ -42,7 +40,6 @@ export const verificationOperations = [
     path: "/verify/complete",
     access: "agent",
     tag: "verification",
-    summary: "Checks the public post on X and verifies the agent.",
     body: true,
     operation: graphql(
       `mutation CompleteVerification($tweetUrl: String!) {
@@ -71,7 +68,6 @@ export const verificationOperations = [
     path: "/verify/status",
     access: "agent",
     tag: "verification",
-    summary: "Where the agent stands in verification.",
     operation: graphql(
       `query VerificationStatus { verificationStatus { mode verified verifiedAt hasActiveCode codeExpiresAt } }`,
     ),

@@ -1,5 +1,5 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare } from "./declare.ts";
+import { declare, ownAgent } from "./declare.ts";
 
 // The webhooks area's operations as REST and MCP see them (see declare.ts).
 
@@ -13,7 +13,6 @@ export const webhookOperations = [
     path: "/agents/:agentId/webhooks",
     access: "agent",
     tag: "webhooks",
-    summary: "Adds a webhook; its signing secret is answered only now.",
     refuses: [403, 404, 409, 422],
     body: true,
     status: 201,
@@ -28,10 +27,7 @@ export const webhookOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/webhooks",
-    access: "agent",
-    tag: "webhooks",
-    summary: "The agent's webhooks, oldest first; at most 10.",
-    refuses: [403, 404],
+    ...ownAgent("webhooks"),
     operation: graphql(`query ListWebhooks($agentId: ID!) { agent(id: $agentId) { webhooks { ...WebhookFields } } }`, [
       WebhookFields,
     ]),
@@ -40,10 +36,7 @@ export const webhookOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/webhooks/:webhookId",
-    access: "agent",
-    tag: "webhooks",
-    summary: "One webhook of your agent.",
-    refuses: [403, 404],
+    ...ownAgent("webhooks"),
     operation: graphql(
       `query GetWebhook($agentId: ID!, $webhookId: ID!) {
         webhook(agentId: $agentId, webhookId: $webhookId) { ...WebhookFields }
@@ -54,10 +47,7 @@ export const webhookOperations = [
   declare({
     method: "PATCH",
     path: "/agents/:agentId/webhooks/:webhookId",
-    access: "agent",
-    tag: "webhooks",
-    summary: "Changes its URL, events or description, or turns it on or off.",
-    refuses: [403, 404],
+    ...ownAgent("webhooks"),
     body: true,
     operation: graphql(
       `mutation UpdateWebhook($agentId: ID!, $webhookId: ID!, $input: UpdateWebhookInput!) {
@@ -69,10 +59,7 @@ export const webhookOperations = [
   declare({
     method: "DELETE",
     path: "/agents/:agentId/webhooks/:webhookId",
-    access: "agent",
-    tag: "webhooks",
-    summary: "Deletes a webhook and its deliveries.",
-    refuses: [403, 404],
+    ...ownAgent("webhooks"),
     operation: graphql(`
       mutation DeleteWebhook($agentId: ID!, $webhookId: ID!) {
         deleteWebhook(agentId: $agentId, webhookId: $webhookId) { success message }
@@ -82,10 +69,7 @@ export const webhookOperations = [
   declare({
     method: "POST",
     path: "/agents/:agentId/webhooks/:webhookId/rotate-secret",
-    access: "agent",
-    tag: "webhooks",
-    summary: "A new signing secret, answered only now; the old one stops signing at once.",
-    refuses: [403, 404],
+    ...ownAgent("webhooks"),
     operation: graphql(
       `mutation RotateWebhookSecret($agentId: ID!, $webhookId: ID!) {
         rotateWebhookSecret(agentId: $agentId, webhookId: $webhookId) { webhook { ...WebhookFields } secret }
@@ -97,10 +81,7 @@ export const webhookOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/webhooks/:webhookId/deliveries",
-    access: "agent",
-    tag: "webhooks",
-    summary: "Its deliveries, newest first, each with its attempts.",
-    refuses: [403, 404],
+    ...ownAgent("webhooks"),
     operation: graphql(`
       query ListWebhookDeliveries($agentId: ID!, $webhookId: ID!, $limit: Int, $offset: Int) {
         webhook(agentId: $agentId, webhookId: $webhookId) {
@@ -119,10 +100,7 @@ export const webhookOperations = [
   declare({
     method: "POST",
     path: "/agents/:agentId/webhooks/:webhookId/deliveries/:deliveryId/retry",
-    access: "agent",
-    tag: "webhooks",
-    summary: "Tries a delivery again now, whether it is pending, delivered or given up.",
-    refuses: [403, 404],
+    ...ownAgent("webhooks"),
     operation: graphql(`
       mutation RetryWebhookDelivery($agentId: ID!, $webhookId: ID!, $deliveryId: ID!) {
         retryWebhookDelivery(agentId: $agentId, webhookId: $webhookId, deliveryId: $deliveryId) { success message }
