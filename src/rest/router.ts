@@ -7,7 +7,7 @@ import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type RequestFacts, requestFacts } from "../schema/context.ts";
 import { DEFAULT_BODY_LIMIT, type RestRequest, type Route } from "../schema/declare.ts";
-import { inSpecWords, selectsAutoSubmitted } from "../schema/enums.ts";
+import { respellerOf } from "../schema/enums.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
 import { operations } from "../schema/operations.ts";
@@ -68,22 +68,23 @@ export type RunRoute = (route: Route, request: RestRequest, facts: RequestFacts)
 
 /** The one way a route runs, for REST and for the MCP tools: the operations checked once. */
 export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: Services): RunRoute {
-  const prepared = new Map<Route, { source: string; parts: Part[]; spelled: (body: unknown) => unknown }>();
+  const prepared = new Map<Route, { source: string; parts: Part[]; respell: ((data: unknown) => void) | null }>();
   for (const route of operations) {
     const [invalid] = validate(schema, route.operation);
     if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
-    const spelled = selectsAutoSubmitted(schema, route.operation) ? inSpecWords : (body: unknown) => body;
-    prepared.set(route, { source: print(route.operation), parts: partsOf(route, schema), spelled });
+    const respell = respellerOf(schema, route.operation);
+    prepared.set(route, { source: print(route.operation), parts: partsOf(route, schema), respell });
   }
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    const { source, parts, spelled } = prepared.get(route) ?? { source: "", parts: [], spelled: inSpecWords };
+    const { source, parts, respell } = prepared.get(route) ?? { source: "", parts: [], respell: null };
     const variables = variablesFrom(parts, request);
     assertValidVariables(parts, variables);
     const result = await runOperation(graphql, { query: source, variables }, facts);
     const [failure] = result.errors ?? [];
     if (failure) throw serviceErrorOf(failure) ?? internalError();
     const data = result.data ?? {};
+    respell?.(data);
     if (route.file) {
       const file = route.file(data, request);
       if (!file) throw new ServiceError("NOT_FOUND", "Attachment not found");
@@ -92,7 +93,7 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
       return { status: 200, file: await facts.answer.load(content, (loaded) => loaded.content.length) };
     }
     const status = route.acceptedWhen?.(data) ? 202 : (route.status ?? 200);
-    return { status, body: spelled(route.respond ? route.respond(data, request) : Object.values(data)[0]) };
+    return { status, body: route.respond ? route.respond(data, request) : Object.values(data)[0] };
   };
 }
 

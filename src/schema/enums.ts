@@ -1,8 +1,17 @@
-import { type DocumentNode, type GraphQLSchema, getNamedType } from "graphql";
+import {
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLNamedType,
+  type GraphQLSchema,
+  getNamedType,
+  isInterfaceType,
+  isObjectType,
+  Kind,
+  type SelectionSetNode,
+} from "graphql";
 import { SEND_POLICIES } from "../config.ts";
 import type { AutoSubmitted, DeliveryStatus } from "../mailbox/reports.ts";
 import { builder } from "./builder.ts";
-import { selectsField } from "./selects.ts";
 
 // The closed sets the schema answers with, as enums, so a typed client gets
 // their values as a union it can switch on. A value's name is the word REST,
@@ -98,20 +107,56 @@ export const RecordStatusEnum = builder.enumType("RecordStatus", {
   } as const,
 });
 
-const specWordOf = (value: unknown) => AUTO_SUBMITTED_WORDS[value as keyof typeof AUTO_SUBMITTED_WORDS] ?? value;
-
-/** A REST answer with the Auto-Submitted keywords as RFC 3834 spells them wherever GraphQL gave an autoSubmitted. */
-export function inSpecWords(body: unknown): unknown {
-  if (Array.isArray(body)) return body.map(inSpecWords);
-  if (typeof body !== "object" || body === null) return body;
-  const spelled: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(body)) {
-    spelled[name] = name === "autoSubmitted" ? specWordOf(value) : inSpecWords(value);
+/** The response keys down to each autoSubmitted a document selects (its fragments included); through a list, each item. */
+function autoSubmittedPaths(schema: GraphQLSchema, document: DocumentNode): string[][] {
+  const fragments = new Map<string, FragmentDefinitionNode>();
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  return spelled;
+  const paths: string[][] = [];
+  const walk = (type: GraphQLNamedType | undefined, selections: SelectionSetNode, path: string[]): void => {
+    for (const selection of selections.selections) {
+      if (selection.kind === Kind.FIELD) {
+        const field = isObjectType(type) || isInterfaceType(type) ? type.getFields()[selection.name.value] : undefined;
+        const key = [...path, selection.alias?.value ?? selection.name.value];
+        if (field && getNamedType(field.type).name === "AutoSubmitted") paths.push(key);
+        else if (field && selection.selectionSet) walk(getNamedType(field.type), selection.selectionSet, key);
+        continue;
+      }
+      const fragment = selection.kind === Kind.FRAGMENT_SPREAD ? fragments.get(selection.name.value) : selection;
+      const condition = fragment?.typeCondition?.name.value;
+      if (fragment) walk(condition ? schema.getType(condition) : type, fragment.selectionSet, path);
+    }
+  };
+  for (const definition of document.definitions) {
+    if (definition.kind === Kind.OPERATION_DEFINITION) {
+      walk(schema.getRootType(definition.operation) ?? undefined, definition.selectionSet, []);
+    }
+  }
+  return paths;
 }
 
-/** Whether an operation selects an autoSubmitted, the one enum REST spells otherwise: only its answers are respelled. */
-export function selectsAutoSubmitted(schema: GraphQLSchema, document: DocumentNode): boolean {
-  return selectsField(schema, document, (field) => getNamedType(field.type).name === "AutoSubmitted");
+/** Rewrites the value at the path's end, through objects and lists. */
+function respellAt(value: unknown, [key, ...rest]: string[]): void {
+  if (Array.isArray(value)) {
+    for (const item of value) respellAt(item, [key as string, ...rest]);
+    return;
+  }
+  if (typeof value !== "object" || value === null || key === undefined) return;
+  const record = value as Record<string, unknown>;
+  if (rest.length > 0) respellAt(record[key], rest);
+  else record[key] = AUTO_SUBMITTED_WORDS[record[key] as keyof typeof AUTO_SUBMITTED_WORDS] ?? record[key];
+}
+
+/**
+ * For a REST route's operation, what puts its data's Auto-Submitted keywords
+ * as RFC 3834 spells them, at just the places the document selects one
+ * (found once per document); null when it selects none.
+ */
+export function respellerOf(schema: GraphQLSchema, document: DocumentNode): ((data: unknown) => void) | null {
+  const paths = autoSubmittedPaths(schema, document);
+  if (paths.length === 0) return null;
+  return (data) => {
+    for (const path of paths) respellAt(data, path);
+  };
 }

@@ -1,6 +1,7 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { filterSchema, pruneSchema } from "@graphql-tools/utils";
 import {
+  BREAK,
   type DocumentNode,
   type ExecutionResult,
   GraphQLError,
@@ -10,6 +11,9 @@ import {
   getOperationAST,
   isObjectType,
   Kind,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
 } from "graphql";
 import { createYoga, isAsyncIterable, type Plugin, type YogaServerInstance } from "graphql-yoga";
 import { excerpt, ServiceError } from "../errors.ts";
@@ -20,7 +24,6 @@ import { type Context, createContext, type RequestFacts, requestFacts } from "./
 import { located, serviceErrorOf, toServiceError } from "./errors.ts";
 import { cleanLiterals, jsonProblem } from "./input.ts";
 import { documentLimits } from "./limits.ts";
-import { selectsField } from "./selects.ts";
 import { Streams } from "./streams.ts";
 
 /** What a caller of the pipeline passes in; Yoga's own requests bring the HTTP request instead. */
@@ -110,6 +113,28 @@ function indirectFieldsOf(schema: GraphQLSchema): Set<GraphQLField<unknown, unkn
     }
   }
   return fields;
+}
+
+/** Whether the document (its fragments included) selects a field that passes `test`. */
+function selectsField(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  test: (field: GraphQLField<unknown, unknown>) => boolean,
+): boolean {
+  const types = new TypeInfo(schema);
+  let found = false;
+  visit(
+    document,
+    visitWithTypeInfo(types, {
+      Field() {
+        const field = types.getFieldDef();
+        if (!field || !test(field)) return undefined;
+        found = true;
+        return BREAK;
+      },
+    }),
+  );
+  return found;
 }
 
 /**
