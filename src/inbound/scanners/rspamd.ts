@@ -35,6 +35,8 @@ export interface SpamEnvelope {
 /** An answer larger than this is not one Rspamd gives for a verdict. */
 const ANSWER_LIMIT_BYTES = 1024 * 1024;
 
+const CUT_SHORT = "Rspamd's answer was cut short.";
+
 /** Scans a raw message; `timeoutMs` bounds the whole exchange, connecting included. */
 export async function checkSpam(
   url: string,
@@ -142,8 +144,9 @@ function post(
           chunks.push(chunk);
         });
         reply.on("end", () => resolve(Buffer.concat(chunks).toString("utf8")));
-        reply.on("error", (error) => unscanned(failure(error, timeoutMs)));
-        reply.on("close", () => reply.complete || unscanned("Rspamd's answer was cut short."));
+        // A timeout ends the answer with an error too, and says so first.
+        reply.on("error", (error) => unscanned(timedOut(error) ? late(timeoutMs) : CUT_SHORT));
+        reply.on("close", () => reply.complete || unscanned(CUT_SHORT));
       },
     );
     call.on("error", (error) => unscanned(failure(error, timeoutMs)));
@@ -152,8 +155,15 @@ function post(
 }
 
 function failure(error: Error & { code?: string }, timeoutMs: number): string {
-  if (error.name === "AbortError" || error.name === "TimeoutError") {
-    return `Rspamd did not answer within ${timeoutMs} ms.`;
-  }
+  if (timedOut(error)) return late(timeoutMs);
   return `Rspamd is not reachable (${error.code ?? "connection failed"}).`;
+}
+
+/** AbortSignal.timeout's reason, as node:http passes it on. */
+function timedOut(error: Error): boolean {
+  return error.name === "AbortError" || error.name === "TimeoutError";
+}
+
+function late(timeoutMs: number): string {
+  return `Rspamd did not answer within ${timeoutMs} ms.`;
 }
