@@ -13,7 +13,7 @@ const CLEAN_ANSWER =
   '{"is_skipped":false,"score":1.3,"required_score":15.0,"action":"no action","symbols":{"MIME_GOOD":{"name":"MIME_GOOD","score":-0.1,"metric_score":-0.1,"options":["text/plain"]},"ARC_NA":{"name":"ARC_NA","score":0.0,"metric_score":0.0},"RDNS_NONE":{"name":"RDNS_NONE","score":1.0,"metric_score":1.0}},"messages":{},"urls":[],"emails":[],"message-id":"2@example.com","time_real":0.01,"milter":{"remove_headers":{"X-Spam":0}}}';
 
 const envelope = {
-  clientAddress: "192.0.2.25",
+  clientAddress: "::ffff:192.0.2.25",
   helo: "mx.sender.example",
   mailFrom: "",
   recipients: ["agent@mail.example", "other@mail.example", "bad\r\nInjected: yes"],
@@ -81,7 +81,7 @@ describe("checkSpam against a fake Rspamd", () => {
     return { url: `http://127.0.0.1:${(listening.address() as AddressInfo).port}/`, asked };
   }
 
-  test("posts the message to /checkv2 with the envelope, one Rcpt line per recipient", async () => {
+  test("posts the message to /checkv2 with the envelope: IPv4 as such, <> for the null sender, one Rcpt line per recipient", async () => {
     const { url, asked } = await fake((reply) => reply.end(CLEAN_ANSWER));
     const verdict = await checkSpam(url, Buffer.from("Subject: hi\r\n\r\nhello\r\n"), envelope, { timeoutMs: 5000 });
     expect(verdict.status).toBe("scanned");

@@ -96,7 +96,8 @@ function checkEndpoint(url: string): URL | null {
  */
 function envelopeHeaders(envelope: SpamEnvelope): Record<string, string | string[]> {
   const headers: Record<string, string | string[]> = {};
-  const ip = envelope.clientAddress && headerValue(envelope.clientAddress);
+  // Node names an IPv4 client of a dual-stack listener as ::ffff:a.b.c.d; Rspamd's IPv4 rules want a.b.c.d.
+  const ip = envelope.clientAddress && headerValue(envelope.clientAddress.replace(/^::ffff:(?=\d+\.)/i, ""));
   if (ip) headers.IP = ip;
   const helo = envelope.helo && headerValue(envelope.helo);
   if (helo) headers.Helo = helo;
