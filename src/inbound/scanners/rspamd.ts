@@ -32,8 +32,8 @@ export interface SpamEnvelope {
   recipients: string[];
 }
 
-/** An answer larger than this is not one Rspamd gives for a verdict. */
-const ANSWER_LIMIT_BYTES = 1024 * 1024;
+/** Larger than any verdict Rspamd gives, even listing every URL of a large message. */
+const ANSWER_LIMIT_BYTES = 16 * 1024 * 1024;
 
 const CUT_SHORT = "Rspamd's answer was cut short.";
 
