@@ -45,7 +45,7 @@ export function fence(
   label: { from: string; authenticated: boolean; screening: Screening },
   nonce: string,
 ): string {
-  if (!NONCE.test(nonce)) throw new TypeError("A fence's nonce is 32 hex digits, as newNonce makes it");
+  if (!NONCE.test(nonce)) throw new Error("A fence's nonce is 32 hex digits, as newNonce makes it");
   const open = `<<<UNTRUSTED-EMAIL nonce=${nonce} from=${quotedAddress(label.from)} authenticated=${label.authenticated ? "yes" : "no"} verdict=${label.screening.verdict}>>>`;
   const lines = [open, neutralised(text), `<<<END-UNTRUSTED-EMAIL nonce=${nonce}>>>`];
   return (label.screening.verdict === "suspicious" ? [warningOf(label.screening), ...lines] : lines).join("\n");

@@ -67,7 +67,7 @@ export const PHRASES: Phrase[] = [
   ),
   phrase(
     "ai_instruction",
-    `${START}(?:attention|note|message|instructions?|important|notice|memo|hey|hi|hello|dear)(?: to| for)?,? (?:any |all |the )?${AI}s?(?: reading| processing| summari[sz]ing| handling)?${words(3)} ?[:,!]`,
+    `${START}(?:attention|note|message|instructions?|important|notice|memo|hey|hi|hello|dear)(?: to| for)?,? (?:any |all |the )?${AI}s?(?: (?:assistants?|agents?|models?|tools?|systems?))?(?: (?:reading|processing|summari[sz]ing|handling|screening)(?: this(?: email| e-mail| message| mail)?)?)? ?[:,!]`,
   ),
   phrase(
     "ai_instruction",
@@ -143,7 +143,7 @@ export const PHRASES: Phrase[] = [
   }),
   phrase(
     "role_marker",
-    `^ ?(?:system|assistant|developer)(?: prompt| message)? ?: ?[^\\n]{0,40}?${START}(?:you are|you're|you’re|you must|you will|ignore|disregard|new instructions|override|from now on|the user|as an ai)${END}`,
+    `^ ?(?:system|assistant|developer)(?: prompt| message)? ?: ?[^\\n]{0,40}?${START}(?:you are (?:an?|the) (?:ai|assistant|helpful|language model|large language model|chatbot|bot|agent)|ignore|disregard|new instructions|override|from now on|as an ai)${END}`,
     { view: "lines" },
   ),
 
@@ -160,7 +160,7 @@ export const PHRASES: Phrase[] = [
   // Asks for the model's secrets.
   phrase(
     "reveal_secrets",
-    `${START}(?:reveal|print|output|disclose|leak|dump|expose|display|repeat|show me|tell me|send me|give me|send us|give us|email me|forward me|paste|reply with|respond with)(?: all| any| the| your| its| their| of){0,3}(?: full| complete| entire| current| hidden| secret| original| initial| exact| stored| saved){0,2} (?:system prompt|initial instructions|original instructions|hidden instructions|instructions above|api keys?|api tokens?|secret keys?|access tokens?|auth(?:entication)? tokens?|bearer tokens?|private keys?|ssh keys?|credentials|secrets|environment variables|env vars|\\.env(?: file)?|passwords|session (?:tokens?|cookies))${END}`,
+    `${START}(?:reveal|print|output|disclose|leak|dump|expose|repeat|show me|tell me|send me|give me|send us|give us|email me|forward me|reply with|respond with)(?: all| any| the| your| its| their| of){0,3}(?: full| complete| entire| current| hidden| secret| original| initial| exact| stored| saved){0,2} (?:system prompt|initial instructions|original instructions|hidden instructions|instructions above|api keys?|api tokens?|secret keys?|access tokens?|auth(?:entication)? tokens?|bearer tokens?|private keys?|ssh keys?|credentials|secrets|environment variables|env vars|\\.env(?: file)?|passwords|session (?:tokens?|cookies))${END}`,
     { negatable: true },
   ),
   phrase(
@@ -212,7 +212,7 @@ export const PHRASES: Phrase[] = [
   ),
   phrase(
     "forward_mail",
-    "把(?:所有|全部|最近|最新|的|\\d{1,4}|[一二三四五六七八九十]{1,3}|封|条){1,6}(?:邮件|电子邮件|信件)都?(?:转发|发送|发)",
+    "[把将](?:所有|全部|最近|最新|的|\\d{1,4}|[一二三四五六七八九十]{1,3}|封|条){1,6}(?:邮件|电子邮件|信件)都?(?:转发|发送|发)",
   ),
   phrase(
     "forward_mail",
@@ -222,4 +222,4 @@ export const PHRASES: Phrase[] = [
 
 /** Words that turn an ask into a warning when they stand just before it. */
 export const NEGATION =
-  /(?<![\p{L}])(?:never|not|n't|n’t|no one|nobody|nunca|nie|niemals|jamais|ne|non)\W{0,3}(?:\w{1,15}\W{1,3}){0,4}$/iu;
+  /(?:(?<![\p{L}])(?:never|not|no one|nobody|nunca|nie|niemals|jamais|ne|non)(?![\p{L}])|n['’]t)\W{0,3}(?:\w{1,15}\W{1,3}){0,6}$/iu;

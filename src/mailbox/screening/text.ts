@@ -32,7 +32,7 @@ export function phraseSignals(text: string, where: SignalPlace): Signal[] {
     if (found.has(name)) continue;
     const source = views[view];
     for (const match of source.matchAll(pattern)) {
-      if (negatable && NEGATION.test(source.slice(Math.max(0, match.index - 50), match.index))) continue;
+      if (negatable && NEGATION.test(source.slice(Math.max(0, match.index - 80), match.index))) continue;
       found.set(name, { name, where, excerpt: excerptOf(source, match.index) });
       break;
     }
