@@ -244,7 +244,7 @@ export function readHtml(html: string, where: SignalPlace): HtmlReading {
   return { text, hidden, misleading: found.misleading, tags };
 }
 
-/** The signals of an HTML body: hidden text carrying words to a model, misleading links, role and tool tags. */
+/** hidden_text, when what the HTML hides carries words addressed to a model (any phrase signal), quoting them. */
 export function hiddenTextSignals(reading: HtmlReading, where: SignalPlace): Signal[] {
   const [addressed] = phraseSignals(reading.hidden, where);
   return addressed ? [{ name: "hidden_text", where, excerpt: addressed.excerpt }] : [];

@@ -9,13 +9,18 @@ import { excerptOf, type Signal, type SignalName, type SignalPlace } from "./sig
 /** What a reader does not see, dropped before phrases are read: zero-width characters, soft hyphens, direction marks. */
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD]/g;
 
+interface Views {
+  lines: string;
+  flat: string;
+}
+
 /**
  * The views phrases are read in: compatibility forms folded (NFKC: full-width
  * and mathematical letters read as plain ones), invisible characters dropped,
  * so `ig\u200Bnore` reads as ignore; `lines` keeps line breaks, `flat` makes
  * every whitespace run one space.
  */
-export function viewsOf(text: string): { lines: string; flat: string } {
+function viewsOf(text: string): Views {
   const lines = text
     .replace(INVISIBLE, "")
     .normalize("NFKC")
@@ -26,7 +31,10 @@ export function viewsOf(text: string): { lines: string; flat: string } {
 
 /** The first match of each phrase signal not turned into a warning by a negation before it. */
 export function phraseSignals(text: string, where: SignalPlace): Signal[] {
-  const views = viewsOf(text);
+  return phraseSignalsIn(viewsOf(text), where);
+}
+
+function phraseSignalsIn(views: Views, where: SignalPlace): Signal[] {
   const found = new Map<SignalName, Signal>();
   for (const { name, pattern, view, negatable } of PHRASES) {
     if (found.has(name)) continue;
@@ -45,8 +53,7 @@ const TRANSCRIPT_LINE = /^(assistant|human|user|system) ?:/gim;
 const TRANSCRIPT_LINES_READ = 50;
 
 /** A transcript needs an assistant's line and another role's. */
-export function transcriptSignal(text: string, where: SignalPlace): Signal[] {
-  const { lines } = viewsOf(text);
+function transcriptSignal(lines: string, where: SignalPlace): Signal[] {
   const roles = new Set<string>();
   let count = 0;
   for (const match of lines.matchAll(TRANSCRIPT_LINE)) {
@@ -73,7 +80,7 @@ const BIDI_OVERRIDE = /[\u202D\u202E]/;
 const BIDI_EMBEDDING = /[\u202A-\u202C\u2066-\u2069]/;
 const RIGHT_TO_LEFT = /[\p{Script=Hebrew}\p{Script=Arabic}\p{Script=Syriac}\p{Script=Thaana}\p{Script=Nko}]/u;
 
-export function characterSignals(text: string, where: SignalPlace): Signal[] {
+function characterSignals(text: string, where: SignalPlace): Signal[] {
   const signals: Signal[] = [];
   const zeroWidth = ZERO_WIDTH_IN_WORD.exec(text);
   if (zeroWidth) signals.push({ name: "zero_width", where, excerpt: excerptOf(text, zeroWidth.index) });
@@ -91,7 +98,7 @@ export function characterSignals(text: string, where: SignalPlace): Signal[] {
 const BASE64_RUN = /(?<![A-Za-z0-9+/=:._%&?#-])[A-Za-z0-9+/]{200,}={0,2}/g;
 const DATA_URI = /(?<![\p{L}\p{N}])data:[a-z]{1,20}\/[a-z0-9.+-]{1,60}(?:;[a-z0-9=.+-]{1,40}){0,3},/iu;
 
-export function blobSignals(text: string, where: SignalPlace): Signal[] {
+function blobSignals(text: string, where: SignalPlace): Signal[] {
   const dataUri = DATA_URI.exec(text);
   if (dataUri) return [{ name: "encoded_blob", where, excerpt: excerptOf(text, dataUri.index) }];
   for (const match of text.matchAll(BASE64_RUN)) {
@@ -105,9 +112,10 @@ export function blobSignals(text: string, where: SignalPlace): Signal[] {
 
 /** Everything a piece of plain text is screened for. */
 export function textSignals(text: string, where: SignalPlace, options: { blobs: boolean }): Signal[] {
+  const views = viewsOf(text);
   return [
-    ...phraseSignals(text, where),
-    ...transcriptSignal(text, where),
+    ...phraseSignalsIn(views, where),
+    ...transcriptSignal(views.lines, where),
     ...characterSignals(text, where),
     ...(options.blobs ? blobSignals(text, where) : []),
   ];
