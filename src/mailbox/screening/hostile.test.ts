@@ -51,6 +51,15 @@ describe("screening hostile input", () => {
     ["100,000 styled spans", '<span style="color:#fff;background:#fff;font-size:0">x'.repeat(100_000)],
     ["a style sheet of a million braces", `<style>${"{".repeat(MB)}${"}".repeat(MB)}</style>`],
     ["100,000 links showing domains", '<a href="https://a.example/">https://b.example/</a>'.repeat(100_000)],
+    ["a colour of 200,000 blanks", `<p style="color: a${" ".repeat(200_000)}b">x</p>`],
+    [
+      "an opacity of 200,000 zeros",
+      `<p style="opacity: ${"0".repeat(200_000)}x; font-size: ${"0".repeat(200_000)}">x</p>`,
+    ],
+    [
+      "a selector list of 100,000 commas and blanks",
+      `<style>${" ,".repeat(100_000)}.a${" ".repeat(50_000)}x{display:none}</style>`,
+    ],
     ["a 4 MB comment", `<!--${"ignore ".repeat(600_000)}-->`],
   ])(
     "%s of HTML",

@@ -48,10 +48,7 @@ const LINK_TEXT_READ = 300;
 
 /** A colour as `#rrggbb`, `transparent`, or as written when it is neither. */
 function colorOf(value: string): string {
-  const color = value
-    .trim()
-    .toLowerCase()
-    .replace(/\s*!important$/, "");
+  const color = value.trim().toLowerCase();
   const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/.exec(color);
   if (short) return `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`;
   const rgb = /^rgba?\((\d{1,3}),\s?(\d{1,3}),\s?(\d{1,3})(?:,\s?([\d.]{1,6}))?\)$/.exec(color.replace(/\s+/g, " "));
@@ -81,9 +78,10 @@ function declarationsOf(style: string): Map<string, string> {
   return declarations;
 }
 
-const isZero = (value: string | undefined) => value !== undefined && /^0*\.?0*(?:px|pt|em|rem|%)?$/.test(value);
+const isZero = (value: string | undefined) =>
+  value !== undefined && /^0{0,12}(?:\.0{0,12})?(?:px|pt|em|rem|%)?$/.test(value);
 const isTiny = (value: string | undefined) =>
-  value !== undefined && /^(?:0*\.?\d{0,3})(?:px|pt)?$/.test(value) && Number.parseFloat(value) <= 1;
+  value !== undefined && /^[\d.]{1,12}(?:px|pt)?$/.test(value) && Number.parseFloat(value) <= 1;
 const isFarOff = (value: string | undefined) => value !== undefined && Number.parseFloat(value) <= -500;
 
 /** Whether declarations put an element out of sight for good. */
@@ -139,7 +137,7 @@ function addHiddenClasses(css: string, into: Set<string>): void {
       if (depth > 0) continue;
       const selector = css.slice(selectorStart, blockStart).trim();
       if (!selector.startsWith("@") && hides(declarationsOf(css.slice(blockStart + 1, at)))) {
-        for (const [, name] of selector.matchAll(/(?:^|,)\s*[a-z0-9]{0,10}\.([\w-]{1,64})\s*(?=,|$)/gi))
+        for (const [, name] of selector.matchAll(/(?:^|,)\s{0,20}[a-z0-9]{0,10}\.([\w-]{1,64})\s{0,20}(?=,|$)/gi))
           into.add(name ?? "");
       }
       selectorStart = at + 1;
