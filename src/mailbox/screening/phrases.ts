@@ -196,6 +196,10 @@ export const PHRASES: Phrase[] = [
   ),
   phrase(
     "forward_mail",
+    `${START}(?:forward|send|relay|bcc|exfiltrate|transmit|copy)(?: me| us)? (?:every|each)(?: single| new| incoming)? (?:e-?mail|mail|message|conversation|thread)${words(6)} to ${DESTINATION}`,
+  ),
+  phrase(
+    "forward_mail",
     `${START}(?:create|add|set up|setup) (?:an? |the )?(?:auto-?forward(?:ing)?|forwarding) (?:rule|filter)${END}`,
   ),
   phrase(
