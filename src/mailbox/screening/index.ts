@@ -1,0 +1,111 @@
+import { hiddenTextSignals, readHtml } from "./html.ts";
+import {
+  type Screening,
+  SIGNAL_NAMES,
+  SIGNAL_PLACES,
+  type Signal,
+  type SignalName,
+  type SignalPlace,
+  type Verdict,
+  verdictOf,
+} from "./signals.ts";
+import { textSignals } from "./text.ts";
+
+// Prompt-injection screening: what in a received message is addressed to the
+// model that reads it rather than to a person, or hidden from the person who
+// might check it. Pure: no database, no network, no clock, no randomness;
+// the same message always gets the same answer. Worked out in linear time
+// from a bounded head of each part, as reading help is:
+//
+// - the subject's first 998 characters (a header line's limit);
+// - the text part's first 256 KiB;
+// - the HTML's first 256 KiB, cut before its 10,000th tag (the HTML parser's
+//   work grows with the square of unclosed tags);
+// - the names of the first 100 attachments (255 characters of each), and the
+//   first 64 KiB of the text of the first 10 text attachments.
+//
+// Past those bounds nothing more is looked for. The verdict is `suspicious`
+// with any signal but the weak ones (zero_width, misleading_link,
+// encoded_blob), or with weak signals of two kinds; see signals.ts.
+// The signals found are each reported once per place, with the first
+// excerpt, ordered by place then name.
+
+export { fence, newNonce } from "./fence.ts";
+export { type Screening, SIGNAL_NAMES, SIGNAL_PLACES, type Signal, type SignalName, type SignalPlace, type Verdict };
+
+export interface ScreenInput {
+  subject: string | null;
+  bodyText: string | null;
+  bodyHtml: string | null;
+  /** `text` is the decoded text of a text/* attachment, else null. */
+  attachments: { filename: string | null; contentType: string; text: string | null }[];
+}
+
+const SUBJECT_READ = 998;
+const TEXT_READ = 256 * 1024;
+const HTML_READ = 256 * 1024;
+const HTML_TAGS_READ = 10_000;
+const ATTACHMENT_NAMES_READ = 100;
+const ATTACHMENT_NAME_READ = 255;
+const ATTACHMENT_TEXTS_READ = 10;
+const ATTACHMENT_TEXT_READ = 64 * 1024;
+
+/** The HTML's first 256 KiB, cut before its 10,000th tag. */
+function htmlHead(html: string): string {
+  let at = -1;
+  for (let tags = 0; tags < HTML_TAGS_READ; tags++) {
+    at = html.indexOf("<", at + 1);
+    if (at < 0 || at >= HTML_READ) return html.slice(0, HTML_READ);
+  }
+  return html.slice(0, at);
+}
+
+function htmlSignals(html: string, where: SignalPlace): Signal[] {
+  const reading = readHtml(htmlHead(html), where);
+  return [
+    ...textSignals(reading.text, where, { blobs: true }),
+    ...reading.tags,
+    ...hiddenTextSignals(reading, where),
+    ...(reading.misleading ? [reading.misleading] : []),
+  ];
+}
+
+function attachmentSignals(attachments: ScreenInput["attachments"]): Signal[] {
+  const names = attachments
+    .slice(0, ATTACHMENT_NAMES_READ)
+    .flatMap(({ filename }) =>
+      filename ? textSignals(filename.slice(0, ATTACHMENT_NAME_READ), "attachment_name", { blobs: false }) : [],
+    );
+  const texts = attachments
+    .filter((attachment) => attachment.text !== null)
+    .slice(0, ATTACHMENT_TEXTS_READ)
+    .flatMap(({ contentType, text }) => {
+      const head = (text ?? "").slice(0, ATTACHMENT_TEXT_READ);
+      return /^text\/html\b/i.test(contentType)
+        ? htmlSignals(head, "attachment")
+        : textSignals(head, "attachment", { blobs: false });
+    });
+  return [...names, ...texts];
+}
+
+/** Each name once per place, the first found kept, ordered by place then name. */
+function distinct(signals: Signal[]): Signal[] {
+  const kept = new Map<string, Signal>();
+  for (const signal of signals) {
+    const key = `${signal.where} ${signal.name}`;
+    if (!kept.has(key)) kept.set(key, signal);
+  }
+  const rank = (signal: Signal) =>
+    SIGNAL_PLACES.indexOf(signal.where) * SIGNAL_NAMES.length + SIGNAL_NAMES.indexOf(signal.name);
+  return [...kept.values()].sort((a, b) => rank(a) - rank(b));
+}
+
+export function screen(message: ScreenInput): Screening {
+  const signals = distinct([
+    ...(message.subject ? textSignals(message.subject.slice(0, SUBJECT_READ), "subject", { blobs: true }) : []),
+    ...(message.bodyText ? textSignals(message.bodyText.slice(0, TEXT_READ), "text", { blobs: true }) : []),
+    ...(message.bodyHtml ? htmlSignals(message.bodyHtml, "html") : []),
+    ...attachmentSignals(message.attachments),
+  ]);
+  return { verdict: verdictOf(signals), signals };
+}
