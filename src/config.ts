@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import ipaddr from "ipaddr.js";
+import { clamdAddress } from "./inbound/scanners/clamav.ts";
 import { LOG_LEVELS } from "./log.ts";
 import { isEmailAddress } from "./outbound/address.ts";
 import { isWebhookSecret } from "./outbound/webhooks.ts";
@@ -796,6 +797,28 @@ const SETTINGS = {
     unset: "SPF is not checked for the catch-all's mail nor the LMTP door's (DKIM and DMARC still are)",
     description:
       "your receiving hosts' names, as they write themselves after `by` in `Received` lines (`mx.example.com,imap.example.com`): SPF checks the first hop from outside that they recorded, never a line the sender wrote ([which client SPF checks](docs/receiving.md#which-client-spf-checks))",
+  }),
+  rspamdUrl: optionalText({
+    name: "RSPAMD_URL",
+    unset: "mail is not scanned for spam",
+    expected: "an http:// URL",
+    valid: (v) => /^http:\/\/[^/\s]+\/?$/.test(v),
+    description:
+      "Rspamd's normal worker (`http://127.0.0.1:11333`): every inbound message is scanned before it is filed ([filtering](docs/filtering.md))",
+  }),
+  rspamdRequired: boolean({
+    name: "RSPAMD_REQUIRED",
+    default: false,
+    description:
+      "while Rspamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned",
+  }),
+  clamavUrl: optionalText({
+    name: "CLAMAV_URL",
+    unset: "mail is not scanned for malware",
+    expected: "tcp://host:port or unix:///path/to/clamd.ctl",
+    valid: (v) => clamdAddress(v) !== null,
+    description:
+      "clamd (`unix:///run/clamav/clamd.ctl` or `tcp://127.0.0.1:3310`): infected mail is refused at the SMTP door, else quarantined ([filtering](docs/filtering.md))",
   }),
   feedbackLoopDomains: hostNames({
     name: "FEEDBACK_LOOP_DOMAINS",

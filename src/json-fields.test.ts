@@ -19,6 +19,8 @@ const ALLOWED: { file: string; line?: RegExp; why: string }[] = [
   { file: "cli/output.ts", why: "the CLI's --json output" },
   { file: "cli/doctor.ts", line: /JSON\.stringify\(greeting\)/, why: "quotes the SMTP door's greeting" },
   { file: "inbound/readers.ts", why: "the worker's entry URL, written into its source" },
+  { file: "inbound/scanners/rspamd.ts", why: "Rspamd's answer, read off the wire" },
+  { file: "mailbox/screening/fence.ts", why: "quotes the sender's address in the fence's label" },
   { file: "mcp/server.ts", why: "the MCP wire: requests and answers" },
   { file: "rest/openapi.ts", why: "compares two JSON Schemas" },
   { file: "rest/router.ts", why: "a REST request's body" },

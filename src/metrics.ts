@@ -10,6 +10,8 @@ export interface Metrics {
   operation(name: string): void;
   /** A message read from the catch-all, and what became of it: stored, duplicate, or why it was dropped. */
   inbound(outcome: string, count?: number): void;
+  /** A scanner's verdict on an inbound message: scanned, clean, infected or unscanned. */
+  scan(scanner: "rspamd" | "clamav", result: string): void;
   /** A message handed to the provider: accepted, unconfirmed (no answer by the deadline) or failed. */
   send(outcome: string, seconds: number): void;
   quotaRefused(code: string): void;
@@ -51,6 +53,12 @@ export function createMetrics(inbound: PollerReadings | null): Metrics {
     labelNames: ["outcome"],
     registers: [registry],
   });
+  const scans = new Counter({
+    name: "pigeonhole_inbound_scans_total",
+    help: "Inbound messages put to a scanner, by scanner and result: scanned or clean, infected, or unscanned (it did not answer)",
+    labelNames: ["scanner", "result"],
+    registers: [registry],
+  });
   const sends = new Histogram({
     name: "pigeonhole_smtp_send_duration_seconds",
     help: "Messages handed to the provider, by outcome, and how long the provider took",
@@ -71,6 +79,7 @@ export function createMetrics(inbound: PollerReadings | null): Metrics {
       requests.observe({ method, route, status: String(status) }, seconds),
     operation: (name) => operations.inc({ operation: name }),
     inbound: (outcome, count = 1) => inboundMessages.inc({ outcome }, count),
+    scan: (scanner, result) => scans.inc({ scanner, result }),
     send: (outcome, seconds) => sends.observe({ outcome }, seconds),
     quotaRefused: (code) => refusals.inc({ code }),
   };

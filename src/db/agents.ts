@@ -150,6 +150,10 @@ export async function changeLimits({ prisma }: Store, id: string, limits: LimitO
 }
 
 /** The operator's send policy for the agent; null: the instance's. False when there is no such agent. */
+export async function changeScreeningPolicy({ prisma }: Store, id: string, screeningPolicy: string): Promise<boolean> {
+  return (await prisma.agent.updateMany({ where: { id }, data: { screeningPolicy } })).count > 0;
+}
+
 export async function changeSendPolicy({ prisma }: Store, id: string, sendPolicy: string | null): Promise<boolean> {
   return (await prisma.agent.updateMany({ where: { id }, data: { sendPolicy } })).count > 0;
 }
@@ -283,7 +287,15 @@ export async function markVerified(
 /** What filing, and the SMTP door's RCPT TO, need of the agent a message is addressed to. */
 export type Recipient = Pick<
   Agent,
-  "id" | "domain" | "verifiedAt" | "senderAllow" | "senderBlock" | "storageLimit" | "storageUsed" | "dailySendLimit"
+  | "id"
+  | "domain"
+  | "verifiedAt"
+  | "senderAllow"
+  | "senderBlock"
+  | "storageLimit"
+  | "storageUsed"
+  | "dailySendLimit"
+  | "screeningPolicy"
 >;
 
 /**
@@ -294,7 +306,7 @@ export type Recipient = Pick<
  */
 export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient | null> {
   const row = await tx.one(
-    `SELECT "id", "domain", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "storageUsed", "dailySendLimit" FROM "Agent" WHERE "idKey" = ?`,
+    `SELECT "id", "domain", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "storageUsed", "dailySendLimit", "screeningPolicy" FROM "Agent" WHERE "idKey" = ?`,
     [idKey],
   );
   return row ? (rowOf(tx, "Agent", row) as Recipient) : null;

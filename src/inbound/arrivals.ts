@@ -3,11 +3,12 @@ import { servedDomains } from "../mailbox/domains.ts";
 import type { Arrival } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, tracedClient } from "./authentication.ts";
+import { type Scanner, scannerOf } from "./inspect.ts";
 import { type ParsedMessage, recipientsOf } from "./parse.ts";
 import { startReaders, Unreadable } from "./readers.ts";
 
 // A batch as it comes off the server: each message downloaded (unless it is
-// too large), read on a reader thread and authenticated, side by side.
+// too large), read on a reader thread, then authenticated and scanned, side by side.
 
 /** What a batch came to: the messages to file in UID order, and those that cannot be. */
 export interface ReadBatch {
@@ -21,6 +22,7 @@ export interface ReadBatch {
 export class BatchReader {
   readonly #readers = startReaders();
   readonly #authenticate: ReturnType<typeof authenticator>;
+  readonly #scan: Scanner;
 
   /** `catchAll`: the catch-all's own address, which a Delivered-To may name. */
   constructor(
@@ -28,6 +30,7 @@ export class BatchReader {
     private readonly catchAll: string,
   ) {
     this.#authenticate = authenticator(services.config, services.log);
+    this.#scan = scannerOf(services);
   }
 
   async read(client: ImapFlow, batch: number[]): Promise<ReadBatch> {
@@ -73,9 +76,17 @@ export class BatchReader {
       metrics.inbound("no_recipient");
     }
     const client = tracedClient(raw, this.services.config.trustedMxHosts);
-    const authentication = await this.#authenticate(raw, message.from.address, client);
     // The catch-all's server recorded the envelope on top: Return-Path, and X-Original-To and its kin.
     const envelope = { from: message.returnPath, to: message.envelopeTo.map((address) => address.toLowerCase()) };
-    return { uid: BigInt(uid), raw, message, recipients, authentication, envelope };
+    const [authentication, scans] = await Promise.all([
+      this.#authenticate(raw, message.from.address, client),
+      this.#scan(raw, {
+        clientAddress: client?.ip ?? null,
+        helo: client?.helo ?? null,
+        mailFrom: envelope.from,
+        recipients,
+      }),
+    ]);
+    return { uid: BigInt(uid), raw, message, recipients, authentication, scans, envelope };
   }
 }

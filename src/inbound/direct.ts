@@ -1,13 +1,16 @@
 import { randomUUID } from "node:crypto";
 import { dropped, type Filed, fileDelivered } from "../mailbox/filing.ts";
+import { type Reply, scanRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, type SpfClient, tracedClient } from "./authentication.ts";
+import { scannerOf } from "./inspect.ts";
 
 // Mail handed over directly, by the SMTP door or a provider's POST: traced as
 // an MX traces it, read on the reader threads, authenticated (SPF for the
 // client that handed it over, never for a Received line a sender could have
 // written) and filed as the poller files, in one transaction. A message that
-// cannot be read throws Unreadable (readers.ts).
+// cannot be read throws Unreadable (readers.ts). Put to the scanners first:
+// at the SMTP door, one they condemn is refused before anything is kept.
 
 export interface Envelope {
   /** MAIL FROM; empty for a bounce, null when the provider did not say. */
@@ -20,6 +23,15 @@ export interface Envelope {
   relayed: boolean;
   /** How: ESMTP, LMTP, HTTP. */
   via: string;
+  /** The sender is still there to be refused (the SMTP door): a message the scanners condemn is refused, not quarantined. */
+  refusable: boolean;
+}
+
+/** The scanners condemned a message the sender can still be told of; nothing of it was kept. */
+export class RefusedByScan extends Error {
+  constructor(readonly reply: Reply) {
+    super(reply.message);
+  }
 }
 
 /** The queue id a message got, and each recipient's outcome, in the envelope's order. */
@@ -57,15 +69,27 @@ function spfClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts
 export function startDirectIntake(services: Services): DirectIntake {
   const { config, log } = services;
   const authenticate = authenticator(config, log);
+  const scan = scannerOf(services);
   return {
     async receive(body, envelope) {
       const id = randomUUID().slice(0, 13);
       const raw = traced(body, envelope, config.mxHost, id);
       const message = await services.reader.read(raw);
       const client = spfClientOf(body, envelope, config.trustedMxHosts);
-      const authentication = await authenticate(raw, message.from.address, client);
+      const [authentication, scans] = await Promise.all([
+        authenticate(raw, message.from.address, client),
+        scan(raw, {
+          clientAddress: envelope.client?.ip ?? null,
+          helo: envelope.client?.helo ?? null,
+          mailFrom: envelope.from,
+          recipients: envelope.recipients,
+        }),
+      ]);
+      const refusal = envelope.refusable ? scanRefusal(scans, config.rspamdRequired) : null;
+      if (refusal) throw new RefusedByScan(refusal);
       const recorded = { from: envelope.from, to: envelope.recipients };
-      const arrival = { uid: 0n, raw, message, recipients: envelope.recipients, authentication, envelope: recorded };
+      const { recipients } = envelope;
+      const arrival = { uid: 0n, raw, message, recipients, authentication, scans, envelope: recorded };
       const filed = await fileDelivered(services, arrival);
       for (const { recipient, outcome } of filed) {
         if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });

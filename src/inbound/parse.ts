@@ -5,6 +5,7 @@ import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
 import { messageIdsIn, parseMime } from "../mailbox/mime.ts";
 import { bareReading, readingOf } from "../mailbox/reading/index.ts";
 import { addressParts } from "../mailbox/records.ts";
+import { screen } from "../mailbox/screening/index.ts";
 import { autoSubmittedOf } from "./auto-submitted.ts";
 import { reportOf } from "./reports.ts";
 
@@ -106,6 +107,13 @@ function attachmentInfo(attachment: Attachment, position: number): AttachmentInf
   };
 }
 
+/** An attachment as the screening reads it: its name, and the text of a text part (screening bounds how much). */
+function screenedPart(attachment: Attachment, position: number) {
+  const contentType = attachment.contentType.toLowerCase();
+  const text = contentType.startsWith("text/") ? attachment.content.toString("utf8") : null;
+  return { filename: filenameOf(attachment, position), contentType, text };
+}
+
 /** The message as filed; with `derive: false`, without its reading help (which took too long the first time). */
 export async function parseMessage(raw: Buffer, { derive }: { derive: boolean }): Promise<ParsedMessage> {
   const mail = await parseMime(raw);
@@ -130,6 +138,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     bodyText,
     bodyHtml,
     reading: derive ? readingOf({ subject, bodyText, bodyHtml }) : bareReading(bodyText),
+    screening: screen({ subject, bodyText, bodyHtml, attachments: mail.attachments.map(screenedPart) }),
     toList: storables(addressesOf(mail.to)),
     ccList: storables(addressesOf(mail.cc)),
     replyToList: storables(addressesOf(mail.replyTo)),

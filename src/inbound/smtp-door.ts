@@ -6,7 +6,7 @@ import { listenOn } from "../listen.ts";
 import { describeFault } from "../log.ts";
 import { filedReply, messageReply, type Reply, recipientRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
-import type { DirectIntake, Received } from "./direct.ts";
+import { type DirectIntake, type Received, RefusedByScan } from "./direct.ts";
 import { takeProxiedConnections } from "./proxy-protocol.ts";
 import { Unreadable } from "./readers.ts";
 
@@ -122,12 +122,14 @@ export async function startSmtpDoor(
       // Only the operator's own MTA speaks LMTP to the door.
       relayed: door.lmtp,
       via: session.transmissionType,
+      refusable: true,
     };
     let received: Received;
     try {
       received = await intake.receive(body, envelope);
     } catch (error) {
       if (error instanceof Unreadable) throw reply(554, "5.6.0", "The message cannot be read as mail");
+      if (error instanceof RefusedByScan) throw refusal(error.reply);
       throw error;
     }
     if (door.lmtp) return answers(received);

@@ -6,6 +6,7 @@ import {
   agentsWithOwnReviewer,
   changeLimits,
   changeReviewer,
+  changeScreeningPolicy,
   changeSendPolicy,
   compactAgents,
   heldWithoutOwnReviewer,
@@ -24,6 +25,7 @@ import { SEALED, seal } from "../secrets.ts";
 import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
 import { policyOf } from "./approval.ts";
 import { serves } from "./domains.ts";
+import { SCREENING_POLICIES, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
@@ -65,6 +67,8 @@ export interface AgentOverview {
   reviewerEmailOverride: string | null;
   reviewerWebhookUrl: string | null;
   reviewerWebhookUrlOverride: string | null;
+  /** What becomes of its mail the screening finds suspicious: screen (filed, marked) or quarantine. */
+  screeningPolicy: ScreeningPolicy;
   lastReceivedAt: Date | null;
 }
 
@@ -121,6 +125,7 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
       dailySendLimitOverride: agent.dailySendLimit,
       sendPolicy: policyOf(agent, config),
       sendPolicyOverride: agent.sendPolicy,
+      screeningPolicy: agent.screeningPolicy as ScreeningPolicy,
       reviewerEmail: agent.reviewerEmail ?? config.reviewer.email,
       reviewerEmailOverride: agent.reviewerEmail,
       reviewerWebhookUrl: agent.reviewerWebhookUrl ?? config.reviewer.webhook?.url ?? null,
@@ -163,6 +168,18 @@ export async function setSendPolicy(services: Services, id: string, sendPolicy: 
   }
   const agent = await findAgent(services, id);
   if (!(await changeSendPolicy(services, agent.id, sendPolicy))) {
+    throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
+  }
+  return agentOverview(services, id);
+}
+
+/** What becomes of the agent's mail the screening finds suspicious (inspection.ts). Never the agent's own to set. */
+export async function setScreeningPolicy(services: Services, id: string, policy: string): Promise<AgentOverview> {
+  if (!(SCREENING_POLICIES as readonly string[]).includes(policy)) {
+    throw new ServiceError("BAD_REQUEST", `screeningPolicy must be ${SCREENING_POLICIES.join(" or ")}`);
+  }
+  const agent = await findAgent(services, id);
+  if (!(await changeScreeningPolicy(services, agent.id, policy))) {
     throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
   }
   return agentOverview(services, id);

@@ -44,6 +44,7 @@ describe("folders", () => {
       { name: "inbox", total: 0, unread: 0 },
       { name: "archive", total: 1, unread: 1 },
       { name: "trash", total: 0, unread: 0 },
+      { name: "junk", total: 0, unread: 0 },
       { name: "Projects", total: 1, unread: 0 },
     ]);
   });
@@ -52,7 +53,7 @@ describe("folders", () => {
     const agent = await memory.agent("reader");
     await expect(listEmails(memory.services, agent, { folder: "Nowhere" })).rejects.toMatchObject({
       kind: "NOT_FOUND",
-      message: "Folder Nowhere not found: the folders are inbox, archive, trash",
+      message: "Folder Nowhere not found: the folders are inbox, archive, trash, junk",
     });
     const id = await deliver(agent);
     await expect(updateEmail(memory.services, agent, id, { folder: "іnbox" })).rejects.toThrow(/passes for inbox/);

@@ -178,7 +178,7 @@ export async function deleteFromTrash(
   });
 }
 
-/** inbox, archive and trash, then every custom folder that holds mail. */
+/** inbox, archive, trash and junk, then every custom folder that holds mail. */
 export async function folderSummary(services: Services, agent: { id: string }): Promise<Folder[]> {
   const folders = new Map(SYSTEM_FOLDERS.map((name) => [name, { name, total: 0, unread: 0 }]));
   for (const group of await folderCounts(services, agent.id)) {

@@ -18,6 +18,7 @@ export const EVENT_TYPES = [
   "email.rejected",
   "agent.verified",
   "webhook.disabled",
+  "message.screened",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -57,6 +58,8 @@ export interface EventData {
   "email.rejected": { draftId: string; reason: string | null };
   "agent.verified": { verifiedAt: number; socialUsername: string | null };
   "webhook.disabled": { webhookId: string; url: string; reason: string };
+  /** The prompt-injection screening found a filed email suspicious: the names of its signals. */
+  "message.screened": { emailId: string; verdict: "suspicious"; signals: string[] };
 }
 
 /** The event types a request names, each once; a name that is not one is a bad request naming the field. */

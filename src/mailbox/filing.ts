@@ -2,17 +2,21 @@ import { randomUUID } from "node:crypto";
 import { forgetDelivery, insertEmail, rememberDelivery } from "../db/filing.ts";
 import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
 import { type Lease, lease } from "../db/lease.ts";
+import { insertQuarantined } from "../db/quarantine.ts";
 import { takeStorage } from "../db/quota.ts";
+import { jsonInput } from "../db/rows.ts";
 import type { Tx } from "../db/statements.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import type { SenderChecks } from "./authentication.ts";
 import { type Emit, withEvents } from "./events.ts";
+import { type Placement, placementOf, type QuarantineReason, type Scans, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
 import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordReport } from "./reports.ts";
 import { addresseeAt } from "./return-path.ts";
-import { senderAllowed, storedLists } from "./senders.ts";
+import type { Screening } from "./screening/index.ts";
+import { senderAllowed, senderListed, storedLists } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { joinThread } from "./threads.ts";
 
@@ -42,6 +46,8 @@ export interface IncomingMessage {
   attachments: AttachmentInfo[];
   /** What an agent reads of it besides its bodies. */
   reading: Reading;
+  /** What the prompt-injection screening found in what an agent would read. */
+  screening: Screening;
   /** Whether a machine sent it; a report is auto-generated when it is filed as mail. */
   autoSubmitted: AutoSubmitted;
   /** A delivery report or complaint about mail the service sent, else null. */
@@ -65,6 +71,8 @@ export interface Arrival {
   message: IncomingMessage;
   /** Who sent it, as far as the sender's domain tells. */
   authentication: SenderChecks;
+  /** The scanners' verdicts (NOT_SCANNED for mail between agents here). */
+  scans: Scans;
   /** Its recipients: addresses at the served domains, in lower case. */
   recipients: string[];
   envelope: RecordedEnvelope;
@@ -77,10 +85,12 @@ export type Outcome =
   | "unknown_recipient"
   | "unverified"
   | "sender_refused"
-  | "over_quota";
+  | "over_quota"
+  | "quarantined";
 
-/** Whether an outcome kept nothing of the message for the agent: it was refused, not filed, recorded or seen before. */
-export const dropped = (outcome: Outcome): boolean => !["stored", "report", "duplicate"].includes(outcome);
+/** Whether an outcome kept nothing of the message for the agent: it was refused, not filed, held, recorded or seen before. */
+export const dropped = (outcome: Outcome): boolean =>
+  !["stored", "report", "duplicate", "quarantined"].includes(outcome);
 
 export interface Filed {
   uid: bigint;
@@ -106,13 +116,26 @@ export function cursorOf(services: Services, mailbox: string): Promise<ImapCurso
 /** The batch is not this poller's to file any more; it reconnects and reads the cursor again. */
 export class BatchRefused extends Error {}
 
-async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival, address: string): Promise<Outcome> {
+/** A message a person let out of quarantine: remembered and inspected when it first came; told the email's id. */
+interface Release {
+  filed(emailId: string): void;
+}
+
+/** Files the message for one recipient. */
+async function fileOne(
+  tx: Tx,
+  emit: Emit,
+  services: Services,
+  arrival: Arrival,
+  address: string,
+  released: Release | null = null,
+): Promise<Outcome> {
   const addressee = await addresseeAt(tx, services, address);
   if (!addressee) return "unknown_recipient";
   const { agent } = addressee;
   const agentId = agent.id;
   const { message, raw, authentication: auth, envelope } = arrival;
-  if (!(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
+  if (!released && !(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
   if (agent.verifiedAt === null) return "unverified";
   // About mail the agent sent: recorded on it and not filed once it proves itself; else filed, saying why not.
   let reportIgnored: ReportIgnored | null = null;
@@ -126,18 +149,29 @@ async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival,
     });
     if (reportIgnored === null) return "report";
   }
-  if (!senderAllowed(storedLists(agent), message.from.address)) return "sender_refused";
+  const lists = storedLists(agent);
+  if (!senderAllowed(lists, message.from.address)) return "sender_refused";
+  const placement: Placement = released
+    ? { folder: "inbox", spam: false }
+    : placementOf(arrival.scans, message.screening, {
+        allowed: senderListed(lists, message.from.address),
+        policy: agent.screeningPolicy as ScreeningPolicy,
+      });
+  if ("quarantine" in placement) {
+    await holdInQuarantine(tx, services, { arrival, agentId, recipient: address, placement });
+    return "quarantined";
+  }
   const { storageBytes } = limitsOf(agent, services.config);
   if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) {
-    // Not kept: a retry, once there is room, is not a duplicate.
-    await forgetDelivery(tx, agentId, message.dedupeKey);
+    // Not kept: a retry, once there is room, is not a duplicate (a release stays held).
+    if (!released) await forgetDelivery(tx, agentId, message.dedupeKey);
     return "over_quota";
   }
   const { sql, config, clock } = services;
   const emailId = randomUUID();
   const now = clock.now();
   const threadId = await joinThread(tx, { agentId, ...message, at: now });
-  const { subject, from, reading } = message;
+  const { subject, from, reading, screening } = message;
   const email = {
     id: emailId,
     agentId,
@@ -169,15 +203,87 @@ async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival,
     authArc: auth.arc,
     authVerdict: auth.verdict,
     reportIgnored,
+    ...scanColumns(arrival.scans),
+    spam: placement.spam,
+    screening: screening.verdict,
+    screeningSignals: screening.signals.map((signal) => ({ ...signal })),
   };
   const attachments = message.attachments.map((a) => ({ ...a, id: randomUUID(), emailId }));
-  await insertEmail(sql, tx, email, raw, attachments);
+  await insertEmail(sql, tx, { ...email, folder: placement.folder }, raw, attachments);
+  released?.filed(emailId);
+  const { folder } = placement;
   await emit({
     type: "email.received",
     agentId,
-    data: { emailId, folder: "inbox", subject, from, size: raw.length, autoSubmitted: message.autoSubmitted },
+    data: { emailId, folder, subject, from, size: raw.length, autoSubmitted: message.autoSubmitted },
   });
+  if (screening.verdict === "suspicious") {
+    const signals = [...new Set(screening.signals.map((signal) => signal.name))];
+    await emit({ type: "message.screened", agentId, data: { emailId, verdict: screening.verdict, signals } });
+  }
   return "stored";
+}
+
+/** What a quarantined message keeps to be filed on release: as it came, with what was known of it then. */
+export interface HeldArrival {
+  envelope: RecordedEnvelope;
+  authentication: SenderChecks;
+  scans: Scans;
+}
+
+/** Holds the message out of the agent's mailbox; it takes none of its storage until released. */
+async function holdInQuarantine(
+  tx: Tx,
+  services: Services,
+  held: {
+    arrival: Arrival;
+    agentId: string;
+    recipient: string;
+    placement: { quarantine: QuarantineReason; detail: string };
+  },
+): Promise<void> {
+  const { arrival, agentId, recipient, placement } = held;
+  const { message, raw, envelope, authentication, scans } = arrival;
+  const kept: HeldArrival = { envelope, authentication, scans };
+  await insertQuarantined(tx, {
+    id: randomUUID(),
+    agentId,
+    recipient,
+    reason: placement.quarantine,
+    detail: placement.detail,
+    fromAddress: message.from.address,
+    subject: message.subject,
+    size: raw.length,
+    receivedAt: services.clock.now(),
+    raw,
+    arrival: jsonInput(kept),
+    dedupeKey: message.dedupeKey,
+  });
+  services.log("info", "inbound_quarantined", { agentId, reason: placement.quarantine });
+}
+
+/** Inside a transaction: files a message a person let out of quarantine, for its one recipient. */
+export function fileReleased(
+  tx: Tx,
+  emit: Emit,
+  services: Services,
+  arrival: Arrival,
+  filed: (emailId: string) => void,
+): Promise<Outcome> {
+  return fileOne(tx, emit, services, arrival, arrival.recipients[0] as string, { filed });
+}
+
+/** What a filed email keeps of the scanners' verdicts. */
+function scanColumns({ spam, malware }: Scans) {
+  const scanned = spam?.status === "scanned" ? spam : null;
+  return {
+    spamStatus: spam?.status ?? null,
+    spamAction: scanned?.action ?? null,
+    spamScore: scanned?.score ?? null,
+    spamRequired: scanned?.requiredScore ?? null,
+    spamSymbols: scanned?.symbols ?? [],
+    malwareStatus: malware?.status ?? null,
+  };
 }
 
 /** The lease confirmed in the transaction, first, so that an instance taking it over waits for this commit. */

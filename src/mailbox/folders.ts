@@ -4,14 +4,15 @@ import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Services } from "./services.ts";
 
-// Folder names: inbox, archive and trash, and the agent's own, which compare
+// Folder names: inbox, archive, trash and junk, and the agent's own, which compare
 // without case (a folder keeps the spelling it was first given).
 
-export const SYSTEM_FOLDERS = ["inbox", "archive", "trash"];
+/** junk: where mail the spam verdict doubts is filed (mailbox/inspection.ts). */
+export const SYSTEM_FOLDERS = ["inbox", "archive", "trash", "junk"];
 
 /**
  * Letters of other scripts, and digits, that pass for the Latin letters of
- * inbox, archive and trash. NFKC has already folded full-width and other
+ * inbox, archive, trash and junk. NFKC has already folded full-width and other
  * compatibility forms; accents are stripped before this table is read.
  */
 const LOOKALIKES: [latin: string, lookalikes: string][] = [
@@ -21,11 +22,13 @@ const LOOKALIKES: [latin: string, lookalikes: string][] = [
   ["e", "\u0435\u04bd"], // Cyrillic е, ҽ
   ["h", "\u04bb"], // Cyrillic һ
   ["i", "\u0456\u03b9\u0131\u0269\u04cfl1"], // Cyrillic і ӏ, Greek ι, Latin ı ɩ, l, one
+  ["j", "\u0458\u03f3"], // Cyrillic ј, Greek ϳ
   ["n", "\u0578"], // Armenian ո
   ["o", "\u043e\u03bf\u05850"], // Cyrillic о, Greek ο, Armenian օ, zero
   ["r", "\u0433"], // Cyrillic г
   ["s", "\u0455"], // Cyrillic ѕ
   ["t", "\u0442\u03c4"], // Cyrillic т, Greek τ
+  ["u", "\u03c5\u057d"], // Greek υ, Armenian ս
   ["v", "\u03bd\u0475"], // Greek ν, Cyrillic ѵ
   ["x", "\u0445\u03c7"], // Cyrillic х, Greek χ
 ];
@@ -41,7 +44,7 @@ function skeleton(name: string): string {
 }
 
 /**
- * inbox, archive and trash without regard to case; a custom name in NFKC, as
+ * inbox, archive, trash and junk without regard to case; a custom name in NFKC, as
  * long as it does not pass for one of those three.
  */
 export function folderName(name: string): string {
@@ -57,7 +60,7 @@ export function folderName(name: string): string {
   ) {
     throw new ServiceError(
       "BAD_REQUEST",
-      "folder must be inbox, archive, trash, or a custom name of 1-64 printable characters without /",
+      "folder must be inbox, archive, trash, junk, or a custom name of 1-64 printable characters without /",
     );
   }
   if (SYSTEM_FOLDERS.includes(normalized.toLowerCase())) return normalized.toLowerCase();

@@ -1,5 +1,6 @@
 import { serves } from "./domains.ts";
 import type { Outcome } from "./filing.ts";
+import type { Scans } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import { addressParts } from "./records.ts";
 import { addresseeAt } from "./return-path.ts";
@@ -52,12 +53,31 @@ export async function recipientRefusal(
   return null;
 }
 
+/** Why the SMTP door refuses a message by its scans, before anyone keeps it (inspection.ts), in SMTP's words; null when it may be filed. */
+export function scanRefusal(scans: Scans, spamRequired: boolean): Reply | null {
+  const { spam, malware } = scans;
+  if (malware?.status === "infected") {
+    return reply(554, "5.7.1", `Refused: the message carries malware (${malware.signature})`);
+  }
+  if (spam?.status === "scanned" && spam.action === "reject") {
+    return reply(550, "5.7.1", "Refused as spam");
+  }
+  if (spam?.status === "scanned" && (spam.action === "soft reject" || spam.action === "greylist")) {
+    return reply(451, "4.7.1", "Try again later");
+  }
+  if (spamRequired && spam?.status === "unscanned") {
+    return reply(451, "4.7.1", "The message cannot be checked now: try again later");
+  }
+  return null;
+}
+
 /** What a recipient is answered once filing decided (it passed RCPT TO; things may have changed since). */
 export function filedReply(outcome: Outcome): Reply {
   switch (outcome) {
     case "stored":
     case "report":
     case "duplicate":
+    case "quarantined":
       return reply(250, "2.0.0", "Filed");
     case "over_quota":
       return reply(552, "5.2.2", "The recipient's mailbox is full");

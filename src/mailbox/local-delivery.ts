@@ -5,6 +5,7 @@ import { NOT_EVALUATED, type SenderChecks } from "./authentication.ts";
 import { serves } from "./domains.ts";
 import type { Emit } from "./events.ts";
 import { type Arrival, fileForEach, type IncomingMessage } from "./filing.ts";
+import { NOT_SCANNED } from "./inspection.ts";
 import { filedReply } from "./intake.ts";
 import { addressParts } from "./records.ts";
 import { type DeliveryStatus, deliveryStatusOf } from "./reports.ts";
@@ -98,6 +99,8 @@ export async function fileLocally(
     raw: traced(services, send),
     message: send.message,
     authentication: FROM_AN_AGENT_HERE,
+    // Mail between agents here is screened (its message carries the screening), not put to the scanners.
+    scans: NOT_SCANNED,
     recipients,
     envelope: { from: send.returnPath, to: recipients },
   };

@@ -37,6 +37,12 @@ export function senderAllowed(lists: SenderLists, address: string): boolean {
   return lists.allow.length === 0 || lists.allow.some((entry) => matches(entry, sender));
 }
 
+/** Whether an allow entry names the sender (it passes the spam verdict's junk). */
+export function senderListed(lists: SenderLists, address: string): boolean {
+  const sender = address.toLowerCase();
+  return lists.allow.some((entry) => matches(entry, sender));
+}
+
 /** The lists as stored on the agent's row. */
 export function storedLists(agent: Pick<AgentRecord, "senderAllow" | "senderBlock">): SenderLists {
   return { allow: addressesOf(agent.senderAllow), block: addressesOf(agent.senderBlock) };

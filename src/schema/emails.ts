@@ -169,7 +169,7 @@ const positionOf = (email: EmailRecord) => ({ at: email.receivedAt, id: email.id
 
 /** Which of the agent's mail a list shows. */
 const mailArgs = builder.args((t) => ({
-  folder: t.string({ description: "inbox, archive, trash or one of the agent's own (without case)" }),
+  folder: t.string({ description: "inbox, archive, trash, junk or one of the agent's own (without case)" }),
   search: t.string({
     description: 'Words (each a prefix, all must match), "exact phrases" and -excluded words; best match first',
   }),
@@ -236,7 +236,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   }),
   folders: t.field({
     type: [FolderType],
-    description: "inbox, archive and trash, then every custom folder that holds mail.",
+    description: "inbox, archive, trash and junk, then every custom folder that holds mail.",
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     resolve: (agent, _, ctx) => folderSummary(ctx, agent),
   }),
@@ -262,7 +262,7 @@ builder.mutationFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       emailId: t.arg.id({ required: true }),
-      folder: t.arg.string({ description: "inbox, archive, trash or a custom name" }),
+      folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
       isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
     },
     authScopes: verifiedAgentArg,
@@ -276,7 +276,7 @@ builder.mutationFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       emailIds: t.arg.idList({ required: true, description: "1-100 of the agent's emails" }),
-      folder: t.arg.string({ description: "inbox, archive, trash or a custom name" }),
+      folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
       isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
     },
     authScopes: verifiedAgentArg,

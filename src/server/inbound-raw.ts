@@ -77,7 +77,14 @@ export async function receiveRaw(c: HonoContext, services: Services, intake: Dir
     const client = ip ? { ip, helo: ip, hostname: ip } : null;
     let filed: Received["filed"];
     try {
-      ({ filed } = await intake.receive(raw, { from, recipients: taken, client, relayed: false, via: "HTTP" }));
+      ({ filed } = await intake.receive(raw, {
+        from,
+        recipients: taken,
+        client,
+        relayed: false,
+        via: "HTTP",
+        refusable: false,
+      }));
     } catch (error) {
       if (error instanceof Unreadable)
         throw new ServiceError("BAD_REQUEST", "The body cannot be read as a mail message");

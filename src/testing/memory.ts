@@ -15,6 +15,7 @@ import { ensureConfiguredDomains } from "../mailbox/domains.ts";
 import { isPending } from "../mailbox/drafts.ts";
 import { agentEvents } from "../mailbox/events.ts";
 import { type Filed, fileDelivered } from "../mailbox/filing.ts";
+import { NOT_SCANNED, type Scans } from "../mailbox/inspection.ts";
 import { type SendInput, sendEmail } from "../mailbox/outbox.ts";
 import type { AgentRecord, SentRecord } from "../mailbox/records.ts";
 import { ensureReturnPathKey } from "../mailbox/return-path.ts";
@@ -101,7 +102,7 @@ export interface Memory {
   /** The agent as it is stored now. */
   reload(agent: AgentRecord): Promise<AgentRecord>;
   /** Files a raw message for its recipients, as the SMTP door does after reading it; MAIL FROM is its From unless given ("" for a report's <>). */
-  receive(raw: string, recipients: string[], mailFrom?: string): Promise<Filed[]>;
+  receive(raw: string, recipients: string[], mailFrom?: string, scans?: Scans): Promise<Filed[]>;
   close(): Promise<void>;
 }
 
@@ -205,7 +206,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
     eventTypes: async (agent) => (await agentEvents(services, agent, {})).data.map((event) => event.type),
     agent: async (id, by = "operator") => (await createAgent(services, { id, name: `Agent ${id}` }, by)).agent,
     reload: (agent) => findAgent(services, agent.id),
-    receive: async (raw, recipients, mailFrom) => {
+    receive: async (raw, recipients, mailFrom, scans = NOT_SCANNED) => {
       const bytes = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));
       const message = await parseMessage(bytes, { derive: true });
       return fileDelivered(services, {
@@ -213,6 +214,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
         raw: bytes,
         message,
         authentication: NOT_EVALUATED,
+        scans,
         recipients,
         envelope: { from: mailFrom ?? message.from.address, to: recipients },
       });

@@ -1,15 +1,11 @@
 import { connect, type NetConnectOpts, type Socket } from "node:net";
+import type { MalwareVerdict } from "../../mailbox/inspection.ts";
 
 // Malware verdicts from ClamAV's clamd, through its INSTREAM command (clamd(8)):
 // the raw message goes in length-prefixed chunks, and clamd's mail scanner
 // (ScanMail, on by default) decodes the MIME parts, so the body and every
 // attachment are scanned from the one stream. A scanner that is down, slow or
 // answers something else gives "unscanned" with a short reason: never a throw.
-
-export type MalwareVerdict =
-  | { status: "clean" }
-  | { status: "infected"; signature: string }
-  | { status: "unscanned"; reason: string };
 
 /** clamd reads a stream in chunks of at most this many bytes each (its buffer is larger). */
 const CHUNK_BYTES = 64 * 1024;

@@ -1,4 +1,5 @@
 import { request } from "node:http";
+import { SPAM_ACTIONS, type SpamAction, type SpamVerdict } from "../../mailbox/inspection.ts";
 
 // Spam verdicts from Rspamd, through its HTTP protocol (rspamd.com, "Rspamd
 // protocol"): the raw message POSTed to /checkv2 with the SMTP envelope in
@@ -8,20 +9,6 @@ import { request } from "node:http";
 // No `Pass: all`: Rspamd may stop early once a verdict is settled (GTUBE, a
 // pre-filter's reject), and the verdict is all that is kept. No `Hostname`:
 // Rspamd looks up the client's PTR itself when none is given.
-
-export const SPAM_ACTIONS = [
-  "no action",
-  "greylist",
-  "add header",
-  "rewrite subject",
-  "soft reject",
-  "reject",
-] as const;
-export type SpamAction = (typeof SPAM_ACTIONS)[number];
-
-export type SpamVerdict =
-  | { status: "scanned"; action: SpamAction; score: number; requiredScore: number; symbols: string[] }
-  | { status: "unscanned"; reason: string };
 
 export interface SpamEnvelope {
   /** The SMTP client's address; null where the message came without one (a catch-all's copy). */

@@ -1,0 +1,68 @@
+import type { Prisma, Quarantined } from "../generated/prisma/sqlite/client.ts";
+import type { Store } from "./client.ts";
+import { insertRow } from "./rows.ts";
+import type { Tx } from "./statements.ts";
+
+// Messages held out of agents' mailboxes (mailbox/quarantine.ts). Written in
+// the filing transaction with the filing's own statements; read and taken
+// out through Prisma.
+
+export type { Quarantined };
+
+/** What a list shows of a held message: everything but its bytes. */
+export type QuarantinedSummary = Omit<Quarantined, "raw" | "arrival" | "dedupeKey">;
+
+const SUMMARY = {
+  id: true,
+  agentId: true,
+  recipient: true,
+  reason: true,
+  detail: true,
+  fromAddress: true,
+  subject: true,
+  size: true,
+  receivedAt: true,
+} as const;
+
+/** A held message as written: its bytes as they came, its arrival as Prisma takes JSON. */
+export type NewQuarantined = Omit<Quarantined, "raw" | "arrival"> & { raw: Buffer; arrival: Prisma.InputJsonValue };
+
+/** Holds a message, inside the filing transaction. */
+export async function insertQuarantined(tx: Tx, row: NewQuarantined): Promise<void> {
+  // A Buffer is the Uint8Array Prisma's Bytes type names, over a pool's memory.
+  await insertRow(tx, "Quarantined", {
+    ...row,
+    raw: row.raw as Uint8Array<ArrayBuffer>,
+    arrival: row.arrival as Quarantined["arrival"],
+  });
+}
+
+/** Held messages, oldest first; of one agent when given. */
+export async function listQuarantined(
+  store: Store,
+  filter: { agentId?: string },
+  page: { limit: number; offset: number },
+): Promise<{ data: QuarantinedSummary[]; total: number }> {
+  const where = filter.agentId ? { agentId: filter.agentId } : {};
+  const [data, total] = await Promise.all([
+    store.prisma.quarantined.findMany({
+      where,
+      select: SUMMARY,
+      orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
+      take: page.limit,
+      skip: page.offset,
+    }),
+    store.prisma.quarantined.count({ where }),
+  ]);
+  return { data, total };
+}
+
+/** One held message with its bytes, or null. */
+export function findQuarantined(store: Store, id: string): Promise<Quarantined | null> {
+  return store.prisma.quarantined.findUnique({ where: { id } });
+}
+
+/** Takes a held message out, inside a transaction; false when it was not there (released or deleted meanwhile). */
+export async function deleteQuarantined(tx: Tx, id: string): Promise<boolean> {
+  return (await tx.run(`DELETE FROM "Quarantined" WHERE "id" = ?`, [id])) > 0;
+}
