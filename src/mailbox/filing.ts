@@ -12,7 +12,7 @@ import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
 import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordReport } from "./reports.ts";
 import { addresseeAt } from "./return-path.ts";
-import { senderAllowed, storedLists } from "./senders.ts";
+import { senderAllowed } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { joinThread } from "./threads.ts";
 
@@ -126,7 +126,7 @@ async function fileOne(tx: Tx, emit: Emit, services: Services, arrival: Arrival,
     });
     if (reportIgnored === null) return "report";
   }
-  if (!senderAllowed(storedLists(agent), message.from.address)) return "sender_refused";
+  if (!(await senderAllowed(tx, services, agent, message.from.address))) return "sender_refused";
   const { storageBytes } = limitsOf(agent, services.config);
   if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) {
     // Not kept: a retry, once there is room, is not a duplicate.
