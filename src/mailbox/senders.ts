@@ -98,15 +98,18 @@ export function received(standing: Standing, allowOnly: boolean): boolean {
 
 const domainOf = (services: Services, holder: ListHolder) => holder.domain ?? services.config.mailDomain;
 
-async function standingFor(
+/** How the lists of the three scopes stand on each address, in one read. */
+async function standingsFor(
   db: Tx,
   services: Services,
   direction: Direction,
   holder: ListHolder,
-  address: string,
-): Promise<Standing> {
+  addresses: string[],
+): Promise<Standing[]> {
   const agent = { id: holder.id, domain: domainOf(services, holder) };
-  return standingOf(await entriesNaming(db, direction, agent, entriesFor(address)));
+  const naming = addresses.map(entriesFor);
+  const found = await entriesNaming(db, direction, agent, [...new Set(naming.flat())]);
+  return naming.map((entries) => standingOf(found.filter((row) => entries.includes(row.entry))));
 }
 
 /**
@@ -120,7 +123,7 @@ export async function senderStanding(
   agent: ListHolder,
   sender: string,
 ): Promise<{ filed: boolean; allowed: boolean }> {
-  const standing = await standingFor(db, services, "receive", agent, sender);
+  const [standing = null] = await standingsFor(db, services, "receive", agent, [sender]);
   return { filed: received(standing, agent.allowOnly), allowed: standing?.verdict === "allow" };
 }
 
@@ -146,11 +149,12 @@ export async function refuseBlockedRecipients(
   agent: ListHolder,
   recipients: string[],
 ): Promise<void> {
-  const blocked: { address: string; scope: ListScope }[] = [];
-  for (const address of recipients) {
-    const standing = await standingFor(tx, services, "send", agent, address);
-    if (standing?.verdict === "block") blocked.push({ address, scope: standing.scope });
-  }
+  if (recipients.length === 0) return;
+  const standings = await standingsFor(tx, services, "send", agent, recipients);
+  const blocked = recipients.flatMap((address, n) => {
+    const standing = standings[n];
+    return standing?.verdict === "block" ? [{ address, scope: standing.scope }] : [];
+  });
   if (blocked.length === 0) return;
   const named = blocked.map(({ address, scope }) => `${address} (the ${scope}'s send list)`).join(", ");
   throw new ServiceError("BAD_REQUEST", `Sending to ${named} is blocked`, {
@@ -160,7 +164,7 @@ export async function refuseBlockedRecipients(
 }
 
 /** An entry as given, checked: an address, @domain or @*.domain; lower case. */
-export function checkedEntry(entry: string, name: string): string {
+function checkedEntry(entry: string, name: string): string {
   const domain = entry.startsWith("@*.") ? entry.slice(3) : entry.startsWith("@") ? entry.slice(1) : null;
   if (!isEmailAddress(domain === null ? entry : `sender@${domain}`)) {
     throw new ServiceError(
