@@ -1,6 +1,8 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
+import { deleteAgentById } from "./admin.ts";
 import { createAgent } from "./agents.ts";
+import { addDomain, deleteDomain } from "./domains.ts";
 import { recipientRefusal } from "./intake.ts";
 import {
   addListEntry,
@@ -204,6 +206,22 @@ describe("keeping lists", () => {
     ).rejects.toMatchObject({ kind: "NOT_FOUND" });
     await expect(setLists(memory.services, owner, { allowOnly: true })).rejects.toThrow(/only an agent's/);
     await setLists(memory.services, owner, { receive: {}, send: {} });
+  });
+
+  test("a deleted agent's or domain's lists go with it: one made again under its name starts empty", async () => {
+    const agent = await memory.agent("gone");
+    await setSenders(memory.services, agent, { block: ["x@y.example"] });
+    await deleteAgentById(memory.services, agent.id);
+    expect(await getSenders(memory.services, await memory.agent("gone"))).toEqual({
+      allow: [],
+      block: [],
+      allowOnly: false,
+    });
+    await addDomain(memory.services, "brief.example", false);
+    await setLists(memory.services, domainOwner("brief.example"), { send: { block: ["x@y.example"] } });
+    await deleteDomain(memory.services, "brief.example");
+    await addDomain(memory.services, "brief.example", false);
+    expect((await getLists(memory.services, domainOwner("brief.example"))).send).toEqual({ allow: [], block: [] });
   });
 
   test("an owner that is not there has no lists", async () => {
