@@ -227,6 +227,8 @@ describe("three scopes", () => {
       allowOnly: true,
     });
     expect(set.body).toEqual({ receive: { allow: ["boss@work.example"], block: [] }, send: empty, allowOnly: true });
+    // Allow only, set by the operator: decided at RCPT TO, before the message is sent.
+    expect(await rcptAnswers(agent, ["boss@work.example", "x@else.example"])).toEqual(["250", "550 5.7.1"]);
     expect((await api.get(`/agents/${agent.id}/senders`, { key: agent.apiKey })).body).toEqual({
       allow: ["boss@work.example"],
       block: [],
