@@ -340,7 +340,6 @@ async function backup(database: Database, config: Config, [file]: string[]): Pro
   };
 }
 
-/** The database, opened only where the CLI was sent (see databaseNotChosen). */
 /** Whose lists: --agent, --domain, or the instance's. */
 function listOwnerOf(options: Options): ListOwner {
   if (options.agent !== undefined && options.domain !== undefined)
@@ -387,6 +386,7 @@ async function lists(services: Services, [action, ...args]: string[], options: O
   throw new UsageError(LISTS_USAGE);
 }
 
+/** The database, opened only where the CLI was sent (see databaseNotChosen). */
 async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
   const notChosen = databaseNotChosen(config, process.env);
   if (notChosen) throw new ServiceError("NOT_FOUND", notChosen);

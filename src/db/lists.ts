@@ -63,13 +63,6 @@ export async function entriesOf({ prisma }: Store, owner: ListOwner): Promise<St
   }) as Promise<StoredEntry[]>;
 }
 
-/** Whether the owner is there to hold lists: the instance always, a served domain, an agent. */
-export async function ownerExists({ prisma }: Store, owner: ListOwner): Promise<boolean> {
-  if (owner.scope === "instance") return true;
-  if (owner.scope === "domain") return (await prisma.domain.count({ where: { name: owner.name } })) > 0;
-  return (await prisma.agent.count({ where: { id: owner.id } })) > 0;
-}
-
 /** Replaces the owner's lists given, each whole, and an agent's allow-only mode when given, in one transaction. */
 export async function replaceEntries(
   { prisma }: Store,
@@ -112,9 +105,4 @@ export async function deleteEntry({ prisma }: Store, owner: ListOwner, entry: Om
     where: { scope: owner.scope, scopeId: scopeIdOf(owner), ...entry },
   });
   return count > 0;
-}
-
-/** Whether only senders its own allow list names reach the agent; null when the agent is gone. */
-export async function allowOnlyOf({ prisma }: Store, id: string): Promise<boolean | null> {
-  return (await prisma.agent.findUnique({ where: { id }, select: { allowOnly: true } }))?.allowOnly ?? null;
 }

@@ -176,6 +176,8 @@ describe("keeping lists", () => {
     });
     await setSenders(memory.services, agent, { allow: ["@*.Y.example"], allowOnly: false });
     expect(await getSenders(memory.services, agent)).toEqual({ allow: ["@*.y.example"], block: [], allowOnly: false });
+    // The operator names an agent by its id in any case.
+    expect((await getLists(memory.services, agentOwner("LISTS"))).receive.allow).toEqual(["@*.y.example"]);
   });
 
   test.each([

@@ -1,5 +1,6 @@
+import { agentByIdKey } from "../db/agents.ts";
+import { domainExists } from "../db/domains.ts";
 import {
-  allowOnlyOf,
   type Direction,
   deleteEntry,
   type EntryKind,
@@ -8,7 +9,6 @@ import {
   insertEntry,
   type ListOwner,
   type ListScope,
-  ownerExists,
   replaceEntries,
   type StoredEntry,
 } from "../db/lists.ts";
@@ -188,8 +188,15 @@ const notFound = (owner: ListOwner) =>
     owner.scope === "domain" ? `Domain ${excerpt(owner.name)} is not served here` : "Agent not found",
   );
 
-async function existing(services: Services, owner: ListOwner): Promise<void> {
-  if (!(await ownerExists(services, owner))) throw notFound(owner);
+/** The owner as stored (an agent by its id in any case), with an agent's mode; 404 when it is not there. */
+async function found(services: Services, owner: ListOwner): Promise<{ owner: ListOwner; allowOnly: boolean | null }> {
+  if (owner.scope === "agent") {
+    const agent = await agentByIdKey(services, owner.id.toLowerCase());
+    if (!agent) throw notFound(owner);
+    return { owner: { scope: "agent", id: agent.id }, allowOnly: agent.allowOnly };
+  }
+  if (owner.scope === "domain" && !(await domainExists(services, owner.name))) throw notFound(owner);
+  return { owner, allowOnly: null };
 }
 
 function listsFrom(entries: StoredEntry[], direction: Direction): SenderLists {
@@ -200,9 +207,8 @@ function listsFrom(entries: StoredEntry[], direction: Direction): SenderLists {
 
 /** Every list of one scope. */
 export async function getLists(services: Services, owner: ListOwner): Promise<ScopeLists> {
-  await existing(services, owner);
-  const entries = await entriesOf(services, owner);
-  const allowOnly = owner.scope === "agent" ? await allowOnlyOf(services, owner.id) : null;
+  const { owner: stored, allowOnly } = await found(services, owner);
+  const entries = await entriesOf(services, stored);
   return { receive: listsFrom(entries, "receive"), send: listsFrom(entries, "send"), allowOnly };
 }
 
@@ -218,9 +224,9 @@ function checkedDirection(direction: Direction, given: GivenLists, prefix: strin
 }
 
 async function replaceLists(services: Services, owner: ListOwner, lists: ListChange[], allowOnly?: boolean) {
-  await existing(services, owner);
-  await replaceEntries(services, owner, lists, services.clock.now(), allowOnly);
-  return getLists(services, owner);
+  const stored = (await found(services, owner)).owner;
+  await replaceEntries(services, stored, lists, services.clock.now(), allowOnly);
+  return getLists(services, stored);
 }
 
 /** Replaces each direction's lists given, whole (a direction left out is kept); allowOnly for an agent's. */
@@ -247,9 +253,9 @@ export async function addListEntry(
   entry: string,
 ): Promise<ScopeLists> {
   const checked = checkedEntry(entry, `${list.direction}.${list.kind}`);
-  await existing(services, owner);
-  await insertEntry(services, owner, { ...list, entry: checked }, services.clock.now());
-  return getLists(services, owner);
+  const stored = (await found(services, owner)).owner;
+  await insertEntry(services, stored, { ...list, entry: checked }, services.clock.now());
+  return getLists(services, stored);
 }
 
 /** Takes one entry off one list; 404 when it was not on it. */
@@ -259,11 +265,11 @@ export async function removeListEntry(
   list: { direction: Direction; kind: EntryKind },
   entry: string,
 ): Promise<ScopeLists> {
-  await existing(services, owner);
-  if (!(await deleteEntry(services, owner, { ...list, entry: entry.toLowerCase() }))) {
+  const stored = (await found(services, owner)).owner;
+  if (!(await deleteEntry(services, stored, { ...list, entry: entry.toLowerCase() }))) {
     throw new ServiceError("NOT_FOUND", `${excerpt(entry)} is not on the ${list.direction} ${list.kind} list`);
   }
-  return getLists(services, owner);
+  return getLists(services, stored);
 }
 
 /** The agent's own receive lists and mode, as its doors show them. */
