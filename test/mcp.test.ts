@@ -124,6 +124,8 @@ describe("the door", () => {
         "update_draft",
         "send_draft",
         "list_suppressions",
+        "get_sender_lists",
+        "set_sender_lists",
         "delete_draft",
         "list_threads",
         "read_thread",
@@ -600,6 +602,13 @@ describe("each tool and its REST route", () => {
       `${base}/emails/${one.id}?permanent=true`,
     );
     await same("list_suppressions", { limit: 5 }, "GET", `${base}/suppressions?limit=5`);
+    const lists = { allow: ["Boss@Work.example"], block: ["@*.spam.example"], allowOnly: false };
+    expect(await same("set_sender_lists", lists, "PUT", `${base}/senders`, lists)).toEqual({
+      allow: ["boss@work.example"],
+      block: ["@*.spam.example"],
+      allowOnly: false,
+    });
+    await same("get_sender_lists", {}, "GET", `${base}/senders`);
 
     const { tools } = await client.listTools();
     expect([...walked].sort()).toEqual(tools.map((tool) => tool.name).sort());
