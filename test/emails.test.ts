@@ -183,7 +183,9 @@ describe("one email", () => {
       agent.apiKey,
     );
     expect(
-      folders.body.data.agent.folders.filter((f: { name: string }) => !["inbox", "archive", "trash"].includes(f.name)),
+      folders.body.data.agent.folders.filter(
+        (f: { name: string }) => !["inbox", "archive", "trash", "junk"].includes(f.name),
+      ),
     ).toEqual([
       { name: "Projects", total: 2 },
       { name: a.body.folder, total: 2 },

@@ -499,9 +499,14 @@ describe("each tool and its REST route", () => {
       links: whole.links,
     });
     await same("get_email", { emailId: one.id }, "GET", email);
-    expect(await same("read_email", { emailId: one.id }, "PATCH", email, { isRead: true })).toMatchObject({
-      isRead: true,
+    // read_email answers fenced, as PATCH with fenced: true does; each answer's fence has its own nonce.
+    const marked = await both("read_email", { emailId: one.id }, "PATCH", email, { isRead: true, fenced: true });
+    const anyNonce = (answer: { fenced: string }) => ({
+      ...answer,
+      fenced: answer.fenced.replace(/[0-9a-f]{32}/g, "…"),
     });
+    expect(anyNonce(marked.tool), "read_email").toEqual(anyNonce(marked.route));
+    expect(marked.tool).toMatchObject({ isRead: true, fenced: expect.stringContaining("<<<UNTRUSTED-EMAIL nonce=") });
     await same(
       "wait_for_email",
       { subject: "walk one", after: 0, timeout: 0 },

@@ -43,3 +43,22 @@ test("an operation that selects no autoSubmitted is not walked, whatever its var
     'query($autoSubmitted: Boolean) { agent(id: "a") { emails(autoSubmitted: $autoSubmitted) { total } } }';
   expect(respelled(source, { agent: { emails: { total: 1 } } }).respells).toBe(false);
 });
+
+test("REST answers Rspamd's actions as Rspamd spells them, and leaves the enums without such words alone", () => {
+  const source = `query { email(agentId: "a", emailId: "e") { spam { action status } screening { verdict signals { name where } } } }`;
+  const data = {
+    email: {
+      spam: { action: "add_header", status: "scanned" },
+      screening: { verdict: "suspicious", signals: [{ name: "ai_instruction", where: "text" }] },
+    },
+  };
+  expect(respelled(source, data).data).toEqual({
+    email: {
+      spam: { action: "add header", status: "scanned" },
+      screening: { verdict: "suspicious", signals: [{ name: "ai_instruction", where: "text" }] },
+    },
+  });
+  expect(respelled(source, { email: { spam: null, screening: { verdict: "clear", signals: [] } } }).data).toEqual({
+    email: { spam: null, screening: { verdict: "clear", signals: [] } },
+  });
+});
