@@ -247,7 +247,14 @@ describe("tools", () => {
     });
 
     const peek = await callTool(client, "get_email", { emailId: lunch.id });
-    expect(peek.body).toMatchObject({ id: lunch.id, isRead: false, text: "Shall we meet at noon?\n" });
+    // Its text only inside the fence, labelled with the sender.
+    expect(peek.body).toMatchObject({
+      id: lunch.id,
+      isRead: false,
+      fenced: expect.stringContaining("Shall we meet at noon?"),
+    });
+    expect(peek.body).not.toHaveProperty("text");
+    expect(peek.body.fenced).toContain('from="jordan@sender.example"');
     const read = await callTool(client, "read_email", { emailId: code.id });
     expect(read.body).toMatchObject({ id: code.id, isRead: true, codes: ["482913"] });
     const [attachment] = read.body.attachments;
@@ -268,7 +275,10 @@ describe("tools", () => {
     expect((await callTool(client, "wait_for_email", { timeout: 0 })).body).toBeNull();
     const waiting = callTool(client, "wait_for_email", { subject: "arrives while waiting", timeout: 20 });
     await deliver(agent, { subject: "This arrives while waiting", text: "Hello" });
-    expect((await waiting).body).toMatchObject({ subject: "This arrives while waiting", text: "Hello\n" });
+    expect((await waiting).body).toMatchObject({
+      subject: "This arrives while waiting",
+      fenced: expect.stringMatching(/<<<UNTRUSTED-EMAIL nonce=[0-9a-f]{32} [^\n]*>>>\nHello\n/),
+    });
 
     // Filed before the call: missed without after, answered at once with it, in either form of time.
     const before = (await callTool(client, "get_agent")).now;
@@ -460,9 +470,11 @@ describe("each tool and its REST route", () => {
       expect(tool.isError, name).toBe(route.status >= 400);
       return { tool: tool.body, route: route.status === 204 ? null : route.body };
     }
+    // Each fenced answer has a nonce of its own.
+    const anyNonce = (answer: unknown) => JSON.parse(JSON.stringify(answer).replace(/nonce=[0-9a-f]{32}/g, "nonce=…"));
     async function same(name: string, args: Record<string, unknown>, method: string, path: string, body?: object) {
       const { tool, route } = await both(name, args, method, path, body);
-      expect(tool, name).toEqual(route);
+      expect(anyNonce(tool), name).toEqual(anyNonce(route));
       return tool;
     }
 
@@ -480,14 +492,17 @@ describe("each tool and its REST route", () => {
     await same("get_agent", {}, "GET", base);
     await same("get_verification_status", {}, "GET", "/verify/status");
     const page = { isRead: false, autoSubmitted: false, hasAttachments: true, limit: 5, offset: 0 };
-    const query = new URLSearchParams(Object.entries(page).map(([name, value]) => [name, String(value)]));
+    // Every tool that reads mail answers it fenced, as its route does with fenced=true.
+    const query = new URLSearchParams(
+      Object.entries({ ...page, fenced: true }).map(([name, value]) => [name, String(value)]),
+    );
     const [one] = (await same("list_emails", page, "GET", `${base}/emails?${query}`)).data;
     const since = new Date(start - 60_000);
     await same(
       "search_emails",
       { q: "walk", from: "@sender.example", after: since.toISOString(), before: start + 60_000 },
       "GET",
-      `${base}/emails?q=walk&from=%40sender.example&after=${since.getTime()}&before=${start + 60_000}`,
+      `${base}/emails?q=walk&from=%40sender.example&after=${since.getTime()}&before=${start + 60_000}&fenced=true`,
     );
     const email = `${base}/emails/${one.id}`;
     const { tool: codes, route: whole } = await both("get_codes_and_links", { emailId: one.id }, "GET", email);
@@ -498,26 +513,21 @@ describe("each tool and its REST route", () => {
       codes: whole.codes,
       links: whole.links,
     });
-    await same("get_email", { emailId: one.id }, "GET", email);
-    // read_email answers fenced, as PATCH with fenced: true does; each answer's fence has its own nonce.
+    await same("get_email", { emailId: one.id }, "GET", `${email}?fenced=true`);
     const marked = await both("read_email", { emailId: one.id }, "PATCH", email, { isRead: true, fenced: true });
-    const anyNonce = (answer: { fenced: string }) => ({
-      ...answer,
-      fenced: answer.fenced.replace(/[0-9a-f]{32}/g, "…"),
-    });
     expect(anyNonce(marked.tool), "read_email").toEqual(anyNonce(marked.route));
     expect(marked.tool).toMatchObject({ isRead: true, fenced: expect.stringContaining("<<<UNTRUSTED-EMAIL nonce=") });
     await same(
       "wait_for_email",
       { subject: "walk one", after: 0, timeout: 0 },
       "GET",
-      `${base}/emails/wait?subject=walk%20one&after=0&timeout=0`,
+      `${base}/emails/wait?subject=walk%20one&after=0&timeout=0&fenced=true`,
     );
     await same(
       "wait_for_email",
       { subject: "nothing such", timeout: 0 },
       "GET",
-      `${base}/emails/wait?subject=nothing%20such&timeout=0`,
+      `${base}/emails/wait?subject=nothing%20such&timeout=0&fenced=true`,
     );
 
     walked.add("get_attachment");
@@ -550,7 +560,7 @@ describe("each tool and its REST route", () => {
       `${base}/threads?folder=inbox&limit=10`,
     );
     const thread = threads.data.find((t: { subject: string }) => t.subject === "Walk one");
-    const read = await same("read_thread", { threadId: thread.id }, "GET", `${base}/threads/${thread.id}`);
+    const read = await same("read_thread", { threadId: thread.id }, "GET", `${base}/threads/${thread.id}?fenced=true`);
     expect(read.messages.map((m: { direction: string }) => m.direction)).toEqual(["received", "sent", "sent"]);
     await same("read_thread", { threadId: "no-such-thread" }, "GET", `${base}/threads/no-such-thread`);
 

@@ -57,6 +57,8 @@ export interface McpTool {
   name: string;
   title: string;
   description: string;
+  /** Parameters it sets itself, not shown to the model (read_email marks read; every read of mail is fenced). */
+  fills?: Readonly<Record<string, unknown>>;
   /** Tools that run the same operation on fewer arguments or give part of its answer. */
   variants?: McpVariant[];
 }
@@ -65,8 +67,6 @@ export interface McpTool {
 export interface McpVariant extends Omit<McpTool, "variants"> {
   /** The route's parameters it takes; all of them unless given. */
   takes?: readonly string[];
-  /** Parameters it sets itself, not shown to the model (read_email marks read). */
-  fills?: Readonly<Record<string, unknown>>;
   /** The fields of the route's answer it gives; all of them unless given. */
   keeps?: readonly string[];
 }

@@ -16,15 +16,8 @@ const EmailHead = graphql(`
   }
 `);
 
-export const EmailFields = graphql(
-  `
-  fragment EmailFields on Email { ...EmailHead bodyText bodyHtml text replyText }
-`,
-  [EmailHead],
-);
-
 /** An email whole, or with its text only inside the fence when $fenced: the one place a stranger's words are then. */
-const EmailFenceable = graphql(
+export const EmailFenceable = graphql(
   `
   fragment EmailFenceable on Email {
     ...EmailHead
@@ -35,6 +28,9 @@ const EmailFenceable = graphql(
   [EmailHead],
 );
 
+/** What every MCP tool that reads mail sets: the model reads a stranger's words only inside the fence. */
+export const FENCED = { fenced: true } as const;
+
 export const emailOperations = [
   declare({
     method: "GET",
@@ -44,7 +40,7 @@ export const emailOperations = [
       `query ListEmails(
         $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
         $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
-        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean
+        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean, $fenced: Boolean = false
       ) {
         agent(id: $agentId) {
           emails(
@@ -52,21 +48,23 @@ export const emailOperations = [
             receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
             hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted,
             spam: $spam
-          ) { data { ...EmailFields } total limit offset }
+          ) { data { ...EmailFenceable } total limit offset }
         }
       }`,
-      [EmailFields],
+      [EmailFenceable],
     ),
     respond: ({ agent }) => agent?.emails,
     mcp: {
       name: "list_emails",
       title: "List emails",
+      fills: FENCED,
       description:
         "Lists received emails, newest first, each as read_email gives it (sender, subject, a preview, text, whether read, attachments, authentication, autoSubmitted: null for a person, else auto-replied, auto-generated or list). Use it to see what has arrived. Returns {data, total, limit, offset}.",
       variants: [
         {
           name: "search_emails",
           title: "Search emails",
+          fills: FENCED,
           description:
             'Finds received emails by words in the subject, sender or text, best match first. Words match by prefix without regard to case or accents; "an exact phrase" in quotes; -word excludes. Narrow by sender, recipient, folder or time. Returns {data, total, limit, offset} like list_emails.',
         },
@@ -79,14 +77,15 @@ export const emailOperations = [
     ...ownAgent("emails"),
     noContentWhenNull: true,
     operation: graphql(
-      `query WaitForEmail($agentId: ID!, $filter: EmailWaitFilter, $timeout: Int) {
-        waitForEmail(agentId: $agentId, filter: $filter, timeoutSeconds: $timeout) { ...EmailFields }
+      `query WaitForEmail($agentId: ID!, $filter: EmailWaitFilter, $timeout: Int, $fenced: Boolean = false) {
+        waitForEmail(agentId: $agentId, filter: $filter, timeoutSeconds: $timeout) { ...EmailFenceable }
       }`,
-      [EmailFields],
+      [EmailFenceable],
     ),
     mcp: {
       name: "wait_for_email",
       title: "Wait for an email",
+      fills: FENCED,
       description: `Waits until a matching email is filed (up to timeout seconds, at most ${MAX_WAIT_SECONDS}) and returns it whole, or null when none came in time: call it again to keep waiting. With after, mail filed since then is answered at once: note the time before an action that sends you mail (such as signing up somewhere), then wait with after set to it.`,
     },
   }),
@@ -136,6 +135,7 @@ export const emailOperations = [
     mcp: {
       name: "get_email",
       title: "Look at an email",
+      fills: FENCED,
       description:
         "Gives one email whole, as read_email does, without marking it read: sender, recipients, subject, its text, replyText, codes, links, attachments and the sender's authentication.",
       variants: [
@@ -172,7 +172,7 @@ export const emailOperations = [
           description:
             "Reads one email whole and marks it read: sender, recipients, subject, its text, replyText (only what the sender newly wrote, without quoted history), codes (likely one-time codes, best first), links, attachments and the sender's authentication. To look without marking it read, use get_email.",
           takes: ["emailId"],
-          fills: { isRead: true, fenced: true },
+          fills: { isRead: true, ...FENCED },
         },
       ],
     },

@@ -243,8 +243,12 @@ export const EmailType = builder.prismaObject("Email", {
       description: "The prompt-injection screening, on every received email",
       resolve: (email) => screeningOf(email),
     }),
+    // Costs nothing of its own: it stands in for the bodies, whose cost a list
+    // already counts (REST's documents select both, under @skip and @include,
+    // which the cost does not read), and the answer's bytes are held to the
+    // body budget either way (it is made of the text column).
     fenced: t.string({
-      complexity: BODY_COST,
+      complexity: 0,
       description:
         "text inside a fence it cannot close, for a model to read: a label naming the sender, whether it authenticated and the screening's verdict, a new random nonce in each answer, and a one-line warning first when suspicious",
       resolve: (email) => fencedTextOf(email),

@@ -1,6 +1,6 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, ownAgent } from "./declare.ts";
-import { EmailFields } from "./emails.rest.ts";
+import { EmailFenceable, FENCED } from "./emails.rest.ts";
 import { SentFields, sentObject } from "./sending.rest.ts";
 
 // The threads area's operations as REST and MCP see them (see declare.ts).
@@ -35,13 +35,13 @@ export const threadOperations = [
     path: "/agents/:agentId/threads/:threadId",
     ...ownAgent("threads"),
     operation: graphql(
-      `query GetThread($agentId: ID!, $threadId: ID!) {
+      `query GetThread($agentId: ID!, $threadId: ID!, $fenced: Boolean = false) {
         thread(agentId: $agentId, threadId: $threadId) {
           ...ThreadFields
-          messages { direction email { ...EmailFields } sent { ...SentFields } }
+          messages { direction email { ...EmailFenceable } sent { ...SentFields } }
         }
       }`,
-      [ThreadFields, EmailFields, SentFields],
+      [ThreadFields, EmailFenceable, SentFields],
     ),
     respond: ({ thread }) =>
       thread && {
@@ -54,6 +54,7 @@ export const threadOperations = [
     mcp: {
       name: "read_thread",
       title: "Read a conversation",
+      fills: FENCED,
       description:
         "Reads one conversation whole: the messages received and sent in it, each marked inbound or outbound.",
     },
