@@ -13,9 +13,12 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import type { AddressInfo } from "node:net";
 import { cpus, tmpdir, totalmem } from "node:os";
 import { join } from "node:path";
+import nodemailer from "nodemailer";
 import { SMTPServer } from "smtp-server";
 import { openDatabase } from "../src/db/client.ts";
+import { Clamd } from "../test/support/clamav.ts";
 import { startDnsServer } from "../test/support/dns-server.ts";
+import { Rspamd } from "../test/support/rspamd.ts";
 import { bareIdler, bareIngest, benchMessage, Dovecot } from "./bench/mail.ts";
 import {
   cpuMicros,
@@ -602,6 +605,96 @@ async function smtpPart(): Promise<void> {
   results["SMTP door"] = door;
 }
 
+/**
+ * What scanning costs per message at the SMTP door: one instance with Rspamd
+ * and clamd (the tests' throwaway daemons, on loopback) against one with
+ * neither, alternating twice; the prompt-injection screening runs in both.
+ * Then Rspamd stopped while mail arrives: every message answered 250 is
+ * filed once, scanned or not.
+ */
+async function scanningPart(): Promise<void> {
+  const [rspamd, clamd] = await Promise.all([Rspamd.start(), Clamd.start()]);
+  cleanups.push(
+    () => rspamd.stop(),
+    () => clamd.stop(),
+  );
+  const env = async (name: string, scanners: Record<string, string>) => {
+    const url = databaseUrl(name);
+    const seeded = await seed(url, { agents: 50, mailboxes: 50, emailsPerMailbox: 0, domain: DOMAIN });
+    const service = await startService({
+      DATABASE_URL: url,
+      MAIL_DOMAIN: DOMAIN,
+      STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
+      DNS_SERVERS: (await localDns()).address,
+      SMTP_INGRESS_PORT: "0",
+      SMTP_INGRESS_HOST: "127.0.0.1",
+      SMTP_INGRESS_MAX_CONNECTIONS_PER_IP: "100",
+      ...scanners,
+    });
+    cleanups.push(() => service.stop());
+    return { url, service, to: seeded.owners.map((owner) => `${owner.id}@${DOMAIN}`) };
+  };
+  const plain = await env("scan_off", {});
+  const scanned = await env("scan_on", { RSPAMD_URL: rspamd.url, CLAMAV_URL: clamd.url });
+  console.log(
+    `\nScanning at the SMTP door, ${CONNECTIONS} nodemailer clients, ${SECONDS} s per run, alternating twice`,
+  );
+  line("scenario", "msg/s", "CPU ms/msg", "p50 ms", "p99 ms");
+  const runs = { plain: [] as SendResult[], scanned: [] as SendResult[] };
+  const cpu = { plain: 0, scanned: 0 };
+  for (let round = 0; round < 2; round++) {
+    for (const key of ["plain", "scanned"] as const) {
+      const { service, to } = key === "plain" ? plain : scanned;
+      const before = cpuMicros(service.child.pid);
+      const run = await runSends([service.smtpPort as number], to, CONNECTIONS, SECONDS);
+      cpu[key] += cpuMicros(service.child.pid) - before;
+      runs[key].push(run);
+    }
+  }
+  const scanning: Record<string, unknown> = {};
+  for (const [label, key] of [
+    ["no scanners", "plain"],
+    ["Rspamd + clamd", "scanned"],
+  ] as const) {
+    const messages = runs[key].reduce((sum, run) => sum + run.messages, 0);
+    const times = runs[key].flatMap((run) => run.dataEndTo250);
+    const perMessage = cpu[key] / 1000 / messages;
+    const rate = mean(runs[key].map((run) => run.messagesPerSecond));
+    line(label, fixed(rate), fixed(perMessage, 2), fixed(pct(times, 0.5), 1), fixed(pct(times, 0.99), 1));
+    scanning[key] = { rate, cpuMsPerMessage: perMessage, p50: pct(times, 0.5), p99: pct(times, 0.99) };
+  }
+  scanning.stopped = await scannerStopped(await env("scan_stop", { RSPAMD_URL: rspamd.url }), rspamd);
+  results.scanning = scanning;
+}
+
+/** Mail sent one after another while Rspamd is stopped halfway: the 250s against the emails filed. */
+async function scannerStopped(
+  { url, service, to }: { url: string; service: Started; to: string[] },
+  rspamd: Rspamd,
+): Promise<Record<string, number>> {
+  const transport = nodemailer.createTransport({ host: "127.0.0.1", port: service.smtpPort, ignoreTLS: true });
+  const MESSAGES = 200;
+  let accepted = 0;
+  for (let n = 0; n < MESSAGES; n++) {
+    if (n === MESSAGES / 2) await rspamd.stop();
+    const recipient = to[n % to.length] as string;
+    const sent = await transport
+      .sendMail({ envelope: { from: "jordan@sender.example", to: [recipient] }, raw: benchMessage(recipient, n) })
+      .then(
+        () => true,
+        () => false,
+      );
+    if (sent) accepted++;
+  }
+  transport.close();
+  const { prisma } = await openDatabase(url);
+  const filed = await prisma.email.count();
+  const unscanned = await prisma.email.count({ where: { spamStatus: "unscanned" } });
+  await prisma.$disconnect();
+  line("Rspamd stopped halfway", `${accepted} answered 250`, `${filed} filed`, `${unscanned} unscanned`);
+  return { sent: MESSAGES, accepted, filed, unscanned };
+}
+
 const SEARCHES = ["refund", "invoice", "quarterly", "meeting", "invoice meeting", "inv", "meeting -quarterly", "kalo"];
 
 /** Search latency, one request at a time, service and floor in turn: every query 20 times each, after a warm-up. */
@@ -692,7 +785,7 @@ console.log(
   `database: ${postgres ? "postgresql" : "sqlite"}; ${cpus().length} cores (${cpus()[0]?.model}), ${fixed(totalmem() / 2 ** 30)} GiB; node ${process.version}`,
 );
 /** The parts after the HTTP one, by the names --only gives them. */
-const LATER_PARTS = ["ingestion", "APPEND to listed", "streams", "smtp", "search", "pages"];
+const LATER_PARTS = ["ingestion", "APPEND to listed", "streams", "smtp", "scanning", "search", "pages"];
 
 /** Every part --only names (all without it), each against its floor. */
 async function measureAll(): Promise<void> {
@@ -700,6 +793,7 @@ async function measureAll(): Promise<void> {
   if (wanted("ingestion") || wanted("APPEND to listed")) await mailPart();
   if (wanted("streams")) await streamsPart();
   if (wanted("smtp")) await smtpPart();
+  if (wanted("scanning")) await scanningPart();
   if (wanted("search")) {
     console.log(`\nSearch, one request at a time: ${SEARCHES.length} queries from rare to common, page of 50`);
     line("mail stored", "p50 ms", "p99 ms", "floor p50", "floor p99");

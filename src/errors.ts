@@ -96,6 +96,11 @@ export const ERROR_CODES = {
     spec: false,
     when: "an address bounced or complained, named in recipients: see GET /agents/{id}/suppressions",
   },
+  RECIPIENT_BLOCKED: {
+    kind: "BAD_REQUEST",
+    spec: false,
+    when: "a send list (the instance's, the domain's or the agent's) blocks an address, named in recipients",
+  },
   TOO_MANY_WEBHOOKS: { kind: "BAD_REQUEST", spec: false, when: "the agent has as many webhooks as it may" },
   IDEMPOTENCY_KEY_IN_USE: {
     kind: "CONFLICT",
@@ -144,7 +149,7 @@ export interface ErrorDetails {
   resetAt?: number;
   /** Seconds until a request-rate refusal lifts. */
   retryAfter?: number;
-  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED, NO_SUCH_MAILBOX). */
+  /** The addresses a send was refused for (RECIPIENT_SUPPRESSED, RECIPIENT_BLOCKED, NO_SUCH_MAILBOX). */
   recipients?: string[];
 }
 

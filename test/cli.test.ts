@@ -273,6 +273,35 @@ test("domains: added with its records (never the private key), listed, shown, ve
   expect((await cli(["domains", "show", name])).code).toBe(1);
 });
 
+test("lists: entries added to and removed from a domain's and an agent's lists, the agent's mode set", async () => {
+  const name = `${uniqueId()}.example`;
+  await cli(["domains", "add", name]);
+  const added = await cli(["lists", "add", "receive", "block", "@*.Spam.example", "--domain", name]);
+  expect(added.stdout).toBe(
+    `${name}:\n  receive allow: (none)\n  receive block: @*.spam.example\n  send allow: (none)\n  send block: (none)\n`,
+  );
+  expect((await cli(["lists", "add", "send", "block", "@rival.example", "--domain", name, "--json"])).json).toEqual({
+    receive: { allow: [], block: ["@*.spam.example"] },
+    send: { allow: [], block: ["@rival.example"] },
+    allowOnly: null,
+  });
+  expect(
+    (await cli(["lists", "remove", "receive", "block", "@*.spam.example", "--domain", name, "--json"])).json,
+  ).toMatchObject({ receive: { block: [] } });
+  const agent = await createAgent(api, uniqueId("cli"));
+  await cli(["lists", "add", "receive", "allow", "boss@work.example", "--agent", agent.id]);
+  expect((await cli(["lists", "allow-only", "on", "--agent", agent.id])).stdout).toContain("allow only: on");
+  expect((await cli(["lists", "show", "--agent", agent.id, "--json"])).json).toMatchObject({
+    receive: { allow: ["boss@work.example"] },
+    allowOnly: true,
+  });
+  expect((await cli(["lists", "show"])).stdout).toMatch(/^The instance:\n/);
+  const wrong = await cli(["lists", "add", "receive", "maybe", "x@y.example"]);
+  expect(wrong.code).toBe(2);
+  const unknown = await cli(["lists", "show", "--domain", "nowhere.example"]);
+  expect([unknown.code, unknown.stderr]).toEqual([1, "Domain nowhere.example is not served here\n"]);
+});
+
 /** The service's own domain, as the CLI beside it is configured. */
 const beside = { MAIL_DOMAIN: "mail.example" };
 

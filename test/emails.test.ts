@@ -183,7 +183,9 @@ describe("one email", () => {
       agent.apiKey,
     );
     expect(
-      folders.body.data.agent.folders.filter((f: { name: string }) => !["inbox", "archive", "trash"].includes(f.name)),
+      folders.body.data.agent.folders.filter(
+        (f: { name: string }) => !["inbox", "archive", "trash", "junk"].includes(f.name),
+      ),
     ).toEqual([
       { name: "Projects", total: 2 },
       { name: a.body.folder, total: 2 },
@@ -191,7 +193,7 @@ describe("one email", () => {
     const unknown = await api.get(path(agent, "?folder=nosuchfolder"), { key: agent.apiKey });
     expect(unknown.status).toBe(404);
     expect(unknown.body.message).toBe(
-      `Folder nosuchfolder not found: the folders are inbox, archive, trash, Projects, ${a.body.folder}`,
+      `Folder nosuchfolder not found: the folders are inbox, archive, trash, junk, Projects, ${a.body.folder}`,
     );
     // The three system folders are there when empty.
     expect((await api.get(path(agent, "?folder=archive"), { key: agent.apiKey })).body.total).toBe(0);
@@ -331,6 +333,7 @@ describe("over GraphQL", () => {
       { name: "inbox", total: 2, unread: 2 },
       { name: "archive", total: 1, unread: 0 },
       { name: "trash", total: 1, unread: 1 },
+      { name: "junk", total: 0, unread: 0 },
       { name: "Receipts", total: 1, unread: 1 },
     ]);
     const page = await api.graphql(

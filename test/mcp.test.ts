@@ -124,6 +124,8 @@ describe("the door", () => {
         "update_draft",
         "send_draft",
         "list_suppressions",
+        "get_sender_lists",
+        "set_sender_lists",
         "delete_draft",
         "list_threads",
         "read_thread",
@@ -497,9 +499,14 @@ describe("each tool and its REST route", () => {
       links: whole.links,
     });
     await same("get_email", { emailId: one.id }, "GET", email);
-    expect(await same("read_email", { emailId: one.id }, "PATCH", email, { isRead: true })).toMatchObject({
-      isRead: true,
+    // read_email answers fenced, as PATCH with fenced: true does; each answer's fence has its own nonce.
+    const marked = await both("read_email", { emailId: one.id }, "PATCH", email, { isRead: true, fenced: true });
+    const anyNonce = (answer: { fenced: string }) => ({
+      ...answer,
+      fenced: answer.fenced.replace(/[0-9a-f]{32}/g, "…"),
     });
+    expect(anyNonce(marked.tool), "read_email").toEqual(anyNonce(marked.route));
+    expect(marked.tool).toMatchObject({ isRead: true, fenced: expect.stringContaining("<<<UNTRUSTED-EMAIL nonce=") });
     await same(
       "wait_for_email",
       { subject: "walk one", after: 0, timeout: 0 },
@@ -600,6 +607,13 @@ describe("each tool and its REST route", () => {
       `${base}/emails/${one.id}?permanent=true`,
     );
     await same("list_suppressions", { limit: 5 }, "GET", `${base}/suppressions?limit=5`);
+    const lists = { allow: ["Boss@Work.example"], block: ["@*.spam.example"], allowOnly: false };
+    expect(await same("set_sender_lists", lists, "PUT", `${base}/senders`, lists)).toEqual({
+      allow: ["boss@work.example"],
+      block: ["@*.spam.example"],
+      allowOnly: false,
+    });
+    await same("get_sender_lists", {}, "GET", `${base}/senders`);
 
     const { tools } = await client.listTools();
     expect([...walked].sort()).toEqual(tools.map((tool) => tool.name).sort());

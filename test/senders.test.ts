@@ -1,14 +1,62 @@
-import { expect, test } from "vitest";
+import { connect } from "node:net";
+import { describe, expect, test } from "vitest";
 import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
+import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
-// Who may mail an agent, through the poller: allow and block lists of
-// addresses and @domains, without regard to case.
+// Allow and block lists: the agent's own, through the poller (addresses,
+// @domains and @*.domains, without regard to case); the instance's, a
+// domain's and an agent's, set by the operator, deciding at the SMTP door's
+// RCPT TO (the narrowest scope naming a sender wins) and for sends.
 
-const { svc, api, x, dovecot } = served({ imap: true });
+const PORT = await freePort();
+const ADMIN = "admin-token-senders-0123456789";
+const { svc, api, x, dovecot, provider } = served({
+  imap: true,
+  smtp: true,
+  env: { SMTP_INGRESS_PORT: String(PORT), SMTP_INGRESS_HOST: "127.0.0.1", ADMIN_TOKEN: ADMIN },
+});
+
+const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: ADMIN, body });
+
+/** One SMTP dialogue on a raw socket: each command's reply, after the banner's. */
+async function dialogue(commands: string[]): Promise<string[]> {
+  const socket = connect(PORT, "127.0.0.1");
+  let buffered = "";
+  const waiting: ((reply: string) => void)[] = [];
+  socket.on("data", (chunk) => {
+    buffered += chunk.toString();
+    // A reply ends with a line whose code is followed by a space.
+    for (let match = /^\d{3} .*\r\n/m.exec(buffered); match; match = /^\d{3} .*\r\n/m.exec(buffered)) {
+      const end = match.index + match[0].length;
+      waiting.shift()?.(buffered.slice(0, end));
+      buffered = buffered.slice(end);
+    }
+  });
+  const next = () => new Promise<string>((resolve) => waiting.push(resolve));
+  await next();
+  const replies: string[] = [];
+  for (const command of commands) {
+    const reply = next();
+    socket.write(`${command}\r\n`);
+    replies.push(await reply);
+  }
+  socket.end();
+  return replies;
+}
+
+/** What RCPT TO for the agent is answered with mail from each sender: the reply's code and status. */
+async function rcptAnswers(agent: TestAgent, senders: string[]): Promise<string[]> {
+  // RSET between senders; of each, RCPT TO's reply: 250, or a refusal's code and status.
+  const commands = senders.flatMap((from) => ["RSET", `MAIL FROM:<${from}>`, `RCPT TO:<${agent.id}@mail.example>`]);
+  const replies = await dialogue(["EHLO client.example", ...commands, "QUIT"]);
+  return replies
+    .filter((_, n) => n > 0 && n % 3 === 0)
+    .map((reply) => (reply.startsWith("250") ? "250" : reply.slice(0, 9)));
+}
 
 const setLists = (agent: TestAgent, body: unknown) =>
   api.call("PUT", `/agents/${agent.id}/senders`, { key: agent.apiKey, body });
@@ -42,7 +90,7 @@ test("allow only: only the listed addresses and domains, without case", async ()
   const set = await setLists(agent, { allow: ["Boss@Work.example", "@Partner.example", "marker@always.example"] });
   expect(set).toMatchObject({
     status: 200,
-    body: { allow: ["boss@work.example", "@partner.example", "marker@always.example"], block: [] },
+    body: { allow: ["boss@work.example", "@partner.example", "marker@always.example"], block: [], allowOnly: true },
   });
   const filed = await receive(agent, [
     "boss@work.example",
@@ -70,7 +118,11 @@ test("block: never those; both lists: blocked wins over allowed", async () => {
 
 test("GET, GraphQL, and refusals in the spec's shape", async () => {
   const agent = await createVerifiedAgent(api, x);
-  expect((await api.get(`/agents/${agent.id}/senders`, { key: agent.apiKey })).body).toEqual({ allow: [], block: [] });
+  expect((await api.get(`/agents/${agent.id}/senders`, { key: agent.apiKey })).body).toEqual({
+    allow: [],
+    block: [],
+    allowOnly: false,
+  });
   await setLists(agent, { block: ["@x.example"] });
   const graphql = await api.graphql(
     `query($a: ID!) { agent(id: $a) { senders { allow block } } }`,
@@ -94,4 +146,126 @@ test("GET, GraphQL, and refusals in the spec's shape", async () => {
   }
   const other = await createVerifiedAgent(api, x);
   expect((await api.get(`/agents/${agent.id}/senders`, { key: other.apiKey })).status).toBe(403);
+});
+
+describe("three scopes", () => {
+  test("the SMTP door refuses at RCPT TO by the instance's, the domain's and the agent's lists; the narrowest wins", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const other = await createVerifiedAgent(api, x);
+    try {
+      await admin("PUT", "/lists", { receive: { block: ["@inst.example", "@*.bulk.example"] } });
+      await admin("PUT", "/domains/mail.example/lists", {
+        receive: { allow: ["friend@inst.example"], block: ["@dom.example"] },
+      });
+      const own = await api.call("PUT", `/agents/${agent.id}/senders`, {
+        key: agent.apiKey,
+        body: { allow: ["pal@dom.example"], block: ["friend@inst.example"], allowOnly: false },
+      });
+      expect(own.body).toEqual({ allow: ["pal@dom.example"], block: ["friend@inst.example"], allowOnly: false });
+      const senders = [
+        "x@inst.example",
+        "x@mx.bulk.example",
+        "friend@inst.example",
+        "x@dom.example",
+        "pal@dom.example",
+        "anyone@else.example",
+      ];
+      expect(await rcptAnswers(agent, senders)).toEqual([
+        "550 5.7.1",
+        "550 5.7.1",
+        "550 5.7.1",
+        "550 5.7.1",
+        "250",
+        "250",
+      ]);
+      expect(await rcptAnswers(other, senders)).toEqual([
+        "550 5.7.1",
+        "550 5.7.1",
+        "250",
+        "550 5.7.1",
+        "550 5.7.1",
+        "250",
+      ]);
+      // The header From is not the envelope's: the poller, which reads it, files nothing from a blocked one.
+      expect(await receive(agent, ["x@inst.example", "pal@dom.example"])).toEqual(["from pal@dom.example"]);
+    } finally {
+      await admin("PUT", "/lists", { receive: {} });
+      await admin("PUT", "/domains/mail.example/lists", { receive: {} });
+    }
+  });
+
+  test("a send to a recipient a list blocks is refused, naming it; an agent's allow wins over the instance's block", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const send = (to: string[]) =>
+      api.post(`/agents/${agent.id}/send`, { key: agent.apiKey, body: { to, subject: "Hi", text: "Hello" } });
+    try {
+      await admin("PUT", "/lists", { send: { block: ["@rival.example"] } });
+      const before = provider.deliveries.length;
+      const refused = await send(["ceo@rival.example", "pat@elsewhere.example"]);
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({
+        error: "Bad Request",
+        code: "RECIPIENT_BLOCKED",
+        recipients: ["ceo@rival.example"],
+        message: "Sending to ceo@rival.example (the instance's send list) is blocked",
+      });
+      expect(provider.deliveries.length).toBe(before);
+      await admin("PUT", `/agents/${agent.id}/lists`, { send: { allow: ["ceo@rival.example"] } });
+      expect((await send(["ceo@rival.example"])).status).toBe(201);
+      expect((await send(["cfo@rival.example"])).body.code).toBe("RECIPIENT_BLOCKED");
+    } finally {
+      await admin("PUT", "/lists", { send: {} });
+    }
+  });
+
+  test("the operator's routes and GraphQL; an agent's key opens none of them", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const empty = { allow: [], block: [] };
+    expect((await admin("GET", "/lists")).body).toEqual({ receive: empty, send: empty });
+    const set = await admin("PUT", `/agents/${agent.id}/lists`, {
+      receive: { allow: ["Boss@Work.example"] },
+      allowOnly: true,
+    });
+    expect(set.body).toEqual({ receive: { allow: ["boss@work.example"], block: [] }, send: empty, allowOnly: true });
+    // Allow only, set by the operator: decided at RCPT TO, before the message is sent.
+    expect(await rcptAnswers(agent, ["boss@work.example", "x@else.example"])).toEqual(["250", "550 5.7.1"]);
+    expect((await api.get(`/agents/${agent.id}/senders`, { key: agent.apiKey })).body).toEqual({
+      allow: ["boss@work.example"],
+      block: [],
+      allowOnly: true,
+    });
+    expect((await admin("GET", "/domains/nowhere.example/lists")).status).toBe(404);
+    expect((await admin("PUT", "/lists", { allowOnly: true })).body).toMatchObject({
+      statusCode: 400,
+      message: "allowOnly: only an agent's lists have an allow-only mode",
+    });
+    expect((await admin("PUT", "/lists", { send: { block: ["not an address"] } })).body.message).toMatch(
+      /^send\.block: "not an address" is not an address, @domain or @\*\.domain$/,
+    );
+    const graphql = await api.graphql(
+      `query($a: ID!) { admin { lists(agentId: $a) { receive { allow } allowOnly } } }`,
+      { a: agent.id },
+      ADMIN,
+    );
+    expect(graphql.body.data.admin.lists).toEqual({ receive: { allow: ["boss@work.example"] }, allowOnly: true });
+    for (const [method, path] of [
+      ["GET", "/admin/lists"],
+      ["PUT", "/admin/lists"],
+      ["GET", "/admin/domains/mail.example/lists"],
+      ["PUT", "/admin/domains/mail.example/lists"],
+      ["GET", `/admin/agents/${agent.id}/lists`],
+      ["PUT", `/admin/agents/${agent.id}/lists`],
+    ] as const) {
+      const body = method === "PUT" ? { receive: { allow: ["me@x.example"] } } : undefined;
+      expect((await api.call(method, path, { key: agent.apiKey, body })).status, path).toBe(403);
+      expect((await api.call(method, path, { body })).status, path).toBe(401);
+    }
+    const viaGraphql = await api.graphql(
+      `mutation { admin { setLists(change: { receive: { allow: ["me@x.example"] } }) { allowOnly } } }`,
+      {},
+      agent.apiKey,
+    );
+    expect(viaGraphql.body.errors[0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403 });
+    expect((await admin("GET", "/lists")).body).toEqual({ receive: empty, send: empty });
+  });
 });

@@ -59,6 +59,7 @@ test("run against the service: registers, waits for its human, reads its mailbox
       { name: "inbox", total: 0, unread: 0 },
       { name: "archive", total: 0, unread: 0 },
       { name: "trash", total: 0, unread: 0 },
+      { name: "junk", total: 0, unread: 0 },
     ],
     inbox: 0,
   });

@@ -211,7 +211,7 @@ test("review links once handed to agents: held ones die, decided ones say what b
 
 const LISTS_KEY = "ph_upgrade-lists-key";
 
-test("lists kept as JSON text: read back as lists, a kept answer's recipients too", async () => {
+test("lists kept as JSON text: read back as lists (sender lists as the agent's own, allow-only), a kept answer's recipients too", async () => {
   const before = freshDatabase();
   const old = await migratedBefore(before.url, "20261128222623");
   const provider = old.provider;
@@ -266,7 +266,7 @@ test("lists kept as JSON text: read back as lists, a kept answer's recipients to
     const api = new Api(svc.url);
     const read = await api.graphql(
       `query {
-        agent(id: "lists") { senders { allow block } drafts { data { to attachments { filename } } } webhooks { events } }
+        agent(id: "lists") { senders { allow block allowOnly } drafts { data { to attachments { filename } } } webhooks { events } }
         email(agentId: "lists", emailId: "e-lists") { links { url text } codes thread { participants } }
       }`,
       {},
@@ -274,7 +274,7 @@ test("lists kept as JSON text: read back as lists, a kept answer's recipients to
     );
     expect(read.body.data).toEqual({
       agent: {
-        senders: { allow: ["@sender.example"], block: ["spam@sender.example"] },
+        senders: { allow: ["@sender.example"], block: ["spam@sender.example"], allowOnly: true },
         drafts: { data: [{ to: ["pat@example.com"], attachments: [{ filename: "a.txt" }] }] },
         webhooks: [{ events: ["email.received"] }],
       },

@@ -172,6 +172,8 @@ function cpuTimes(): { all: number; idle: number } {
 }
 
 export interface SendResult {
+  /** Messages answered 250. */
+  messages: number;
   messagesPerSecond: number;
   errors: number;
   /** How busy the machine's cores were meanwhile, 0 to 1: everything here shares them. */
@@ -189,6 +191,7 @@ export async function runSends(ports: number[], to: string[], clients: number, s
   const after = cpuTimes();
   const report = JSON.parse(stdout) as { messages: number; errors: number; ms: number; dataEndTo250: number[] };
   return {
+    messages: report.messages,
     messagesPerSecond: (report.messages / report.ms) * 1000,
     errors: report.errors,
     busy: 1 - (after.idle - before.idle) / (after.all - before.all),

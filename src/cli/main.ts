@@ -21,6 +21,16 @@ import {
 import { deleteQuarantinedMessage, listQuarantine, releaseQuarantined } from "../mailbox/quarantine.ts";
 import { addressesOf } from "../mailbox/records.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
+import {
+  addListEntry,
+  type Direction,
+  type EntryKind,
+  getLists,
+  type ListOwner,
+  removeListEntry,
+  type ScopeLists,
+  setLists,
+} from "../mailbox/senders.ts";
 import type { Services } from "../mailbox/services.ts";
 import { createMetrics } from "../metrics.ts";
 import { servicesFor } from "../services.ts";
@@ -54,6 +64,9 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   domains add <name> [--open]
   domains show|verify|open|close|delete <name>
   domains list
+  lists show [--domain <name> | --agent <id>]
+  lists add|remove receive|send allow|block <address, @domain or @*.domain> [--domain <name> | --agent <id>]
+  lists allow-only on|off --agent <id>
   stats
   migrate
   backup <file>
@@ -75,8 +88,8 @@ const OPTIONS = {
   "daily-sends": { type: "string" },
   reason: { type: "string" },
   name: { type: "string" },
-  agent: { type: "string" },
   domain: { type: "string" },
+  agent: { type: "string" },
   open: { type: "boolean" },
   email: { type: "string" },
   "webhook-url": { type: "string" },
@@ -368,6 +381,52 @@ async function backup(database: Database, config: Config, [file]: string[]): Pro
   };
 }
 
+/** Whose lists: --agent, --domain, or the instance's. */
+function listOwnerOf(options: Options): ListOwner {
+  if (options.agent !== undefined && options.domain !== undefined)
+    throw new UsageError("--domain or --agent, not both");
+  if (options.agent !== undefined) return { scope: "agent", id: options.agent };
+  if (options.domain !== undefined) return { scope: "domain", name: options.domain.toLowerCase() };
+  return { scope: "instance" };
+}
+
+function listsText(owner: ListOwner, lists: ScopeLists): string {
+  const whose =
+    owner.scope === "instance" ? "The instance" : owner.scope === "domain" ? owner.name : `Agent ${owner.id}`;
+  const line = (name: string, entries: string[]) =>
+    `  ${name}: ${entries.length === 0 ? "(none)" : entries.join(", ")}`;
+  const mode = lists.allowOnly === null ? [] : [`  allow only: ${lists.allowOnly ? "on" : "off"}`];
+  return [
+    `${whose}:`,
+    line("receive allow", lists.receive.allow),
+    line("receive block", lists.receive.block),
+    line("send allow", lists.send.allow),
+    line("send block", lists.send.block),
+    ...mode,
+  ].join("\n");
+}
+
+const LISTS_USAGE =
+  "lists show | lists add|remove receive|send allow|block <entry> | lists allow-only on|off --agent <id> (each with --domain <name> or --agent <id>)";
+
+async function lists(services: Services, [action, ...args]: string[], options: Options): Promise<Output> {
+  const owner = listOwnerOf(options);
+  const shown = (lists: ScopeLists) => ({ text: listsText(owner, lists), json: lists });
+  if (action === "show" && args.length === 0) return shown(await getLists(services, owner));
+  const [direction, kind, entry] = args;
+  const list = { direction: direction as Direction, kind: kind as EntryKind };
+  if ((action === "add" || action === "remove") && entry && ["receive", "send"].includes(list.direction)) {
+    if (!["allow", "block"].includes(list.kind)) throw new UsageError(LISTS_USAGE);
+    const change = action === "add" ? addListEntry : removeListEntry;
+    return shown(await change(services, owner, list, entry));
+  }
+  const [mode] = args;
+  if (action === "allow-only" && (mode === "on" || mode === "off") && owner.scope === "agent") {
+    return shown(await setLists(services, owner, { allowOnly: mode === "on" }));
+  }
+  throw new UsageError(LISTS_USAGE);
+}
+
 /** The database, opened only where the CLI was sent (see databaseNotChosen). */
 async function withDatabase<T>(config: Config, work: (database: Database) => Promise<T>): Promise<T> {
   const notChosen = databaseNotChosen(config, process.env);
@@ -420,6 +479,7 @@ const SERVICE_COMMANDS: Record<string, (services: Services, args: string[], opti
   held,
   quarantine,
   domains,
+  lists,
   stats: async (services) => {
     const stats = await admin.instanceStats(services);
     return { text: fields({ ...stats }), json: stats };

@@ -7,9 +7,9 @@ import { columnsOf, rowOf, rowsOf } from "./rows.ts";
 import { likeLiteral } from "./sql.ts";
 import type { Param, Tx } from "./statements.ts";
 
-// Agents: who they are, their keys, their verification, their limits and
-// sender lists. An agent is expired once it has stayed unverified past a
-// cutoff the domain works out (mailbox/lifetimes.ts); here it is a condition.
+// Agents: who they are, their keys, their verification, their limits. An
+// agent is expired once it has stayed unverified past a cutoff the domain
+// works out (mailbox/lifetimes.ts); here it is a condition.
 
 export type { Agent };
 
@@ -225,19 +225,6 @@ export async function instanceTotals({ prisma }: Store, day: string) {
   };
 }
 
-/** The agent's sender lists; null when the agent is gone. */
-export function senderListsOf({ prisma }: Store, id: string) {
-  return prisma.agent.findUnique({ where: { id }, select: { senderAllow: true, senderBlock: true } });
-}
-
-export async function replaceSenderLists(
-  { prisma }: Store,
-  id: string,
-  lists: { senderAllow: string[]; senderBlock: string[] },
-): Promise<boolean> {
-  return (await prisma.agent.updateMany({ where: { id }, data: lists })).count > 0;
-}
-
 /** A new verification code for an unverified agent; false when it is verified already. */
 export async function setVerificationCode({ prisma }: Store, id: string, code: string, expires: Date) {
   const { count } = await prisma.agent.updateMany({
@@ -287,15 +274,7 @@ export async function markVerified(
 /** What filing, and the SMTP door's RCPT TO, need of the agent a message is addressed to. */
 export type Recipient = Pick<
   Agent,
-  | "id"
-  | "domain"
-  | "verifiedAt"
-  | "senderAllow"
-  | "senderBlock"
-  | "storageLimit"
-  | "storageUsed"
-  | "dailySendLimit"
-  | "screeningPolicy"
+  "id" | "domain" | "verifiedAt" | "allowOnly" | "storageLimit" | "storageUsed" | "dailySendLimit" | "screeningPolicy"
 >;
 
 /**
@@ -306,7 +285,7 @@ export type Recipient = Pick<
  */
 export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient | null> {
   const row = await tx.one(
-    `SELECT "id", "domain", "verifiedAt", "senderAllow", "senderBlock", "storageLimit", "storageUsed", "dailySendLimit", "screeningPolicy" FROM "Agent" WHERE "idKey" = ?`,
+    `SELECT "id", "domain", "verifiedAt", "allowOnly", "storageLimit", "storageUsed", "dailySendLimit", "screeningPolicy" FROM "Agent" WHERE "idKey" = ?`,
     [idKey],
   );
   return row ? (rowOf(tx, "Agent", row) as Recipient) : null;

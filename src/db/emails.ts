@@ -32,6 +32,7 @@ export interface MailSelector {
   hasAttachments?: boolean | null;
   authenticated?: boolean | null;
   autoSubmitted?: boolean | null;
+  spam?: boolean | null;
 }
 
 /** The columns named with their table: a search joins another. */
@@ -74,6 +75,7 @@ function mailSelection(sql: Sql, agentId: string, selector: MailSelector) {
   if (selector.authenticated != null)
     add(selector.authenticated ? `"authVerdict" = 'pass'` : `"authVerdict" <> 'pass'`);
   if (selector.autoSubmitted != null) add(`"autoSubmitted" IS ${selector.autoSubmitted ? "NOT " : ""}NULL`);
+  if (selector.spam != null) add(`"spam" = ?`, selector.spam);
   const terms = selector.search;
   if (terms === null) add("1 = 0");
   if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {

@@ -16,7 +16,7 @@ import type { Reading } from "./reading/index.ts";
 import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordReport } from "./reports.ts";
 import { addresseeAt } from "./return-path.ts";
 import type { Screening } from "./screening/index.ts";
-import { senderAllowed, senderListed, storedLists } from "./senders.ts";
+import { senderStanding } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { joinThread } from "./threads.ts";
 
@@ -149,12 +149,12 @@ async function fileOne(
     });
     if (reportIgnored === null) return "report";
   }
-  const lists = storedLists(agent);
-  if (!senderAllowed(lists, message.from.address)) return "sender_refused";
+  const sender = await senderStanding(tx, services, agent, message.from.address);
+  if (!sender.filed) return "sender_refused";
   const placement: Placement = released
     ? { folder: "inbox", spam: false }
     : placementOf(arrival.scans, message.screening, {
-        allowed: senderListed(lists, message.from.address),
+        allowed: sender.allowed,
         policy: agent.screeningPolicy as ScreeningPolicy,
       });
   if ("quarantine" in placement) {

@@ -131,8 +131,10 @@ describe("prompt-injection screening", () => {
     const agent = await memory.agent("screened");
     expect(await receive(agent, { spam: null, malware: null }, INJECTION)).toBe("stored");
     const [email] = (await listEmails(memory.services, agent, {})).data;
-    expect(email?.screening).toBe("suspicious");
-    expect((email?.screeningSignals as { name: string }[]).map((signal) => signal.name)).toContain("ai_instruction");
+    expect(email).toMatchObject({
+      screening: "suspicious",
+      screeningSignals: expect.arrayContaining([expect.objectContaining({ name: "ai_instruction" })]),
+    });
     expect(await memory.eventTypes(agent)).toEqual(["email.received", "message.screened"]);
   });
 

@@ -4,7 +4,7 @@ import type { Scans } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import { addressParts } from "./records.ts";
 import { addresseeAt } from "./return-path.ts";
-import { senderAllowed, storedLists } from "./senders.ts";
+import { senderAllowed } from "./senders.ts";
 import type { Services } from "./services.ts";
 
 // Whether mail for an address is taken, asked as the SMTP door hears each
@@ -43,7 +43,7 @@ export async function recipientRefusal(
   const addressee = await addresseeAt(services.sql, services, address);
   if (!addressee || addressee.agent.verifiedAt === null) return NO_SUCH_MAILBOX;
   const { agent } = addressee;
-  if (sender && !senderAllowed(storedLists(agent), sender)) return SENDER_REFUSED;
+  if (sender && !(await senderAllowed(services.sql, services, agent, sender))) return SENDER_REFUSED;
   // Reports about a sent email come back to its return path whatever the storage: a report believed takes none.
   if (addressee.returnPathOf !== null) return null;
   // With SIZE, the message must fit in what is left; without, the mailbox must not be full.

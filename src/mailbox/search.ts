@@ -4,7 +4,7 @@ import { ServiceError } from "../errors.ts";
 
 // Which of an agent's received mail a list shows: a folder, a full-text
 // search, and filters on sender, recipient, time, read flag, attachments and
-// sender authentication.
+// sender authentication, and the spam verdict.
 // A search is plain words (all must match, each as a prefix), "exact
 // phrases", and -excluded words; any other character is text, never syntax.
 
@@ -24,6 +24,8 @@ export interface MailFilter {
   authenticated?: boolean | null;
   /** Sent by a machine (true: auto-replies, auto-generated mail, lists) or by a person (false). */
   autoSubmitted?: boolean | null;
+  /** Only mail the spam verdict calls spam (true), or none of it (false). */
+  spam?: boolean | null;
 }
 
 const MAX_QUERY = 500;
@@ -77,5 +79,6 @@ export function selectorOf(filter: MailFilter): Omit<MailSelector, "folder"> {
     hasAttachments: filter.hasAttachments,
     authenticated: filter.authenticated,
     autoSubmitted: filter.autoSubmitted,
+    spam: filter.spam,
   };
 }

@@ -1,67 +1,294 @@
-import { replaceSenderLists, senderListsOf } from "../db/agents.ts";
+import { agentByIdKey } from "../db/agents.ts";
+import { domainExists } from "../db/domains.ts";
+import {
+  type Direction,
+  deleteEntry,
+  type EntryKind,
+  entriesNaming,
+  entriesOf,
+  insertEntry,
+  type ListOwner,
+  type ListScope,
+  replaceEntries,
+  type StoredEntry,
+} from "../db/lists.ts";
+import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { isEmailAddress } from "../outbound/address.ts";
-import { type AgentRecord, addressesOf } from "./records.ts";
+import { addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
-// Who may mail an agent: with entries in its allow list only those senders
-// are filed; a sender on its block list never is. An entry is an address or
-// @domain, compared without case. Mail turned away is dropped like other
-// undeliverable mail: logged, counted, and remembered so it never returns.
+// Allow and block lists at three scopes: the instance's and each served
+// domain's (the operator's), and each agent's (its own, or the operator's),
+// each for the mail it receives and the mail it sends. An entry is an
+// address, `@domain` (that domain only) or `@*.domain` (the domain and every
+// subdomain), compared without case.
+//
+// The narrowest scope that names an address decides (agent, then the agent's
+// domain, then the instance); within one scope a block wins over an allow.
+// Receiving: a sender decided blocked is refused (at the SMTP door's RCPT TO,
+// else nothing is filed); one decided allowed is explicitly allowed (it passes
+// the spam verdict's junk). An agent in allow-only mode takes mail only from
+// senders its own allow list names. Sending: a recipient decided blocked is
+// refused. Mail turned away is dropped like other undeliverable mail: logged,
+// counted, and remembered so it never returns.
 
+export type { Direction, EntryKind, ListOwner, ListScope };
+
+/** One direction's lists of one scope. */
 export interface SenderLists {
   allow: string[];
   block: string[];
 }
 
-const MAX_ENTRIES = 1000;
+/** One direction's lists as given: a list left out is empty. */
+type GivenLists = { allow?: string[] | null; block?: string[] | null };
 
-function checkedList(entries: string[], name: keyof SenderLists): string[] {
+/** An agent's receive lists as its own doors show them. */
+export interface AgentSenders extends SenderLists {
+  /** Only senders its allow list names reach it. */
+  allowOnly: boolean;
+}
+
+/** Every list of one scope; allowOnly only for an agent's. */
+export interface ScopeLists {
+  receive: SenderLists;
+  send: SenderLists;
+  allowOnly: boolean | null;
+}
+
+/** The scope that decides an address, and what it says; null when no scope names it. */
+export type Standing = { verdict: EntryKind; scope: ListScope } | null;
+
+/** What filing and the door need of the agent whose lists apply. */
+export interface ListHolder {
+  id: string;
+  /** Its address's domain; null: the default domain. */
+  domain: string | null;
+  allowOnly: boolean;
+}
+
+const MAX_ENTRIES = 1000;
+const NARROWEST_FIRST: ListScope[] = ["agent", "domain", "instance"];
+const DIRECTIONS: Direction[] = ["receive", "send"];
+
+/** The entries that would name the address: itself, its domain, and `@*.` of its domain and each parent. */
+export function entriesFor(address: string): string[] {
+  const { local, domain } = addressParts(address);
+  const labels = domain.split(".");
+  const wildcards = labels.map((_, n) => `@*.${labels.slice(n).join(".")}`);
+  return [`${local}@${domain}`, `@${domain}`, ...wildcards];
+}
+
+/** Who decides, from the entries naming one address: the narrowest scope naming it; within it, block over allow. */
+export function standingOf(entries: Pick<StoredEntry, "scope" | "kind">[]): Standing {
+  for (const scope of NARROWEST_FIRST) {
+    const kinds = entries.filter((entry) => entry.scope === scope).map((entry) => entry.kind);
+    if (kinds.includes("block")) return { verdict: "block", scope };
+    if (kinds.includes("allow")) return { verdict: "allow", scope };
+  }
+  return null;
+}
+
+/** Whether mail from a sender so standing is filed for an agent in, or out of, allow-only mode. */
+export function received(standing: Standing, allowOnly: boolean): boolean {
+  if (standing?.verdict === "block") return false;
+  return !allowOnly || standing?.scope === "agent";
+}
+
+const domainOf = (services: Services, holder: ListHolder) => holder.domain ?? services.config.mailDomain;
+
+/** How the lists of the three scopes stand on each address, in one read. */
+async function standingsFor(
+  db: Tx,
+  services: Services,
+  direction: Direction,
+  holder: ListHolder,
+  addresses: string[],
+): Promise<Standing[]> {
+  const agent = { id: holder.id, domain: domainOf(services, holder) };
+  const naming = addresses.map(entriesFor);
+  const found = await entriesNaming(db, direction, agent, [...new Set(naming.flat())]);
+  return naming.map((entries) => standingOf(found.filter((row) => entries.includes(row.entry))));
+}
+
+/**
+ * How the lists stand on mail from a sender to an agent, in one read of all
+ * three scopes: whether it is filed, and whether it is explicitly allowed.
+ * `db`: the filing transaction, or the store's statements at RCPT TO.
+ */
+export async function senderStanding(
+  db: Tx,
+  services: Services,
+  agent: ListHolder,
+  sender: string,
+): Promise<{ filed: boolean; allowed: boolean }> {
+  const [standing = null] = await standingsFor(db, services, "receive", agent, [sender]);
+  return { filed: received(standing, agent.allowOnly), allowed: standing?.verdict === "allow" };
+}
+
+/** Whether mail from the sender may be filed for the agent. */
+export async function senderAllowed(db: Tx, services: Services, agent: ListHolder, sender: string): Promise<boolean> {
+  return (await senderStanding(db, services, agent, sender)).filed;
+}
+
+/** Whether an allow entry decides for the sender: it passes the spam verdict's junk (never a malware verdict). */
+export async function explicitlyAllowed(
+  db: Tx,
+  services: Services,
+  agent: ListHolder,
+  sender: string,
+): Promise<boolean> {
+  return (await senderStanding(db, services, agent, sender)).allowed;
+}
+
+/** A send to a recipient the lists block is refused whole, before anything is taken, naming each. */
+export async function refuseBlockedRecipients(
+  tx: Tx,
+  services: Services,
+  agent: ListHolder,
+  recipients: string[],
+): Promise<void> {
+  if (recipients.length === 0) return;
+  const standings = await standingsFor(tx, services, "send", agent, recipients);
+  const blocked = recipients.flatMap((address, n) => {
+    const standing = standings[n];
+    return standing?.verdict === "block" ? [{ address, scope: standing.scope }] : [];
+  });
+  if (blocked.length === 0) return;
+  const named = blocked.map(({ address, scope }) => `${address} (the ${scope}'s send list)`).join(", ");
+  throw new ServiceError("BAD_REQUEST", `Sending to ${named} is blocked`, {
+    code: "RECIPIENT_BLOCKED",
+    recipients: blocked.map(({ address }) => address),
+  });
+}
+
+/** An entry as given, checked: an address, @domain or @*.domain; lower case. */
+function checkedEntry(entry: string, name: string): string {
+  const domain = entry.startsWith("@*.") ? entry.slice(3) : entry.startsWith("@") ? entry.slice(1) : null;
+  if (!isEmailAddress(domain === null ? entry : `sender@${domain}`)) {
+    throw new ServiceError(
+      "BAD_REQUEST",
+      `${name}: ${JSON.stringify(excerpt(entry))} is not an address, @domain or @*.domain`,
+    );
+  }
+  return entry.toLowerCase();
+}
+
+function checkedList(entries: string[], name: string): string[] {
   if (entries.length > MAX_ENTRIES) {
     throw new ServiceError("BAD_REQUEST", `${name} may hold at most ${MAX_ENTRIES} entries`);
   }
-  const invalid = entries.find((entry) => !isEmailAddress(entry.startsWith("@") ? `sender${entry}` : entry));
-  if (invalid !== undefined) {
-    throw new ServiceError("BAD_REQUEST", `${name}: ${JSON.stringify(excerpt(invalid))} is not an address or @domain`);
+  return [...new Set(entries.map((entry) => checkedEntry(entry, name)))];
+}
+
+const notFound = (owner: ListOwner) =>
+  new ServiceError(
+    "NOT_FOUND",
+    owner.scope === "domain" ? `Domain ${excerpt(owner.name)} is not served here` : "Agent not found",
+  );
+
+/** The owner as stored (an agent by its id in any case), with an agent's mode; 404 when it is not there. */
+async function found(services: Services, owner: ListOwner): Promise<{ owner: ListOwner; allowOnly: boolean | null }> {
+  if (owner.scope === "agent") {
+    const agent = await agentByIdKey(services, owner.id.toLowerCase());
+    if (!agent) throw notFound(owner);
+    return { owner: { scope: "agent", id: agent.id }, allowOnly: agent.allowOnly };
   }
-  return [...new Set(entries.map((entry) => entry.toLowerCase()))];
+  if (owner.scope === "domain" && !(await domainExists(services, owner.name))) throw notFound(owner);
+  return { owner, allowOnly: null };
 }
 
-const matches = (entry: string, address: string) =>
-  entry.startsWith("@") ? address.endsWith(entry) : address === entry;
-
-/** Whether mail from the address may be filed for an agent with these lists. */
-export function senderAllowed(lists: SenderLists, address: string): boolean {
-  const sender = address.toLowerCase();
-  if (lists.block.some((entry) => matches(entry, sender))) return false;
-  return lists.allow.length === 0 || lists.allow.some((entry) => matches(entry, sender));
+function listsFrom(entries: StoredEntry[], direction: Direction): SenderLists {
+  const of = (kind: EntryKind) =>
+    entries.filter((entry) => entry.direction === direction && entry.kind === kind).map((entry) => entry.entry);
+  return { allow: of("allow"), block: of("block") };
 }
 
-/** Whether an allow entry names the sender (it passes the spam verdict's junk). */
-export function senderListed(lists: SenderLists, address: string): boolean {
-  const sender = address.toLowerCase();
-  return lists.allow.some((entry) => matches(entry, sender));
+/** Every list of one scope. */
+export async function getLists(services: Services, owner: ListOwner): Promise<ScopeLists> {
+  const { owner: stored, allowOnly } = await found(services, owner);
+  const entries = await entriesOf(services, stored);
+  return { receive: listsFrom(entries, "receive"), send: listsFrom(entries, "send"), allowOnly };
 }
 
-/** The lists as stored on the agent's row. */
-export function storedLists(agent: Pick<AgentRecord, "senderAllow" | "senderBlock">): SenderLists {
-  return { allow: addressesOf(agent.senderAllow), block: addressesOf(agent.senderBlock) };
+type ListChange = { direction: Direction; kind: EntryKind; entries: string[] };
+
+/** A direction's lists as given, checked; each named in a refusal as the caller wrote it. */
+function checkedDirection(direction: Direction, given: GivenLists, prefix: string): ListChange[] {
+  return (["allow", "block"] as const).map((kind) => ({
+    direction,
+    kind,
+    entries: checkedList(given[kind] ?? [], `${prefix}${kind}`),
+  }));
 }
 
-export async function getSenders(services: Services, agent: { id: string }): Promise<SenderLists> {
-  const stored = await senderListsOf(services, agent.id);
-  if (!stored) throw new ServiceError("NOT_FOUND", "Agent not found");
-  return storedLists(stored);
+async function replaceLists(services: Services, owner: ListOwner, lists: ListChange[], allowOnly?: boolean) {
+  const stored = (await found(services, owner)).owner;
+  await replaceEntries(services, stored, lists, services.clock.now(), allowOnly);
+  return getLists(services, stored);
 }
 
-/** Replaces both lists. */
+/** Replaces each direction's lists given, whole (a direction left out is kept); allowOnly for an agent's. */
+export async function setLists(
+  services: Services,
+  owner: ListOwner,
+  change: { receive?: GivenLists | null; send?: GivenLists | null; allowOnly?: boolean | null },
+): Promise<ScopeLists> {
+  if (owner.scope !== "agent" && change.allowOnly != null) {
+    throw new ServiceError("BAD_REQUEST", "allowOnly: only an agent's lists have an allow-only mode");
+  }
+  const lists = DIRECTIONS.flatMap((direction) => {
+    const given = change[direction];
+    return given == null ? [] : checkedDirection(direction, given, `${direction}.`);
+  });
+  return replaceLists(services, owner, lists, change.allowOnly ?? undefined);
+}
+
+/** Adds one entry to one list; nothing when it is there already. */
+export async function addListEntry(
+  services: Services,
+  owner: ListOwner,
+  list: { direction: Direction; kind: EntryKind },
+  entry: string,
+): Promise<ScopeLists> {
+  const checked = checkedEntry(entry, `${list.direction}.${list.kind}`);
+  const stored = (await found(services, owner)).owner;
+  await insertEntry(services, stored, { ...list, entry: checked }, services.clock.now());
+  return getLists(services, stored);
+}
+
+/** Takes one entry off one list; 404 when it was not on it. */
+export async function removeListEntry(
+  services: Services,
+  owner: ListOwner,
+  list: { direction: Direction; kind: EntryKind },
+  entry: string,
+): Promise<ScopeLists> {
+  const stored = (await found(services, owner)).owner;
+  if (!(await deleteEntry(services, stored, { ...list, entry: entry.toLowerCase() }))) {
+    throw new ServiceError("NOT_FOUND", `${excerpt(entry)} is not on the ${list.direction} ${list.kind} list`);
+  }
+  return getLists(services, stored);
+}
+
+/** The agent's own receive lists and mode, as its doors show them. */
+export async function getSenders(services: Services, agent: { id: string }): Promise<AgentSenders> {
+  const { receive, allowOnly } = await getLists(services, { scope: "agent", id: agent.id });
+  return { ...receive, allowOnly: allowOnly === true };
+}
+
+/**
+ * Replaces the agent's own receive lists, both. allowOnly left out: on when
+ * the allow list has entries, as sender lists always meant.
+ */
 export async function setSenders(
   services: Services,
   agent: { id: string },
-  lists: { allow?: string[] | null; block?: string[] | null },
-): Promise<SenderLists> {
-  const checked = { allow: checkedList(lists.allow ?? [], "allow"), block: checkedList(lists.block ?? [], "block") };
-  const stored = { senderAllow: checked.allow, senderBlock: checked.block };
-  if (!(await replaceSenderLists(services, agent.id, stored))) throw new ServiceError("NOT_FOUND", "Agent not found");
-  return checked;
+  lists: { allow?: string[] | null; block?: string[] | null; allowOnly?: boolean | null },
+): Promise<AgentSenders> {
+  const receive = checkedDirection("receive", lists, "");
+  const allowOnly = lists.allowOnly ?? (lists.allow ?? []).length > 0;
+  const set = await replaceLists(services, { scope: "agent", id: agent.id }, receive, allowOnly);
+  return { ...set.receive, allowOnly };
 }

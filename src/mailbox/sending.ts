@@ -30,6 +30,7 @@ import { type Outgoing, storedMessage } from "./outgoing.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
 import { returnPathFor } from "./return-path.ts";
+import { refuseBlockedRecipients } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { joinThread } from "./threads.ts";
 
@@ -237,6 +238,7 @@ async function recordSend(
   };
   const row = await sql.transaction(async (tx) => {
     await refuseSuppressed(tx, agent.id, out);
+    await refuseBlockedRecipients(tx, services, agent, recipientsOf(out));
     if (draft) await consumeDraft(tx, draft, now);
     if (!(await quota.takeSend(tx, agent.id, taken.day, limits.dailySends))) {
       throw refused(await dailyLimitReached(tx, agent.id, limits.dailySends, now));

@@ -74,7 +74,7 @@ test("the request REST would read: path, query as text, body, header; ISO 8601 a
   expect(requestOf(named("read_email"), { emailId: "e1", folder: "trash" }, "a1")).toEqual({
     params: { agentId: "a1", emailId: "e1" },
     query: {},
-    body: { isRead: true },
+    body: { isRead: true, fenced: true },
     headers: {},
   });
   expect(requestOf(named("get_attachment"), { emailId: "e1", attachmentId: "t1" }, "a1").params).toEqual({

@@ -194,6 +194,8 @@ class Sample {
       if (!field) throw new Error(`${type.name} has no field ${node.name.value}`);
       const value = this.of(field.type, node.selectionSet);
       if (field.description) this.descriptions.set(value, field.description);
+      // A field behind @include or @skip is in some answers only.
+      if (node.directives?.length) this.nullable.add(value);
       return [node.alias?.value ?? node.name.value, value];
     });
   }

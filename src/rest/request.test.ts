@@ -93,3 +93,12 @@ test("a static segment is matched before a parameter, whatever the declarations'
   before("GET /agents/:agentId/emails/wait", "GET /agents/:agentId/emails/:emailId");
   before("POST /verify/start", "POST /verify/:claimToken/start");
 });
+
+test("a variable only @include and @skip read is described by what it switches, and is not required", () => {
+  const fenced = partsOf(routeOf("GET", "/agents/:agentId/emails/:emailId"), schema).find((p) => p.name === "fenced");
+  expect(fenced).toMatchObject({
+    place: "query",
+    description: "true: the answer has fenced, not bodyText, bodyHtml, text, replyText",
+  });
+  expect(problem("GET", "/agents/:agentId/emails/:emailId", { params: { agentId: "a", emailId: "e" } })).toBeNull();
+});

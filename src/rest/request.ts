@@ -108,7 +108,7 @@ export function summaryOf(route: Route, schema: GraphQLSchema): string {
   return summary;
 }
 
-/** The argument each variable is passed to, for its description and bounds. */
+/** The field argument each variable is passed to, for its description and bounds (an @include's is no field's). */
 function argumentsOf(route: Route, schema: GraphQLSchema): Map<string, GraphQLArgument> {
   const found = new Map<string, GraphQLArgument>();
   const typeInfo = new TypeInfo(schema);
@@ -117,11 +117,35 @@ function argumentsOf(route: Route, schema: GraphQLSchema): Map<string, GraphQLAr
     visitWithTypeInfo(typeInfo, {
       Argument(node) {
         const argument = typeInfo.getArgument();
-        if (node.value.kind === Kind.VARIABLE && argument) found.set(node.value.name.value, argument);
+        const ofField = typeInfo.getDirective() === null;
+        if (node.value.kind === Kind.VARIABLE && argument && ofField) found.set(node.value.name.value, argument);
       },
     }),
   );
   return found;
+}
+
+/** For each variable that @include and @skip read, what it does: "true: the answer has fenced, not text". */
+function switchesOf(route: Route): Map<string, string> {
+  const fields = new Map<string, { include: string[]; skip: string[] }>();
+  visit(route.operation, {
+    Field(node) {
+      for (const directive of node.directives ?? []) {
+        const value = directive.arguments?.find((argument) => argument.name.value === "if")?.value;
+        const kind = directive.name.value;
+        if (value?.kind !== Kind.VARIABLE || (kind !== "include" && kind !== "skip")) continue;
+        const switched = fields.get(value.name.value) ?? { include: [], skip: [] };
+        switched[kind].push(node.alias?.value ?? node.name.value);
+        fields.set(value.name.value, switched);
+      }
+    },
+  });
+  return new Map(
+    [...fields].map(([variable, { include, skip }]) => {
+      const not = skip.length > 0 ? `${include.length > 0 ? ", " : ""}not ${skip.join(", ")}` : "";
+      return [variable, `true: the answer has ${include.join(", ")}${not}`];
+    }),
+  );
 }
 
 function boundsOf(extensions: Readonly<Record<string, unknown>> | undefined | null): Bounds {
@@ -132,6 +156,7 @@ function boundsOf(extensions: Readonly<Record<string, unknown>> | undefined | nu
 /** Each variable of a route's operation and the request part it comes from. */
 export function partsOf(route: Route, schema: GraphQLSchema): Part[] {
   const argumentOf = argumentsOf(route, schema);
+  const switches = switchesOf(route);
   const pathNames = new Set([...route.path.matchAll(/:(\w+)/g)].map((m) => m[1]));
   return (operationOf(route).variableDefinitions ?? []).map((definition) => {
     const variable = definition.variable.name.value;
@@ -139,7 +164,7 @@ export function partsOf(route: Route, schema: GraphQLSchema): Part[] {
     const argument = argumentOf.get(variable);
     const renamed = (route.renames as Record<string, Rename> | undefined)?.[variable];
     const spread = isInputObjectType(isNonNullType(type) ? type.ofType : type);
-    const part = { variable, type, spread, description: argument?.description ?? undefined };
+    const part = { variable, type, spread, description: argument?.description ?? switches.get(variable) };
     const bounds = boundsOf(argument?.extensions);
     if (typeof renamed === "object") return { ...part, place: "header", name: renamed.header, bounds };
     const name = renamed ?? variable;

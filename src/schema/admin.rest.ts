@@ -25,6 +25,13 @@ const AdminAgentFields = graphql(`
 /** What every operator route shares. */
 const OPERATOR = { access: "operator", tag: "admin" } as const;
 
+const ScopeListsFields = graphql(`
+  fragment ScopeListsFields on ScopeLists { receive { allow block } send { allow block } allowOnly }
+`);
+
+/** The instance's lists answer without allowOnly, which only an agent's have. */
+const withoutMode = ({ allowOnly: _, ...lists }: { allowOnly: boolean | null }) => lists;
+
 export const adminOperations = [
   declare({
     method: "POST",
@@ -113,6 +120,84 @@ export const adminOperations = [
       `mutation AdminDeleteDomain($name: String!) { admin { deleteDomain(name: $name) { success message } } }`,
     ),
     respond: ({ admin }) => admin.deleteDomain,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/lists",
+    ...OPERATOR,
+    summary: "The instance's allow and block lists, for receiving and for sending.",
+    operation: graphql(`query AdminInstanceLists { admin { lists { ...ScopeListsFields } } }`, [ScopeListsFields]),
+    respond: ({ admin }) => withoutMode(admin.lists),
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/lists",
+    ...OPERATOR,
+    summary: "Replaces the instance's lists: each direction given (receive, send), whole.",
+    body: true,
+    operation: graphql(
+      `mutation AdminSetInstanceLists($change: ListsChange!) {
+        admin { setLists(change: $change) { ...ScopeListsFields } }
+      }`,
+      [ScopeListsFields],
+    ),
+    respond: ({ admin }) => withoutMode(admin.setLists),
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/domains/:name/lists",
+    ...OPERATOR,
+    summary: "A served domain's allow and block lists, for its agents' receiving and sending.",
+    refuses: [404],
+    operation: graphql(
+      `query AdminDomainLists($domain: String!) { admin { lists(domain: $domain) { ...ScopeListsFields } } }`,
+      [ScopeListsFields],
+    ),
+    renames: { domain: "name" },
+    respond: ({ admin }) => withoutMode(admin.lists),
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/domains/:name/lists",
+    ...OPERATOR,
+    summary: "Replaces a served domain's lists: each direction given (receive, send), whole.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetDomainLists($domain: String!, $change: ListsChange!) {
+        admin { setLists(domain: $domain, change: $change) { ...ScopeListsFields } }
+      }`,
+      [ScopeListsFields],
+    ),
+    renames: { domain: "name" },
+    respond: ({ admin }) => withoutMode(admin.setLists),
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/agents/:agentId/lists",
+    ...OPERATOR,
+    summary: "An agent's allow and block lists, for receiving and for sending, and its allow-only mode.",
+    refuses: [404],
+    operation: graphql(
+      `query AdminAgentLists($agentId: ID!) { admin { lists(agentId: $agentId) { ...ScopeListsFields } } }`,
+      [ScopeListsFields],
+    ),
+    respond: ({ admin }) => admin.lists,
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/agents/:agentId/lists",
+    ...OPERATOR,
+    summary: "Replaces an agent's lists (each direction given, whole) and sets its allow-only mode when given.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetAgentLists($agentId: ID!, $change: ListsChange!) {
+        admin { setLists(agentId: $agentId, change: $change) { ...ScopeListsFields } }
+      }`,
+      [ScopeListsFields],
+    ),
+    respond: ({ admin }) => admin.setLists,
   }),
   declare({
     method: "GET",

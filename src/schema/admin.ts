@@ -20,6 +20,7 @@ import {
   releaseQuarantined,
 } from "../mailbox/quarantine.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
+import { getLists, setLists } from "../mailbox/senders.ts";
 import { CreateAgentInput, CreateAgentPayload } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { DomainType } from "./domains.ts";
@@ -27,6 +28,7 @@ import { DraftType } from "./drafts.ts";
 import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
 import { DecisionType } from "./review.ts";
+import { ListsChange, listOwnerArgs, ownerOf, ScopeListsType } from "./senders.ts";
 import { SuppressionPage } from "./sending.ts";
 
 // The operator's fields: `admin` on Query and on Mutation, each behind the
@@ -211,6 +213,12 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       complexity: pageCost,
       resolve: (_, { agentId, ...page }, ctx) => listQuarantine(ctx, { agentId }, page),
     }),
+    lists: t.field({
+      type: ScopeListsType,
+      description: "The allow and block lists of an agent, of a served domain, or (neither named) of the instance.",
+      args: listOwnerArgs,
+      resolve: (_, args, ctx) => getLists(ctx, ownerOf(args)),
+    }),
     stats: t.field({
       type: StatsType,
       description: "The instance at a glance.",
@@ -345,6 +353,13 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       description: "Rejects an agent's held message: it is not sent.",
       args: { id: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }), reason: t.arg.string() },
       resolve: (_, { id, draftId, reason }, ctx) => rejectHeld(ctx, id, draftId, reason ?? null),
+    }),
+    setLists: t.field({
+      type: ScopeListsType,
+      description:
+        "Replaces lists of an agent, of a served domain, or (neither named) of the instance: each direction given, whole.",
+      args: { ...listOwnerArgs, change: t.arg({ type: ListsChange, required: true }) },
+      resolve: (_, { change, ...owner }, ctx) => setLists(ctx, ownerOf(owner), change),
     }),
     setAgentLimits: t.field({
       type: AdminAgentType,

@@ -4,14 +4,36 @@ import { declare, ownAgent } from "./declare.ts";
 
 // The emails area's operations as REST and MCP see them (see declare.ts).
 
-export const EmailFields = graphql(`
-  fragment EmailFields on Email {
-    id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId
+/** An email but its text: what a fenced answer carries beside the fence. */
+const EmailHead = graphql(`
+  fragment EmailHead on Email {
+    id agentId messageId from { address name } to subject receivedAt isRead folder threadId
     attachments { id filename contentType size inline contentId }
-    text preview replyText links { url text } codes
+    preview links { url text } codes
     authentication { spf dkim dmarc arc verdict } autoSubmitted reportIgnored
+    spam { status action score requiredScore symbols isSpam } malware { status }
+    screening { verdict signals { name where excerpt } }
   }
 `);
+
+export const EmailFields = graphql(
+  `
+  fragment EmailFields on Email { ...EmailHead bodyText bodyHtml text replyText }
+`,
+  [EmailHead],
+);
+
+/** An email whole, or with its text only inside the fence when $fenced: the one place a stranger's words are then. */
+const EmailFenceable = graphql(
+  `
+  fragment EmailFenceable on Email {
+    ...EmailHead
+    bodyText @skip(if: $fenced) bodyHtml @skip(if: $fenced) text @skip(if: $fenced) replyText @skip(if: $fenced)
+    fenced @include(if: $fenced)
+  }
+`,
+  [EmailHead],
+);
 
 export const emailOperations = [
   declare({
@@ -22,13 +44,14 @@ export const emailOperations = [
       `query ListEmails(
         $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
         $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
-        $authenticated: Boolean, $autoSubmitted: Boolean
+        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean
       ) {
         agent(id: $agentId) {
           emails(
             folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
             receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
-            hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted
+            hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted,
+            spam: $spam
           ) { data { ...EmailFields } total limit offset }
         }
       }`,
@@ -105,8 +128,10 @@ export const emailOperations = [
     path: "/agents/:agentId/emails/:emailId",
     ...ownAgent("emails"),
     operation: graphql(
-      `query GetEmail($agentId: ID!, $emailId: ID!) { email(agentId: $agentId, emailId: $emailId) { ...EmailFields } }`,
-      [EmailFields],
+      `query GetEmail($agentId: ID!, $emailId: ID!, $fenced: Boolean = false) {
+        email(agentId: $agentId, emailId: $emailId) { ...EmailFenceable }
+      }`,
+      [EmailFenceable],
     ),
     mcp: {
       name: "get_email",
@@ -130,10 +155,10 @@ export const emailOperations = [
     ...ownAgent("emails"),
     body: true,
     operation: graphql(
-      `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean) {
-        updateEmail(agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead) { ...EmailFields }
+      `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean, $fenced: Boolean = false) {
+        updateEmail(agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead) { ...EmailFenceable }
       }`,
-      [EmailFields],
+      [EmailFenceable],
     ),
     mcp: {
       name: "move_email",
@@ -147,7 +172,7 @@ export const emailOperations = [
           description:
             "Reads one email whole and marks it read: sender, recipients, subject, its text, replyText (only what the sender newly wrote, without quoted history), codes (likely one-time codes, best first), links, attachments and the sender's authentication. To look without marking it read, use get_email.",
           takes: ["emailId"],
-          fills: { isRead: true },
+          fills: { isRead: true, fenced: true },
         },
       ],
     },

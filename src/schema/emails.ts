@@ -15,10 +15,27 @@ import {
 import type { Link } from "../mailbox/reading/index.ts";
 import { authenticationOf, type EmailRecord, keptCodesOf, keptLinksOf } from "../mailbox/records.ts";
 import type { AutoSubmitted } from "../mailbox/reports.ts";
+import type { Screening, Signal } from "../mailbox/screening/index.ts";
 import type { MailFilter } from "../mailbox/search.ts";
+import {
+  fencedTextOf,
+  malwareOf,
+  type ShownMalware,
+  type ShownSpam,
+  screeningOf,
+  spamOf,
+} from "../mailbox/verdicts.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
-import { AutoSubmittedEnum } from "./enums.ts";
+import {
+  AutoSubmittedEnum,
+  MalwareStatusEnum,
+  ScreeningVerdictEnum,
+  SignalNameEnum,
+  SignalPlaceEnum,
+  SpamActionEnum,
+  SpamStatusEnum,
+} from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
@@ -85,6 +102,68 @@ const AuthenticationType = builder.objectRef<Authentication>("Authentication").i
   }),
 });
 
+// The verdicts, read from the email's own row as authentication is: no cost.
+const SpamVerdictType = builder.objectRef<ShownSpam>("SpamVerdict").implement({
+  description: "Rspamd's verdict at filing",
+  fields: (t) => ({
+    status: t.expose("status", { type: SpamStatusEnum, complexity: 0, description: "Whether Rspamd answered" }),
+    action: t.expose("action", {
+      type: SpamActionEnum,
+      nullable: true,
+      complexity: 0,
+      description: "What Rspamd said to do with it; null when unscanned",
+    }),
+    score: t.exposeFloat("score", {
+      nullable: true,
+      complexity: 0,
+      description: "Rspamd's score; null when unscanned",
+    }),
+    requiredScore: t.exposeFloat("requiredScore", {
+      nullable: true,
+      complexity: 0,
+      description: "The score at which Rspamd rejects; null when unscanned",
+    }),
+    symbols: t.exposeStringList("symbols", { complexity: 0, description: "The names of the rules that matched" }),
+    isSpam: t.exposeBoolean("isSpam", {
+      complexity: 0,
+      description:
+        "The verdict calls it spam (add header, rewrite subject, soft reject or greylist): filed in junk unless an allow entry names the sender",
+    }),
+  }),
+});
+
+const MalwareVerdictType = builder.objectRef<ShownMalware>("MalwareVerdict").implement({
+  description: "clamd's verdict at filing",
+  fields: (t) => ({
+    status: t.expose("status", { type: MalwareStatusEnum, complexity: 0, description: "clean, or unscanned" }),
+  }),
+});
+
+const SignalType = builder.objectRef<Signal>("ScreeningSignal").implement({
+  description: "One sign of a prompt injection the screening found",
+  fields: (t) => ({
+    name: t.expose("name", { type: SignalNameEnum, complexity: 0, description: "What was found" }),
+    where: t.expose("where", { type: SignalPlaceEnum, complexity: 0, description: "Where it was found" }),
+    excerpt: t.exposeString("excerpt", {
+      complexity: 0,
+      description: "Up to 80 characters around it, invisible characters written as [U+200B]",
+    }),
+  }),
+});
+
+const ScreeningType = builder.objectRef<Screening>("Screening").implement({
+  description: "The prompt-injection screening of what an agent would read (docs/screening.md)",
+  fields: (t) => ({
+    verdict: t.expose("verdict", { type: ScreeningVerdictEnum, complexity: 0, description: "clear or suspicious" }),
+    signals: t.field({
+      type: [SignalType],
+      complexity: 0,
+      description: "Each sign found, once per place, ordered by place then name",
+      resolve: (screening) => screening.signals,
+    }),
+  }),
+});
+
 const LinkType = builder.objectRef<Link>("Link").implement({
   fields: (t) => ({ url: t.exposeString("url"), text: t.exposeString("text") }),
 });
@@ -144,6 +223,32 @@ export const EmailType = builder.prismaObject("Email", {
       description:
         "A delivery report or complaint filed as mail because it changed nothing, why: not_at_return_path, sender_not_empty, no_sent_email or no_recipient_mailed; null for other mail",
     }),
+    spam: t.field({
+      type: SpamVerdictType,
+      nullable: true,
+      complexity: 0,
+      description: "Rspamd's verdict; null when the operator runs no Rspamd",
+      resolve: (email) => spamOf(email),
+    }),
+    malware: t.field({
+      type: MalwareVerdictType,
+      nullable: true,
+      complexity: 0,
+      description: "clamd's verdict; null when the operator runs no clamd",
+      resolve: (email) => malwareOf(email),
+    }),
+    screening: t.field({
+      type: ScreeningType,
+      complexity: 0,
+      description: "The prompt-injection screening, on every received email",
+      resolve: (email) => screeningOf(email),
+    }),
+    fenced: t.string({
+      complexity: BODY_COST,
+      description:
+        "text inside a fence it cannot close, for a model to read: a label naming the sender, whether it authenticated and the screening's verdict, a new random nonce in each answer, and a one-line warning first when suspicious",
+      resolve: (email) => fencedTextOf(email),
+    }),
     attachments: t.relation("attachments", {
       description: "Its attachments and inline parts, in the order the message has them",
       query: { orderBy: { position: "asc" } },
@@ -184,6 +289,7 @@ const mailArgs = builder.args((t) => ({
   autoSubmitted: t.boolean({
     description: "Only mail a machine sent (true: auto-replies, auto-generated, lists), or only people's (false)",
   }),
+  spam: t.boolean({ description: "Only mail Rspamd's verdict calls spam (true), or none of it (false)" }),
 }));
 
 type MailArgs = {
@@ -195,6 +301,7 @@ type MailArgs = {
   hasAttachments?: boolean | null;
   authenticated?: boolean | null;
   autoSubmitted?: boolean | null;
+  spam?: boolean | null;
 };
 
 const filterOf = (args: MailArgs): MailFilter => ({
@@ -208,6 +315,7 @@ const filterOf = (args: MailArgs): MailFilter => ({
   hasAttachments: args.hasAttachments,
   authenticated: args.authenticated,
   autoSubmitted: args.autoSubmitted,
+  spam: args.spam,
 });
 
 builder.prismaObjectFields(AgentType, (t) => ({

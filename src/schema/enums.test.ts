@@ -15,37 +15,26 @@ test("REST answers RFC 3834's keywords as the header spells them where the docum
     thread(agentId: "a", threadId: "t") { messages { email { auto: autoSubmitted } } }
   }
   fragment E on Email { id subject autoSubmitted }`;
-  const data = {
+  const email = (id: string, subject: string | null, autoSubmitted: string | null) => ({ id, subject, autoSubmitted });
+  const data = (spelled: (name: string) => string) => ({
     agent: {
       metadata: { autoSubmitted: "auto_replied" },
       emails: {
         total: 3,
-        data: [
-          { id: "a", subject: "auto_replied", autoSubmitted: "auto_replied" },
-          { id: "b", subject: null, autoSubmitted: null },
-          { id: "c", subject: "list", autoSubmitted: "list" },
-        ],
+        data: [email("a", "auto_replied", spelled("auto_replied")), email("b", null, null), email("c", "list", "list")],
       },
     },
-    thread: { messages: [{ email: { auto: "auto_generated" } }, { email: null }] },
-  };
-  expect(respelled(source, data)).toEqual({
+    thread: { messages: [{ email: { auto: spelled("auto_generated") } }, { email: null }] },
+  });
+  // An agent's metadata is its own JSON, and a subject is the sender's: the same words there are left alone.
+  expect(
+    respelled(
+      source,
+      data((name) => name),
+    ),
+  ).toEqual({
     respells: true,
-    data: {
-      // An agent's metadata is its own JSON: a key of the same name in it is left alone.
-      agent: {
-        metadata: { autoSubmitted: "auto_replied" },
-        emails: {
-          total: 3,
-          data: [
-            { id: "a", subject: "auto_replied", autoSubmitted: "auto-replied" },
-            { id: "b", subject: null, autoSubmitted: null },
-            { id: "c", subject: "list", autoSubmitted: "list" },
-          ],
-        },
-      },
-      thread: { messages: [{ email: { auto: "auto-generated" } }, { email: null }] },
-    },
+    data: data((name) => name.replace("_", "-")),
   });
 });
 
@@ -53,4 +42,23 @@ test("an operation that selects no autoSubmitted is not walked, whatever its var
   const source =
     'query($autoSubmitted: Boolean) { agent(id: "a") { emails(autoSubmitted: $autoSubmitted) { total } } }';
   expect(respelled(source, { agent: { emails: { total: 1 } } }).respells).toBe(false);
+});
+
+test("REST answers Rspamd's actions as Rspamd spells them, and leaves the enums without such words alone", () => {
+  const source = `query { email(agentId: "a", emailId: "e") { spam { action status } screening { verdict signals { name where } } } }`;
+  const data = {
+    email: {
+      spam: { action: "add_header", status: "scanned" },
+      screening: { verdict: "suspicious", signals: [{ name: "ai_instruction", where: "text" }] },
+    },
+  };
+  expect(respelled(source, data).data).toEqual({
+    email: {
+      spam: { action: "add header", status: "scanned" },
+      screening: { verdict: "suspicious", signals: [{ name: "ai_instruction", where: "text" }] },
+    },
+  });
+  expect(respelled(source, { email: { spam: null, screening: { verdict: "clear", signals: [] } } }).data).toEqual({
+    email: { spam: null, screening: { verdict: "clear", signals: [] } },
+  });
 });

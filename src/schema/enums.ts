@@ -4,22 +4,25 @@ import {
   type GraphQLNamedType,
   type GraphQLSchema,
   getNamedType,
+  isEnumType,
   isInterfaceType,
   isObjectType,
   Kind,
   type SelectionSetNode,
 } from "graphql";
 import { SEND_POLICIES } from "../config.ts";
-import type { QuarantineReason, ScreeningPolicy } from "../mailbox/inspection.ts";
+import { type QuarantineReason, type ScreeningPolicy, SPAM_ACTIONS } from "../mailbox/inspection.ts";
 import type { AutoSubmitted, DeliveryStatus } from "../mailbox/reports.ts";
+import { SIGNAL_NAMES, SIGNAL_PLACES } from "../mailbox/screening/index.ts";
 import { builder } from "./builder.ts";
 
 // The closed sets the schema answers with, as enums, so a typed client gets
 // their values as a union it can switch on. A value's name is the word REST,
 // MCP, events and webhooks carry (lower-case names are legal GraphQL), so
-// every door spells it alike. The one exception is RFC 3834's Auto-Submitted
-// keywords, whose hyphen no GraphQL name may hold: REST answers them as the
-// header spells them (AUTO_SUBMITTED_WORDS).
+// every door spells it alike. The exceptions are words no GraphQL name may
+// hold: RFC 3834's Auto-Submitted keywords (a hyphen) and Rspamd's actions
+// (a space). Their enums name them with an underscore and keep the word as
+// the value; REST answers the word (respellerOf).
 
 // The store keeps these values as text (SQLite has no enums) and the domain
 // writes only these: a field reading one names its type (`as SendStatus`).
@@ -58,7 +61,7 @@ export const DirectionEnum = builder.enumType("Direction", {
 });
 
 /** GraphQL's names for RFC 3834's Auto-Submitted keywords, and the keywords themselves. */
-export const AUTO_SUBMITTED_WORDS = {
+const AUTO_SUBMITTED_WORDS = {
   auto_replied: "auto-replied",
   auto_generated: "auto-generated",
   list: "list",
@@ -125,19 +128,71 @@ export const RecordStatusEnum = builder.enumType("RecordStatus", {
   } as const,
 });
 
-/** The response keys down to each autoSubmitted a document selects (its fragments included); through a list, each item. */
-function autoSubmittedPaths(schema: GraphQLSchema, document: DocumentNode): string[][] {
+export const SpamStatusEnum = builder.enumType("SpamStatus", {
+  description: "Whether Rspamd gave a verdict",
+  values: {
+    scanned: { description: "Rspamd answered: see action and score" },
+    unscanned: { description: "Rspamd did not answer in time; the message was filed without a verdict" },
+  } as const,
+});
+
+export const SpamActionEnum = builder.enumType("SpamAction", {
+  description: "What Rspamd said to do with it (REST spells these as Rspamd does: no action, add header, …)",
+  values: Object.fromEntries(SPAM_ACTIONS.map((action) => [action.replace(" ", "_"), { value: action }])),
+});
+
+export const MalwareStatusEnum = builder.enumType("MalwareStatus", {
+  description: "What clamd found (infected mail is never filed)",
+  values: {
+    clean: { description: "clamd found nothing" },
+    unscanned: { description: "clamd did not answer in time; the message was filed without a verdict" },
+  } as const,
+});
+
+export const ScreeningVerdictEnum = builder.enumType("ScreeningVerdict", {
+  description: "What the prompt-injection screening made of it",
+  values: {
+    clear: { description: "No sign, or one weak sign ordinary mail carries too" },
+    suspicious: { description: "It seems to address an AI reading it, or to hide text from a person: see signals" },
+  } as const,
+});
+
+export const SignalNameEnum = builder.enumType("SignalName", {
+  description: "A sign the screening looks for (see docs/screening.md)",
+  values: SIGNAL_NAMES,
+});
+
+export const SignalPlaceEnum = builder.enumType("SignalPlace", {
+  description: "Where in the message a sign was found",
+  values: SIGNAL_PLACES,
+});
+
+/** An enum's words by its GraphQL names, for the enums whose words no GraphQL name may hold. */
+function respelledEnums(schema: GraphQLSchema): Map<string, Map<string, unknown>> {
+  const enums = new Map<string, Map<string, unknown>>();
+  for (const type of Object.values(schema.getTypeMap())) {
+    if (!isEnumType(type) || type.name.startsWith("__")) continue;
+    const words = new Map(type.getValues().map((value) => [value.name, value.value]));
+    if ([...words].some(([name, word]) => name !== word)) enums.set(type.name, words);
+  }
+  return enums;
+}
+
+/** The response keys down to each such enum a document selects (its fragments included), with its words; through a list, each item. */
+function respelledPaths(schema: GraphQLSchema, document: DocumentNode) {
+  const enums = respelledEnums(schema);
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) {
     if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
   }
-  const paths: string[][] = [];
+  const paths: { path: string[]; words: Map<string, unknown> }[] = [];
   const walk = (type: GraphQLNamedType | undefined, selections: SelectionSetNode, path: string[]): void => {
     for (const selection of selections.selections) {
       if (selection.kind === Kind.FIELD) {
         const field = isObjectType(type) || isInterfaceType(type) ? type.getFields()[selection.name.value] : undefined;
         const key = [...path, selection.alias?.value ?? selection.name.value];
-        if (field && getNamedType(field.type).name === "AutoSubmitted") paths.push(key);
+        const words = field && enums.get(getNamedType(field.type).name);
+        if (words) paths.push({ path: key, words });
         else if (field && selection.selectionSet) walk(getNamedType(field.type), selection.selectionSet, key);
         continue;
       }
@@ -155,26 +210,28 @@ function autoSubmittedPaths(schema: GraphQLSchema, document: DocumentNode): stri
 }
 
 /** Rewrites the value at the path's end, through objects and lists. */
-function respellAt(value: unknown, [key, ...rest]: string[]): void {
+function respellAt(value: unknown, [key, ...rest]: string[], words: Map<string, unknown>): void {
   if (Array.isArray(value)) {
-    for (const item of value) respellAt(item, [key as string, ...rest]);
+    for (const item of value) respellAt(item, [key as string, ...rest], words);
     return;
   }
   if (typeof value !== "object" || value === null || key === undefined) return;
   const record = value as Record<string, unknown>;
-  if (rest.length > 0) respellAt(record[key], rest);
-  else record[key] = AUTO_SUBMITTED_WORDS[record[key] as keyof typeof AUTO_SUBMITTED_WORDS] ?? record[key];
+  if (rest.length > 0) respellAt(record[key], rest, words);
+  else if (Array.isArray(record[key])) record[key] = (record[key] as string[]).map((name) => words.get(name) ?? name);
+  else if (typeof record[key] === "string") record[key] = words.get(record[key]) ?? record[key];
 }
 
 /**
- * For a REST route's operation, what puts its data's Auto-Submitted keywords
- * as RFC 3834 spells them, at just the places the document selects one
- * (found once per document); null when it selects none.
+ * For a REST route's operation, what puts its data's enum words as their
+ * own standards spell them (RFC 3834's auto-replied, Rspamd's add header),
+ * at just the places the document selects one (found once per document);
+ * null when it selects none.
  */
 export function respellerOf(schema: GraphQLSchema, document: DocumentNode): ((data: unknown) => void) | null {
-  const paths = autoSubmittedPaths(schema, document);
+  const paths = respelledPaths(schema, document);
   if (paths.length === 0) return null;
   return (data) => {
-    for (const path of paths) respellAt(data, path);
+    for (const { path, words } of paths) respellAt(data, path, words);
   };
 }

@@ -1,25 +1,41 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, ownAgent } from "./declare.ts";
 
-// The senders area's operations as REST and MCP see them (see declare.ts).
+// The agent's own sender lists as REST and MCP see them (see declare.ts);
+// the operator's lists of every scope are in admin.rest.ts.
 
 export const senderOperations = [
   declare({
     method: "GET",
     path: "/agents/:agentId/senders",
     ...ownAgent("agents"),
-    operation: graphql(`query Senders($agentId: ID!) { agent(id: $agentId) { senders { allow block } } }`),
+    summary: "Whose mail is filed for the agent: its own allow and block lists, and its allow-only mode.",
+    operation: graphql(`query Senders($agentId: ID!) { agent(id: $agentId) { senders { allow block allowOnly } } }`),
     respond: ({ agent }) => agent?.senders,
+    mcp: {
+      name: "get_sender_lists",
+      title: "Show your sender lists",
+      description:
+        "Shows whose mail reaches you: allow (senders explicitly allowed: their mail is never filed as junk), block (senders whose mail is never filed, refused before its text is read) and allowOnly (only senders in allow reach you). Entries are addresses, @domain or @*.domain (the domain and its subdomains). The operator may keep lists for the whole instance and your domain too: yours win for the senders they name. Returns {allow, block, allowOnly}.",
+    },
   }),
   declare({
     method: "PUT",
     path: "/agents/:agentId/senders",
     ...ownAgent("agents"),
+    summary:
+      "Replaces the agent's own allow and block lists (at most 1,000 entries each); allowOnly left out is on when allow has entries.",
     body: true,
     operation: graphql(`
-      mutation SetSenders($agentId: ID!, $allow: [String!], $block: [String!]) {
-        setSenders(agentId: $agentId, allow: $allow, block: $block) { allow block }
+      mutation SetSenders($agentId: ID!, $allow: [String!], $block: [String!], $allowOnly: Boolean) {
+        setSenders(agentId: $agentId, allow: $allow, block: $block, allowOnly: $allowOnly) { allow block allowOnly }
       }
     `),
+    mcp: {
+      name: "set_sender_lists",
+      title: "Replace your sender lists",
+      description:
+        "Replaces both your lists whole (a list left out becomes empty): allow and block, each of addresses, @domain or @*.domain (the domain and its subdomains), at most 1,000. allowOnly true: only senders in allow reach you; false: anyone not blocked, allow entries only skip the junk folder; left out: true when allow has entries. Get the lists first to add or remove one entry. Returns {allow, block, allowOnly}.",
+    },
   }),
 ];

@@ -1,22 +1,35 @@
-import { getSenders, type SenderLists, setSenders } from "../mailbox/senders.ts";
+import { ServiceError } from "../errors.ts";
+import {
+  type AgentSenders,
+  getSenders,
+  type ListOwner,
+  type ScopeLists,
+  type SenderLists,
+  setSenders,
+} from "../mailbox/senders.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 
-// Who may mail an agent.
+// Allow and block lists: the agent's own receive lists, on the agent; every
+// scope's lists for the operator (the admin namespace's fields, in admin.ts,
+// take the arguments and resolvers below).
 
-const SenderListsType = builder.objectRef<SenderLists>("SenderLists").implement({
-  description: "With entries in allow, only those senders are filed; blocked senders never are.",
+const SenderListsType = builder.objectRef<AgentSenders>("SenderLists").implement({
+  description: "The agent's own receive lists: who it takes mail from.",
   fields: (t) => ({
-    allow: t.exposeStringList("allow", { description: "Addresses and @domains, lower case" }),
-    block: t.exposeStringList("block", { description: "Addresses and @domains, lower case" }),
+    allow: t.exposeStringList("allow", {
+      description: "Addresses, @domains and @*.domains (with subdomains), lower case: explicitly allowed",
+    }),
+    block: t.exposeStringList("block", { description: "Addresses, @domains and @*.domains never filed" }),
+    allowOnly: t.exposeBoolean("allowOnly", { description: "Only senders in allow reach the agent" }),
   }),
 });
 
 builder.prismaObjectFields(AgentType, (t) => ({
   senders: t.field({
     type: SenderListsType,
-    description: "Whose mail is filed for the agent: its allow and block lists.",
+    description: "Whose mail is filed for the agent: its own allow and block lists, and its allow-only mode.",
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     resolve: (agent, _, ctx) => getSenders(ctx, agent),
   }),
@@ -25,13 +38,69 @@ builder.prismaObjectFields(AgentType, (t) => ({
 builder.mutationField("setSenders", (t) =>
   t.field({
     type: SenderListsType,
-    description: "Replaces the agent's allow and block lists (at most 1,000 entries each).",
+    description: "Replaces the agent's own allow and block lists (at most 1,000 entries each), and its mode.",
     args: {
       agentId: t.arg.id({ required: true }),
-      allow: t.arg.stringList({ description: "Addresses and @domains; empty or left out: anyone not blocked" }),
-      block: t.arg.stringList({ description: "Addresses and @domains never filed" }),
+      allow: t.arg.stringList({ description: "Addresses, @domains and @*.domains explicitly allowed" }),
+      block: t.arg.stringList({ description: "Addresses, @domains and @*.domains never filed" }),
+      allowOnly: t.arg.boolean({
+        description: "Only senders in allow reach the agent; left out: on when allow has entries",
+      }),
     },
     authScopes: verifiedAgentArg,
     resolve: forCaller((agent, args, ctx) => setSenders(ctx, agent, args)),
   }),
 );
+
+const ListsType = builder.objectRef<SenderLists>("Lists").implement({
+  description: "One direction's lists of one scope",
+  fields: (t) => ({
+    allow: t.exposeStringList("allow", { description: "Addresses, @domains and @*.domains (with subdomains)" }),
+    block: t.exposeStringList("block", { description: "Addresses, @domains and @*.domains (with subdomains)" }),
+  }),
+});
+
+export const ScopeListsType = builder.objectRef<ScopeLists>("ScopeLists").implement({
+  description: "The allow and block lists of the instance, a domain or an agent",
+  fields: (t) => ({
+    receive: t.expose("receive", { type: ListsType, description: "Who may mail it" }),
+    send: t.expose("send", { type: ListsType, description: "Whom it may mail" }),
+    allowOnly: t.exposeBoolean("allowOnly", {
+      nullable: true,
+      description: "An agent's: only senders its receive allow list names reach it; null for the others",
+    }),
+  }),
+});
+
+const ListsInput = builder.inputType("ListsInput", {
+  description: "One direction's lists, replaced whole: a list left out becomes empty",
+  fields: (t) => ({
+    allow: t.stringList({ description: "At most 1,000 entries" }),
+    block: t.stringList({ description: "At most 1,000 entries" }),
+  }),
+});
+
+export const ListsChange = builder.inputType("ListsChange", {
+  description: "What to replace: each direction given, whole; a direction left out is kept",
+  fields: (t) => ({
+    receive: t.field({ type: ListsInput }),
+    send: t.field({ type: ListsInput }),
+    allowOnly: t.boolean({ description: "An agent's only: only senders its receive allow list names reach it" }),
+  }),
+});
+
+/** Whose lists an operator's field reads or replaces. */
+export const listOwnerArgs = builder.args((t) => ({
+  domain: t.string({ description: "A served domain's lists" }),
+  agentId: t.id({ description: "An agent's lists" }),
+}));
+
+/** The scope the operator's arguments name: an agent, a domain, or (neither) the instance. */
+export function ownerOf(args: { domain?: string | null; agentId?: string | null }): ListOwner {
+  if (args.domain != null && args.agentId != null) {
+    throw new ServiceError("BAD_REQUEST", "Name a domain or an agent, not both");
+  }
+  if (args.agentId != null) return { scope: "agent", id: args.agentId };
+  if (args.domain != null) return { scope: "domain", name: args.domain.toLowerCase() };
+  return { scope: "instance" };
+}

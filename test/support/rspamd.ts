@@ -47,6 +47,8 @@ function options(dir: string, nameserver: string): string {
   return `pidfile = "${dir}/rspamd.pid";
 # The stock filters without fuzzy_check, whose servers are on the internet.
 filters = "chartable,dkim,regexp";
+# GTUBE's siblings for the other actions (YJS… add header): off by default, for tests only.
+enable_test_patterns = true;
 url_tld = "${dir}/suffixes.dat";
 dns { nameserver = ["${nameserver}"]; }
 `;

@@ -30,7 +30,8 @@ const SUBJECT_READ = 998;
 const HTML_READ = 256 * 1024;
 const HTML_TAGS_READ = 10_000;
 
-function htmlHead(html: string): string {
+/** The head of the HTML that is read (the screening reads the same). */
+export function htmlHead(html: string): string {
   let at = -1;
   for (let tags = 0; tags < HTML_TAGS_READ; tags++) {
     at = html.indexOf("<", at + 1);

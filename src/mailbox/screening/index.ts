@@ -1,3 +1,4 @@
+import { htmlHead } from "../reading/index.ts";
 import { hiddenTextSignals, readHtml } from "./html.ts";
 import {
   type Screening,
@@ -43,22 +44,10 @@ export interface ScreenInput {
 
 const SUBJECT_READ = 998;
 const TEXT_READ = 256 * 1024;
-const HTML_READ = 256 * 1024;
-const HTML_TAGS_READ = 10_000;
 const ATTACHMENT_NAMES_READ = 100;
 const ATTACHMENT_NAME_READ = 255;
 const ATTACHMENT_TEXTS_READ = 10;
 const ATTACHMENT_TEXT_READ = 64 * 1024;
-
-/** The HTML's first 256 KiB, cut before its 10,000th tag. */
-function htmlHead(html: string): string {
-  let at = -1;
-  for (let tags = 0; tags < HTML_TAGS_READ; tags++) {
-    at = html.indexOf("<", at + 1);
-    if (at < 0 || at >= HTML_READ) return html.slice(0, HTML_READ);
-  }
-  return html.slice(0, at);
-}
 
 function htmlSignals(html: string, where: SignalPlace): Signal[] {
   const reading = readHtml(htmlHead(html), where);
