@@ -149,6 +149,7 @@ describe("agents", () => {
       reviewerEmailOverride: null,
       reviewerWebhookUrl: null,
       reviewerWebhookUrlOverride: null,
+      screeningPolicy: "screen",
       lastReceivedAt: expect.any(Number),
     });
     expect(one.body.storageUsed).toBeGreaterThan(0);

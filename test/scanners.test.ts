@@ -1,7 +1,7 @@
 import { createServer, type Server, type Socket } from "node:net";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { scanMalware } from "../src/inbound/scanners/clamav.ts";
-import { checkSpam } from "../src/inbound/scanners/rspamd.ts";
+import { pingClamd, scanMalware } from "../src/inbound/scanners/clamav.ts";
+import { checkSpam, pingRspamd } from "../src/inbound/scanners/rspamd.ts";
 import { Clamd, EICAR, EICAR_SIGNATURE, STREAM_MAX_BYTES } from "./support/clamav.ts";
 import { rawMessage } from "./support/mail.ts";
 import { freePort } from "./support/process.ts";
@@ -123,6 +123,30 @@ describe("Rspamd", () => {
   test("Rspamd that never answers: unscanned after the timeout", async () => {
     const verdict = await checkSpam(`http://127.0.0.1:${silent.port}`, clean, envelope, { timeoutMs: 300 });
     expect(verdict).toEqual({ status: "unscanned", reason: "Rspamd did not answer within 300 ms." });
+  });
+});
+
+describe("pings, as the doctor asks", () => {
+  test("Rspamd answers pong; one not running and one that never answers say why", async () => {
+    expect(await pingRspamd(rspamd.url, { timeoutMs: TIMEOUT_MS })).toBeNull();
+    expect(await pingRspamd(`${rspamd.url}/`, { timeoutMs: TIMEOUT_MS })).toBeNull();
+    expect(await pingRspamd(`http://127.0.0.1:${await freePort()}`, { timeoutMs: TIMEOUT_MS })).toBe(
+      "Rspamd is not reachable (ECONNREFUSED).",
+    );
+    expect(await pingRspamd(`http://127.0.0.1:${silent.port}`, { timeoutMs: 300 })).toBe(
+      "Rspamd did not answer within 300 ms.",
+    );
+  });
+
+  test("clamd answers PING with PONG, over TCP and the Unix socket; one not running says why", async () => {
+    expect(await pingClamd(clamd.url, { timeoutMs: TIMEOUT_MS })).toBeNull();
+    expect(await pingClamd(clamd.socketUrl, { timeoutMs: TIMEOUT_MS })).toBeNull();
+    expect(await pingClamd(`tcp://127.0.0.1:${await freePort()}`, { timeoutMs: TIMEOUT_MS })).toBe(
+      "clamd is not reachable (ECONNREFUSED).",
+    );
+    expect(await pingClamd(`tcp://127.0.0.1:${silent.port}`, { timeoutMs: 300 })).toBe(
+      "clamd did not answer within 300 ms.",
+    );
   });
 });
 

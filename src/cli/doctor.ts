@@ -6,13 +6,16 @@ import { type Config, NO_WAY_IN, notSet } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
 import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
+import { pingClamd } from "../inbound/scanners/clamav.ts";
+import { pingRspamd } from "../inbound/scanners/rspamd.ts";
 import { reviewerCoverage } from "../mailbox/admin.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
 import { publishedRecords, type RecordCheck, recordsToPublish } from "../mailbox/domains.ts";
 
 // `pigeonhole doctor`: what would keep this instance from working, checked
 // against the real database, IMAP server, SMTP provider, the service's own
-// SMTP door and DNS, each said in a sentence. Never a password in what it says.
+// SMTP door, DNS and the scanners (Rspamd, clamd) when configured, each said
+// in a sentence. Never a password in what it says.
 
 export interface Finding {
   check: string;
@@ -253,6 +256,32 @@ async function smtp({ smtp: settings }: Config): Promise<Finding | null> {
   }
 }
 
+/** Rspamd, when RSPAMD_URL is set: its ping answers pong. */
+async function rspamd({ rspamdUrl: url, rspamdRequired }: Config): Promise<Finding | null> {
+  if (!url) return null;
+  const check = "rspamd";
+  const why = await pingRspamd(url, { timeoutMs: TIMEOUT_MS });
+  if (why === null) return { check, status: "ok", detail: `${url} answers: inbound mail is scanned for spam` };
+  const meanwhile = rspamdRequired
+    ? "the SMTP door answers 451 until it does (RSPAMD_REQUIRED)"
+    : "mail is filed unscanned until it does";
+  return { check, status: "fail", detail: `${url} (RSPAMD_URL) does not answer: ${why} Meanwhile ${meanwhile}` };
+}
+
+/** clamd, when CLAMAV_URL is set: it answers PING with PONG. */
+async function clamav({ clamavUrl: url }: Config): Promise<Finding | null> {
+  if (!url) return null;
+  const check = "clamav";
+  const why = await pingClamd(url, { timeoutMs: TIMEOUT_MS });
+  if (why === null)
+    return { check, status: "ok", detail: `clamd at ${url} answers: inbound mail is scanned for malware` };
+  return {
+    check,
+    status: "fail",
+    detail: `clamd at ${url} (CLAMAV_URL) does not answer: ${why} Meanwhile mail is filed unscanned for malware`,
+  };
+}
+
 /** Where held mail's review links go for agents without a reviewer of their own, and whether they can get there. */
 function reviewer(config: Config): Finding {
   const check = "reviewer";
@@ -275,12 +304,14 @@ function reviewer(config: Config): Finding {
 }
 
 export async function doctor(config: Config): Promise<Finding[]> {
-  const [db, inbound, door, outbound] = await Promise.all([
+  const [db, inbound, door, outbound, spam, malware] = await Promise.all([
     database(config),
     imap(config),
     smtpDoor(config),
     smtp(config),
+    rspamd(config),
+    clamav(config),
   ]);
-  const reached = [inbound, door, outbound].filter((f): f is Finding => f !== null);
+  const reached = [inbound, door, outbound, spam, malware].filter((f): f is Finding => f !== null);
   return [...configuration(config), ...db, ...reached, reviewer(config)];
 }

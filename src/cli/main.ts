@@ -18,6 +18,7 @@ import {
   setDomainOpen,
   verifyDomain,
 } from "../mailbox/domains.ts";
+import { deleteQuarantinedMessage, listQuarantine, releaseQuarantined } from "../mailbox/quarantine.ts";
 import { addressesOf } from "../mailbox/records.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
 import {
@@ -53,9 +54,13 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   suppressions remove <id> <address>
   policy set <id> open|review_new_recipients|review_all|default
   reviewer set <id> [--email <address>] [--webhook-url <url> --webhook-secret <whsec_…>]
+  screening set <agent id> screen|quarantine
   held list [--limit n] [--offset n]
   held approve <agent id> <draft id>
   held reject <agent id> <draft id> [--reason <text>]
+  quarantine list [--agent <id>] [--limit n] [--offset n]
+  quarantine release <id>
+  quarantine delete <id> [--yes]
   domains add <name> [--open]
   domains show|verify|open|close|delete <name>
   domains list
@@ -266,6 +271,42 @@ async function reviewer(services: Services, [action, id]: string[], options: Opt
   return { text, json: agent };
 }
 
+async function screening(services: Services, [action, id, choice]: string[]): Promise<Output> {
+  if (action !== "set" || !id || !choice) throw new UsageError("screening set <agent id> screen|quarantine");
+  const agent = await admin.setScreeningPolicy(services, id, choice);
+  const what =
+    agent.screeningPolicy === "quarantine" ? "held in quarantine until you release it" : "filed and marked suspicious";
+  return { text: `Agent ${agent.id}: mail the screening finds suspicious is ${what}.`, json: agent };
+}
+
+async function quarantine(services: Services, [action, id]: string[], options: Options): Promise<Output> {
+  if (action === "list") {
+    const page = await listQuarantine(
+      services,
+      { agentId: options.agent },
+      { limit: integerOption(options.limit, "limit"), offset: integerOption(options.offset, "offset") },
+    );
+    const data = page.data.map(({ fromAddress, ...held }) => ({ ...held, from: fromAddress }));
+    const shown = `${page.offset + 1}-${page.offset + page.data.length} of ${page.total}`;
+    return {
+      text: `${table(data, ["id", "agentId", "reason", "from", "subject", "receivedAt", "detail"])}\n(${page.data.length === 0 ? "none" : shown})`,
+      json: { ...page, data },
+    };
+  }
+  if (action === "release" && id) {
+    const released = await releaseQuarantined(services, id);
+    return { text: `Released into its agent's inbox as email ${released.emailId}.`, json: released };
+  }
+  if (action === "delete" && id) {
+    if (!options.yes && !(await confirmed(`Delete ${id} from quarantine, for good? Type its id to confirm: `, id))) {
+      return { text: "Not deleted.", json: { success: false, message: "Not confirmed" }, code: 1 };
+    }
+    const outcome = await deleteQuarantinedMessage(services, id);
+    return { text: `${outcome.message}.`, json: outcome };
+  }
+  throw new UsageError("quarantine list [--agent <id>] | quarantine release <id> | quarantine delete <id> [--yes]");
+}
+
 async function held(services: Services, [action, agentId, draftId]: string[], options: Options): Promise<Output> {
   if (action === "list") {
     const page = await listHeld(services, {
@@ -434,7 +475,9 @@ const SERVICE_COMMANDS: Record<string, (services: Services, args: string[], opti
   suppressions,
   policy,
   reviewer,
+  screening,
   held,
+  quarantine,
   domains,
   lists,
   stats: async (services) => {

@@ -63,8 +63,12 @@ export async function releaseQuarantined(services: Services, id: string): Promis
 }
 
 /** Deletes a held message for good. */
-export async function deleteQuarantinedMessage(services: Services, id: string): Promise<{ success: true }> {
+export async function deleteQuarantinedMessage(
+  services: Services,
+  id: string,
+): Promise<{ success: true; message: string }> {
   const deleted = await services.sql.transaction((tx) => deleteQuarantined(tx, id));
   if (!deleted) throw notHeld();
-  return { success: true };
+  services.log("info", "quarantine_deleted", { id });
+  return { success: true, message: "Deleted from quarantine: its agent never sees it" };
 }

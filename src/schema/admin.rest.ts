@@ -18,7 +18,7 @@ const AdminAgentFields = graphql(`
   fragment AdminAgentFields on AdminAgent {
     id email name metadata createdAt verified verifiedAt verifiedBy createdBy socialUsername storageUsed storageLimit
     storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride sendPolicy sendPolicyOverride
-    reviewerEmail reviewerEmailOverride reviewerWebhookUrl reviewerWebhookUrlOverride lastReceivedAt
+    reviewerEmail reviewerEmailOverride reviewerWebhookUrl reviewerWebhookUrlOverride screeningPolicy lastReceivedAt
   }
 `);
 
@@ -254,6 +254,20 @@ export const adminOperations = [
   }),
   declare({
     method: "PUT",
+    path: "/admin/agents/:agentId/screening",
+    ...OPERATOR,
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetScreeningPolicy($agentId: ID!, $policy: ScreeningPolicy!) {
+        admin { setScreeningPolicy(id: $agentId, policy: $policy) { ...AdminAgentFields } }
+      }`,
+      [AdminAgentFields],
+    ),
+    respond: ({ admin }) => admin.setScreeningPolicy,
+  }),
+  declare({
+    method: "PUT",
     path: "/admin/agents/:agentId/reviewer",
     ...OPERATOR,
     refuses: [404],
@@ -267,6 +281,39 @@ export const adminOperations = [
       [AdminAgentFields],
     ),
     respond: ({ admin }) => admin.setReviewer,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/quarantine",
+    ...OPERATOR,
+    operation: graphql(
+      `query AdminQuarantine($agentId: ID, $limit: Int, $offset: Int) {
+        admin { quarantine(agentId: $agentId, limit: $limit, offset: $offset) {
+          data { id agentId recipient reason detail from subject size receivedAt } total limit offset
+        } }
+      }`,
+    ),
+    respond: ({ admin }) => admin.quarantine,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/quarantine/:id/release",
+    ...OPERATOR,
+    refuses: [404, 409, 429],
+    operation: graphql(
+      `mutation AdminReleaseQuarantined($id: ID!) { admin { releaseQuarantined(id: $id) { emailId } } }`,
+    ),
+    respond: ({ admin }) => admin.releaseQuarantined,
+  }),
+  declare({
+    method: "DELETE",
+    path: "/admin/quarantine/:id",
+    ...OPERATOR,
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminDeleteQuarantined($id: ID!) { admin { deleteQuarantined(id: $id) { success message } } }`,
+    ),
+    respond: ({ admin }) => admin.deleteQuarantined,
   }),
   declare({
     method: "POST",

@@ -12,13 +12,20 @@ import {
   verifyDomain,
   zoneOf,
 } from "../mailbox/domains.ts";
+import type { QuarantineReason } from "../mailbox/inspection.ts";
+import {
+  deleteQuarantinedMessage,
+  listQuarantine,
+  type QuarantinedSummary,
+  releaseQuarantined,
+} from "../mailbox/quarantine.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
 import { getLists, setLists } from "../mailbox/senders.ts";
 import { CreateAgentInput, CreateAgentPayload } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
-import { SendPolicyEnum } from "./enums.ts";
+import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
 import { DecisionType } from "./review.ts";
 import { ListsChange, listOwnerArgs, ownerOf, ScopeListsType } from "./senders.ts";
@@ -85,7 +92,36 @@ const AdminAgentType = builder.objectRef<admin.AgentOverview>("AdminAgent").impl
       nullable: true,
       description: "Its own reviewer webhook, when the operator set one",
     }),
+    screeningPolicy: t.expose("screeningPolicy", {
+      type: ScreeningPolicyEnum,
+      description: "What becomes of its mail the prompt-injection screening finds suspicious",
+    }),
     lastReceivedAt: t.expose("lastReceivedAt", { type: "Timestamp", nullable: true }),
+  }),
+});
+
+const QuarantinedType = builder.objectRef<QuarantinedSummary>("QuarantinedMessage").implement({
+  description: "A message held out of its agent's mailbox: the agent cannot see it until a person releases it",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "The quarantine's id; the message has no email id until it is released" }),
+    agentId: t.exposeID("agentId"),
+    recipient: t.exposeString("recipient", { description: "The address it was for" }),
+    reason: t.field({ type: QuarantineReasonEnum, resolve: (held) => held.reason as QuarantineReason }),
+    detail: t.exposeString("detail", {
+      description: "What said so: Rspamd's action and score, the malware signature, or the screening's signals",
+    }),
+    from: t.exposeString("fromAddress", { description: "The From header's address" }),
+    subject: t.exposeString("subject", { nullable: true }),
+    size: t.exposeInt("size", { description: "Bytes, as it arrived" }),
+    receivedAt: t.expose("receivedAt", { type: "Timestamp" }),
+  }),
+});
+
+const QuarantinePage = pageType("QuarantinePage", QuarantinedType);
+
+const ReleasedType = builder.objectRef<{ emailId: string }>("Released").implement({
+  fields: (t) => ({
+    emailId: t.exposeID("emailId", { description: "The email it became in the agent's inbox" }),
   }),
 });
 
@@ -168,6 +204,14 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       args: pageArgs,
       complexity: pageCost,
       resolve: (_, page, ctx) => listHeld(ctx, page),
+    }),
+    quarantine: t.field({
+      type: QuarantinePage,
+      description:
+        "Messages held out of agents' mailboxes (malware, spam, suspicious), oldest first; never their bytes.",
+      args: { ...pageArgs, agentId: t.arg.id({ description: "Only this agent's" }) },
+      complexity: pageCost,
+      resolve: (_, { agentId, ...page }, ctx) => listQuarantine(ctx, { agentId }, page),
     }),
     lists: t.field({
       type: ScopeListsType,
@@ -265,6 +309,26 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
         sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
       },
       resolve: (_, { id, sendPolicy }, ctx) => admin.setSendPolicy(ctx, id, sendPolicy ?? null),
+    }),
+    setScreeningPolicy: t.field({
+      type: AdminAgentType,
+      description:
+        "Sets what becomes of an agent's mail the prompt-injection screening finds suspicious: screen (filed, marked) or quarantine.",
+      args: { id: t.arg.id({ required: true }), policy: t.arg({ type: ScreeningPolicyEnum, required: true }) },
+      resolve: (_, { id, policy }, ctx) => admin.setScreeningPolicy(ctx, id, policy),
+    }),
+    releaseQuarantined: t.field({
+      type: ReleasedType,
+      description:
+        "Releases a held message into its agent's inbox, filed as it would have been; email.received is emitted then.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => releaseQuarantined(ctx, id),
+    }),
+    deleteQuarantined: t.field({
+      type: OutcomeType,
+      description: "Deletes a held message for good; its agent never sees it.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => deleteQuarantinedMessage(ctx, id),
     }),
     setReviewer: t.field({
       type: AdminAgentType,

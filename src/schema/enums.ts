@@ -11,7 +11,7 @@ import {
   type SelectionSetNode,
 } from "graphql";
 import { SEND_POLICIES } from "../config.ts";
-import { SPAM_ACTIONS } from "../mailbox/inspection.ts";
+import { type QuarantineReason, type ScreeningPolicy, SPAM_ACTIONS } from "../mailbox/inspection.ts";
 import type { AutoSubmitted, DeliveryStatus } from "../mailbox/reports.ts";
 import { SIGNAL_NAMES, SIGNAL_PLACES } from "../mailbox/screening/index.ts";
 import { builder } from "./builder.ts";
@@ -88,6 +88,23 @@ export const AutoSubmittedEnum = builder.enumType("AutoSubmitted", {
 export const SendPolicyEnum = builder.enumType("SendPolicy", {
   description: "Which of an agent's sends wait for a person's approval",
   values: SEND_POLICIES,
+});
+
+export const ScreeningPolicyEnum = builder.enumType("ScreeningPolicy", {
+  description: "What becomes of an agent's mail the prompt-injection screening finds suspicious",
+  values: {
+    screen: { description: "Filed and marked suspicious (the default)" },
+    quarantine: { description: "Held in quarantine until a person releases it" },
+  } as const satisfies Record<ScreeningPolicy, unknown>,
+});
+
+export const QuarantineReasonEnum = builder.enumType("QuarantineReason", {
+  description: "Why a message was held out of its agent's mailbox",
+  values: {
+    malware: { description: "clamd found malware in it" },
+    spam: { description: "Rspamd rejected it" },
+    injection: { description: "The screening found it suspicious, and the agent's screening policy is quarantine" },
+  } as const satisfies Record<QuarantineReason, unknown>,
 });
 
 const WEBHOOK_DELIVERY_STATUSES = {

@@ -37,8 +37,19 @@ export function clamdAddress(url: string): NetConnectOpts | null {
 export async function scanMalware(url: string, raw: Buffer, options: { timeoutMs: number }): Promise<MalwareVerdict> {
   const address = clamdAddress(url);
   if (!address) return { status: "unscanned", reason: "ClamAV's address is not tcp://host:port or unix:///path." };
-  const answer = await exchange(address, raw, options.timeoutMs);
+  const answer = await exchange(address, options.timeoutMs, (socket) => stream(socket, raw));
   return typeof answer === "string" ? parseClamdAnswer(answer) : answer;
+}
+
+/** Why clamd does not answer zPING with PONG (the doctor's check), or null when it does. */
+export async function pingClamd(url: string, options: { timeoutMs: number }): Promise<string | null> {
+  const address = clamdAddress(url);
+  if (!address) return "ClamAV's address is not tcp://host:port or unix:///path.";
+  const answer = await exchange(address, options.timeoutMs, (socket) =>
+    write(socket, Buffer.from("zPING\0", "latin1")),
+  );
+  if (typeof answer !== "string") return answer.reason;
+  return answer.trim() === "PONG" ? null : `clamd answered ${JSON.stringify(answer.slice(0, 40))}, not PONG.`;
 }
 
 /**
@@ -58,11 +69,11 @@ export function parseClamdAnswer(answer: string): MalwareVerdict {
   return { status: "unscanned", reason: "clamd answered something other than a scan result." };
 }
 
-/** zINSTREAM\0, then each chunk after its 4-byte big-endian length, then a zero length. */
+/** One command (what `send` writes) and clamd's one NUL-ended answer line. */
 function exchange(
   address: NetConnectOpts,
-  raw: Buffer,
   timeoutMs: number,
+  send: (socket: Socket) => Promise<void>,
 ): Promise<string | { status: "unscanned"; reason: string }> {
   return new Promise((resolve) => {
     const socket = connect(address);
@@ -93,10 +104,11 @@ function exchange(
         answer || { status: "unscanned", reason: `clamd is not reachable (${error.code ?? "connection failed"}).` },
       ),
     );
-    socket.once("connect", () => void stream(socket, raw).catch(() => {}));
+    socket.once("connect", () => void send(socket).catch(() => {}));
   });
 }
 
+/** zINSTREAM\0, then each chunk after its 4-byte big-endian length, then a zero length. */
 async function stream(socket: Socket, raw: Buffer): Promise<void> {
   await write(socket, Buffer.from("zINSTREAM\0", "latin1"));
   for (let offset = 0; offset < raw.length; offset += CHUNK_BYTES) {

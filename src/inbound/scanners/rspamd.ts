@@ -38,6 +38,23 @@ export async function checkSpam(
   return parseRspamdAnswer(answer);
 }
 
+/** Why Rspamd does not answer GET /ping with "pong" (the doctor's check), or null when it does. */
+export async function pingRspamd(url: string, options: { timeoutMs: number }): Promise<string | null> {
+  const endpoint = checkEndpoint(url);
+  if (!endpoint) return "Rspamd's address is not an http:// URL.";
+  endpoint.pathname = endpoint.pathname.replace(/checkv2$/, "ping");
+  try {
+    const reply = await fetch(endpoint, { signal: AbortSignal.timeout(options.timeoutMs) });
+    const text = (await reply.text()).trim();
+    if (reply.ok && text === "pong") return null;
+    return `Rspamd answered HTTP ${reply.status} ${JSON.stringify(text.slice(0, 40))}, not pong.`;
+  } catch (error) {
+    if (timedOut(error as Error)) return late(options.timeoutMs);
+    const code = ((error as Error).cause as { code?: string } | undefined)?.code;
+    return `Rspamd is not reachable (${code ?? "connection failed"}).`;
+  }
+}
+
 /**
  * The JSON of a /checkv2 answer: action, score, required_score and the symbols
  * by name (sorted, so a verdict reads the same each time).
