@@ -19,8 +19,8 @@ const ReviewAttachmentType = builder.objectRef<AttachmentShape & { content: stri
   }),
 });
 
-const ReviewAgentType = builder.objectRef<Review>("ReviewAgent").implement({
-  description: "The agent that asks to send",
+const ReviewAgentType = builder.objectRef<Pick<Review, "agent" | "from">>("ReviewAgent").implement({
+  description: "The agent that asks to send, or that the quarantined message was for",
   fields: (t) => ({
     id: t.string({ resolve: ({ agent }) => agent.id }),
     name: t.string({ resolve: ({ agent }) => agent.name }),
@@ -109,7 +109,7 @@ const QuarantineReviewType = builder.objectRef<QuarantineReview>("QuarantineRevi
     id: t.id({ description: "The quarantined message's id", resolve: ({ held }) => held.id }),
     agent: t.field({
       type: ReviewAgentType,
-      resolve: ({ agent, held }) => ({ agent, from: held.recipient }) as Review,
+      resolve: ({ agent, held }) => ({ agent, from: held.recipient }),
     }),
     from: t.string({ resolve: ({ held }) => held.fromAddress }),
     to: t.string({ description: "The agent's address it was sent to", resolve: ({ held }) => held.recipient }),
