@@ -10,8 +10,9 @@ import {
   uniqueAuthor,
   uniqueId,
 } from "./support/api.ts";
+import { Clamd, EICAR } from "./support/clamav.ts";
 import { inboxOf } from "./support/inbox.ts";
-import { withAttachment } from "./support/mail.ts";
+import { rawMessage, withAttachment } from "./support/mail.ts";
 import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
@@ -30,11 +31,26 @@ const checked = new Set<string>();
 const ajv = new Ajv2020({ strict: false });
 
 const ADMIN = "admin-token-openapi-0123456789";
+const INBOUND = "inbound-token-openapi-0123456789";
 const REVIEWER = "reviewer@people.example";
+let clamd: Clamd;
+beforeAll(async () => {
+  clamd = await Clamd.start();
+});
+afterAll(async () => {
+  await clamd?.stop();
+});
+// After clamd above has started: the service is told where it listens (it quarantines EICAR).
 const { api, x, dovecot, provider } = served({
   imap: true,
   smtp: true,
-  env: { WEBHOOK_ALLOW_PRIVATE: "true", ADMIN_TOKEN: ADMIN, REVIEWER_EMAIL: REVIEWER },
+  env: () => ({
+    WEBHOOK_ALLOW_PRIVATE: "true",
+    ADMIN_TOKEN: ADMIN,
+    INBOUND_TOKEN: INBOUND,
+    CLAMAV_URL: clamd.url,
+    REVIEWER_EMAIL: REVIEWER,
+  }),
 });
 
 beforeAll(async () => {
@@ -199,6 +215,20 @@ test("every documented operation answers as documented", async () => {
   await call("POST", `/review/${held}/approve`);
   await call("POST", `${base}/send`, { key, body: { to: "pat@example.com", subject: "No", text: "Hi." } });
   await call("POST", `/review/${await reviewToken("Review: No (")}/reject`, { body: { reason: "No." } });
+  // Quarantined (EICAR, which clamd finds), and released or deleted by its review link.
+  const quarantined = async (subject: string) => {
+    const to = `${agent.id}@mail.example`;
+    await fetch(`${api.url}/inbound/raw`, {
+      method: "POST",
+      body: rawMessage({ to, subject, body: EICAR }),
+      headers: { Authorization: `Bearer ${INBOUND}`, "Content-Type": "message/rfc822", "X-Envelope-To": to },
+    });
+    return reviewToken(`Quarantined: ${subject} (`);
+  };
+  const infected = await quarantined("Infected");
+  await call("GET", `/review/${infected}/quarantined`);
+  await call("POST", `/review/${infected}/release`);
+  await call("POST", `/review/${await quarantined("Infected too")}/delete`);
 
   // Webhooks and their deliveries.
   const hook = await call("POST", `${base}/webhooks`, { key, body: { url: receiver.url, events: ["email.updated"] } });

@@ -291,6 +291,21 @@ export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient
   return row ? (rowOf(tx, "Agent", row) as Recipient) : null;
 }
 
+/** Who reviews an agent's held mail, as its row names them. */
+export type ReviewerFields = Pick<
+  Agent,
+  "id" | "name" | "reviewerEmail" | "reviewerWebhookUrl" | "reviewerWebhookSecret"
+>;
+
+/** Inside the filing transaction (ours, so raw, as recipientByIdKey): the agent's name and its own reviewer. */
+export async function reviewerFieldsIn(tx: Tx, agentId: string): Promise<ReviewerFields | null> {
+  const row = await tx.one(
+    `SELECT "id", "name", "reviewerEmail", "reviewerWebhookUrl", "reviewerWebhookSecret" FROM "Agent" WHERE "id" = ?`,
+    [agentId],
+  );
+  return row ? (rowOf(tx, "Agent", row) as ReviewerFields) : null;
+}
+
 /** Inside a transaction: locks the agent's row until commit, so that changes for one agent checked under it take turns. */
 export async function lockAgent(tx: Tx, agentId: string): Promise<void> {
   await tx.one(`SELECT "id" FROM "Agent" WHERE "id" = ?${tx.forUpdate}`, [agentId]);

@@ -4,15 +4,23 @@ import type { Store } from "./client.ts";
 import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
-// Review links and the notices that carry them to a person. A link is written
-// in the transaction that holds its message, and decided in the one that
-// decides it, under the draft's lock: ours, so raw SQL. Notices are claimed by
+// Review links and the notices that carry them to a person, for a held draft
+// or a quarantined message. A link is written in the transaction that holds
+// its message, and decided in the one that decides it, under the draft's lock
+// (or with the quarantined row's delete): ours, so raw SQL. Notices are claimed by
 // one instance at a time as webhook deliveries are.
 
 export type { ReviewLink, ReviewNotice };
 
-/** What became of a held message, as its link remembers. */
-export type LinkDecision = "approved" | "rejected" | "expired" | "withdrawn";
+/** What became of a held message, as its link remembers: a draft's decisions, then a quarantined message's. */
+export type LinkDecision = "approved" | "rejected" | "expired" | "withdrawn" | "released" | "deleted";
+
+/** What a link or a notice is for: a held draft, or a quarantined message. */
+export type HeldRef = { draftId: string } | { quarantinedId: string };
+
+/** The column naming what a link or notice is for, and its value. */
+const whereHeld = (held: HeldRef): [string, string] =>
+  "draftId" in held ? ['"draftId"', held.draftId] : ['"quarantinedId"', held.quarantinedId];
 
 export function insertLink(tx: Tx, link: ReviewLink): Promise<void> {
   return insertRow(tx, "ReviewLink", link);
@@ -28,15 +36,16 @@ export function linkByHash({ prisma }: Store, tokenHash: string): Promise<Review
   return prisma.reviewLink.findUnique({ where: { tokenHash } });
 }
 
-/** The draft's open link decided, with when and why; a draft has one open link at most. */
+/** The held message's open link decided, with when and why; a message has one open link at most. */
 export async function decideLink(
   tx: Tx,
-  draftId: string,
+  held: HeldRef,
   decision: { decision: LinkDecision; at: Date; reason: string | null },
 ): Promise<void> {
+  const [column, id] = whereHeld(held);
   await tx.run(
-    `UPDATE "ReviewLink" SET "decision" = ?, "decidedAt" = ?, "reason" = ? WHERE "draftId" = ? AND "decision" IS NULL`,
-    [decision.decision, tx.at(decision.at), decision.reason, draftId],
+    `UPDATE "ReviewLink" SET "decision" = ?, "decidedAt" = ?, "reason" = ? WHERE ${column} = ? AND "decision" IS NULL`,
+    [decision.decision, tx.at(decision.at), decision.reason, id],
   );
 }
 
@@ -74,9 +83,10 @@ export async function claimDueNotices(tx: Tx, now: Date, until: Date, limit: num
   return due;
 }
 
-/** Inside a decision's transaction: the draft's notices not yet delivered, gone. */
-export async function deleteNoticesOf(tx: Tx, draftId: string): Promise<void> {
-  await tx.run(`DELETE FROM "ReviewNotice" WHERE "draftId" = ?`, [draftId]);
+/** Inside a decision's transaction: the held message's notices not yet delivered, gone. */
+export async function deleteNoticesOf(tx: Tx, held: HeldRef): Promise<void> {
+  const [column, id] = whereHeld(held);
+  await tx.run(`DELETE FROM "ReviewNotice" WHERE ${column} = ?`, [id]);
 }
 
 /** A notice delivered: gone, with the link it carried. */

@@ -4,7 +4,7 @@ import { insertLink } from "../db/reviews.ts";
 import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import type { Emit } from "./events.ts";
-import { newReviewToken } from "./keys.ts";
+import { type Link, newReviewLink } from "./keys.ts";
 import { type AgentRecord, addressesOf, type RecipientLists, recipientsOf } from "./records.ts";
 import { queueNotices } from "./review-notices.ts";
 import type { Services } from "./services.ts";
@@ -31,15 +31,8 @@ export async function mustHold(services: Services, agent: AgentRecord, message: 
   return addresses.some((address) => !known.has(address));
 }
 
-/** A review link: its token's hash, kept, and its address, which only the reviewer is told. */
-export interface Link {
-  tokenHash: string;
-  url: string;
-}
-
 /** What holding a draft writes, and the link a person decides it by. */
 export function holding(config: Config, now: Date) {
-  const { reviewToken, reviewTokenHash } = newReviewToken();
   const fields = {
     sendStatus: "pending_approval",
     reviewExpiresAt: new Date(now.getTime() + config.approvalTimeoutHours * 3_600_000),
@@ -49,8 +42,7 @@ export function holding(config: Config, now: Date) {
     failureCode: null,
     failureMessage: null,
   } satisfies Partial<Draft>;
-  const link: Link = { tokenHash: reviewTokenHash, url: `${config.publicUrl}/review/${reviewToken}` };
-  return { fields, link };
+  return { fields, link: newReviewLink(config) };
 }
 
 /**
@@ -68,7 +60,8 @@ export async function recordHold(
 ): Promise<void> {
   const { tokenHash } = link;
   const now = services.clock.now();
-  await insertLink(tx, { tokenHash, agentId: agent.id, draftId: draft.id, createdAt: now, ...UNDECIDED });
+  const held = { draftId: draft.id, quarantinedId: null };
+  await insertLink(tx, { tokenHash, agentId: agent.id, ...held, createdAt: now, ...UNDECIDED });
   const data = {
     draftId: draft.id,
     to: addressesOf(draft.toList),

@@ -21,10 +21,11 @@ import { describeFault } from "../log.ts";
 import { findAgent } from "./admin.ts";
 import { addressOf, type Outcome } from "./agents.ts";
 import { answering, replyRecipients } from "./answers.ts";
-import { assertAgentMayChange, holding, type Link, mustHold, recordHold } from "./approval.ts";
+import { assertAgentMayChange, holding, mustHold, recordHold } from "./approval.ts";
 import { type DueWork, doDueWork } from "./due-work.ts";
 import { getEmail } from "./emails.ts";
 import { withEvents } from "./events.ts";
+import type { Link } from "./keys.ts";
 import { limitsOf } from "./limits.ts";
 import { lookupOf } from "./lookups.ts";
 import {
@@ -376,7 +377,7 @@ export async function deleteDraft(services: Services, agent: { id: string }, dra
     if (!draft) throw notFound();
     await deleteDraftRow(tx, agent.id, draftId);
     await giveStorageBack(tx, agent.id, draft.size);
-    await closeLink(tx, draftId, { decision: "withdrawn", at: now, reason: null });
+    await closeLink(tx, { draftId }, { decision: "withdrawn", at: now, reason: null });
     return { success: true, message: "Draft deleted" };
   });
 }

@@ -15,6 +15,7 @@ import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
 import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordReport } from "./reports.ts";
 import { addresseeAt } from "./return-path.ts";
+import { announceQuarantined } from "./review-notices.ts";
 import type { Screening } from "./screening/index.ts";
 import { senderStanding } from "./senders.ts";
 import type { Services } from "./services.ts";
@@ -231,7 +232,7 @@ export interface HeldArrival {
   scans: Scans;
 }
 
-/** Holds the message out of the agent's mailbox; it takes none of its storage until released. */
+/** Holds the message out of the agent's mailbox, and tells its reviewer; it takes none of its storage until released. */
 async function holdInQuarantine(
   tx: Tx,
   services: Services,
@@ -245,7 +246,7 @@ async function holdInQuarantine(
   const { arrival, agentId, recipient, placement } = held;
   const { message, raw, envelope, authentication, scans } = arrival;
   const kept: HeldArrival = { envelope, authentication, scans };
-  await insertQuarantined(tx, {
+  const summary = {
     id: randomUUID(),
     agentId,
     recipient,
@@ -255,10 +256,9 @@ async function holdInQuarantine(
     subject: message.subject,
     size: raw.length,
     receivedAt: services.clock.now(),
-    raw,
-    arrival: jsonInput(kept),
-    dedupeKey: message.dedupeKey,
-  });
+  };
+  await insertQuarantined(tx, { ...summary, raw, arrival: jsonInput(kept), dedupeKey: message.dedupeKey });
+  await announceQuarantined(tx, services, summary);
   services.log("info", "inbound_quarantined", { agentId, reason: placement.quarantine });
 }
 

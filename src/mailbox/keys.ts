@@ -37,9 +37,15 @@ export function newClaimToken(): { claimToken: string; claimTokenHash: string } 
 const REVIEW_PREFIX = "pr_";
 export const REVIEW_TOKEN = /^pr_[A-Za-z0-9_-]{43}$/;
 
-export function newReviewToken(): { reviewToken: string; reviewTokenHash: string } {
+/** A review link: its token's hash, kept, and its address, which only the reviewer is told. */
+export interface Link {
+  tokenHash: string;
+  url: string;
+}
+
+export function newReviewLink(config: Pick<Config, "publicUrl">): Link {
   const { secret, hash } = newSecret(REVIEW_PREFIX);
-  return { reviewToken: secret, reviewTokenHash: hash };
+  return { tokenHash: hash, url: `${config.publicUrl}/review/${secret}` };
 }
 
 export function hashApiKey(apiKey: string): string {

@@ -1,11 +1,15 @@
 import { randomUUID } from "node:crypto";
 import type { Reviewer, ReviewerWebhook } from "../config.ts";
+import type { ReviewerFields } from "../db/agents.ts";
+import { reviewerFieldsIn } from "../db/agents.ts";
 import type { Draft } from "../db/drafts.ts";
+import type { QuarantinedSummary } from "../db/quarantine.ts";
 import {
   anyNoticeDue,
   claimDueNotices,
   deleteNotice,
   failNotice,
+  insertLink,
   insertNotice,
   type ReviewNotice,
 } from "../db/reviews.ts";
@@ -19,12 +23,14 @@ import { seal, unseal } from "../secrets.ts";
 import { addressOf, recipientAt } from "./agents.ts";
 import { serves } from "./domains.ts";
 import { type DueWork, doDueWork } from "./due-work.ts";
+import { newReviewLink } from "./keys.ts";
 import { type AgentRecord, addressesOf, addressParts } from "./records.ts";
 import { signed } from "./sending.ts";
 import type { Services } from "./services.ts";
 import { pauseAfter } from "./webhook-deliveries.ts";
 
-// A held message's review link on its way to a person: mailed to the
+// A held message's review link on its way to a person (a draft held for
+// approval, or a message held in quarantine): mailed to the
 // reviewer's address through the provider, and POSTed to the operator's
 // webhook, signed as webhooks are. The notice is written with the hold, so
 // nothing is lost when the provider or the receiver is down, and tried until
@@ -48,8 +54,32 @@ export interface HeldNotice {
   reviewUrl: string;
 }
 
+/** What a notice tells its reviewer of a message held in quarantine. */
+export interface QuarantinedNotice {
+  quarantinedId: string;
+  agentId: string;
+  agentName: string;
+  /** The agent's address it was sent to. */
+  to: string;
+  from: string;
+  subject: string;
+  /** spam, malware or injection, and what said so. */
+  reason: string;
+  detail: string;
+  receivedAt: number;
+  reviewUrl: string;
+}
+
+type Told = HeldNotice | QuarantinedNotice;
+
+const isQuarantined = (told: Told): told is QuarantinedNotice => "quarantinedId" in told;
+
+/** A quarantined message's notice is tried for a week; a draft's until nobody can decide it any more. */
+const QUARANTINE_NOTICE_MS = 7 * 24 * 3_600_000;
+const deadlineOf = (told: Told) => (isQuarantined(told) ? told.receivedAt + QUARANTINE_NOTICE_MS : told.expiresAt);
+
 /** The reviewer of the agent's held mail: its own, part by part, else the instance's. */
-export function reviewerOf(agent: AgentRecord, services: Services): Reviewer {
+export function reviewerOf(agent: Omit<ReviewerFields, "id" | "name">, services: Services): Reviewer {
   const { reviewer } = services.config;
   const own: ReviewerWebhook | null =
     agent.reviewerWebhookUrl && agent.reviewerWebhookSecret
@@ -60,8 +90,7 @@ export function reviewerOf(agent: AgentRecord, services: Services): Reviewer {
 
 /** Inside the hold's transaction: a notice for each way the agent's reviewer is reached; with none, a log line says so. */
 export async function queueNotices(tx: Tx, services: Services, agent: AgentRecord, draft: Draft, reviewUrl: string) {
-  const { config, clock, log } = services;
-  const reviewer = reviewerOf(agent, services);
+  const { config, clock } = services;
   const notice: HeldNotice = {
     draftId: draft.id,
     agentId: agent.id,
@@ -73,9 +102,55 @@ export async function queueNotices(tx: Tx, services: Services, agent: AgentRecor
     expiresAt: draft.reviewExpiresAt?.getTime() ?? clock.now().getTime(),
     reviewUrl,
   };
-  const payload = seal(JSON.stringify(notice), config.secretsKey);
+  await queue(tx, services, agent, { draftId: draft.id, quarantinedId: null }, notice);
+}
+
+/**
+ * Inside the filing transaction that holds a message in quarantine: its
+ * review link, and a notice of it for each way the agent's reviewer is
+ * reached. The agent is told nothing: it cannot see the message.
+ */
+export async function announceQuarantined(tx: Tx, services: Services, held: QuarantinedSummary): Promise<void> {
+  const agent = await reviewerFieldsIn(tx, held.agentId);
+  if (!agent) return;
+  const link = newReviewLink(services.config);
+  const refs = { draftId: null, quarantinedId: held.id };
+  const undecided = { decision: null, decidedAt: null, reason: null };
+  await insertLink(tx, {
+    tokenHash: link.tokenHash,
+    agentId: agent.id,
+    ...refs,
+    createdAt: held.receivedAt,
+    ...undecided,
+  });
+  const notice: QuarantinedNotice = {
+    quarantinedId: held.id,
+    agentId: agent.id,
+    agentName: agent.name,
+    to: held.recipient,
+    from: held.fromAddress,
+    subject: held.subject ?? "",
+    reason: held.reason,
+    detail: held.detail,
+    receivedAt: held.receivedAt.getTime(),
+    reviewUrl: link.url,
+  };
+  await queue(tx, services, agent, refs, notice);
+}
+
+/** The notices of one held message, written in its transaction; the agent's reviewer unset, a log line. */
+async function queue(
+  tx: Tx,
+  services: Services,
+  agent: Omit<ReviewerFields, "name">,
+  refs: Pick<ReviewNotice, "draftId" | "quarantinedId">,
+  told: Told,
+): Promise<void> {
+  const { config, clock, log } = services;
+  const reviewer = reviewerOf(agent, services);
+  const payload = seal(JSON.stringify(told), config.secretsKey);
   const now = clock.now();
-  const row = { draftId: draft.id, payload, status: "pending", attempts: 0, nextAttemptAt: now, createdAt: now };
+  const row = { ...refs, payload, status: "pending", attempts: 0, nextAttemptAt: now, createdAt: now };
   const unclaimed = { claimedUntil: null, lastError: null };
   if (reviewer.email !== null) {
     await insertNotice(tx, {
@@ -99,8 +174,13 @@ export async function queueNotices(tx: Tx, services: Services, agent: AgentRecor
     });
   }
   if (reviewer.email === null && reviewer.webhook === null) {
-    log("warn", "review_unannounced", { agentId: agent.id, draftId: draft.id, reason: "no reviewer is set" });
+    log("warn", "review_unannounced", { agentId: agent.id, ...heldOf(refs), reason: "no reviewer is set" });
   }
+}
+
+/** What a notice is about, for a log line. */
+function heldOf(refs: Pick<ReviewNotice, "draftId" | "quarantinedId">) {
+  return refs.draftId !== null ? { draftId: refs.draftId } : { quarantinedId: refs.quarantinedId };
 }
 
 /** Review notices that came due: a claim lasts past a send's longest wait. */
@@ -121,7 +201,7 @@ export function sendDueNotices(services: Services, stopping: AbortSignal): Promi
 /** One attempt: delivered, it is deleted; failed, it is tried again later, or given up once its link has expired. */
 async function deliverNotice(services: Services, notice: ReviewNotice, stopping: AbortSignal): Promise<void> {
   const { log, clock } = services;
-  const where = { draftId: notice.draftId, channel: notice.channel };
+  const where = { ...heldOf(notice), channel: notice.channel };
   const held = heldIn(services, notice);
   try {
     const problem =
@@ -137,7 +217,7 @@ async function deliverNotice(services: Services, notice: ReviewNotice, stopping:
     }
     // Paused as a webhook delivery is: about 5 s, 30 s, 2 min, 10 min, 1 h, then every 6 h.
     const next = pauseAfter(notice.attempts + 1, clock.now());
-    const retry = held !== null && next.getTime() < held.expiresAt ? next : null;
+    const retry = held !== null && next.getTime() < deadlineOf(held) ? next : null;
     await failNotice(services, notice.id, problem, retry);
     log(retry ? "warn" : "error", retry ? "review_notice_failed" : "review_notice_given_up", {
       ...where,
@@ -150,9 +230,9 @@ async function deliverNotice(services: Services, notice: ReviewNotice, stopping:
 }
 
 /** What the notice tells, or null when it was sealed with another SECRETS_KEY. */
-function heldIn({ config }: Services, notice: ReviewNotice): HeldNotice | null {
+function heldIn({ config }: Services, notice: ReviewNotice): Told | null {
   try {
-    return JSON.parse(unseal(notice.payload, config.secretsKey)) as HeldNotice;
+    return JSON.parse(unseal(notice.payload, config.secretsKey)) as Told;
   } catch {
     return null;
   }
@@ -175,7 +255,7 @@ async function mailRefusal(services: Services, target: string, from: string): Pr
 }
 
 /** Mails the link to the reviewer's address; what went wrong, or null. */
-async function mail(services: Services, notice: ReviewNotice, held: HeldNotice): Promise<string | null> {
+async function mail(services: Services, notice: ReviewNotice, held: Told): Promise<string | null> {
   const { config, clock, mailer } = services;
   const from = `noreply@${config.mailDomain}`;
   const refusal = await mailRefusal(services, notice.target, from);
@@ -186,8 +266,10 @@ async function mail(services: Services, notice: ReviewNotice, held: HeldNotice):
     to: [notice.target],
     cc: [],
     replyTo: null,
-    subject: `Review: ${held.subject || "(no subject)"} (from ${held.agentName})`,
-    text: mailText(held, config.publicUrl),
+    subject: isQuarantined(held)
+      ? `Quarantined: ${held.subject || "(no subject)"} (for ${held.agentName})`
+      : `Review: ${held.subject || "(no subject)"} (from ${held.agentName})`,
+    text: isQuarantined(held) ? quarantinedText(held, config.publicUrl) : mailText(held, config.publicUrl),
     html: null,
     messageId: `<${randomUUID()}@${config.mailDomain}>`,
     inReplyTo: null,
@@ -226,10 +308,35 @@ function mailText(held: HeldNotice, publicUrl: string): string {
   ].join("\n");
 }
 
-/** POSTs email.held, with the link, to the operator's webhook, signed with its own secret; what went wrong, or null. */
-async function post(services: Services, notice: ReviewNotice, held: HeldNotice, stopping: AbortSignal) {
+const REASONS: Record<string, string> = {
+  spam: "the spam filter rejected it",
+  malware: "the virus scanner found malware in it",
+  injection: "it reads as an attempt to instruct the agent, and the agent's policy holds such mail",
+};
+
+function quarantinedText(held: QuarantinedNotice, publicUrl: string): string {
+  return [
+    `A message to ${held.agentName} (${held.to}) was held in quarantine: ${REASONS[held.reason] ?? held.reason}.`,
+    "The agent cannot see it until you release it.",
+    "",
+    `From: ${held.from}`,
+    `Subject: ${held.subject}`,
+    `Received: ${new Date(held.receivedAt).toUTCString()}`,
+    `Why: ${held.reason} (${held.detail})`,
+    "",
+    "Read it, then release it into the agent's inbox or delete it, here:",
+    held.reviewUrl,
+    "",
+    "The link decides this one message; keep it to yourself.",
+    `You receive this because the operator of ${publicUrl} named you the reviewer of agent ${held.agentId}.`,
+  ].join("\n");
+}
+
+/** POSTs email.held or email.quarantined, with the link, to the operator's webhook, signed with its own secret; what went wrong, or null. */
+async function post(services: Services, notice: ReviewNotice, held: Told, stopping: AbortSignal) {
   const now = services.clock.now();
-  const body = JSON.stringify({ type: "email.held", timestamp: now.toISOString(), data: held });
+  const type = isQuarantined(held) ? "email.quarantined" : "email.held";
+  const body = JSON.stringify({ type, timestamp: now.toISOString(), data: held });
   const secret = unseal(notice.secret ?? "", services.config.secretsKey);
   try {
     const status = await postWebhook({

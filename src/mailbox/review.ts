@@ -1,6 +1,14 @@
 import { createHash } from "node:crypto";
 import { type Draft, type DraftRef, draftById, heldPage, heldPast, lockDraft, saveDraft } from "../db/drafts.ts";
-import { decideLink, deleteNoticesOf, type LinkDecision, linkByHash, linkIn, type ReviewLink } from "../db/reviews.ts";
+import {
+  decideLink,
+  deleteNoticesOf,
+  type HeldRef,
+  type LinkDecision,
+  linkByHash,
+  linkIn,
+  type ReviewLink,
+} from "../db/reviews.ts";
 import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { findAgent } from "./admin.ts";
@@ -12,6 +20,8 @@ import { type AgentRecord, keptAttachmentsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // Deciding a held message: a person with its review link, or the operator.
+// (A link may be for a quarantined message instead: quarantine.ts decides
+// those, with openLink and closeLink from here.)
 // Approved, it is scheduled for now (or its sendAt): the scheduled-send job
 // of whichever instance claims it sends it within a second or two, counted
 // then, as any scheduled send. Rejected, it stays as a draft the agent can
@@ -36,7 +46,7 @@ export interface Decision {
   reason: string | null;
 }
 
-const unknownLink = () =>
+export const unknownLink = () =>
   new ServiceError("NOT_FOUND", "This review link is not valid: it was never one of this service's");
 
 const DECIDED: Record<LinkDecision, string> = {
@@ -44,6 +54,8 @@ const DECIDED: Record<LinkDecision, string> = {
   rejected: "already rejected",
   expired: "already rejected as expired: nobody decided in time",
   withdrawn: "withdrawn by the agent",
+  released: "already released from quarantine into the agent's inbox",
+  deleted: "already deleted from quarantine",
 };
 
 /** A link that decides nothing (any more): 410 saying what was decided and when, or 404 for no link of ours. */
@@ -74,11 +86,24 @@ const hashOf = (token: string) => (REVIEW_TOKEN.test(token) ? hashApiKey(token) 
 const overdue = (draft: Draft, now: Date) =>
   draft.sendStatus === "pending_approval" && draft.reviewExpiresAt !== null && draft.reviewExpiresAt < now;
 
-/** The held message a review link is for: 404 for no link of ours, 410 once decided (or expired, which it decides). */
-export async function openReview(services: Services, token: string): Promise<Review> {
+/** A review link that still decides its message: 404 for no link of ours, 410 once decided. */
+export async function openLink(services: Services, token: string): Promise<ReviewLink> {
   const hash = hashOf(token);
   const link = hash === null ? null : await linkByHash(services, hash);
   if (!link || link.decision !== null) throw closed(link);
+  return link;
+}
+
+/** Why a link no longer decides, as it now is (a decision raced this one): 410, or `fallback` when it is still open. */
+export async function nowClosed(services: Services, link: ReviewLink, fallback: ServiceError): Promise<ServiceError> {
+  const now = await linkByHash(services, link.tokenHash);
+  return now?.decision ? closed(now) : fallback;
+}
+
+/** The held draft a review link is for: 404 for no link of ours (or one for quarantine), 410 once decided (or expired, which it decides). */
+export async function openReview(services: Services, token: string): Promise<Review> {
+  const link = await openLink(services, token);
+  if (link.draftId === null) throw unknownLink();
   const draft = await draftById(services, link.agentId, link.draftId);
   if (!draft) throw unknownLink();
   if (overdue(draft, services.clock.now())) {
@@ -103,14 +128,14 @@ export async function openReviewAttachment(services: Services, token: string, in
   return { record: { ...record, sha256 }, content };
 }
 
-/** Inside a decision's transaction: the draft's open link says what was decided, and its notices still on their way go. */
+/** Inside a decision's transaction: the message's open link says what was decided, and its notices still on their way go. */
 export async function closeLink(
   tx: Tx,
-  draftId: string,
+  held: HeldRef,
   decision: { decision: LinkDecision; at: Date; reason: string | null },
 ): Promise<void> {
-  await decideLink(tx, draftId, decision);
-  await deleteNoticesOf(tx, draftId);
+  await decideLink(tx, held, decision);
+  await deleteNoticesOf(tx, held);
 }
 
 type Verdict = { approve: true } | { approve: false; reason: string | null };
@@ -120,7 +145,7 @@ async function reject(tx: Tx, emit: Emit, draft: Draft, now: Date, verdict: Reje
   const reason = verdict.decision === "expired" ? "expired" : verdict.reason;
   const rejected = { ...draft, sendStatus: "rejected", rejectReason: reason, reviewExpiresAt: null, updatedAt: now };
   await saveDraft(tx, rejected);
-  await closeLink(tx, draft.id, { decision: verdict.decision, at: now, reason: verdict.reason });
+  await closeLink(tx, { draftId: draft.id }, { decision: verdict.decision, at: now, reason: verdict.reason });
   await emit({ type: "email.rejected", agentId: draft.agentId, data: { draftId: draft.id, reason } });
   return rejected;
 }
@@ -145,7 +170,7 @@ async function approve(tx: Tx, emit: Emit, draft: Draft, now: Date): Promise<Dra
     updatedAt: now,
   };
   await saveDraft(tx, approved);
-  await closeLink(tx, draft.id, { decision: "approved", at: now, reason: null });
+  await closeLink(tx, { draftId: draft.id }, { decision: "approved", at: now, reason: null });
   const data = { draftId: draft.id, sendAt: sendAt.getTime() };
   await emit({ type: "email.approved", agentId: draft.agentId, data });
   return approved;
@@ -172,6 +197,7 @@ const byLink = (token: string) => async (tx: Tx) => {
   const hash = hashOf(token);
   const found = hash === null ? null : await linkIn(tx, hash);
   if (!found || found.decision !== null) throw closed(found);
+  if (found.draftId === null) throw unknownLink();
   const draft = await lockDraft(tx, found.agentId, found.draftId);
   // Every decision and withdrawal takes the draft first: under its lock, the link is as the last one left it.
   const link = await linkIn(tx, found.tokenHash);

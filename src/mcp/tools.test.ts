@@ -61,7 +61,7 @@ test("the request REST would read: path, query as text, body, header; ISO 8601 a
   const after = "2026-05-01T09:00:00Z";
   expect(requestOf(named("search_emails"), { q: "x", after, limit: 5 }, "a1")).toEqual({
     params: { agentId: "a1" },
-    query: { q: "x", after: String(Date.parse(after)), limit: "5" },
+    query: { q: "x", after: String(Date.parse(after)), limit: "5", fenced: "true" },
     body: {},
     headers: {},
   });

@@ -27,7 +27,7 @@ import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
-import { DecisionType } from "./review.ts";
+import { DecisionType, ReleasedType } from "./review.ts";
 import { ListsChange, listOwnerArgs, ownerOf, ScopeListsType } from "./senders.ts";
 import { SuppressionPage } from "./sending.ts";
 
@@ -118,12 +118,6 @@ const QuarantinedType = builder.objectRef<QuarantinedSummary>("QuarantinedMessag
 });
 
 const QuarantinePage = pageType("QuarantinePage", QuarantinedType);
-
-const ReleasedType = builder.objectRef<{ emailId: string }>("Released").implement({
-  fields: (t) => ({
-    emailId: t.exposeID("emailId", { description: "The email it became in the agent's inbox" }),
-  }),
-});
 
 const HeldPage = pageType("HeldPage", DraftType);
 

@@ -38,6 +38,8 @@ export const builder = new SchemaBuilder<{
     operator: boolean;
     /** A held message's review link: its token, which decides that message only; never with an agent's key. */
     reviewer: string;
+    /** A quarantined message's review link: its token, which releases or deletes that message only; never with an agent's key. */
+    quarantineReviewer: string;
     /** The agent a verification link's claim token is for, or without one the key's agent. */
     verifier: string | null;
   };

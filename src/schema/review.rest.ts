@@ -2,7 +2,8 @@ import { graphql } from "../rest/graphql.ts";
 import { declare } from "./declare.ts";
 
 // The review area's operations as REST sees them (see declare.ts): a
-// person's, by a held message's review link; no key, the token decides that
+// person's, by a held message's review link (a draft's: approve or reject; a
+// quarantined message's: release or delete); no key, the token decides that
 // message only.
 
 export const DecisionFields = graphql(`
@@ -48,6 +49,40 @@ export const reviewOperations = [
         rejectSend(token: $reviewToken, reason: $reason) { ...DecisionFields }
       }`,
       [DecisionFields],
+    ),
+  }),
+  declare({
+    method: "GET",
+    path: "/review/:reviewToken/quarantined",
+    access: "reviewer",
+    tag: "review",
+    refuses: [404, 410],
+    operation: graphql(`
+      query QuarantineReview($reviewToken: String!) {
+        quarantineReview(token: $reviewToken) {
+          id agent { id name email } from to subject reason detail receivedAt size text
+        }
+      }
+    `),
+  }),
+  declare({
+    method: "POST",
+    path: "/review/:reviewToken/release",
+    access: "reviewer",
+    tag: "review",
+    refuses: [404, 409, 410, 429],
+    operation: graphql(
+      `mutation ReleaseByReview($reviewToken: String!) { releaseByReview(token: $reviewToken) { emailId } }`,
+    ),
+  }),
+  declare({
+    method: "POST",
+    path: "/review/:reviewToken/delete",
+    access: "reviewer",
+    tag: "review",
+    refuses: [404, 410],
+    operation: graphql(
+      `mutation DeleteByReview($reviewToken: String!) { deleteByReview(token: $reviewToken) { success message } }`,
     ),
   }),
 ];

@@ -1,12 +1,15 @@
 import type { AttachmentInput as AttachmentShape } from "../mailbox/outgoing.ts";
+import { deleteByLink, openQuarantineReview, type QuarantineReview, releaseByLink } from "../mailbox/quarantine.ts";
 import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { approveByLink, type Decision, laterSendAt, type Review, rejectByLink } from "../mailbox/review.ts";
-import { builder } from "./builder.ts";
+import { builder, OutcomeType } from "./builder.ts";
 import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { BODY_COST } from "./limits.ts";
 
 // A held message as the person with its review link sees it, and their
-// decision. The token is the only credential: it decides this one message.
+// decision: a draft held for approval (approve or reject), or a message held
+// in quarantine (release or delete). The token is the only credential: it
+// decides this one message.
 
 const ReviewAttachmentType = builder.objectRef<AttachmentShape & { content: string }>("ReviewAttachment").implement({
   fields: (t) => ({
@@ -16,8 +19,8 @@ const ReviewAttachmentType = builder.objectRef<AttachmentShape & { content: stri
   }),
 });
 
-const ReviewAgentType = builder.objectRef<Review>("ReviewAgent").implement({
-  description: "The agent that asks to send",
+const ReviewAgentType = builder.objectRef<Pick<Review, "agent" | "from">>("ReviewAgent").implement({
+  description: "The agent that asks to send, or that the quarantined message was for",
   fields: (t) => ({
     id: t.string({ resolve: ({ agent }) => agent.id }),
     name: t.string({ resolve: ({ agent }) => agent.name }),
@@ -97,5 +100,65 @@ builder.mutationFields((t) => ({
     },
     authScopes: (_, { token }) => ({ reviewer: token }),
     resolve: (_, { token, reason }, ctx) => rejectByLink(ctx, token, reason ?? null),
+  }),
+}));
+
+const QuarantineReviewType = builder.objectRef<QuarantineReview>("QuarantineReview").implement({
+  description: "A message held in quarantine, as its review link shows it: never its HTML",
+  fields: (t) => ({
+    id: t.id({ description: "The quarantined message's id", resolve: ({ held }) => held.id }),
+    agent: t.field({
+      type: ReviewAgentType,
+      resolve: ({ agent, held }) => ({ agent, from: held.recipient }),
+    }),
+    from: t.string({ resolve: ({ held }) => held.fromAddress }),
+    to: t.string({ description: "The agent's address it was sent to", resolve: ({ held }) => held.recipient }),
+    subject: t.string({ resolve: ({ held }) => held.subject ?? "" }),
+    reason: t.string({ description: "spam, malware or injection", resolve: ({ held }) => held.reason }),
+    detail: t.string({ description: "What said so", resolve: ({ held }) => held.detail }),
+    receivedAt: t.field({ type: "Timestamp", resolve: ({ held }) => held.receivedAt }),
+    size: t.int({ resolve: ({ held }) => held.size }),
+    text: t.string({
+      nullable: true,
+      complexity: BODY_COST,
+      description: "Its text as the agent would read it (from its HTML when it has no plain text)",
+      resolve: ({ text }) => text,
+    }),
+  }),
+});
+
+export const ReleasedType = builder.objectRef<{ emailId: string }>("Released").implement({
+  description: "A quarantined message filed into its agent's inbox",
+  fields: (t) => ({ emailId: t.exposeID("emailId", { description: "The email it became in the agent's inbox" }) }),
+});
+
+builder.queryField("quarantineReview", (t) =>
+  t.field({
+    type: QuarantineReviewType,
+    description: "A quarantined message, by its review link's token: 404 for no such link, 410 once decided.",
+    args: { token: t.arg.string({ required: true }) },
+    authScopes: (_, { token }) => ({ quarantineReviewer: token }),
+    resolve: (_, { token }, ctx) => openQuarantineReview(ctx, token),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  releaseByReview: t.field({
+    type: ReleasedType,
+    description:
+      "Releases the quarantined message the token is for into its agent's inbox (email.received then). Once only.",
+    args: { token: t.arg.string({ required: true }) },
+    authScopes: (_, { token }) => ({ quarantineReviewer: token }),
+    resolve: (_, { token }, ctx) => releaseByLink(ctx, token),
+  }),
+  deleteByReview: t.field({
+    type: OutcomeType,
+    description: "Deletes the quarantined message the token is for. Once only.",
+    args: { token: t.arg.string({ required: true }) },
+    authScopes: (_, { token }) => ({ quarantineReviewer: token }),
+    resolve: async (_, { token }, ctx) => ({
+      ...(await deleteByLink(ctx, token)),
+      message: "The message was deleted from quarantine",
+    }),
   }),
 }));

@@ -1,4 +1,5 @@
 import { assertOwns, assertVerified } from "../mailbox/access.ts";
+import { openQuarantineLink } from "../mailbox/quarantine.ts";
 import type { Context } from "./context.ts";
 
 // The one authorization choke point: every field that reaches an agent's data
@@ -27,6 +28,11 @@ export function scopesOf(ctx: Context) {
     reviewer: async (token: string) => {
       await ctx.notAnAgent();
       await ctx.reviewing(token);
+      return true;
+    },
+    quarantineReviewer: async (token: string) => {
+      await ctx.notAnAgent();
+      await openQuarantineLink(ctx, token);
       return true;
     },
     verifiedAgent: async (agentId: string) => {

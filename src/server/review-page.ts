@@ -1,7 +1,8 @@
 import { ServiceError } from "../errors.ts";
+import { openQuarantineReview, type QuarantineReview } from "../mailbox/quarantine.ts";
 import { htmlTargets } from "../mailbox/reading/index.ts";
 import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
-import { laterSendAt, openReview, type Review } from "../mailbox/review.ts";
+import { laterSendAt, openLink, openReview, type Review } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
 import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
 
@@ -14,6 +15,10 @@ import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
 // no scripts run there, and the page's policy, which the frame inherits, lets
 // nothing load from anywhere. Opened again once decided, it says what was
 // decided and when.
+// A quarantined message's link opens its own page: who sent it, why it is
+// held, and its text (escaped; its HTML is never shown, not even framed),
+// with Release and Delete, which call POST /review/<token>/release and
+// /delete.
 
 export interface ReviewPage {
   status: 200 | 404 | 410;
@@ -137,13 +142,81 @@ ${attachmentsOf(review, token)}
   return pageDocument(`Review: ${draft.subject ?? ""}`, body, nonce);
 }
 
+const QUARANTINE_SCRIPT = `
+const $ = (id) => document.getElementById(id);
+async function decide(step, title, text) {
+  for (const id of ["release", "delete"]) $(id).disabled = true;
+  let ok = false;
+  let message = "The service could not be reached. Check your connection and try again.";
+  try {
+    // The link's own path, whatever prefix PUBLIC_URL puts before it.
+    const response = await fetch(location.pathname + "/" + step, { method: "POST" });
+    const answer = await response.json().catch(() => ({}));
+    ok = response.ok;
+    message = answer.message || "Something went wrong.";
+  } catch {}
+  if (!ok) for (const id of ["release", "delete"]) $(id).disabled = false;
+  $("decide").hidden = ok;
+  $("result").className = ok ? "ok" : "problem";
+  $("result-title").textContent = ok ? title : "Not done";
+  $("result-text").textContent = ok ? text : message;
+  $("result").hidden = false;
+  $("result-title").focus();
+}
+$("release").addEventListener("click", () => decide("release", "Released", "The message is in the agent's inbox now. You can close this page."));
+$("delete").addEventListener("click", () => decide("delete", "Deleted", "The message is gone for good. You can close this page."));
+`;
+
+const WHY: Record<string, string> = {
+  spam: "The spam filter rejected it",
+  malware: "The virus scanner found malware in it",
+  injection: "It reads as an attempt to instruct the agent",
+};
+
+/** A quarantined message, to read and release or delete: its text only, escaped; its HTML never shown. */
+function quarantinePage({ held, agent, text }: QuarantineReview, nonce: string): string {
+  const body = `<p>Pigeonhole · a message to an agent is held in quarantine</p>
+<h1>Quarantined mail for ${escaped(agent.name)}</h1>
+<section aria-labelledby="message-title">
+<h2 id="message-title">The message</h2>
+<dl>
+<dt>Agent</dt><dd>${escaped(agent.name)} (${escaped(agent.id)})</dd>
+<dt>To</dt><dd class="address">${escaped(held.recipient)}</dd>
+<dt>From</dt><dd class="address">${escaped(held.fromAddress)}</dd>
+<dt>Subject</dt><dd>${escaped(held.subject ?? "")}</dd>
+<dt>Received</dt><dd>${escaped(held.receivedAt.toUTCString())}</dd>
+<dt>Why it is held</dt><dd>${escaped(WHY[held.reason] ?? held.reason)}: ${escaped(held.detail)}</dd>
+<dt>Size</dt><dd>${escaped(size(held.size))}</dd>
+</dl>
+</section>
+<section aria-labelledby="text-title"><h2 id="text-title">Text</h2>
+${text ? `<pre class="body">${escaped(text)}</pre>` : "<p>This message has no text to show.</p>"}
+</section>
+<section id="decide" aria-labelledby="decide-title">
+<h2 id="decide-title">Your decision</h2>
+<noscript><p>This page needs JavaScript to send your decision.</p></noscript>
+<p>Released, it is filed into the agent's inbox, and the agent reads it. Deleted, it is gone for good.</p>
+<div class="row"><button id="release" type="button">Release to the inbox</button><button id="delete" type="button" class="danger">Delete</button></div>
+</section>
+<section id="result" aria-live="polite" hidden>
+<h2 id="result-title" tabindex="-1"></h2>
+<p id="result-text"></p>
+</section>
+<script nonce="${nonce}">${QUARANTINE_SCRIPT}</script>`;
+  return pageDocument(`Quarantined: ${held.subject ?? ""}`, body, nonce);
+}
+
 /** The page for a review link, a fresh nonce each time: the message, or why the link no longer decides anything. */
 export async function reviewPage(services: Services, token: string): Promise<ReviewPage> {
   const nonce = newNonce();
   const headers = pagePolicy(nonce);
   try {
-    const review = await openReview(services, token);
-    return { status: 200, html: openPage(review, token, services.clock.now(), nonce), headers };
+    const link = await openLink(services, token);
+    const html =
+      link.quarantinedId !== null
+        ? quarantinePage(await openQuarantineReview(services, token), nonce)
+        : openPage(await openReview(services, token), token, services.clock.now(), nonce);
+    return { status: 200, html, headers };
   } catch (error) {
     if (!(error instanceof ServiceError) || (error.kind !== "NOT_FOUND" && error.kind !== "GONE")) throw error;
     const title = error.kind === "GONE" ? "Already decided" : "Link not found";
