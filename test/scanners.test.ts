@@ -178,13 +178,15 @@ describe("ClamAV", () => {
     });
   });
 
+  // clamd answers the limit and closes while the rest is still being written: the answer is read, or is lost
+  // with the connection's reset (a race of the kernel's, not ours); either way the reason names the limit.
   test("a message over clamd's StreamMaxLength is unscanned, with that reason", async () => {
     const raw = Buffer.from(
       rawMessage({ to: "agent@mail.example", body: "long line of text\r\n".repeat(STREAM_MAX_BYTES / 10) }),
     );
     expect(await scanMalware(clamd.url, raw, { timeoutMs: TIMEOUT_MS })).toEqual({
       status: "unscanned",
-      reason: "The message is larger than clamd's StreamMaxLength (INSTREAM size limit exceeded).",
+      reason: expect.stringContaining("clamd's StreamMaxLength"),
     });
   });
 

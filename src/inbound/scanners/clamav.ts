@@ -99,12 +99,19 @@ function exchange(
     socket.on("end", () =>
       settle(answer || { status: "unscanned", reason: "clamd closed the connection without an answer." }),
     );
-    socket.on("error", (error: NodeJS.ErrnoException) =>
-      settle(
-        answer || { status: "unscanned", reason: `clamd is not reachable (${error.code ?? "connection failed"}).` },
-      ),
-    );
-    socket.once("connect", () => void send(socket).catch(() => {}));
+    socket.on("error", (error: NodeJS.ErrnoException) => {
+      // Closed while we still wrote: clamd's early answer (the size limit) may be lost with the reset.
+      const cut = connected && (error.code === "EPIPE" || error.code === "ECONNRESET");
+      const reason = cut
+        ? "clamd closed the connection while the message was sent: it may be larger than clamd's StreamMaxLength."
+        : `clamd is not reachable (${error.code ?? "connection failed"}).`;
+      settle(answer || { status: "unscanned", reason });
+    });
+    let connected = false;
+    socket.once("connect", () => {
+      connected = true;
+      void send(socket).catch(() => {});
+    });
   });
 }
 
