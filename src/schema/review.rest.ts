@@ -1,5 +1,5 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare } from "./declare.ts";
+import { declare, type Route } from "./declare.ts";
 
 // The review area's operations as REST sees them (see declare.ts): a
 // person's, by a held message's review link (a draft's: approve or reject; a
@@ -10,13 +10,14 @@ export const DecisionFields = graphql(`
   fragment DecisionFields on Decision { draftId status sendAt reason }
 `);
 
+/** Who calls a review route, and what a link may answer: no such link (404), decided already (410). */
+const BY_LINK = { access: "reviewer", tag: "review", refuses: [404, 410] } satisfies Partial<Route>;
+
 export const reviewOperations = [
   declare({
     method: "GET",
     path: "/review/:reviewToken/message",
-    access: "reviewer",
-    tag: "review",
-    refuses: [404, 410],
+    ...BY_LINK,
     operation: graphql(`
       query Review($reviewToken: String!) {
         review(token: $reviewToken) {
@@ -29,9 +30,7 @@ export const reviewOperations = [
   declare({
     method: "POST",
     path: "/review/:reviewToken/approve",
-    access: "reviewer",
-    tag: "review",
-    refuses: [404, 410],
+    ...BY_LINK,
     operation: graphql(
       `mutation ApproveSend($reviewToken: String!) { approveSend(token: $reviewToken) { ...DecisionFields } }`,
       [DecisionFields],
@@ -40,9 +39,7 @@ export const reviewOperations = [
   declare({
     method: "POST",
     path: "/review/:reviewToken/reject",
-    access: "reviewer",
-    tag: "review",
-    refuses: [404, 410],
+    ...BY_LINK,
     body: true,
     operation: graphql(
       `mutation RejectSend($reviewToken: String!, $reason: String) {
@@ -54,9 +51,7 @@ export const reviewOperations = [
   declare({
     method: "GET",
     path: "/review/:reviewToken/quarantined",
-    access: "reviewer",
-    tag: "review",
-    refuses: [404, 410],
+    ...BY_LINK,
     operation: graphql(`
       query QuarantineReview($reviewToken: String!) {
         quarantineReview(token: $reviewToken) {
@@ -68,8 +63,7 @@ export const reviewOperations = [
   declare({
     method: "POST",
     path: "/review/:reviewToken/release",
-    access: "reviewer",
-    tag: "review",
+    ...BY_LINK,
     refuses: [404, 409, 410, 429],
     operation: graphql(
       `mutation ReleaseByReview($reviewToken: String!) { releaseByReview(token: $reviewToken) { emailId } }`,
@@ -78,9 +72,7 @@ export const reviewOperations = [
   declare({
     method: "POST",
     path: "/review/:reviewToken/delete",
-    access: "reviewer",
-    tag: "review",
-    refuses: [404, 410],
+    ...BY_LINK,
     operation: graphql(
       `mutation DeleteByReview($reviewToken: String!) { deleteByReview(token: $reviewToken) { success message } }`,
     ),

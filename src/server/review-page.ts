@@ -127,17 +127,9 @@ function openPage(review: Review, token: string, now: Date, nonce: string): stri
 ${bodiesOf(review)}
 ${targetsOf(review)}
 ${attachmentsOf(review, token)}
-<section id="decide" aria-labelledby="decide-title">
-<h2 id="decide-title">Your decision</h2>
-<noscript><p>This page needs JavaScript to send your decision.</p></noscript>
-<label for="reason">Reason, if you reject it (the agent is told)</label>
+${decisionSections(`<label for="reason">Reason, if you reject it (the agent is told)</label>
 <textarea id="reason" name="reason" maxlength="1000"></textarea>
-<div class="row"><button id="approve" type="button">Approve and send</button><button id="reject" type="button" class="danger">Reject</button></div>
-</section>
-<section id="result" aria-live="polite" hidden>
-<h2 id="result-title" tabindex="-1"></h2>
-<p id="result-text"></p>
-</section>
+<div class="row"><button id="approve" type="button">Approve and send</button><button id="reject" type="button" class="danger">Reject</button></div>`)}
 <script nonce="${nonce}">${SCRIPT}</script>`;
   return pageDocument(`Review: ${draft.subject ?? ""}`, body, nonce);
 }
@@ -167,6 +159,19 @@ $("release").addEventListener("click", () => decide("release", "Released", "The 
 $("delete").addEventListener("click", () => decide("delete", "Deleted", "The message is gone for good. You can close this page."));
 `;
 
+/** Where a person decides (its controls given), and where the outcome is told; the page's script fills them. */
+function decisionSections(controls: string): string {
+  return `<section id="decide" aria-labelledby="decide-title">
+<h2 id="decide-title">Your decision</h2>
+<noscript><p>This page needs JavaScript to send your decision.</p></noscript>
+${controls}
+</section>
+<section id="result" aria-live="polite" hidden>
+<h2 id="result-title" tabindex="-1"></h2>
+<p id="result-text"></p>
+</section>`;
+}
+
 const WHY: Record<string, string> = {
   spam: "The spam filter rejected it",
   malware: "The virus scanner found malware in it",
@@ -192,16 +197,8 @@ function quarantinePage({ held, agent, text }: QuarantineReview, nonce: string):
 <section aria-labelledby="text-title"><h2 id="text-title">Text</h2>
 ${text ? `<pre class="body">${escaped(text)}</pre>` : "<p>This message has no text to show.</p>"}
 </section>
-<section id="decide" aria-labelledby="decide-title">
-<h2 id="decide-title">Your decision</h2>
-<noscript><p>This page needs JavaScript to send your decision.</p></noscript>
-<p>Released, it is filed into the agent's inbox, and the agent reads it. Deleted, it is gone for good.</p>
-<div class="row"><button id="release" type="button">Release to the inbox</button><button id="delete" type="button" class="danger">Delete</button></div>
-</section>
-<section id="result" aria-live="polite" hidden>
-<h2 id="result-title" tabindex="-1"></h2>
-<p id="result-text"></p>
-</section>
+${decisionSections(`<p>Released, it is filed into the agent's inbox, and the agent reads it. Deleted, it is gone for good.</p>
+<div class="row"><button id="release" type="button">Release to the inbox</button><button id="delete" type="button" class="danger">Delete</button></div>`)}
 <script nonce="${nonce}">${QUARANTINE_SCRIPT}</script>`;
   return pageDocument(`Quarantined: ${held.subject ?? ""}`, body, nonce);
 }
