@@ -663,8 +663,47 @@ async function scanningPart(): Promise<void> {
     line(label, fixed(rate), fixed(perMessage, 2), fixed(pct(times, 0.5), 1), fixed(pct(times, 0.99), 1));
     scanning[key] = { rate, cpuMsPerMessage: perMessage, p50: pct(times, 0.5), p99: pct(times, 0.99) };
   }
+  scanning.poller = await pollerScanning({ RSPAMD_URL: rspamd.url, CLAMAV_URL: clamd.url });
   scanning.stopped = await scannerStopped(await env("scan_stop", { RSPAMD_URL: rspamd.url }), rspamd);
   results.scanning = scanning;
+}
+
+/** The poller filing 1,000 messages from Dovecot, without scanners and with them: messages a second each way. */
+async function pollerScanning(scanners: Record<string, string>): Promise<Record<string, number>> {
+  const dovecot = await Dovecot.start();
+  cleanups.push(() => dovecot.stop());
+  const dns = await localDns();
+  const COUNT = 1000;
+  const rates: Record<string, number> = {};
+  for (const [label, key, extra] of [
+    ["poller, no scanners", "plain", {}],
+    ["poller, Rspamd + clamd", "scanned", scanners],
+  ] as const) {
+    const url = databaseUrl(`poll_${key}`);
+    const seeded = await seed(url, { agents: 2, mailboxes: 0, emailsPerMailbox: 0, domain: DOMAIN });
+    const client = await dovecot.client();
+    await client.mailboxCreate(key);
+    await client.logout();
+    const to = `${seeded.agent.id}@${DOMAIN}`;
+    await dovecot.append(
+      Array.from({ length: COUNT }, (_, n) => benchMessage(to, n)),
+      key,
+    );
+    const service = await startService({
+      DATABASE_URL: url,
+      MAIL_DOMAIN: DOMAIN,
+      STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
+      DNS_SERVERS: dns.address,
+      IMAP_URL: dovecot.url(key),
+      IMAP_POLL_INTERVAL_MS: "600000",
+      ...extra,
+    });
+    const ms = await untilListed(service, seeded, COUNT, performance.now());
+    await service.stop();
+    rates[key] = (COUNT / ms) * 1000;
+    line(label, fixed(rates[key] as number), "msg/s");
+  }
+  return rates;
 }
 
 /** Mail sent one after another while Rspamd is stopped halfway: the 250s against the emails filed. */
