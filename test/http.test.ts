@@ -381,9 +381,11 @@ describe("a server failure", () => {
         "IdempotencyKey",
         "Suppression",
         "ReviewNotice",
+        "Quarantined",
         "Draft",
         "ApprovedRecipient",
         "ReviewLink",
+        "ListEntry",
         "Agent",
       ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);

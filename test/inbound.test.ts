@@ -59,6 +59,10 @@ describe("the poller", () => {
       authentication: { spf: null, dkim: "none", dmarc: "none", arc: "none", verdict: "none" },
       autoSubmitted: null,
       reportIgnored: null,
+      // No scanner runs here; the screening always does.
+      spam: null,
+      malware: null,
+      screening: { verdict: "clear", signals: [] },
     });
     const viaGraphql = await api.graphql(
       `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id messageId subject folder from { address name } } }`,

@@ -16,9 +16,9 @@ export interface ShownSpam {
   isSpam: boolean;
 }
 
-/** clamd's verdict as shown (infected mail is never filed): null when no scanner ran. */
+/** clamd's verdict as shown (infected only when a person released it from quarantine): null when no scanner ran. */
 export interface ShownMalware {
-  status: "clean" | "unscanned";
+  status: "clean" | "unscanned" | "infected";
 }
 
 export function spamOf(email: EmailRecord): ShownSpam | null {

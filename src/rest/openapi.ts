@@ -167,7 +167,8 @@ class Sample {
       value = Object.fromEntries(this.fields(member, selection));
       schema = objectSchema(this.fields(member, selection).map(([name, v]) => this.property(name, v)));
     } else if (isObjectType(inner)) {
-      const fields = this.oneOf(this.fields(inner, selection));
+      const all = this.fields(inner, selection);
+      const fields = inner.extensions.alternatives ? this.oneOf(all) : all;
       value = Object.fromEntries(fields.map(([name, v]) => [name, v]));
       schema = objectSchema(fields.map(([name, v]) => this.property(name, v)));
     } else {
@@ -179,7 +180,7 @@ class Sample {
     return value;
   }
 
-  /** Of two or more nullable objects side by side (a message's email or sent record), the chosen one only. */
+  /** Of a type's nullable objects that are alternatives (a thread message's email or sent record), the chosen one only. */
   private oneOf(fields: [string, unknown][]): [string, unknown][] {
     const optional = fields.filter(([, v]) => this.nullable.has(v) && typeof v === "object").map(([name]) => name);
     if (optional.length < 2) return fields;

@@ -142,10 +142,11 @@ export const SpamActionEnum = builder.enumType("SpamAction", {
 });
 
 export const MalwareStatusEnum = builder.enumType("MalwareStatus", {
-  description: "What clamd found (infected mail is never filed)",
+  description: "What clamd found (infected mail is filed only when a person releases it from quarantine)",
   values: {
     clean: { description: "clamd found nothing" },
     unscanned: { description: "clamd did not answer in time; the message was filed without a verdict" },
+    infected: { description: "clamd found malware, and a person released it from quarantine all the same" },
   } as const,
 });
 

@@ -39,6 +39,8 @@ function ordered<Q>(query: Q, columns: Record<string, true>): Q {
 
 const ThreadMessageType = builder.objectRef<ThreadMessage>("ThreadMessage").implement({
   description: "A message of a thread: an email received, or one sent.",
+  // Its nullable objects are alternatives, one set in each (the OpenAPI document describes it so).
+  extensions: { alternatives: true },
   fields: (t) => ({
     direction: t.field({ type: DirectionEnum, resolve: (message) => message.direction }),
     email: t.field({
