@@ -6,7 +6,7 @@ import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { deliveredTo, messageId as freshMessageId, rawMessage, reportAbout } from "./support/mail.ts";
 import { served } from "./support/served.ts";
-import { waitFor } from "./support/wait.ts";
+import { WAIT_MS, waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 // What became of sent mail: a message goes out through the real SMTP server
@@ -115,7 +115,7 @@ async function statusBecomes(agent: TestAgent, sentId: string, status: string) {
       const reply = await sentEmail(agent, sentId);
       return reply.body.deliveryStatus === status ? reply.body : null;
     },
-    15_000,
+    WAIT_MS,
     `deliveryStatus ${status}`,
   );
 }
@@ -181,7 +181,7 @@ describe("delivery reports", () => {
         diagnosticCode: after.deliveries[0].diagnosticCode,
       },
     ]);
-    const delivered = await waitFor(() => receiver.received[0] ?? null, 15_000, "the webhook");
+    const delivered = await waitFor(() => receiver.received[0] ?? null, WAIT_MS, "the webhook");
     expect(delivered.body).toMatchObject({ type: "email.bounced", data: { sentId: sent.id } });
     await receiver.down();
 

@@ -1,8 +1,8 @@
 import type { Api, Reply, TestAgent } from "./api.ts";
-import { waitFor } from "./wait.ts";
+import { WAIT_MS, waitFor } from "./wait.ts";
 
 /** The agent's mail once it holds `count` messages (all folders). */
-export async function inboxOf(api: Api, agent: TestAgent, count: number, timeoutMs = 15_000): Promise<Reply> {
+export async function inboxOf(api: Api, agent: TestAgent, count: number, timeoutMs = WAIT_MS): Promise<Reply> {
   return waitFor(
     async () => {
       const reply = await api.get(`/agents/${agent.id}/emails?limit=100`, { key: agent.apiKey });

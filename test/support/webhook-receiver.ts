@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Webhook } from "standardwebhooks";
-import { waitFor } from "./wait.ts";
+import { WAIT_MS, waitFor } from "./wait.ts";
 
 // A webhook receiver as an agent's owner would run one: a real HTTP server
 // that checks each request's signature with the standardwebhooks library
@@ -68,7 +68,7 @@ export class WebhookReceiver {
   }
 
   /** Waits until `count` requests have come in all. */
-  async count(count: number, timeoutMs = 15_000): Promise<Received[]> {
+  async count(count: number, timeoutMs = WAIT_MS): Promise<Received[]> {
     await waitFor(() => this.received.length >= count, timeoutMs, `${count} webhook requests`);
     return this.received;
   }
