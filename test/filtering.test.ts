@@ -1,11 +1,10 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import nodemailer from "nodemailer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { Clamd, EICAR, EICAR_SIGNATURE } from "./support/clamav.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
+import { callTool, connectMcp } from "./support/mcp.ts";
 import { freePort } from "./support/process.ts";
 import { Rspamd } from "./support/rspamd.ts";
 import { served } from "./support/served.ts";
@@ -95,20 +94,7 @@ const heldFor = (agent: TestAgent, count = 1) =>
     `${count} held for ${agent.id}`,
   );
 
-async function mcpClient(key: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${key}` } },
-  });
-  const client = new Client({ name: "pigeonhole-test", version: "1" });
-  await client.connect(transport);
-  return client;
-}
-
-/** A tool's answer, as the JSON its first part carries. */
-async function callTool(client: Client, name: string, args: Record<string, unknown>) {
-  const reply = (await client.callTool({ name, arguments: args })) as { content: { text?: string }[] };
-  return JSON.parse(reply.content[0]?.text ?? "null");
-}
+const mcpClient = (key: string) => connectMcp(svc.url, key);
 
 /** Everything the agent can see of its mail, by every door: each count, which must all be 0 while its mail is held. */
 async function visibleTo(agent: TestAgent, word: string): Promise<Record<string, number>> {
@@ -132,8 +118,8 @@ async function visibleTo(agent: TestAgent, word: string): Promise<Record<string,
       graphqlSearch: found.total,
       folders: folders.reduce((sum: number, folder: { total: number; unread: number }) => sum + folder.total, 0),
       unread: folders.reduce((sum: number, folder: { total: number; unread: number }) => sum + folder.unread, 0),
-      mcpList: (await callTool(mcp, "list_emails", {})).total,
-      mcpSearch: (await callTool(mcp, "search_emails", { q: word })).total,
+      mcpList: (await callTool(mcp, "list_emails", {})).body.total,
+      mcpSearch: (await callTool(mcp, "search_emails", { q: word })).body.total,
       received: (await get("/events?types=email.received")).data.length,
     };
   } finally {

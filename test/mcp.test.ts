@@ -1,11 +1,11 @@
 import { randomBytes } from "node:crypto";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { tools as table } from "../src/mcp/tools.ts";
 import { createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
+import { callTool, connectMcp, type ToolReply } from "./support/mcp.ts";
 import { served } from "./support/served.ts";
 
 // /mcp with the MCP SDK's own client over Streamable HTTP: the tools an
@@ -20,26 +20,7 @@ const { svc, api, x, dovecot, provider } = served({
   env: { MAIL_DOMAIN: DOMAIN, PUBLIC_URL: "https://mail.example.net" },
 });
 
-async function connect(key?: string): Promise<Client> {
-  const headers: Record<string, string> = key ? { authorization: `Bearer ${key}` } : {};
-  const transport = new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers } });
-  const client = new Client({ name: "pigeonhole-test", version: "1" });
-  await client.connect(transport);
-  return client;
-}
-
-interface ToolReply {
-  isError?: boolean;
-  content: { type: string; text?: string; resource?: { uri: string; mimeType?: string; blob?: string } }[];
-}
-
-/** A tool's answer, read as the JSON it carries, and the time it ends with. */
-async function callTool(client: Client, name: string, args: Record<string, unknown> = {}) {
-  const reply = (await client.callTool({ name, arguments: args })) as ToolReply;
-  const text = reply.content[0]?.text;
-  const { now } = JSON.parse(reply.content.at(-1)?.text ?? "{}");
-  return { isError: reply.isError ?? false, body: text === undefined ? undefined : JSON.parse(text), now, reply };
-}
+const connect = (key?: string) => connectMcp(svc.url, key);
 
 function compose(options: ConstructorParameters<typeof MailComposer>[0]): Promise<Buffer> {
   return new Promise((resolve, reject) =>

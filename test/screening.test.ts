@@ -1,8 +1,7 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { rawMessage } from "./support/mail.ts";
+import { callTool, connectMcp } from "./support/mcp.ts";
 import { Rspamd } from "./support/rspamd.ts";
 import { served } from "./support/served.ts";
 
@@ -57,19 +56,6 @@ async function deliver(subject: string, body: string): Promise<string> {
 }
 
 const nonceOf = (fenced: string) => /nonce=([0-9a-f]{32})/.exec(fenced)?.[1];
-
-async function connect(): Promise<Client> {
-  const headers = { authorization: `Bearer ${agent.apiKey}` };
-  const transport = new StreamableHTTPClientTransport(new URL(`${svc.url}/mcp`), { requestInit: { headers } });
-  const client = new Client({ name: "pigeonhole-test", version: "1" });
-  await client.connect(transport);
-  return client;
-}
-
-async function callTool(client: Client, name: string, args: Record<string, unknown>) {
-  const reply = (await client.callTool({ name, arguments: args })) as { content: { text?: string }[] };
-  return JSON.parse(reply.content[0]?.text ?? "null");
-}
 
 describe("a suspicious message", () => {
   let emailId: string;
@@ -129,17 +115,17 @@ describe("a suspicious message", () => {
   });
 
   test("MCP's read_email hands the text fenced, never the raw bodies, and marks it read", async () => {
-    const client = await connect();
+    const client = await connectMcp(svc.url, agent.apiKey);
     try {
-      const first = await callTool(client, "read_email", { emailId });
-      const second = await callTool(client, "read_email", { emailId });
+      const { body: first } = await callTool(client, "read_email", { emailId });
+      const { body: second } = await callTool(client, "read_email", { emailId });
       for (const field of ["text", "bodyText", "bodyHtml", "replyText"]) expect(first).not.toHaveProperty(field);
       expect(first.fenced).toMatch(/^WARNING: /);
       expect(first.fenced).toContain(INJECTION);
       expect(nonceOf(second.fenced)).not.toBe(nonceOf(first.fenced));
       expect(first.isRead).toBe(true);
       expect(first.screening.signals.map((s: { name: string }) => s.name)).toContain("ai_instruction");
-      const looked = await callTool(client, "get_email", { emailId });
+      const { body: looked } = await callTool(client, "get_email", { emailId });
       expect(looked.screening.verdict).toBe("suspicious");
     } finally {
       await client.close();
