@@ -1,10 +1,8 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { freePort } from "./process.ts";
+import { type Daemon, freePort, startDaemon } from "./process.ts";
 
 // A throwaway clamd: its own config, socket and signature database in a
 // temporary directory, listening on a free loopback port and on a Unix socket.
@@ -51,8 +49,7 @@ export class Clamd {
   private constructor(
     readonly dir: string,
     readonly port: number,
-    private readonly daemon: ChildProcess,
-    private readonly exited: Promise<void>,
+    private readonly daemon: Daemon,
   ) {}
 
   /** For CLAMAV_URL, over TCP. */
@@ -75,26 +72,11 @@ export class Clamd {
     const port = await freePort();
     writeFileSync(join(dir, "clamd.conf"), config(dir, port));
     // As root without a User line, clamd stays root and reads its root-owned directory.
-    const daemon = spawn("clamd", ["-c", join(dir, "clamd.conf")], { stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    daemon.stdout?.on("data", (chunk) => (output += chunk));
-    daemon.stderr?.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<void>((resolve) => daemon.once("exit", () => resolve()));
-    let gone = false;
-    void exited.then(() => (gone = true));
-    while (!(await answering(port))) {
-      if (gone) {
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`clamd exited before answering: ${output.slice(-2000)}`);
-      }
-      await sleep(50);
-    }
-    return new Clamd(dir, port, daemon, exited);
+    const daemon = await startDaemon("clamd", ["-c", join(dir, "clamd.conf")], dir, () => answering(port), 50);
+    return new Clamd(dir, port, daemon);
   }
 
-  async stop(): Promise<void> {
-    if (this.daemon.exitCode === null && this.daemon.signalCode === null) this.daemon.kill("SIGTERM");
-    await this.exited;
-    rmSync(this.dir, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return this.daemon.stop();
   }
 }

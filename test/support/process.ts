@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 import { type AddressInfo, createServer } from "node:net";
 import { resolve } from "node:path";
 import { emptyZone } from "./dns-server.ts";
@@ -90,4 +90,45 @@ export async function spawnService(env: Record<string, string>): Promise<Service
     terminate: () => child.kill("SIGTERM"),
     exited,
   };
+}
+
+/** A scanner daemon the tests run: started in a directory of its own, stopped with it gone. */
+export interface Daemon {
+  child: ChildProcess;
+  exited: Promise<void>;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts a daemon and waits until `answering` says it serves, polling every
+ * `pollMs`; its directory is removed when it stops, or when it exits first
+ * (then with the end of what it printed).
+ */
+export async function startDaemon(
+  command: string,
+  args: string[],
+  dir: string,
+  answering: () => Promise<boolean>,
+  pollMs: number,
+): Promise<Daemon> {
+  const child = spawn(command, args, { stdio: ["ignore", "pipe", "pipe"] });
+  let output = "";
+  child.stdout?.on("data", (chunk) => (output += chunk));
+  child.stderr?.on("data", (chunk) => (output += chunk));
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+  let gone = false;
+  void exited.then(() => (gone = true));
+  while (!(await answering())) {
+    if (gone) {
+      rmSync(dir, { recursive: true, force: true });
+      throw new Error(`${command} exited before answering: ${output.slice(-2000)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, pollMs));
+  }
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill("SIGTERM");
+    await exited;
+    rmSync(dir, { recursive: true, force: true });
+  };
+  return { child, exited, stop };
 }

@@ -1,10 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { chmodSync, mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
 import { emptyZone } from "./dns-server.ts";
-import { freePort } from "./process.ts";
+import { type Daemon, freePort, startDaemon } from "./process.ts";
 
 // A throwaway Rspamd: Debian's stock rules (/etc/rspamd) with a top-level
 // config of its own in a temporary directory (one normal worker on a free
@@ -66,8 +65,7 @@ export class Rspamd {
     readonly dir: string,
     /** For RSPAMD_URL. */
     readonly url: string,
-    private readonly daemon: ChildProcess,
-    private readonly exited: Promise<void>,
+    private readonly daemon: Daemon,
   ) {}
 
   static async start(): Promise<Rspamd> {
@@ -80,37 +78,15 @@ export class Rspamd {
     writeFileSync(join(dir, "suffixes.dat"), `${SUFFIXES.join("\n")}\n`);
     for (const module of DNS_MODULES) writeFileSync(join(dir, "local.d", `${module}.conf`), "enabled = false;\n");
     execFileSync("chown", ["-R", `${USER}:${USER}`, dir]);
-    const daemon = spawn(
-      "rspamd",
-      ["-f", "-u", USER, "-g", USER, "-c", join(dir, "rspamd.conf"), "--var", `LOCAL_CONFDIR=${dir}`].concat([
-        "--var",
-        `DBDIR=${join(dir, "db")}`,
-        "--var",
-        `RUNDIR=${dir}`,
-      ]),
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    let output = "";
-    daemon.stdout?.on("data", (chunk) => (output += chunk));
-    daemon.stderr?.on("data", (chunk) => (output += chunk));
-    const exited = new Promise<void>((resolve) => daemon.once("exit", () => resolve()));
-    let gone = false;
-    void exited.then(() => (gone = true));
-    const rspamd = new Rspamd(dir, `http://127.0.0.1:${port}`, daemon, exited);
+    const url = `http://127.0.0.1:${port}`;
+    const args = ["-f", "-u", USER, "-g", USER, "-c", join(dir, "rspamd.conf"), "--var", `LOCAL_CONFDIR=${dir}`];
+    args.push("--var", `DBDIR=${join(dir, "db")}`, "--var", `RUNDIR=${dir}`);
     // Loading Debian's rules takes a few seconds, more on a busy machine.
-    while (!(await answering(rspamd.url))) {
-      if (gone) {
-        rmSync(dir, { recursive: true, force: true });
-        throw new Error(`rspamd exited before answering: ${output.slice(-2000)}`);
-      }
-      await sleep(100);
-    }
-    return rspamd;
+    const daemon = await startDaemon("rspamd", args, dir, () => answering(url), 100);
+    return new Rspamd(dir, url, daemon);
   }
 
-  async stop(): Promise<void> {
-    if (this.daemon.exitCode === null && this.daemon.signalCode === null) this.daemon.kill("SIGTERM");
-    await this.exited;
-    rmSync(this.dir, { recursive: true, force: true });
+  stop(): Promise<void> {
+    return this.daemon.stop();
   }
 }
