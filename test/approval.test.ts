@@ -9,7 +9,7 @@ import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { launchBrowser, visit } from "./support/browser.ts";
-import { databaseBytes } from "./support/database-bytes.ts";
+import { databaseBytes, holdSnapshot } from "./support/database-bytes.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { rawMessage } from "./support/mail.ts";
 import { freePort } from "./support/process.ts";
@@ -785,8 +785,14 @@ describe("SECRETS_KEY set on a database that holds a reviewer's secret and a rev
     }
     await own.up();
     const sealedEnv = { ...env, SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"), SMTP_URL: provider.url };
+    // A transaction elsewhere in the database that could still read the rows in the clear:
+    // compacting waits for it to end.
+    const release = await holdSnapshot(database.url);
+    const released = new Promise((resolve) => setTimeout(resolve, 1_000)).then(release);
     const after = await startTestService(sealedEnv, database);
+    await released;
     try {
+      expect(after.logs.filter((line) => line.event === "database_log_not_emptied")).toEqual([]);
       const { prisma } = after.service.services;
       const row = await prisma.agent.findUniqueOrThrow({ where: { id: agent.id } });
       expect(row.reviewerWebhookSecret).toMatch(/^sealed:/);

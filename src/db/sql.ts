@@ -38,7 +38,8 @@ export interface Sql extends Tx {
   /**
    * Leaves no copy of a value the table no longer holds in the database's own
    * files (its old rows, free pages, write-ahead log); false when part of that
-   * could not be done (a reader held the SQLite log). Not in a transaction.
+   * could not be done (a reader held the SQLite log, or a PostgreSQL
+   * transaction that might still read the old rows stayed open). Not in a transaction.
    */
   compact(table: string): Promise<boolean>;
   close(): Promise<void>;
@@ -197,13 +198,39 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
     },
     search: postgresSearch,
     indexForSearch: indexPostgresEmail,
-    // VACUUM FULL writes the table (its TOAST and indexes too) into new files and drops the old ones.
+    // VACUUM FULL writes the table (its TOAST and indexes too) into new files and drops the old ones,
+    // but copies the old versions of rows that a transaction still open in the database may read:
+    // it runs once every transaction older than the change has ended, or the wait is over.
     compact: async (table) => {
+      const ended = await olderTransactionsEnded(pool);
       await pool.query(`VACUUM FULL "${table}"`);
-      return true;
+      return ended;
     },
     close: () => pool.end(),
   };
+}
+
+/** How long compacting waits for the database's older transactions to end. */
+const COMPACT_WAIT_MS = 10_000;
+
+/**
+ * Waits until no other session of the database holds a snapshot older than
+ * now (pg_stat_activity's backend_xmin; age() compares transaction ids across
+ * their wraparound); false when one still did at the end of the wait.
+ */
+async function olderTransactionsEnded(pool: pg.Pool): Promise<boolean> {
+  const now = await pool.query<{ xid: string }>(`SELECT (txid_current() % 4294967296)::text AS "xid"`);
+  const deadline = Date.now() + COMPACT_WAIT_MS;
+  for (;;) {
+    const older = await pool.query<{ count: number }>(
+      `SELECT count(*)::int AS "count" FROM pg_stat_activity WHERE datname = current_database()
+        AND pid <> pg_backend_pid() AND age(backend_xmin) > age($1::xid)`,
+      [now.rows[0]?.xid],
+    );
+    if (older.rows[0]?.count === 0) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
 }
 
 /**

@@ -256,7 +256,7 @@ export async function sealReviewSecrets(services: Services): Promise<void> {
   const agentsCompacted = agents.length === 0 || (await compactAgents(services));
   const noticesCompacted = notices.length === 0 || (await compactNotices(services));
   if (!agentsCompacted || !noticesCompacted) {
-    services.log("warn", "database_log_not_emptied", { reason: "a reader held the SQLite log" });
+    services.log("warn", "database_log_not_emptied", { reason: "a reader held old copies open" });
   }
 }
 

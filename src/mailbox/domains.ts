@@ -184,7 +184,7 @@ async function sealKeysInTheClear(services: Services, secretsKey: Buffer): Promi
   }
   await eraseRetiredKeys(services);
   const compacted = await compactKeys(services);
-  if (!compacted) services.log("warn", "database_log_not_emptied", { reason: "a reader held the SQLite log" });
+  if (!compacted) services.log("warn", "database_log_not_emptied", { reason: "a reader held old copies open" });
   for (const key of exposed) {
     const next = (await rotateDkim(services, key.domainName, false)).records.find(
       (record) => record.purpose === DKIM_PURPOSES.pending,

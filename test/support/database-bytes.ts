@@ -1,4 +1,5 @@
 import { existsSync, readFileSync } from "node:fs";
+import pg from "pg";
 import type { PrismaClient } from "../../src/generated/prisma/sqlite/client.ts";
 
 // What a database's own files hold, to look for a secret left readable in
@@ -16,4 +17,20 @@ export async function databaseBytes(url: string, prisma: PrismaClient, table: st
       WHERE oid IN ('"${table}"'::regclass, (SELECT reltoastrelid FROM pg_class WHERE oid = '"${table}"'::regclass))`,
   );
   return Buffer.concat(rows.map((row) => Buffer.from(row.bytes)));
+}
+
+/**
+ * PostgreSQL: a session of the same database holding a snapshot taken now (as
+ * a long report would), until the returned function ends it. SQLite: nothing.
+ */
+export async function holdSnapshot(url: string): Promise<() => Promise<void>> {
+  if (url.startsWith("file:")) return async () => {};
+  const client = new pg.Client({ connectionString: url.replace(/\?.*$/, "") });
+  await client.connect();
+  await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
+  await client.query("SELECT 1");
+  return async () => {
+    await client.query("COMMIT");
+    await client.end();
+  };
 }
