@@ -2,9 +2,11 @@ import {
   coerceInputValue,
   type GraphQLArgument,
   type GraphQLField,
+  GraphQLID,
   type GraphQLInputType,
   type GraphQLObjectType,
   type GraphQLSchema,
+  GraphQLString,
   getNamedType,
   isEnumType,
   isInputObjectType,
@@ -235,8 +237,15 @@ function placeAt(part: Part, path: readonly (string | number)[]) {
   return { type, bounds, name };
 }
 
+/** A string where a String or ID is asked: nothing to coerce (most parts are a path's id). */
+function plainString(type: GraphQLInputType, value: unknown): boolean {
+  const inner = isNonNullType(type) ? type.ofType : type;
+  return typeof value === "string" && (inner === GraphQLString || inner === GraphQLID);
+}
+
 /** The first problem with a part's value in REST's words, or null. */
 function problemOf(part: Part, value: unknown): string | null {
+  if (plainString(part.type, value)) return null;
   let problem: string | null = null;
   const coerced = coerceInputValue(value, part.type, (path, invalid) => {
     if (problem) return;

@@ -11,7 +11,7 @@ import { respellerOf } from "../schema/enums.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
 import { operations } from "../schema/operations.ts";
-import { type Graphql, runOperation } from "../schema/pipeline.ts";
+import { type Graphql, preparedOperation } from "../schema/pipeline.ts";
 import { wireBody } from "../wire-names.ts";
 import { answerFile } from "./download.ts";
 import { assertValidVariables, type Part, partsOf, variablesFrom } from "./request.ts";
@@ -66,21 +66,31 @@ export type RouteAnswer =
 /** Runs a route for a request already read; what it refuses is thrown as a ServiceError. */
 export type RunRoute = (route: Route, request: RestRequest, facts: RequestFacts) => Promise<RouteAnswer>;
 
+/** What a route needs at each request, made once. */
+interface Prepared {
+  run: ReturnType<typeof preparedOperation>;
+  parts: Part[];
+  respell: ((data: unknown) => void) | null;
+}
+
 /** The one way a route runs, for REST and for the MCP tools: the operations checked once. */
 export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: Services): RunRoute {
-  const prepared = new Map<Route, { source: string; parts: Part[]; respell: ((data: unknown) => void) | null }>();
+  const prepared = new Map<Route, Prepared>();
   for (const route of operations) {
     const [invalid] = validate(schema, route.operation);
     if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
     const respell = respellerOf(schema, route.operation);
-    prepared.set(route, { source: print(route.operation), parts: partsOf(route, schema), respell });
+    const run = preparedOperation(graphql, print(route.operation));
+    prepared.set(route, { run, parts: partsOf(route, schema), respell });
   }
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    const { source, parts, respell } = prepared.get(route) ?? { source: "", parts: [], respell: null };
+    const known = prepared.get(route);
+    if (!known) throw internalError();
+    const { run, parts, respell } = known;
     const variables = variablesFrom(parts, request);
     assertValidVariables(parts, variables);
-    const result = await runOperation(graphql, { query: source, variables }, facts);
+    const result = await run(variables, facts);
     const [failure] = result.errors ?? [];
     if (failure) throw serviceErrorOf(failure) ?? internalError();
     const data = result.data ?? {};

@@ -117,5 +117,7 @@ export const declare = <D extends Operation>(route: Route<D>) => route as unknow
 
 /** The spec's "present only if set" fields are left out rather than null. */
 export function withoutNulls<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null)) as Partial<T>;
+  const given: Record<string, unknown> = {};
+  for (const key in value) if (value[key] !== null) given[key] = value[key];
+  return given as Partial<T>;
 }

@@ -164,6 +164,37 @@ export interface GraphqlParams {
   operationName?: string | null;
 }
 
+type Enveloped = ReturnType<Graphql["getEnveloped"]>;
+
+/** The document parsed and checked by the pipeline's own parse and validate, or what they refused. */
+function checkedDocument({ parse, validate, schema }: Enveloped, query: string): DocumentNode | ExecutionResult {
+  let document: DocumentNode;
+  try {
+    document = parse(query);
+  } catch (error) {
+    // What parsing throws is the document's fault: a syntax error, or an operationName it does not hold.
+    return { errors: [badRequest((error as GraphQLError).message, error as GraphQLError)] };
+  }
+  const errors = validate(schema, document);
+  return errors.length > 0 ? { errors } : document;
+}
+
+async function executed(
+  { contextFactory, execute, schema }: Enveloped,
+  document: DocumentNode,
+  params: GraphqlParams,
+): Promise<ExecutionResult> {
+  return (await execute({
+    schema,
+    document,
+    variableValues: params.variables,
+    operationName: params.operationName,
+    contextValue: await contextFactory(),
+  })) as ExecutionResult;
+}
+
+const isDocument = (checked: DocumentNode | ExecutionResult): checked is DocumentNode => "kind" in checked;
+
 /**
  * One operation through the pipeline's parse, validate, context and execute,
  * with every plugin in force; what GraphQL refuses comes back as errors.
@@ -173,23 +204,25 @@ export async function runOperation(
   params: GraphqlParams,
   request: RequestFacts,
 ): Promise<ExecutionResult> {
-  const { parse, validate, contextFactory, execute, schema } = graphql.getEnveloped({ request, params });
-  let document: DocumentNode;
-  try {
-    document = parse(params.query);
-  } catch (error) {
-    // What parsing throws is the document's fault: a syntax error, or an operationName it does not hold.
-    return { errors: [badRequest((error as GraphQLError).message, error as GraphQLError)] };
-  }
-  const errors = validate(schema, document);
-  if (errors.length > 0) return { errors };
-  return (await execute({
-    schema,
-    document,
-    variableValues: params.variables,
-    operationName: params.operationName,
-    contextValue: await contextFactory(),
-  })) as ExecutionResult;
+  const enveloped = graphql.getEnveloped({ request, params });
+  const checked = checkedDocument(enveloped, params.query);
+  return isDocument(checked) ? executed(enveloped, checked, params) : checked;
+}
+
+/**
+ * An operation whose document never changes (a REST route's): parsed and
+ * validated by the pipeline at its first run, which no request can change;
+ * every run then builds its context and executes, with every plugin's
+ * execute hooks in force.
+ */
+export function preparedOperation(graphql: Graphql, query: string) {
+  let checked: DocumentNode | ExecutionResult | undefined;
+  return (variables: Record<string, unknown>, request: RequestFacts): Promise<ExecutionResult> => {
+    const params = { query, variables };
+    const enveloped = graphql.getEnveloped({ request, params });
+    checked ??= checkedDocument(enveloped, query);
+    return isDocument(checked) ? executed(enveloped, checked, params) : Promise.resolve(checked);
+  };
 }
 
 /**
