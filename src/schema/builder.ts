@@ -9,6 +9,7 @@ import type PrismaTypes from "../generated/pothos-types.ts";
 import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import { costOverLimit, FIELD_COST, LIMITS } from "./limits.ts";
+import { keepPlans } from "./plan-cache.ts";
 import { scopesOf } from "./scopes.ts";
 
 // The one builder: plugins, scalars, the data model and the context every
@@ -16,6 +17,8 @@ import { scopesOf } from "./scopes.ts";
 // a caller that may not see the field. The Prisma plugin reads the models of
 // prisma/schema.prisma through whichever client the request's database has:
 // both are generated from it.
+
+keepPlans();
 
 export const builder = new SchemaBuilder<{
   Context: Context;

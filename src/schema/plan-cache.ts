@@ -1,0 +1,109 @@
+import { isThenable } from "@pothos/core";
+import { Plan } from "@pothos/selection-mapper";
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode, type ValueNode } from "graphql";
+
+// The Prisma plugin plans each field's query from the document afresh at every
+// request (Plan.fromInfo walks the selection, with its fragments, and folds it
+// into a query): for one email that is a sixth of the request. The plan
+// depends only on the document, the field it is made for and the values of the
+// variables its selection reads (@include, @skip, a relation's arguments); the
+// select functions of our types read no context. So a plan is kept per field
+// node of a parsed document (Yoga's parse cache hands back the same nodes for
+// the same text) and per those values, and each request plays it with its own
+// context and info: its loader mappings land on its own context.
+//
+// A patch over the pinned versions below: Plan's fields and `query` are read
+// as they are in them (plan-cache.test.ts fails when a version changes).
+
+/** The versions this patch was written against (package.json pins them). */
+export const PATCHED = { "@pothos/plugin-prisma": "4.17.0", "@pothos/selection-mapper": "0.1.0" };
+
+/** At most this many plans per field node: one per set of values of the variables its selection reads. */
+const PLANS_PER_FIELD = 16;
+
+type Options = Parameters<typeof Plan.fromInfo>[1];
+type AnyPlan = NonNullable<ReturnType<typeof Plan.fromInfo>>;
+
+/** The plugin's own Plan.fromInfo, which plans afresh. */
+export const freshPlan = Plan.fromInfo.bind(Plan);
+/** Per first field node: the variables its selection reads, and its plans by their values and the call's options. */
+const byField = new WeakMap<FieldNode, { variables: string[]; plans: Map<string, AnyPlan | null> }>();
+
+/** The variables a selection reads, in arguments and directives, through its fragments. */
+function variablesIn(selections: SelectionSetNode | undefined, info: GraphQLResolveInfo, found = new Set<string>()) {
+  for (const selection of selections?.selections ?? []) {
+    for (const directive of selection.directives ?? []) {
+      for (const argument of directive.arguments ?? []) collectVariables(argument.value, found);
+    }
+    if (selection.kind === Kind.FIELD) {
+      for (const argument of selection.arguments ?? []) collectVariables(argument.value, found);
+      variablesIn(selection.selectionSet, info, found);
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      variablesIn(selection.selectionSet, info, found);
+    } else if (!found.has(`...${selection.name.value}`)) {
+      found.add(`...${selection.name.value}`);
+      variablesIn(info.fragments[selection.name.value]?.selectionSet, info, found);
+    }
+  }
+  return found;
+}
+
+function collectVariables(value: ValueNode, found: Set<string>): void {
+  if (value.kind === Kind.VARIABLE) found.add(value.name.value);
+  else if (value.kind === Kind.LIST) for (const item of value.values) collectVariables(item, found);
+  else if (value.kind === Kind.OBJECT) for (const field of value.fields) collectVariables(field.value, found);
+}
+
+function fieldEntry(info: GraphQLResolveInfo) {
+  const [first] = info.fieldNodes;
+  if (!first) return undefined;
+  let entry = byField.get(first);
+  if (!entry) {
+    const found = new Set<string>();
+    for (const node of info.fieldNodes) variablesIn(node.selectionSet, info, found);
+    entry = { variables: [...found].filter((name) => !name.startsWith("...")).sort(), plans: new Map() };
+    byField.set(first, entry);
+  }
+  return entry;
+}
+
+/** What besides the field node decides a plan: the call's options and the variables' values. */
+function keyOf(options: Options, variables: string[]): string {
+  const { info, typeName, path, paths, skipDeferredFragments } = options;
+  const values = variables.map((name) => info.variableValues[name]);
+  return JSON.stringify([
+    info.parentType.name,
+    String(info.returnType),
+    info.fieldNodes.length,
+    typeName,
+    path,
+    paths,
+    skipDeferredFragments,
+    values,
+  ]);
+}
+
+/** The kept plan as this request's: its own context and info, the plan's walk and settled play shared. */
+function forRequest(plan: AnyPlan, { context, info }: Options): AnyPlan {
+  return Object.create(plan, { context: { value: context }, info: { value: info } }) as AnyPlan;
+}
+
+/** Plan.fromInfo, kept per field node and variable values; a plan seeded with a caller's own selection is made afresh. */
+function cachedFromInfo(...[adapter, options]: Parameters<typeof Plan.fromInfo>): ReturnType<typeof Plan.fromInfo> {
+  const entry = options.initial === undefined ? fieldEntry(options.info) : undefined;
+  if (!entry) return freshPlan(adapter, options);
+  const key = keyOf(options, entry.variables);
+  const kept = entry.plans.get(key);
+  if (kept !== undefined) return kept === null ? undefined : forRequest(kept, options);
+  const plan = freshPlan(adapter, options);
+  // A plan still waiting on a select function's promise is not kept.
+  if (isThenable(plan as unknown)) return plan;
+  if (entry.plans.size >= PLANS_PER_FIELD) entry.plans.delete(entry.plans.keys().next().value as string);
+  entry.plans.set(key, plan ?? null);
+  return plan;
+}
+
+/** Installs the cache: every Plan.fromInfo the Prisma plugin calls goes through it. */
+export function keepPlans(): void {
+  Plan.fromInfo = cachedFromInfo as typeof Plan.fromInfo;
+}
