@@ -12,7 +12,7 @@ import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
-import { EmailType } from "./emails.ts";
+import { EmailType, LABEL_FILTER } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { LIMIT_EXTENSIONS } from "./pages.ts";
@@ -58,6 +58,7 @@ const EmailWaitFilter = builder.inputType("EmailWaitFilter", {
     folder: t.string({ description: "Only mail in this folder" }),
     from: t.string({ description: "An address, or @domain for any sender there" }),
     subject: t.string({ description: "Part of the subject, without regard to case" }),
+    label: t.stringList({ description: LABEL_FILTER }),
     after: t.field({ type: "Timestamp", description: "Mail received after this time; by default, from now" }),
   }),
 });
