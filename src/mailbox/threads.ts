@@ -30,7 +30,8 @@ import { baseSubject } from "./subjects.ts";
 // not arrived yet, the thread of a sibling that named the same parent. A
 // parent that arrives after its children finds them through its own id, and
 // their thread joins its own. A message never moves messages of a thread it
-// merely names.
+// merely names. A thread carries labels of its own (labels.ts), which a
+// thread merged into another brings along.
 
 /** References past this many (the oldest) are not looked up. */
 const MAX_NAMED = 100;
@@ -146,7 +147,7 @@ export interface ThreadFilter {
   label?: readonly string[] | null;
 }
 
-/** The agent's threads that hold messages, newest activity first; with a folder, those with received mail in it. */
+/** The agent's threads that hold messages, newest activity first; narrowed by folder and labels. */
 export async function listThreads(
   services: Services,
   agent: { id: string },

@@ -24,7 +24,7 @@ import { SentEmailType } from "./sending.ts";
 
 // Conversations: received and sent mail linked by Message-ID. A thread's
 // counts, participants and messages are read from its emails and sent mail,
-// loaded together with the thread.
+// loaded together with the thread; its labels are its own, on its row.
 
 /** What a thread's participants are read from: the addresses of its messages. */
 const ADDRESSES = {
