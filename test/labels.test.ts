@@ -139,6 +139,20 @@ describe("REST", () => {
       },
     ]);
   });
+
+  test("a read of events takes label: events about mail that carries it", async () => {
+    const read = async (query: string) => {
+      const reply = await api.get(`/agents/${agent.id}/events?limit=100&${query}`, key());
+      expect(reply.status).toBe(200);
+      return reply.body.data.map((event: { type: string; data: { emailId?: string } }) => event.data.emailId);
+    };
+    const urgent = await read("label=urgent&types=email.received");
+    expect(urgent).toEqual([ids.Hello]);
+    expect(await read("label=-urgent,billing&types=email.received")).toEqual([ids["Invoice one"], ids["Invoice two"]]);
+    const refused = await api.get(`/agents/${agent.id}/events?label=a,,b`, key());
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain("a label is 1-64 characters");
+  });
 });
 
 describe("GraphQL", () => {
@@ -160,6 +174,7 @@ describe("GraphQL", () => {
           emailConnection(first: 5, label: ["billing"]) { edges { node { subject } } }
         }
         waitForEmail(agentId: $agentId, filter: { label: ["graphql"], after: 0 }, timeoutSeconds: 0) { subject }
+        agentEvents(agentId: $agentId, types: ["email.received"], label: ["graphql"]) { data { data } }
       }`,
       { agentId: agent.id },
       agent.apiKey,
@@ -178,6 +193,9 @@ describe("GraphQL", () => {
       "Invoice one",
     ]);
     expect(waitForEmail).toEqual({ subject: "Invoice one" });
+    expect(read.body.data.agentEvents.data).toEqual([
+      { data: expect.objectContaining({ emailId: ids["Invoice one"] }) },
+    ]);
   });
 
   test("a bad label is a GraphQL error; another agent's key is refused", async () => {

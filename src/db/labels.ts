@@ -1,6 +1,6 @@
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { rowOf, written } from "./rows.ts";
-import type { Param, Tx } from "./statements.ts";
+import type { Param, Statements, Tx } from "./statements.ts";
 
 // An email's and a thread's labels, kept twice: the row's Json "labels",
 // which every read shows with the row at no statement of its own, and one
@@ -19,6 +19,22 @@ export function emailLabelCondition(selector: LabelSelector): { where: string; p
   const has = `EXISTS (SELECT 1 FROM "EmailLabel" l WHERE l."emailId" = "Email"."id" AND l."name" = ?)`;
   const where = [...selector.with.map(() => has), ...selector.without.map(() => `NOT ${has}`)];
   return { where: where.join(" AND "), params: [...selector.with, ...selector.without] };
+}
+
+/** Of these emails of the agent, those the selector picks (one statement). */
+export async function emailsLabelled(
+  sql: Statements,
+  agentId: string,
+  emailIds: string[],
+  selector: LabelSelector,
+): Promise<Set<string>> {
+  if (emailIds.length === 0) return new Set();
+  const labels = emailLabelCondition(selector);
+  const rows = await sql.all(
+    `SELECT "id" FROM "Email" WHERE "agentId" = ? AND "id" IN (${emailIds.map(() => "?").join(", ")}) AND ${labels.where}`,
+    [agentId, ...emailIds, ...labels.params],
+  );
+  return new Set(rows.map((row) => String(row.id)));
 }
 
 /** Prisma's condition on threads for a selector. */

@@ -115,6 +115,28 @@ describe("labels on emails", () => {
     ]);
   });
 
+  test("a read of events with label keeps those about mail carrying it now, and moves past the rest", async () => {
+    const agent = await memory.agent("watcher");
+    const start = (await agentEvents(memory.services, agent, {})).nextAfter;
+    const kept = await deliver(agent, { Subject: "Kept" });
+    const other = await deliver(agent, { Subject: "Other" });
+    await updateEmail(memory.services, agent, kept.id, { addLabels: ["watch"] });
+    await updateEmail(memory.services, agent, other.id, { isRead: true });
+    const read = (label: string[]) => agentEvents(memory.services, agent, { after: start, label });
+    const watched = await read(["Watch"]);
+    expect(watched.data.map((event) => [event.type, event.data.emailId])).toEqual([
+      ["email.received", kept.id],
+      ["email.updated", kept.id],
+    ]);
+    const all = await agentEvents(memory.services, agent, { after: start });
+    expect(watched.nextAfter).toBe(all.nextAfter);
+    expect((await read(["-watch"])).data.map((event) => event.data.emailId)).toEqual([other.id, other.id]);
+    // Nothing about such mail: the read answers none, and where the next starts, past what it read.
+    const none = await read(["nothing"]);
+    expect(none).toEqual({ data: [], nextAfter: all.nextAfter });
+    await expect(read(["-"])).rejects.toThrow("Invalid label");
+  });
+
   test("a wait with label answers when a matching email is labelled so", async () => {
     const agent = await memory.agent("waiter");
     const after = memory.clock.now().getTime();

@@ -27,6 +27,8 @@ const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
 const AFTER = "The id of the last event read; without it, events from the start of the log";
 const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
 const TYPES = "Only events of these types, e.g. email.received";
+const EVENT_LABELS =
+  "Only events about an email with each of these labels as it is now (without case); -label for one without it";
 
 const eventsCost = (args: { limit?: number | null }) => ({
   field: 1,
@@ -71,6 +73,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
       after: t.arg.id({ description: AFTER }),
       limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
       types: t.arg.stringList({ description: TYPES }),
+      label: t.arg.stringList({ description: EVENT_LABELS }),
     },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: eventsCost,
@@ -88,6 +91,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
       wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
       types: t.arg.stringList({ description: TYPES }),
+      label: t.arg.stringList({ description: EVENT_LABELS }),
     },
     authScopes: verifiedAgentArg,
     complexity: eventsCost,
@@ -154,7 +158,12 @@ builder.subscriptionFields((t) => ({
   mailEvents: t.field({
     type: MailEventType,
     description: "The agent's events: those after `after` first (none when it is left out), then as they happen.",
-    args: { agentId: t.arg.id({ required: true }), types: t.arg.stringList(), after: t.arg.id() },
+    args: {
+      agentId: t.arg.id({ required: true }),
+      types: t.arg.stringList(),
+      after: t.arg.id(),
+      label: t.arg.stringList({ description: EVENT_LABELS }),
+    },
     authScopes: verifiedAgentArg,
     subscribe: (_, args, ctx) =>
       counted(ctx, args.agentId, (agent) => eventStream(ctx, agent, args, () => ctx.stillCaller(), ctx.signal())),
