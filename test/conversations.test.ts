@@ -273,6 +273,7 @@ describe("threads", () => {
         messageCount: 3,
         unreadCount: agent === a ? 1 : 2,
         lastMessageAt: expect.any(Number),
+        labels: [],
       });
       expect(list.data[0].participants).toHaveLength(2);
       const thread = (await api.get(`/agents/${agent.id}/threads/${list.data[0].id}`, { key: agent.apiKey })).body;

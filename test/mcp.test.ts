@@ -110,6 +110,8 @@ describe("the door", () => {
         "delete_draft",
         "list_threads",
         "read_thread",
+        "label_email",
+        "label_thread",
         "move_email",
         "read_email",
         "reply_to_email",
@@ -551,6 +553,9 @@ describe("each tool and its REST route", () => {
     await same("move_email", { emailId: two.id, folder: "receipts" }, "PATCH", `${base}/emails/${two.id}`, {
       folder: "receipts",
     });
+    const labels = { addLabels: ["walked"] };
+    await same("label_email", { emailId: two.id, ...labels }, "PATCH", `${base}/emails/${two.id}`, labels);
+    await same("label_thread", { threadId: thread.id, ...labels }, "PATCH", `${base}/threads/${thread.id}`, labels);
 
     // Writes that make an object each: alike but for ids and the times of writing.
     const inAnHour = start + 3_600_000;

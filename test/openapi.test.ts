@@ -163,7 +163,8 @@ test("every documented operation answers as documented", async () => {
   const [email] = (await inboxOf(api, agent, 1)).body.data;
   await call("GET", `${base}/emails?limit=10&q=report&isRead=false`, { key });
   await call("GET", `${base}/emails/${email.id}`, { key });
-  await call("PATCH", `${base}/emails/${email.id}`, { key, body: { isRead: true } });
+  await call("PATCH", `${base}/emails/${email.id}`, { key, body: { isRead: true, addLabels: ["Documented"] } });
+  await call("GET", `${base}/emails?label=documented,-other`, { key });
   await call("POST", `${base}/emails/batch`, { key, body: { emailIds: [email.id], folder: "archive" } });
   await call("GET", `${base}/emails/wait?after=0&timeout=1`, { key });
   await call("GET", `${base}/emails/${email.id}/attachments/${email.attachments[0].id}`, { key });
@@ -180,6 +181,8 @@ test("every documented operation answers as documented", async () => {
   await call("POST", `${base}/emails/${email.id}/reply`, { key, body: { text: "Thanks." } });
   await call("POST", `${base}/emails/${email.id}/forward`, { key, body: { to: "pat@example.com", text: "FYI" } });
   await call("GET", `${base}/threads/${email.threadId}`, { key });
+  await call("PATCH", `${base}/threads/${email.threadId}`, { key, body: { addLabels: ["documented"] } });
+  await call("GET", `${base}/threads?label=documented`, { key });
   await call("GET", `${base}/sent?limit=5`, { key });
   await call("GET", `${base}/sent/${sent.body.id}`, { key });
   await call("DELETE", `${base}/sent/${sent.body.id}`, { key });

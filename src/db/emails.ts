@@ -1,5 +1,6 @@
 import type { Attachment, Email, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
+import { emailLabelCondition, type LabelSelector } from "./labels.ts";
 import type { SliceRequest, Window } from "./pages.ts";
 import { columnsOf, rowOf, rowsOf } from "./rows.ts";
 import type { RankedSearch, SearchTerms } from "./search.ts";
@@ -33,6 +34,7 @@ export interface MailSelector {
   authenticated?: boolean | null;
   autoSubmitted?: boolean | null;
   spam?: boolean | null;
+  labels?: LabelSelector | null;
 }
 
 /** The columns named with their table: a search joins another. */
@@ -76,6 +78,10 @@ function mailSelection(sql: Sql, agentId: string, selector: MailSelector) {
     add(selector.authenticated ? `"authVerdict" = 'pass'` : `"authVerdict" <> 'pass'`);
   if (selector.autoSubmitted != null) add(`"autoSubmitted" IS ${selector.autoSubmitted ? "NOT " : ""}NULL`);
   if (selector.spam != null) add(`"spam" = ?`, selector.spam);
+  if (selector.labels != null) {
+    const labels = emailLabelCondition(selector.labels);
+    add(labels.where, ...labels.params);
+  }
   const terms = selector.search;
   if (terms === null) add("1 = 0");
   if (!terms || terms.words.length + terms.phrases.length + terms.excluded.length === 0) {
@@ -227,12 +233,13 @@ export async function emailById(
   return email ?? null;
 }
 
-/** What a wait for mail matches: received after a time, in a folder, from a sender, with words in the subject. */
+/** What a wait for mail matches: received after a time, in a folder, from a sender, with words in the subject, with labels. */
 export interface MailWait {
   after: Date;
   folder?: string | null;
   from?: string | null;
   subject?: string | null;
+  labels?: LabelSelector | null;
 }
 
 /** The first email received after the time that matches, oldest first. */
@@ -254,6 +261,11 @@ export async function firstEmailAfter(db: Store, agentId: string, wait: MailWait
     conditions.push(`LOWER("subject") LIKE ? ESCAPE '\\'`);
     params.push(`%${likeLiteral(wait.subject)}%`);
   }
+  if (wait.labels != null) {
+    const labels = emailLabelCondition(wait.labels);
+    conditions.push(labels.where);
+    params.push(...labels.params);
+  }
   const row = await sql.one(
     `SELECT ${read.columns} FROM "Email" WHERE ${conditions.join(" AND ")} ORDER BY "receivedAt" ASC, "id" ASC LIMIT 1`,
     params,
@@ -263,8 +275,8 @@ export async function firstEmailAfter(db: Store, agentId: string, wait: MailWait
   return email ?? null;
 }
 
-/** An email's folder and read flag, as a change finds them. */
-export type EmailState = Pick<Email, "id" | "folder" | "isRead">;
+/** An email's folder, read flag and labels, as a change finds them. */
+export type EmailState = Pick<Email, "id" | "folder" | "isRead" | "labels">;
 
 // The writes below run in the transaction of the events they report, which
 // is our own (see events.ts): raw SQL.
@@ -272,14 +284,19 @@ export type EmailState = Pick<Email, "id" | "folder" | "isRead">;
 /** Inside a transaction: the agent's emails of these ids, their rows locked until commit. */
 export async function lockEmails(tx: Tx, agentId: string, ids: string[]): Promise<EmailState[]> {
   const rows = await tx.all(
-    `SELECT "id", "folder", "isRead" FROM "Email" WHERE "agentId" = ? AND "id" IN (${ids.map(() => "?").join(", ")})${tx.forUpdate}`,
+    `SELECT "id", "folder", "isRead", "labels" FROM "Email" WHERE "agentId" = ? AND "id" IN (${ids.map(() => "?").join(", ")})${tx.forUpdate}`,
     [agentId, ...ids],
   );
   return rows.map((row) => rowOf(tx, "Email", row));
 }
 
 /** Moves an email and sets its read flag; it keeps when it went into the trash while it stays there. */
-export async function changeEmail(tx: Tx, agentId: string, state: EmailState, now: Date): Promise<void> {
+export async function changeEmail(
+  tx: Tx,
+  agentId: string,
+  state: Pick<EmailState, "id" | "folder" | "isRead">,
+  now: Date,
+): Promise<void> {
   await tx.run(
     `UPDATE "Email" SET "folder" = ?, "isRead" = ?,
       "trashedAt" = CASE WHEN ? = 'trash' THEN COALESCE("trashedAt", ?) ELSE NULL END WHERE "id" = ? AND "agentId" = ?`,

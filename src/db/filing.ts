@@ -21,7 +21,7 @@ export async function forgetDelivery(tx: Tx, agentId: string, dedupeKey: string)
 }
 
 /** A received email's row as written; what is left out takes its default. */
-export type NewEmail = Omit<Email, "isRead" | "trashedAt">;
+export type NewEmail = Omit<Email, "isRead" | "trashedAt" | "labels">;
 
 /** Writes the email, its raw source and its attachments, and makes it searchable. */
 export async function insertEmail(

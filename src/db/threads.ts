@@ -1,7 +1,8 @@
 import type { Prisma, Thread } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
+import { type LabelSelector, threadLabelWhere } from "./labels.ts";
 import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
-import { rowOf } from "./rows.ts";
+import { rowOf, written } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
 // Reading an agent's threads, with whatever the caller selects beneath them
@@ -10,15 +11,17 @@ import type { Tx } from "./statements.ts";
 /** What a read of threads loads with each: the GraphQL selection, as Prisma takes it. */
 export type ThreadQuery = { include?: Prisma.ThreadInclude } | { select?: Prisma.ThreadSelect };
 
-/** Which threads: the agent's that hold a message; with a folder, those with received mail in it. */
+/** Which threads: the agent's that hold a message; with a folder, those with received mail in it; with labels, those the labels select. */
 export interface ThreadScope {
   agentId: string;
   folder: string | null;
+  labels?: LabelSelector | null;
 }
 
-function threadsWhere({ agentId, folder }: ThreadScope): Prisma.ThreadWhereInput {
-  if (folder !== null) return { agentId, emails: { some: { folder } } };
-  return { agentId, OR: [{ emails: { some: {} } }, { sent: { some: {} } }] };
+function threadsWhere({ agentId, folder, labels }: ThreadScope): Prisma.ThreadWhereInput {
+  const labelled = labels ? { AND: threadLabelWhere(labels) } : {};
+  if (folder !== null) return { agentId, emails: { some: { folder } }, ...labelled };
+  return { agentId, OR: [{ emails: { some: {} } }, { sent: { some: {} } }], ...labelled };
 }
 
 const NEWEST_FIRST = [{ lastMessageAt: "desc" }, { id: "desc" }] satisfies Prisma.ThreadOrderByWithRelationInput[];
@@ -100,14 +103,31 @@ export async function claimMessageIds(tx: Tx, agentId: string, messageIds: strin
   }
 }
 
-/** Moves everything of one thread into another; the first message's subject wins. */
+/** Moves everything of one thread into another; the first message's subject wins, and it keeps the labels of both. */
 export async function mergeThread(tx: Tx, from: string, into: string): Promise<void> {
-  const row = await tx.one(`SELECT "subject", "startedAt", "lastMessageAt" FROM "Thread" WHERE "id" = ?`, [from]);
+  const row = await tx.one(`SELECT "subject", "startedAt", "lastMessageAt", "labels" FROM "Thread" WHERE "id" = ?`, [
+    from,
+  ]);
   if (!row) return;
   const source = rowOf(tx, "Thread", row);
   for (const table of ["Email", "SentEmail", "ThreadMessageId"]) {
     await tx.run(`UPDATE "${table}" SET "threadId" = ? WHERE "threadId" = ?`, [into, from]);
   }
+  await mergeLabels(tx, from, into, source.labels as string[]);
   await tx.run(`DELETE FROM "Thread" WHERE "id" = ?`, [from]);
   await widenThread(tx, into, source.subject, source.startedAt, source.lastMessageAt);
+}
+
+/** The labels of a thread merged away join those of the thread it merges into. */
+async function mergeLabels(tx: Tx, from: string, into: string, labels: string[]): Promise<void> {
+  if (labels.length === 0) return;
+  const row = await tx.one(`SELECT "labels" FROM "Thread" WHERE "id" = ?`, [into]);
+  if (!row) return;
+  const kept = rowOf(tx, "Thread", row).labels as string[];
+  const merged = [...kept, ...labels.filter((name) => !kept.includes(name))];
+  await tx.run(`UPDATE "Thread" SET "labels" = ? WHERE "id" = ?`, [written(tx, "Thread", "labels", merged), into]);
+  await tx.run(
+    `INSERT INTO "ThreadLabel" ("threadId", "name") SELECT ?, "name" FROM "ThreadLabel" WHERE "threadId" = ? ON CONFLICT DO NOTHING`,
+    [into, from],
+  );
 }

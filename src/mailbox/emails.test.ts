@@ -57,7 +57,9 @@ describe("folders", () => {
     });
     const id = await deliver(agent);
     await expect(updateEmail(memory.services, agent, id, { folder: "іnbox" })).rejects.toThrow(/passes for inbox/);
-    await expect(updateEmail(memory.services, agent, id, {})).rejects.toThrow("Give folder, isRead, or both");
+    await expect(updateEmail(memory.services, agent, id, {})).rejects.toThrow(
+      "Give folder, isRead, addLabels or removeLabels",
+    );
   });
 
   test("a batch changes all its emails or, when one is not the agent's, none", async () => {

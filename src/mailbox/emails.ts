@@ -13,6 +13,7 @@ import {
   emailSlice as sliceOfEmails,
   trashEmail,
 } from "../db/emails.ts";
+import { writeLabels } from "../db/labels.ts";
 import { giveStorageBack } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
 import { withDeadline } from "../deadline.ts";
@@ -20,6 +21,7 @@ import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
 import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, folderSpelling, folderToMoveTo, folderToRead, SYSTEM_FOLDERS } from "./folders.ts";
+import { type CheckedLabels, checkedLabels, type LabelChange, labelSelector, labelsOf, relabelled } from "./labels.ts";
 import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import type { EmailRecord } from "./records.ts";
@@ -28,7 +30,8 @@ import type { Services } from "./services.ts";
 
 // Received mail in the agent's folders, and the folder state table: any
 // folder to any folder, delete moves to trash, and deleting from trash (or
-// with permanent) removes the message and frees its bytes. Reads are plain
+// with permanent) removes the message and frees its bytes. A change may also
+// put labels on and take them off (labels.ts). Reads are plain
 // statements in keyset order (receivedAt, then id, newest first).
 
 export interface Folder {
@@ -71,19 +74,26 @@ export async function emailSlice(
 /** One of the agent's received emails. */
 export const getEmail = lookupOf<EmailRecord, EmailQuery>(emailById, "Email");
 
-export interface EmailChange {
+export interface EmailChange extends LabelChange {
   folder?: string | null;
   isRead?: boolean | null;
 }
 
+interface CheckedChange {
+  folder: string | null;
+  isRead: boolean | null;
+  labels: CheckedLabels | null;
+}
+
 const MAX_BATCH = 100;
 
-/** The change as it will be applied: a folder by its stored name. */
-function checkedChange(change: EmailChange): { folder: string | null; isRead: boolean | null } {
-  if (change.folder == null && change.isRead == null) {
-    throw new ServiceError("BAD_REQUEST", "Give folder, isRead, or both");
+/** The change as it will be applied: a folder by its stored name, labels by theirs. */
+function checkedChange(change: EmailChange): CheckedChange {
+  const labels = checkedLabels(change);
+  if (change.folder == null && change.isRead == null && labels === null) {
+    throw new ServiceError("BAD_REQUEST", "Give folder, isRead, addLabels or removeLabels");
   }
-  return { folder: change.folder == null ? null : folderName(change.folder), isRead: change.isRead ?? null };
+  return { folder: change.folder == null ? null : folderName(change.folder), isRead: change.isRead ?? null, labels };
 }
 
 /** Applies the change to the agent's emails, all of them or, when one is not the agent's, none; how many changed. */
@@ -91,7 +101,7 @@ async function applyChange(
   services: Services,
   agentId: string,
   emailIds: string[],
-  change: { folder: string | null; isRead: boolean | null },
+  change: CheckedChange,
 ): Promise<number> {
   return withEvents(services, async (tx, emit) => {
     const found = await lockEmails(tx, agentId, emailIds);
@@ -100,9 +110,14 @@ async function applyChange(
     let changed = 0;
     for (const before of found) {
       const after = { folder: folder ?? before.folder, isRead: change.isRead ?? before.isRead };
-      if (after.folder === before.folder && after.isRead === before.isRead) continue;
-      await changeEmail(tx, agentId, { id: before.id, ...after }, services.clock.now());
-      await emit({ type: "email.updated", agentId, data: { emailId: before.id, ...after } });
+      const moved = after.folder !== before.folder || after.isRead !== before.isRead;
+      const labels = change.labels && relabelled(labelsOf(before.labels), change.labels, "email");
+      const relabels = labels !== null && labels.added.length + labels.removed.length > 0;
+      if (!moved && !relabels) continue;
+      if (moved) await changeEmail(tx, agentId, { id: before.id, ...after }, services.clock.now());
+      if (relabels) await writeLabels(tx, "Email", before.id, labels);
+      const labelled = relabels ? { labels: { added: labels.added, removed: labels.removed } } : {};
+      await emit({ type: "email.updated", agentId, data: { emailId: before.id, ...after, ...labelled } });
       changed++;
     }
     return changed;
@@ -200,6 +215,8 @@ export interface EmailWait {
   from?: string | null;
   /** Part of the subject, without regard to case. */
   subject?: string | null;
+  /** Labels that must all be on it, and -label for one that must not. */
+  label?: readonly string[] | null;
   /** Mail received after this time (ms); by default, after the wait begins. */
   after?: number | null;
   timeoutSeconds?: number | null;
@@ -222,6 +239,7 @@ export async function waitForEmail(
     folder: wait.folder == null ? null : await folderSpelling(services.sql, agent.id, wait.folder),
     from: wait.from == null ? null : filterText(wait.from, "from"),
     subject: wait.subject == null ? null : filterText(wait.subject, "subject"),
+    labels: labelSelector(wait.label),
   };
   return withDeadline(timeout * 1000, signal, async (deadline) => {
     for (;;) {

@@ -42,7 +42,13 @@ export interface EventData {
     autoSubmitted: string | null;
   };
   "email.sent": { sentId: string; to: string[]; subject: string };
-  "email.updated": { emailId: string; folder: string; isRead: boolean };
+  /** labels: when the change put labels on or took them off, which. */
+  "email.updated": {
+    emailId: string;
+    folder: string;
+    isRead: boolean;
+    labels?: { added: string[]; removed: string[] };
+  };
   "email.deleted": { emailId: string; permanent: boolean };
   "email.delivered": DeliveryEvent;
   "email.delayed": DeliveryEvent;

@@ -1,9 +1,11 @@
 import { appendEvent, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
+import { emailsLabelled, type LabelSelector } from "../db/labels.ts";
 import type { Tx } from "../db/statements.ts";
 import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import { checkedEventTypes, EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
+import { labelSelector } from "./labels.ts";
 import { LIMIT_PROBLEM } from "./pages.ts";
 import type { Services } from "./services.ts";
 import { queueDeliveries } from "./webhooks.ts";
@@ -13,7 +15,8 @@ export { EVENT_TYPES, type EventType };
 // The event log: what happened to an agent's mail, written by the domain in
 // the same transaction as the change it reports, read in id order. Long
 // polls, subscriptions and webhooks all read it; wake-ups only say when to
-// look again.
+// look again. A read may be narrowed by type, and by label: to events about
+// an email that carries the labels when they are read.
 
 export type NewEvent = { [T in EventType]: { type: T; agentId: string; data: EventData[T] } }[EventType];
 
@@ -79,15 +82,34 @@ export interface EventsRequest {
   after?: string | null;
   limit?: number | null;
   types?: readonly string[] | null;
+  /** Only events about an email with each of these labels (-label: without it). */
+  label?: readonly string[] | null;
 }
 
-function validated(request: EventsRequest): { after: string; limit: number; types: string[] | null } {
+interface ValidRequest {
+  after: string;
+  limit: number;
+  types: string[] | null;
+  labels: LabelSelector | null;
+}
+
+function validated(request: EventsRequest): ValidRequest {
   const after = request.after ?? "0";
   if (!/^\d{1,19}$/.test(after)) throw new ServiceError("BAD_REQUEST", "after must be an event id: decimal digits");
   const limit = request.limit ?? MAX_EVENTS_PER_READ;
   if (limit < 1) throw new ServiceError("BAD_REQUEST", LIMIT_PROBLEM);
   const types = request.types?.length ? checkedEventTypes(request.types, "types") : null;
-  return { after: String(BigInt(after)), limit: Math.min(limit, MAX_EVENTS_PER_READ), types };
+  const labels = labelSelector(request.label);
+  return { after: String(BigInt(after)), limit: Math.min(limit, MAX_EVENTS_PER_READ), types, labels };
+}
+
+/** Of the events read, those about an email the selector picks. */
+async function labelled(services: Services, agentId: string, events: EventRecord[], labels: LabelSelector | null) {
+  if (labels === null) return events;
+  const emailIdOf = (event: EventRecord) => (typeof event.data.emailId === "string" ? event.data.emailId : null);
+  const ids = [...new Set(events.flatMap((event) => emailIdOf(event) ?? []))];
+  const picked = await emailsLabelled(services.sql, agentId, ids, labels);
+  return events.filter((event) => picked.has(emailIdOf(event) ?? ""));
 }
 
 /** The agent's events after an id, oldest first. */
@@ -108,7 +130,7 @@ export async function agentEvents(
   request: EventsRequest & { waitSeconds?: number | null },
   signal?: AbortSignal,
 ): Promise<EventPage> {
-  const { after, limit, types } = validated(request);
+  const { after, limit, types, labels } = validated(request);
   const wait = request.waitSeconds ?? 0;
   if (wait < 0 || wait > MAX_WAIT_SECONDS) {
     throw new ServiceError("BAD_REQUEST", `Invalid wait: expected an integer from 0 to ${MAX_WAIT_SECONDS}`);
@@ -118,7 +140,13 @@ export async function agentEvents(
     for (;;) {
       const woken = services.wakeups.next(agent.id, deadline);
       const events = await read(services, agent.id, from, limit, types);
-      if (events.length > 0 || deadline.aborted) return { data: events, nextAfter: events.at(-1)?.id ?? from };
+      const kept = await labelled(services, agent.id, events, labels);
+      if (kept.length > 0 || deadline.aborted) return { data: kept, nextAfter: events.at(-1)?.id ?? from };
+      // None about mail with the labels: move past them.
+      if (events.length > 0) {
+        from = events.at(-1)?.id ?? from;
+        continue;
+      }
       // Nothing of the asked types: move past what there is, up to the first that is (it may have come since).
       const others = types ? await read(services, agent.id, from, limit, null) : [];
       if (others.length > 0) {
@@ -143,7 +171,7 @@ const RECHECK_SECONDS = 5;
 export async function* eventStream(
   services: Services,
   agent: { id: string },
-  request: { after?: string | null; types?: readonly string[] | null },
+  request: Omit<EventsRequest, "limit">,
   allowed: () => Promise<boolean>,
   signal?: AbortSignal,
 ): AsyncGenerator<EventRecord> {

@@ -47,6 +47,7 @@ const original = (fields: Partial<EmailRecord>): EmailRecord => ({
   malwareStatus: null,
   screening: "clear",
   screeningSignals: [],
+  labels: [],
   trashedAt: null,
   ...fields,
 });

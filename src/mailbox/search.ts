@@ -1,10 +1,11 @@
 import type { MailSelector } from "../db/emails.ts";
 import { isIndexed, type SearchTerms, searchWords } from "../db/search.ts";
 import { ServiceError } from "../errors.ts";
+import { labelSelector } from "./labels.ts";
 
 // Which of an agent's received mail a list shows: a folder, a full-text
 // search, and filters on sender, recipient, time, read flag, attachments and
-// sender authentication, and the spam verdict.
+// sender authentication, the spam verdict, and labels.
 // A search is plain words (all must match, each as a prefix), "exact
 // phrases", and -excluded words; any other character is text, never syntax.
 
@@ -26,6 +27,8 @@ export interface MailFilter {
   autoSubmitted?: boolean | null;
   /** Only mail the spam verdict calls spam (true), or none of it (false). */
   spam?: boolean | null;
+  /** Labels that must all be on it, and -label for one that must not. */
+  label?: readonly string[] | null;
 }
 
 const MAX_QUERY = 500;
@@ -80,5 +83,6 @@ export function selectorOf(filter: MailFilter): Omit<MailSelector, "folder"> {
     authenticated: filter.authenticated,
     autoSubmitted: filter.autoSubmitted,
     spam: filter.spam,
+    labels: labelSelector(filter.label),
   };
 }

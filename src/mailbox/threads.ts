@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { lockThreadLabels, writeLabels } from "../db/labels.ts";
 import type { Tx } from "../db/statements.ts";
 import {
   claimMessageIds,
@@ -12,9 +13,11 @@ import {
   threadsOfIds,
   widenThread,
 } from "../db/threads.ts";
+import { ServiceError } from "../errors.ts";
 import type { Email, Prisma, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import { folderToRead } from "./folders.ts";
+import { checkedLabels, type LabelChange, labelSelector, relabelled } from "./labels.ts";
 import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
 import { addressesOf } from "./records.ts";
@@ -27,7 +30,8 @@ import { baseSubject } from "./subjects.ts";
 // not arrived yet, the thread of a sibling that named the same parent. A
 // parent that arrives after its children finds them through its own id, and
 // their thread joins its own. A message never moves messages of a thread it
-// merely names.
+// merely names. A thread carries labels of its own (labels.ts), which a
+// thread merged into another brings along.
 
 /** References past this many (the oldest) are not looked up. */
 const MAX_NAMED = 100;
@@ -137,15 +141,21 @@ export function threadMessages(thread: { emails: Email[]; sent: SentEmail[] }): 
   return messages.sort((a, b) => a.at - b.at || a.id.localeCompare(b.id));
 }
 
-/** The agent's threads that hold messages, newest activity first; with a folder, those with received mail in it. */
+/** Which threads a list shows: with received mail in a folder, with labels (-label: without). */
+export interface ThreadFilter {
+  folder?: string | null;
+  label?: readonly string[] | null;
+}
+
+/** The agent's threads that hold messages, newest activity first; narrowed by folder and labels. */
 export async function listThreads(
   services: Services,
   agent: { id: string },
-  request: PageRequest & { folder?: string | null },
+  request: PageRequest & ThreadFilter,
   query: ThreadQuery,
 ): Promise<Page<Thread>> {
   const window = pageWindow(request);
-  const page = await threadPage(services, await scopeOf(services, agent, request.folder), window, query);
+  const page = await threadPage(services, await scopeOf(services, agent, request), window, query);
   return { ...page, ...window };
 }
 
@@ -153,17 +163,39 @@ export async function listThreads(
 export async function threadSlice(
   services: Services,
   agent: { id: string },
-  folder: string | null | undefined,
+  filter: ThreadFilter,
   request: SliceRequest,
   query: ThreadQuery,
 ): Promise<Thread[]> {
-  return sliceOfThreads(services, await scopeOf(services, agent, folder), request, query);
+  return sliceOfThreads(services, await scopeOf(services, agent, filter), request, query);
 }
 
 /** One of the agent's threads; 404 when it is another's, or holds no message any more. */
 export const getThread = lookupOf<Thread, ThreadQuery>(threadById, "Thread");
 
-const scopeOf = async (services: Services, agent: { id: string }, folder: string | null | undefined) => ({
+const scopeOf = async (services: Services, agent: { id: string }, filter: ThreadFilter) => ({
   agentId: agent.id,
-  folder: folder == null ? null : await folderToRead(services, agent.id, folder),
+  folder: filter.folder == null ? null : await folderToRead(services, agent.id, filter.folder),
+  labels: labelSelector(filter.label),
 });
+
+/** Puts labels on a thread and takes them off: the thread's own, whatever its messages carry. */
+export async function updateThread(
+  services: Services,
+  agent: { id: string },
+  threadId: string,
+  change: LabelChange,
+  query: ThreadQuery = {},
+): Promise<Thread> {
+  const labels = checkedLabels(change);
+  if (labels === null) throw new ServiceError("BAD_REQUEST", "Give addLabels or removeLabels");
+  await services.sql.transaction(async (tx) => {
+    const current = await lockThreadLabels(tx, agent.id, threadId);
+    if (current === null) throw new ServiceError("NOT_FOUND", "Thread not found");
+    const relabelling = relabelled(current, labels, "thread");
+    if (relabelling.added.length + relabelling.removed.length > 0) {
+      await writeLabels(tx, "Thread", threadId, relabelling);
+    }
+  });
+  return getThread(services, agent, threadId, query);
+}

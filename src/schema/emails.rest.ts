@@ -7,7 +7,7 @@ import { declare, ownAgent } from "./declare.ts";
 /** An email but its text: what a fenced answer carries beside the fence. */
 const EmailHead = graphql(`
   fragment EmailHead on Email {
-    id agentId messageId from { address name } to subject receivedAt isRead folder threadId
+    id agentId messageId from { address name } to subject receivedAt isRead folder labels threadId
     attachments { id filename contentType size inline contentId }
     preview links { url text } codes
     authentication { spf dkim dmarc arc verdict } autoSubmitted reportIgnored
@@ -40,14 +40,15 @@ export const emailOperations = [
       `query ListEmails(
         $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
         $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
-        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean, $fenced: Boolean = false
+        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean, $label: [String!],
+        $fenced: Boolean = false
       ) {
         agent(id: $agentId) {
           emails(
             folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
             receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
             hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted,
-            spam: $spam
+            spam: $spam, label: $label
           ) { data { ...EmailFenceable } total limit offset }
         }
       }`,
@@ -59,7 +60,7 @@ export const emailOperations = [
       title: "List emails",
       fills: FENCED,
       description:
-        "Lists received emails, newest first, each as read_email gives it (sender, subject, a preview, text, whether read, attachments, authentication, autoSubmitted: null for a person, else auto-replied, auto-generated or list). Use it to see what has arrived. Returns {data, total, limit, offset}.",
+        'Lists received emails, newest first, each as read_email gives it (sender, subject, a preview, text, whether read, labels, attachments, authentication, autoSubmitted: null for a person, else auto-replied, auto-generated or list). Use it to see what has arrived, or with label (e.g. ["todo", "-done"]) what you labelled. Returns {data, total, limit, offset}.',
       variants: [
         {
           name: "search_emails",
@@ -93,11 +94,17 @@ export const emailOperations = [
     method: "POST",
     path: "/agents/:agentId/emails/batch",
     ...ownAgent("emails"),
-    summary: "Moves several emails to a folder and/or sets their read flag; answers how many changed.",
+    summary: "Moves several emails to a folder, sets their read flag and/or labels them; answers how many changed.",
     body: true,
     operation: graphql(`
-      mutation UpdateEmails($agentId: ID!, $emailIds: [ID!]!, $folder: String, $isRead: Boolean) {
-        updateEmails(agentId: $agentId, emailIds: $emailIds, folder: $folder, isRead: $isRead) { updated }
+      mutation UpdateEmails(
+        $agentId: ID!, $emailIds: [ID!]!, $folder: String, $isRead: Boolean, $addLabels: [String!],
+        $removeLabels: [String!]
+      ) {
+        updateEmails(
+          agentId: $agentId, emailIds: $emailIds, folder: $folder, isRead: $isRead, addLabels: $addLabels,
+          removeLabels: $removeLabels
+        ) { updated }
       }
     `),
   }),
@@ -155,8 +162,14 @@ export const emailOperations = [
     ...ownAgent("emails"),
     body: true,
     operation: graphql(
-      `mutation UpdateEmail($agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean, $fenced: Boolean = false) {
-        updateEmail(agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead) { ...EmailFenceable }
+      `mutation UpdateEmail(
+        $agentId: ID!, $emailId: ID!, $folder: String, $isRead: Boolean, $addLabels: [String!],
+        $removeLabels: [String!], $fenced: Boolean = false
+      ) {
+        updateEmail(
+          agentId: $agentId, emailId: $emailId, folder: $folder, isRead: $isRead, addLabels: $addLabels,
+          removeLabels: $removeLabels
+        ) { ...EmailFenceable }
       }`,
       [EmailFenceable],
     ),
@@ -173,6 +186,13 @@ export const emailOperations = [
             "Reads one email whole and marks it read: sender, recipients, subject, its text, replyText (only what the sender newly wrote, without quoted history), codes (likely one-time codes, best first), links, attachments and the sender's authentication. To look without marking it read, use get_email.",
           takes: ["emailId"],
           fills: { isRead: true, ...FENCED },
+        },
+        {
+          name: "label_email",
+          title: "Label an email",
+          description:
+            'Puts labels on an email and/or takes them off (e.g. addLabels: ["todo"], removeLabels: ["waiting"]); an email is in one folder but may carry up to 20 labels, each compared without case. Find them again with list_emails and label. Returns the email.',
+          takes: ["emailId", "addLabels", "removeLabels"],
         },
       ],
     },

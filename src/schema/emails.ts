@@ -12,6 +12,7 @@ import {
   updateEmail,
   updateEmails,
 } from "../mailbox/emails.ts";
+import { labelsOf, MAX_LABEL_LENGTH, MAX_LABELS } from "../mailbox/labels.ts";
 import type { Link } from "../mailbox/reading/index.ts";
 import { authenticationOf, type EmailRecord, keptCodesOf, keptLinksOf } from "../mailbox/records.ts";
 import type { AutoSubmitted } from "../mailbox/reports.ts";
@@ -184,6 +185,11 @@ export const EmailType = builder.prismaObject("Email", {
     receivedAt: t.expose("receivedAt", { type: "Timestamp" }),
     isRead: t.exposeBoolean("isRead"),
     folder: t.exposeString("folder"),
+    labels: t.stringList({
+      complexity: 0,
+      description: "The agent's labels on it, in lower case, in the order they were put on",
+      resolve: (email) => labelsOf(email.labels),
+    }),
     threadId: t.exposeID("threadId"),
     text: t.exposeString("text", {
       nullable: true,
@@ -271,10 +277,21 @@ const FolderType = builder.objectRef<{ name: string; total: number; unread: numb
 });
 
 const UpdateEmailsResult = builder.objectRef<{ updated: number }>("UpdateEmailsResult").implement({
-  fields: (t) => ({ updated: t.exposeInt("updated", { description: "Emails whose folder or read flag changed" }) }),
+  fields: (t) => ({
+    updated: t.exposeInt("updated", { description: "Emails whose folder, read flag or labels changed" }),
+  }),
 });
 
 const positionOf = (email: EmailRecord) => ({ at: email.receivedAt, id: email.id });
+
+/** How a list, a search or a wait is narrowed by labels. */
+export const LABEL_FILTER = "Only mail with each of these labels (without case); -label for mail without it";
+
+/** What a change of labels takes, for emails and threads alike. */
+export const LABEL_CHANGE = {
+  add: `Labels to put on (each 1-${MAX_LABEL_LENGTH} characters, no commas, not starting with -; at most ${MAX_LABELS} on one item); one already there is no error`,
+  remove: "Labels to take off; one that is not there is no error",
+};
 
 /** Which of the agent's mail a list shows. */
 const mailArgs = builder.args((t) => ({
@@ -294,6 +311,7 @@ const mailArgs = builder.args((t) => ({
     description: "Only mail a machine sent (true: auto-replies, auto-generated, lists), or only people's (false)",
   }),
   spam: t.boolean({ description: "Only mail Rspamd's verdict calls spam (true), or none of it (false)" }),
+  label: t.stringList({ description: LABEL_FILTER }),
 }));
 
 type MailArgs = {
@@ -306,6 +324,7 @@ type MailArgs = {
   authenticated?: boolean | null;
   autoSubmitted?: boolean | null;
   spam?: boolean | null;
+  label?: readonly string[] | null;
 };
 
 const filterOf = (args: MailArgs): MailFilter => ({
@@ -320,6 +339,7 @@ const filterOf = (args: MailArgs): MailFilter => ({
   authenticated: args.authenticated,
   autoSubmitted: args.autoSubmitted,
   spam: args.spam,
+  label: args.label,
 });
 
 builder.prismaObjectFields(AgentType, (t) => ({
@@ -370,12 +390,14 @@ builder.queryField("email", (t) =>
 builder.mutationFields((t) => ({
   updateEmail: t.prismaField({
     type: "Email",
-    description: "Moves an email to a folder and/or sets its read flag.",
+    description: "Moves an email to a folder, sets its read flag, and/or puts labels on it or takes them off.",
     args: {
       agentId: t.arg.id({ required: true }),
       emailId: t.arg.id({ required: true }),
       folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
       isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
+      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
+      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
     },
     authScopes: verifiedAgentArg,
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
@@ -390,6 +412,8 @@ builder.mutationFields((t) => ({
       emailIds: t.arg.idList({ required: true, description: "1-100 of the agent's emails" }),
       folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
       isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
+      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
+      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
     },
     authScopes: verifiedAgentArg,
     resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),

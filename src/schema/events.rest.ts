@@ -9,8 +9,8 @@ export const eventOperations = [
     path: "/agents/:agentId/events",
     ...ownAgent("events"),
     operation: graphql(`
-      query AgentEvents($agentId: ID!, $after: ID, $limit: Int, $wait: Int, $types: [String!]) {
-        agentEvents(agentId: $agentId, after: $after, limit: $limit, wait: $wait, types: $types) {
+      query AgentEvents($agentId: ID!, $after: ID, $limit: Int, $wait: Int, $types: [String!], $label: [String!]) {
+        agentEvents(agentId: $agentId, after: $after, limit: $limit, wait: $wait, types: $types, label: $label) {
           data { id type agentId createdAt data } nextAfter
         }
       }

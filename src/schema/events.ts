@@ -12,7 +12,7 @@ import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
-import { EmailType } from "./emails.ts";
+import { EmailType, LABEL_FILTER } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { LIMIT_EXTENSIONS } from "./pages.ts";
@@ -27,6 +27,8 @@ const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
 const AFTER = "The id of the last event read; without it, events from the start of the log";
 const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
 const TYPES = "Only events of these types, e.g. email.received";
+const EVENT_LABELS =
+  "Only events about an email with each of these labels as it is now (without case); -label for one without it";
 
 const eventsCost = (args: { limit?: number | null }) => ({
   field: 1,
@@ -58,6 +60,7 @@ const EmailWaitFilter = builder.inputType("EmailWaitFilter", {
     folder: t.string({ description: "Only mail in this folder" }),
     from: t.string({ description: "An address, or @domain for any sender there" }),
     subject: t.string({ description: "Part of the subject, without regard to case" }),
+    label: t.stringList({ description: LABEL_FILTER }),
     after: t.field({ type: "Timestamp", description: "Mail received after this time; by default, from now" }),
   }),
 });
@@ -70,6 +73,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
       after: t.arg.id({ description: AFTER }),
       limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
       types: t.arg.stringList({ description: TYPES }),
+      label: t.arg.stringList({ description: EVENT_LABELS }),
     },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: eventsCost,
@@ -87,6 +91,7 @@ builder.queryFields((t) => ({
       limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
       wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
       types: t.arg.stringList({ description: TYPES }),
+      label: t.arg.stringList({ description: EVENT_LABELS }),
     },
     authScopes: verifiedAgentArg,
     complexity: eventsCost,
@@ -153,7 +158,12 @@ builder.subscriptionFields((t) => ({
   mailEvents: t.field({
     type: MailEventType,
     description: "The agent's events: those after `after` first (none when it is left out), then as they happen.",
-    args: { agentId: t.arg.id({ required: true }), types: t.arg.stringList(), after: t.arg.id() },
+    args: {
+      agentId: t.arg.id({ required: true }),
+      types: t.arg.stringList(),
+      after: t.arg.id(),
+      label: t.arg.stringList({ description: EVENT_LABELS }),
+    },
     authScopes: verifiedAgentArg,
     subscribe: (_, args, ctx) =>
       counted(ctx, args.agentId, (agent) => eventStream(ctx, agent, args, () => ctx.stillCaller(), ctx.signal())),

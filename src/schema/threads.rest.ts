@@ -6,7 +6,7 @@ import { SentFields, sentObject } from "./sending.rest.ts";
 // The threads area's operations as REST and MCP see them (see declare.ts).
 
 const ThreadFields = graphql(`
-  fragment ThreadFields on Thread { id subject participants messageCount unreadCount lastMessageAt }
+  fragment ThreadFields on Thread { id subject participants messageCount unreadCount lastMessageAt labels }
 `);
 
 export const threadOperations = [
@@ -15,9 +15,11 @@ export const threadOperations = [
     path: "/agents/:agentId/threads",
     ...ownAgent("threads"),
     operation: graphql(
-      `query ListThreads($agentId: ID!, $folder: String, $limit: Int, $offset: Int) {
+      `query ListThreads($agentId: ID!, $folder: String, $label: [String!], $limit: Int, $offset: Int) {
         agent(id: $agentId) {
-          threads(folder: $folder, limit: $limit, offset: $offset) { data { ...ThreadFields } total limit offset }
+          threads(folder: $folder, label: $label, limit: $limit, offset: $offset) {
+            data { ...ThreadFields } total limit offset
+          }
         }
       }`,
       [ThreadFields],
@@ -27,7 +29,7 @@ export const threadOperations = [
       name: "list_threads",
       title: "List conversations",
       description:
-        "Lists your conversations, newest activity first, each with its subject, participants and how many messages are unread. Returns {data, total, limit, offset}.",
+        'Lists your conversations, newest activity first, each with its subject, participants, labels and how many messages are unread; with label (e.g. ["project-x", "-closed"]), those you labelled so. Returns {data, total, limit, offset}.',
     },
   }),
   declare({
@@ -57,6 +59,26 @@ export const threadOperations = [
       fills: FENCED,
       description:
         "Reads one conversation whole: the messages received and sent in it, each marked inbound or outbound.",
+    },
+  }),
+  declare({
+    method: "PATCH",
+    path: "/agents/:agentId/threads/:threadId",
+    ...ownAgent("threads"),
+    body: true,
+    operation: graphql(
+      `mutation UpdateThread($agentId: ID!, $threadId: ID!, $addLabels: [String!], $removeLabels: [String!]) {
+        updateThread(agentId: $agentId, threadId: $threadId, addLabels: $addLabels, removeLabels: $removeLabels) {
+          ...ThreadFields
+        }
+      }`,
+      [ThreadFields],
+    ),
+    mcp: {
+      name: "label_thread",
+      title: "Label a conversation",
+      description:
+        'Puts labels on a conversation and/or takes them off (e.g. addLabels: ["project-x"]): the conversation\'s own, up to 20, whatever its messages carry. Find them again with list_threads and label. Returns the conversation without its messages.',
     },
   }),
 ];

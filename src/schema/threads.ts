@@ -1,5 +1,6 @@
 import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { Email, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
+import { labelsOf } from "../mailbox/labels.ts";
 import {
   getThread,
   listThreads,
@@ -10,10 +11,11 @@ import {
   threadMessages,
   threadSlice,
   UNREAD_EMAILS,
+  updateThread,
 } from "../mailbox/threads.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
-import { EmailType } from "./emails.ts";
+import { EmailType, LABEL_CHANGE } from "./emails.ts";
 import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
 import { forCallerWith, verifiedAgentArg } from "./own-agent.ts";
@@ -22,7 +24,7 @@ import { SentEmailType } from "./sending.ts";
 
 // Conversations: received and sent mail linked by Message-ID. A thread's
 // counts, participants and messages are read from its emails and sent mail,
-// loaded together with the thread.
+// loaded together with the thread; its labels are its own, on its row.
 
 /** What a thread's participants are read from: the addresses of its messages. */
 const ADDRESSES = {
@@ -74,6 +76,11 @@ export const ThreadType = builder.prismaObject("Thread", {
     }),
     unreadCount: t.relationCount("emails", { description: "Received messages not read", where: UNREAD_EMAILS }),
     lastMessageAt: t.expose("lastMessageAt", { type: "Timestamp" }),
+    labels: t.stringList({
+      complexity: 0,
+      description: "The thread's own labels (not its messages'), in lower case, in the order they were put on",
+      resolve: (thread) => labelsOf(thread.labels),
+    }),
     messages: t.field({
       type: [ThreadMessageType],
       description: "Received and sent, oldest first.",
@@ -92,11 +99,19 @@ const ThreadPage = pageType("ThreadPage", ThreadType);
 
 const positionOf = (thread: Thread) => ({ at: thread.lastMessageAt, id: thread.id });
 
+/** Which threads a list shows. */
+const threadArgs = builder.args((t) => ({
+  folder: t.string({ description: "Only threads with received mail in this folder" }),
+  label: t.stringList({
+    description: "Only threads with each of these labels of their own (without case); -label for those without it",
+  }),
+}));
+
 builder.prismaObjectFields(AgentType, (t) => ({
   threads: t.field({
     type: ThreadPage,
     description: "Conversations, newest activity first; with a folder, those with received mail in it.",
-    args: { folder: t.arg.string({ description: "Only threads with received mail in this folder" }), ...pageArgs },
+    args: { ...threadArgs, ...pageArgs },
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
@@ -108,12 +123,12 @@ builder.prismaObjectFields(AgentType, (t) => ({
   threadConnection: t.connection({
     type: ThreadType,
     description: "Conversations as a cursor connection, newest activity first.",
-    args: { folder: t.arg.string({ description: "Only threads with received mail in this folder" }) },
+    args: threadArgs,
     authScopes: (agent) => ({ verifiedAgent: agent.id }),
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
-        ctx.answer.load(() => threadSlice(ctx, agent, args.folder, slice, nodesQuery(ctx, info)), bodyBytes),
+        ctx.answer.load(() => threadSlice(ctx, agent, args, slice, nodesQuery(ctx, info)), bodyBytes),
       ),
   }),
 }));
@@ -135,6 +150,23 @@ builder.queryField("thread", (t) =>
     authScopes: verifiedAgentArg,
     resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
       ctx.answer.load(() => getThread(ctx, agent, args.threadId, query), bodyBytes),
+    ),
+  }),
+);
+
+builder.mutationField("updateThread", (t) =>
+  t.prismaField({
+    type: "Thread",
+    description: "Puts labels on a conversation or takes them off: its own, whatever its messages carry.",
+    args: {
+      agentId: t.arg.id({ required: true }),
+      threadId: t.arg.id({ required: true }),
+      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
+      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
+    },
+    authScopes: verifiedAgentArg,
+    resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
+      ctx.answer.load(() => updateThread(ctx, agent, args.threadId, args, query), bodyBytes),
     ),
   }),
 );
