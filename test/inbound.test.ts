@@ -46,6 +46,7 @@ describe("the poller", () => {
       bodyHtml: null,
       receivedAt: expect.any(Number),
       isRead: false,
+      labels: [],
       folder: "inbox",
       // Additions to the specification's fields.
       threadId: expect.any(String),

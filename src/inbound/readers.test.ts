@@ -46,6 +46,17 @@ describe("readers", () => {
     }
   });
 
+  test("a thread slow to start cuts no message short: the reading time runs from when it is ready", async () => {
+    const slow = () =>
+      new Worker(`const until = Date.now() + 800; while (Date.now() < until);\n${CUED}`, { eval: true });
+    const readers = startReaders({ timeoutMs: 300, startWorker: slow });
+    try {
+      expect(await read(readers, "patient")).toEqual({ subject: "patient", derived: true });
+    } finally {
+      await readers.close();
+    }
+  });
+
   test("a thread that fails before it is ready is the service's fault, not the message's", async () => {
     const broken = () => new Worker("throw new Error('no parser here')", { eval: true });
     const readers = startReaders({ timeoutMs: 1_000, startWorker: broken });

@@ -18,6 +18,8 @@ import type { ReadAnswer, ReadRequest } from "./parse-worker.ts";
 const READERS = Math.min(4, Math.max(1, availableParallelism() - 1));
 /** How long one reading may take; a 25 MB message is read in about a second. */
 const READ_TIMEOUT_MS = 15_000;
+/** How long a thread may take to start: its messages' reading time runs from when it is ready. */
+const START_TIMEOUT_MS = 60_000;
 /** A reader's heap: a message at INBOUND_MAX_BYTES takes a few times its size to parse. */
 const READER_HEAP_MB = 768;
 
@@ -57,7 +59,8 @@ function startParseWorker(): Worker {
 interface Pending {
   resolve(message: ParsedMessage): void;
   reject(error: Error): void;
-  timer: NodeJS.Timeout;
+  /** Armed once the thread is ready: a slow start is no message's fault. */
+  timer?: NodeJS.Timeout;
 }
 
 /** One thread and the messages it holds; stopped with all of them when one outlasts the timeout. */
@@ -79,12 +82,18 @@ class Reader {
     if (this.#closed) return Promise.reject(new Error("the readers are closed"));
     const worker = this.started();
     const id = this.#next++;
-    const { timeoutMs } = this.options;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => this.#stop(`reading took over ${timeoutMs / 1000} s`, id), timeoutMs);
-      this.#pending.set(id, { resolve, reject, timer });
+      const pending: Pending = { resolve, reject };
+      this.#pending.set(id, pending);
+      if (this.#ready) this.#arm(id, pending);
       worker.postMessage({ id, raw, derive } satisfies ReadRequest);
     });
+  }
+
+  /** Starts the message's reading time. */
+  #arm(id: number, pending: Pending): void {
+    const { timeoutMs } = this.options;
+    pending.timer = setTimeout(() => this.#stop(`reading took over ${timeoutMs / 1000} s`, id), timeoutMs);
   }
 
   /** The thread, started now if it is not running: the first message then does not wait for it. */
@@ -94,9 +103,16 @@ class Reader {
     // Idle, it holds nothing up.
     worker.unref();
     const ours = () => this.#worker === worker;
+    const late = setTimeout(
+      () => ours() && !this.#ready && this.#stop(`it did not start within ${START_TIMEOUT_MS / 1000} s`),
+      START_TIMEOUT_MS,
+    );
+    late.unref();
     worker.on("message", (answer: ReadAnswer | "ready") => {
-      if (answer === "ready") this.#ready = true;
-      else this.#settle(answer);
+      if (answer !== "ready") return this.#settle(answer);
+      this.#ready = true;
+      clearTimeout(late);
+      for (const [id, pending] of this.#pending) this.#arm(id, pending);
     });
     worker.on("error", (error) => ours() && this.#stop(`its reader failed: ${error.message}`));
     worker.on("exit", () => ours() && this.#stop("its reader stopped"));

@@ -1,8 +1,11 @@
-import { describe, expect, test } from "vitest";
+import { describe, expect, test, vi } from "vitest";
 import { memoryOfFile, rawMessage } from "../testing/memory.ts";
+import { NOT_EVALUATED } from "./authentication.ts";
 import { getEmail, listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
-import { dropped } from "./filing.ts";
+import { type Arrival, dropped, fileDelivered } from "./filing.ts";
+import { NOT_SCANNED } from "./inspection.ts";
+import type { AgentRecord } from "./records.ts";
 import { setSenders } from "./senders.ts";
 
 // Filing received mail: each recipient once, and only for an agent that
@@ -92,5 +95,42 @@ describe("filing", () => {
         .sort(),
     ).toEqual(["duplicate", "duplicate", "duplicate", "duplicate", "stored"]);
     expect((await listEmails(memory.services, agent, {})).total).toBe(1);
+  });
+});
+
+describe("messages handed over together", () => {
+  const arrival = async (agent: AgentRecord, subject: string): Promise<Arrival> => {
+    const raw = Buffer.from(
+      rawMessage({ To: `${agent.id}@agents.example`, Subject: subject }).replace(/\r?\n/g, "\r\n"),
+    );
+    const message = await memory.services.reader.read(raw);
+    const recipients = [`${agent.id}@agents.example`];
+    const envelope = { from: message.from.address, to: recipients };
+    return { uid: 0n, raw, message, recipients, authentication: NOT_EVALUATED, scans: NOT_SCANNED, envelope };
+  };
+  const subjects = async (agent: AgentRecord) =>
+    (await listEmails(memory.services, agent, {})).data.map((email) => email.subject).sort();
+
+  test("while one transaction files, the messages that arrive wait and are filed together in the next", async () => {
+    const agent = await memory.agent("grouped");
+    const arrivals = await Promise.all(["a", "b", "c", "d", "e"].map((subject) => arrival(agent, subject)));
+    const transactions = vi.spyOn(memory.services.sql, "transaction");
+    const filed = await Promise.all(arrivals.map((one) => fileDelivered(memory.services, one)));
+    expect(filed.map(([one]) => one?.outcome)).toEqual(["stored", "stored", "stored", "stored", "stored"]);
+    // The first alone, the four that came meanwhile in one more.
+    expect(transactions).toHaveBeenCalledTimes(2);
+    transactions.mockRestore();
+    expect(await subjects(agent)).toEqual(["a", "b", "c", "d", "e"]);
+  });
+
+  test("a message that fails its group's transaction fails the others of it, and none of them is kept", async () => {
+    const agent = await memory.agent("failing");
+    const [first, second, broken] = await Promise.all(["first", "second", "broken"].map((s) => arrival(agent, s)));
+    const unreadable = { ...(broken as Arrival), message: { ...(broken as Arrival).message, from: null as never } };
+    const results = await Promise.allSettled(
+      [first, second, unreadable].map((one) => fileDelivered(memory.services, one as Arrival)),
+    );
+    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "rejected"]);
+    expect(await subjects(agent)).toEqual(["first"]);
   });
 });

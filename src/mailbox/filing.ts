@@ -324,13 +324,54 @@ export async function fileBatch(
   });
 }
 
+/** At most this many messages handed over directly share one filing transaction. */
+export const GROUP_LIMIT = 50;
+
+interface Waiting {
+  arrival: Arrival;
+  resolve: (filed: Filed[]) => void;
+  reject: (error: unknown) => void;
+}
+
+/** Per database: the messages waiting for the next filing transaction, and whether one runs. */
+const groups = new WeakMap<Services["sql"], { waiting: Waiting[]; running: boolean }>();
+
+/** Files the waiting messages a group at a time, each group in one transaction, until none wait. */
+async function fileGroups(services: Services, group: { waiting: Waiting[]; running: boolean }): Promise<void> {
+  group.running = true;
+  while (group.waiting.length > 0) {
+    const taken = group.waiting.splice(0, GROUP_LIMIT);
+    try {
+      const filed = await withEvents(services, async (tx, emit) => {
+        const each: Filed[][] = [];
+        for (const { arrival } of taken) each.push(await fileForEach(tx, emit, services, arrival));
+        return each;
+      });
+      taken.forEach(({ resolve }, index) => resolve(filed[index] ?? []));
+    } catch (error) {
+      for (const { reject } of taken) reject(error);
+    }
+  }
+  group.running = false;
+}
+
 /**
- * Files one message handed over directly (the SMTP door), for each of its
- * recipients, in one transaction: the sender hears 250 only once it is kept.
- * A retry of a message already filed for a recipient is a duplicate, not a second copy.
+ * Files one message handed over directly (the SMTP door, /inbound/raw), for
+ * each of its recipients. Messages handed over while a filing transaction
+ * runs wait for the next one, which files them all (group commit): each is
+ * answered only once that transaction committed, and if it fails, every
+ * message of it fails and none is kept. A retry of a message already filed
+ * for a recipient is a duplicate, not a second copy.
  */
-export async function fileDelivered(services: Services, arrival: Arrival): Promise<Filed[]> {
-  return withEvents(services, (tx, emit) => fileForEach(tx, emit, services, arrival));
+export function fileDelivered(services: Services, arrival: Arrival): Promise<Filed[]> {
+  let group = groups.get(services.sql);
+  if (!group) {
+    group = { waiting: [], running: false };
+    groups.set(services.sql, group);
+  }
+  const filed = new Promise<Filed[]>((resolve, reject) => group.waiting.push({ arrival, resolve, reject }));
+  if (!group.running) void fileGroups(services, group);
+  return filed;
 }
 
 /** Writes the cursor while the lease is ours: an attempt begun, or a message passed over. */
