@@ -93,14 +93,23 @@ export async function widenThread(tx: Tx, threadId: string, subject: string, sta
   return widened > 0;
 }
 
-/** Records the Message-IDs as the thread's; one another thread claimed first stays that thread's. */
-export async function claimMessageIds(tx: Tx, agentId: string, messageIds: string[], threadId: string) {
-  for (const messageId of messageIds) {
-    await tx.run(
-      `INSERT INTO "ThreadMessageId" ("agentId", "messageId", "threadId") VALUES (?, ?, ?) ON CONFLICT DO NOTHING`,
-      [agentId, messageId, threadId],
-    );
-  }
+/**
+ * Records the Message-IDs as the thread's, in one statement; one another
+ * thread claimed first stays that thread's. The ids this call claimed.
+ */
+export async function claimMessageIds(
+  tx: Tx,
+  agentId: string,
+  messageIds: string[],
+  threadId: string,
+): Promise<Set<string>> {
+  if (messageIds.length === 0) return new Set();
+  const rows = await tx.all(
+    `INSERT INTO "ThreadMessageId" ("agentId", "messageId", "threadId") VALUES ${messageIds.map(() => "(?, ?, ?)").join(", ")}
+     ON CONFLICT DO NOTHING RETURNING "messageId"`,
+    messageIds.flatMap((messageId) => [agentId, messageId, threadId]),
+  );
+  return new Set(rows.map((row) => row.messageId as string));
 }
 
 /** Moves everything of one thread into another; the first message's subject wins, and it keeps the labels of both. */

@@ -347,7 +347,7 @@ async function fileGroups(services: Services, group: { waiting: Waiting[]; runni
         for (const { arrival } of taken) each.push(await fileForEach(tx, emit, services, arrival));
         return each;
       });
-      taken.forEach(({ resolve }, index) => resolve(filed[index] ?? []));
+      for (const [index, { resolve }] of taken.entries()) resolve(filed[index] ?? []);
     } catch (error) {
       for (const { reject } of taken) reject(error);
     }

@@ -74,9 +74,10 @@ export async function joinThread(tx: Tx, message: Threading): Promise<string> {
   const started = named === undefined || !(await widenThread(tx, named, subject, at, at));
   let threadId = started ? randomUUID() : named;
   if (started) await insertThread(tx, { id: threadId, agentId, subject, at });
-  await claimMessageIds(tx, agentId, ids, threadId);
-  // Read again after the inserts: a concurrent writer may have claimed an id first.
-  known = await threadsOfIds(tx, agentId, ids);
+  const claimed = await claimMessageIds(tx, agentId, ids, threadId);
+  // An id neither claimed now nor known before was claimed by a concurrent writer meanwhile: read them again.
+  if (ids.some((id) => !claimed.has(id) && !known.has(id))) known = await threadsOfIds(tx, agentId, ids);
+  else for (const id of claimed) known.set(id, threadId);
   const parent = parentThread(known);
   if (started && parent !== undefined && parent !== threadId) {
     // A sibling filed meanwhile started the parent's thread: this new one, holding only this message, joins it.
