@@ -1,6 +1,5 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { PrismaPg } from "@prisma/adapter-pg";
 import type { Pool } from "pg";
 import { POSTGRES_SCHEMA } from "../config.ts";
 import { PrismaClient } from "../generated/prisma/sqlite/client.ts";
@@ -91,9 +90,10 @@ async function openSqlite(file: string): Promise<Database> {
 }
 
 async function openPostgres(url: string): Promise<Database> {
-  // Loaded only when used: each generated client carries its own query compiler.
+  // Loaded only when used: each generated client carries its own query compiler, and pg is PostgreSQL's alone.
   const { PrismaClient: PostgresClient } = await import("../generated/prisma/postgresql/client.ts");
   const { default: pg } = await import("pg");
+  const { PrismaPg } = await import("@prisma/adapter-pg");
   const { connectionString, schema } = postgresTarget(url);
   const pool = new pg.Pool({ connectionString, options: `-c search_path="${schema}"` });
   const adapter = countingFactory(new PrismaPg(pool, { schema }));

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { advisoryKey } from "./advisory.ts";
+import { pgModule } from "./pg.ts";
 
 // A lease row expires when its holder stops renewing it. A holder that died
 // is known to be gone sooner than that: on SQLite, whose file one host
@@ -47,7 +48,7 @@ export function advisoryTakeover(connectionString: string, schema: string): Take
 
   async function connection(): Promise<pg.Client> {
     if (client) return client;
-    const fresh = new pg.Client({ connectionString });
+    const fresh = new (pgModule().Client)({ connectionString });
     const lost = () => {
       if (client === fresh) client = null;
       locked.clear();

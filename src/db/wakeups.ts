@@ -1,4 +1,5 @@
-import pg from "pg";
+import type pg from "pg";
+import { pgModule } from "./pg.ts";
 import type { Statements } from "./statements.ts";
 
 // Wake-ups for whoever waits on an agent's events: long polls, subscriptions,
@@ -77,7 +78,7 @@ export function listeningWakeups(connectionString: string, channel: string, onEr
   let timer: NodeJS.Timeout | undefined;
 
   const connect = async () => {
-    const fresh = new pg.Client({ connectionString });
+    const fresh = new (pgModule().Client)({ connectionString });
     const lost = (error?: Error) => {
       if (client !== fresh) return;
       client = null;

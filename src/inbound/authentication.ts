@@ -1,6 +1,5 @@
 import ipaddr from "ipaddr.js";
 import type { DKIMResult } from "mailauth";
-import { arc, dkimVerify, dmarc, spf } from "mailauth";
 import type { Config } from "../config.ts";
 import { describeFault, type Logger } from "../log.ts";
 import {
@@ -132,6 +131,8 @@ async function checked(
   resolver: Lookup,
   mta: string,
 ): Promise<SenderChecks> {
+  // mailauth is loaded with the first message checked, not at start.
+  const { arc, dkimVerify, dmarc, spf } = await import("mailauth");
   const dkim = await dkimVerify(raw, { resolver });
   const spfResult = client
     ? await spf({ ip: client.ip, helo: client.helo, sender: client.sender || undefined, mta, resolver })

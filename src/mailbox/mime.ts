@@ -1,11 +1,11 @@
-import { simpleParser } from "mailparser";
-
 // One way to read a MIME message, for filing and for finding an attachment
 // again later: the same options both times, so its parts come out the same.
 // mailparser copes with encoded words, foreign charsets and broken MIME; it
-// must neither invent a text body from the HTML nor the reverse.
+// must neither invent a text body from the HTML nor the reverse. It is
+// loaded with the first message read, not at start.
 
-export function parseMime(raw: Buffer) {
+export async function parseMime(raw: Buffer) {
+  const { simpleParser } = await import("mailparser");
   return simpleParser(raw, {
     skipHtmlToText: true,
     skipTextToHtml: true,

@@ -16,7 +16,6 @@ import { sameSecret } from "../mailbox/keys.ts";
 import { REQUEST_TIMEOUT_MS } from "../mailbox/lifetimes.ts";
 import { openReviewAttachment } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
-import { answerMcp } from "../mcp/server.ts";
 import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
@@ -104,6 +103,8 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   app.post("/mcp", limitBody(SEND_BODY_LIMIT), async (c) => {
     const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
     const agent = await agentOfKey(services, facts.key);
+    // The MCP SDK is loaded with the first call to it: an instance without MCP clients keeps none of it.
+    const { answerMcp } = await import("../mcp/server.ts");
     return answerMcp(c.req.raw, agent, { services, run, facts });
   });
   serveDescriptions(app, services.config);

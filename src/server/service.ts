@@ -7,8 +7,6 @@ import { type Config, NO_WAY_IN, notSet } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate } from "../db/migrate.ts";
 import { startDirectIntake } from "../inbound/direct.ts";
-import { startImapPoller } from "../inbound/imap-poller.ts";
-import { startSmtpDoor } from "../inbound/smtp-door.ts";
 import { initialInboundState } from "../inbound/state.ts";
 import { scheduleCleanup } from "../jobs/cleanup.ts";
 import { scheduleReviewNotices } from "../jobs/review-notices.ts";
@@ -77,8 +75,14 @@ export async function startService(config: Config, clock: Clock, log: Logger): P
   const webhooks = startWebhookWorker(services);
   const scheduled = scheduleSends(services);
   const notices = scheduleReviewNotices(services);
-  const poller = config.imap && services.inbound ? startImapPoller(services, config.imap, services.inbound) : null;
-  const door = config.smtpIngress ? await startSmtpDoor(services, config.smtpIngress, intake) : null;
+  // The mail doors' libraries (IMAP, SMTP) are loaded only by an instance that opens them.
+  const poller =
+    config.imap && services.inbound
+      ? (await import("../inbound/imap-poller.ts")).startImapPoller(services, config.imap, services.inbound)
+      : null;
+  const door = config.smtpIngress
+    ? await (await import("../inbound/smtp-door.ts")).startSmtpDoor(services, config.smtpIngress, intake)
+    : null;
   if (!poller && !door) {
     log("info", "inbound_off", { reason: NO_WAY_IN });
   }
