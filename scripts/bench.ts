@@ -50,7 +50,7 @@ const CONNECTIONS = 16;
 const DOMAIN = "bench.example";
 const STORAGE_LIMIT = 2_147_483_647;
 const EMAIL_FIELDS =
-  "id agentId messageId from { address name } to subject bodyText bodyHtml receivedAt isRead folder threadId attachments { id filename contentType size inline contentId } text preview replyText links { url text } codes authentication { spf dkim dmarc arc verdict } autoSubmitted reportIgnored";
+  "bodyText bodyHtml text replyText id agentId messageId from { address name } to subject receivedAt isRead folder labels threadId attachments { id filename contentType size inline contentId } preview links { url text } codes authentication { spf dkim dmarc arc verdict } autoSubmitted reportIgnored spam { status action score requiredScore symbols isSpam } malware { status } screening { verdict signals { excerpt } }";
 
 const dir = mkdtempSync(join(tmpdir(), "pigeonhole-bench-"));
 const cleanups: (() => Promise<unknown>)[] = [];

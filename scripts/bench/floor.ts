@@ -48,6 +48,16 @@ interface EmailRow {
   authVerdict: string;
   autoSubmitted: string | null;
   reportIgnored: string | null;
+  labels: unknown;
+  spamStatus: string | null;
+  spamAction: string | null;
+  spamScore: number | null;
+  spamRequired: number | null;
+  spamSymbols: unknown;
+  spam: boolean;
+  malwareStatus: string | null;
+  screening: string;
+  screeningSignals: unknown;
 }
 
 interface AttachmentRow {
@@ -71,7 +81,7 @@ interface Store {
 }
 
 const AGENT = `SELECT "id","name","createdAt","verifiedAt","storageUsed" FROM "Agent" WHERE "apiKeyHash" = ?`;
-const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","autoSubmitted","reportIgnored"`;
+const EMAIL_COLUMNS = `"id","agentId","messageId","fromAddress","fromName","to","subject","bodyText","bodyHtml","receivedAt","isRead","folder","threadId","text","preview","replyText","links","codes","authSpf","authDkim","authDmarc","authArc","authVerdict","autoSubmitted","reportIgnored","labels","spamStatus","spamAction","spamScore","spamRequired","spamSymbols","spam","malwareStatus","screening","screeningSignals"`;
 const PAGE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "agentId" = ? ORDER BY "receivedAt" DESC, "id" DESC LIMIT ? OFFSET ?`;
 const COUNT = `SELECT COUNT(*) AS "n" FROM "Email" WHERE "agentId" = ?`;
 const ONE = `SELECT ${EMAIL_COLUMNS} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
@@ -133,6 +143,16 @@ function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
     authVerdict: row.authVerdict as string,
     autoSubmitted: row.autoSubmitted as string | null,
     reportIgnored: row.reportIgnored as string | null,
+    labels: row.labels,
+    spamStatus: row.spamStatus as string | null,
+    spamAction: row.spamAction as string | null,
+    spamScore: row.spamScore as number | null,
+    spamRequired: row.spamRequired as number | null,
+    spamSymbols: row.spamSymbols,
+    spam: Boolean(row.spam),
+    malwareStatus: row.malwareStatus as string | null,
+    screening: row.screening as string,
+    screeningSignals: row.screeningSignals,
   };
 }
 
@@ -241,18 +261,38 @@ const agentJson = (agent: AgentRow, withNulls: boolean) => ({
   storageLimit,
 });
 
+/** A JSON column: text on SQLite, parsed already on PostgreSQL. */
+const json = (value: unknown) => (typeof value === "string" ? JSON.parse(value) : value);
+
+/** The spam verdict as the service shows it: null when no scanner ran. */
+const spamJson = (email: EmailRow) =>
+  email.spamStatus === null
+    ? null
+    : {
+        status: email.spamStatus,
+        action: email.spamAction,
+        score: email.spamScore,
+        requiredScore: email.spamRequired,
+        symbols: json(email.spamSymbols),
+        isSpam: email.spam,
+      };
+
+// In the service's order: the bodies first (its fragment selects them ahead of the rest).
 const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
+  bodyText: email.bodyText,
+  bodyHtml: email.bodyHtml,
+  text: email.text,
+  replyText: email.replyText,
   id: email.id,
   agentId: email.agentId,
   messageId: email.messageId,
   from: { address: email.fromAddress, name: email.fromName },
   to: email.to,
   subject: email.subject,
-  bodyText: email.bodyText,
-  bodyHtml: email.bodyHtml,
   receivedAt: email.receivedAt,
   isRead: email.isRead,
   folder: email.folder,
+  labels: json(email.labels),
   threadId: email.threadId,
   attachments: attachments
     .filter((a) => a.emailId === email.id)
@@ -264,9 +304,7 @@ const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
       inline,
       contentId,
     })),
-  text: email.text,
   preview: email.preview,
-  replyText: email.replyText,
   links: JSON.parse(email.links),
   codes: JSON.parse(email.codes),
   authentication: {
@@ -278,6 +316,9 @@ const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
   },
   autoSubmitted: email.autoSubmitted,
   reportIgnored: email.reportIgnored,
+  spam: spamJson(email),
+  malware: email.malwareStatus === null ? null : { status: email.malwareStatus },
+  screening: { verdict: email.screening, signals: json(email.screeningSignals) },
 });
 
 /** Emails as JSON, with their attachments read in one query. */
