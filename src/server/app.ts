@@ -20,7 +20,7 @@ import { answerMcp } from "../mcp/server.ts";
 import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
-import { agentOfKey, keyOf, requestFacts } from "../schema/context.ts";
+import { holderOf, keyOf, requestFacts } from "../schema/context.ts";
 import { SEND_BODY_LIMIT } from "../schema/declare.ts";
 import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
@@ -103,8 +103,8 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   mountRoutes(app, run, services.config);
   app.post("/mcp", limitBody(SEND_BODY_LIMIT), async (c) => {
     const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
-    const agent = await agentOfKey(services, facts.key);
-    return answerMcp(c.req.raw, agent, { services, run, facts });
+    const holder = await holderOf(services, facts.key);
+    return answerMcp(c.req.raw, holder, { services, run, facts });
   });
   serveDescriptions(app, services.config);
   // After the routes: /verify/status, /start and /complete are theirs (a GET there
