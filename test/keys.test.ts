@@ -4,7 +4,7 @@ import { callTool, connectMcp } from "./support/mcp.ts";
 import { served } from "./support/served.ts";
 
 // An agent's keys: made with a whitelist of permissions (read, send, manage,
-// events), an expiry and a junk bar; listed without secrets; revoked at once
+// events) and an expiry; listed without secrets; revoked at once
 // on every instance. A key lacking a permission is refused 403 naming it, on
 // REST, GraphQL and MCP alike, and sees no MCP tool it may not call. A key
 // makes keys only within its own grant. The primary key does everything.
@@ -50,7 +50,6 @@ describe("making and listing keys", () => {
       name: "dashboard",
       permissions: ["read", "events"],
       expiresAt: null,
-      hideJunk: false,
       createdAt: expect.any(Number),
     });
     const listed = await api.get(keysPath(), { key: agent.apiKey });
@@ -185,25 +184,25 @@ describe("permissions", () => {
 });
 
 describe("a child key never exceeds its parent", () => {
-  test("no permission, later expiry or dropped junk bar beyond the key that makes it", async () => {
+  test("no permission or later expiry beyond the key that makes it", async () => {
     const expiresAt = svc.clock.now().getTime() + 3_600_000;
-    const parent = await keyWith(["read", "manage"], { expiresAt, hideJunk: true });
-    const child = (body: Record<string, unknown>) => makeKey({ expiresAt, hideJunk: true, ...body }, parent);
+    const parent = await keyWith(["read", "manage"], { expiresAt });
+    const child = (body: Record<string, unknown>) => makeKey({ expiresAt, ...body }, parent);
     const more = await child({ permissions: ["read", "send"] });
     expect(more.status).toBe(403);
     expect(more.body.permission).toBe("send");
     expect((await child({ permissions: ["read"], expiresAt: expiresAt + 1 })).status).toBe(403);
     expect((await child({ permissions: ["read"], expiresAt: null })).status).toBe(403);
-    expect((await child({ permissions: ["read"], hideJunk: false })).status).toBe(403);
     const within = await child({ permissions: ["read"], expiresAt: expiresAt - 1 });
     expect(within.status).toBe(201);
-    expect(within.body).toMatchObject({ permissions: ["read"], expiresAt: expiresAt - 1, hideJunk: true });
+    expect(within.body).toMatchObject({ permissions: ["read"], expiresAt: expiresAt - 1 });
     const noManage = await keyWith(["read"]);
     expect((await makeKey({ permissions: ["read"] }, noManage)).body.permission).toBe("manage");
   });
 
-  test("only a key with every permission and no limit rotates the primary key", async () => {
-    const limited = await keyWith(["read", "send", "manage", "events"], { hideJunk: true });
+  test("only a key with every permission and no expiry rotates the primary key", async () => {
+    const expiresAt = svc.clock.now().getTime() + 3_600_000;
+    const limited = await keyWith(["read", "send", "manage", "events"], { expiresAt });
     const refused = await api.post(`/agents/${agent.id}/rotate-key`, { key: limited });
     expect(refused.status).toBe(403);
     expect(refused.body.permission).toBe("manage");

@@ -21,13 +21,13 @@ const expired = (cutoff: Date) => ({ verifiedAt: null, createdAt: { lte: cutoff 
 // Raw: every request looks its key up, and a prepared statement costs a
 // fraction of Prisma's query (docs/performance.md). One statement for either
 // kind of key: the agent's primary one (its own column) or one of its Key rows.
-const BY_KEY = `SELECT ${columnsOf("Agent")}, NULL AS "keyId", NULL AS "keyPermissions", NULL AS "keyExpiresAt",
-    NULL AS "keyHideJunk" FROM "Agent" WHERE "apiKeyHash" = ?
-  UNION ALL SELECT ${columnsOf("Agent", { table: true })}, "Key"."id", "Key"."permissions", "Key"."expiresAt",
-    "Key"."hideJunk" FROM "Key" JOIN "Agent" ON "Agent"."id" = "Key"."agentId" WHERE "Key"."hash" = ?`;
+const BY_KEY = `SELECT ${columnsOf("Agent")}, NULL AS "keyId", NULL AS "keyPermissions", NULL AS "keyExpiresAt"
+    FROM "Agent" WHERE "apiKeyHash" = ?
+  UNION ALL SELECT ${columnsOf("Agent", { table: true })}, "Key"."id", "Key"."permissions", "Key"."expiresAt"
+    FROM "Key" JOIN "Agent" ON "Agent"."id" = "Key"."agentId" WHERE "Key"."hash" = ?`;
 
 /** A Key row as the lookup reads it; null for the agent's primary key. */
-export type KeyGrantRow = Pick<Key, "id" | "permissions" | "expiresAt" | "hideJunk">;
+export type KeyGrantRow = Pick<Key, "id" | "permissions" | "expiresAt">;
 
 /** The agent whose key (primary, or one of its Key rows) has this hash, and that Key row; null for no such key. */
 export async function agentByKeyHash(
@@ -36,12 +36,12 @@ export async function agentByKeyHash(
 ): Promise<{ agent: Agent; key: KeyGrantRow | null } | null> {
   const row = await sql.one(BY_KEY, [hash, hash]);
   if (!row) return null;
-  const { keyId, keyPermissions, keyExpiresAt, keyHideJunk, ...agent } = row;
+  const { keyId, keyPermissions, keyExpiresAt, ...agent } = row;
   const key =
     keyId === null
       ? null
       : {
-          ...rowOf(sql, "Key", { permissions: keyPermissions, expiresAt: keyExpiresAt, hideJunk: keyHideJunk }),
+          ...rowOf(sql, "Key", { permissions: keyPermissions, expiresAt: keyExpiresAt }),
           id: keyId as string,
         };
   return { agent: rowOf(sql, "Agent", agent), key: key as KeyGrantRow | null };

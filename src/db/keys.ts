@@ -8,7 +8,7 @@ import type { Store } from "./client.ts";
 
 export type { Key };
 
-const LISTED = { id: true, name: true, permissions: true, expiresAt: true, hideJunk: true, createdAt: true } as const;
+const LISTED = { id: true, name: true, permissions: true, expiresAt: true, createdAt: true } as const;
 
 /** A key as listed: all but its hash. */
 export type ListedKey = Pick<Key, keyof typeof LISTED>;

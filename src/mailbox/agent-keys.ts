@@ -18,7 +18,6 @@ export interface NewKey {
   name: string;
   permissions: Permission[];
   expiresAt?: Date | null;
-  hideJunk?: boolean | null;
 }
 
 /** A key as shown: never its secret, but once, when it is made. */
@@ -27,7 +26,6 @@ export interface KeyView {
   name: string;
   permissions: Permission[];
   expiresAt: Date | null;
-  hideJunk: boolean;
   createdAt: Date;
 }
 
@@ -41,7 +39,7 @@ function checked(input: NewKey, now: Date): Omit<Grant, "keyId"> & { name: strin
   if (input.permissions.length === 0) throw new ServiceError("BAD_REQUEST", "A key needs at least one permission");
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null && expiresAt <= now) throw new ServiceError("BAD_REQUEST", "expiresAt must be in the future");
-  return { name, permissions: inOrder(input.permissions), expiresAt, hideJunk: input.hideJunk ?? false };
+  return { name, permissions: inOrder(input.permissions), expiresAt };
 }
 
 const viewOf = (key: ListedKey): KeyView => ({ ...key, permissions: permissionsOf(key.permissions) });
@@ -71,7 +69,6 @@ export async function listKeys(services: Services, agent: AgentRecord, grant: Gr
     name: PRIMARY,
     permissions: [...PERMISSIONS],
     expiresAt: null,
-    hideJunk: false,
     createdAt: agent.createdAt,
   };
   return [primary, ...(await keysOf(services, agent.id)).map(viewOf)];

@@ -76,7 +76,6 @@ const grantOf = (key: KeyGrantRow): Grant => ({
   keyId: key.id,
   permissions: permissionsOf(key.permissions),
   expiresAt: key.expiresAt,
-  hideJunk: key.hideJunk,
 });
 
 /** The agent a verification link is for, or null. */

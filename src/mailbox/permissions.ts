@@ -3,10 +3,9 @@ import { ServiceError } from "../errors.ts";
 // What a key may do. A key's permissions are a whitelist: read (mail, threads,
 // attachments, search), send (send, reply, forward, drafts), manage (folders,
 // labels, deletion, lists, webhooks, keys) and events (long polls, streams,
-// subscriptions). It may be limited further, by an expiry time and by being
-// barred from junk and quarantined mail. An agent's primary key (from
-// registration and rotate-key) has every permission and no limit; a key makes
-// keys only within its own grant.
+// subscriptions). It may be limited further, by an expiry time. An agent's
+// primary key (from registration and rotate-key) has every permission and no
+// expiry; a key makes keys only within its own grant.
 
 export const PERMISSIONS = ["read", "send", "manage", "events"] as const;
 export type Permission = (typeof PERMISSIONS)[number];
@@ -18,12 +17,10 @@ export interface Grant {
   permissions: readonly Permission[];
   /** Refused as invalid from then on; null: never. */
   expiresAt: Date | null;
-  /** Barred from junk and quarantined mail. */
-  hideJunk: boolean;
 }
 
 /** The primary key's grant: everything, for ever. */
-export const FULL_GRANT: Grant = { keyId: null, permissions: PERMISSIONS, expiresAt: null, hideJunk: false };
+export const FULL_GRANT: Grant = { keyId: null, permissions: PERMISSIONS, expiresAt: null };
 
 /** A refusal naming the permission the key lacks: 403, the spec's body and `permission`. */
 export const lacking = (permission: Permission, message = `This API key lacks the ${permission} permission`) =>
@@ -42,7 +39,7 @@ export const inOrder = (permissions: readonly Permission[]): Permission[] =>
 
 /**
  * Refuses (403, naming what the parent lacks) a child grant that would exceed its parent: a permission the parent
- * lacks, a later expiry (or none under an expiring parent), or access to junk the parent is barred from.
+ * lacks, or a later expiry (or none under an expiring parent).
  */
 export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
   for (const permission of child.permissions) {
@@ -53,11 +50,7 @@ export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
   if (parent.expiresAt !== null && (child.expiresAt === null || child.expiresAt > parent.expiresAt)) {
     throw lacking("manage", "A key cannot make a key that outlives it: give an expiresAt no later than its own");
   }
-  if (parent.hideJunk && !child.hideJunk) {
-    throw lacking("manage", "A key barred from junk cannot make a key that is not: set hideJunk");
-  }
 }
 
-/** Whether the grant holds every permission with no limit: what only the primary key's equal may do (rotate it). */
-export const unlimited = (grant: Grant) =>
-  grant.permissions.length === PERMISSIONS.length && grant.expiresAt === null && !grant.hideJunk;
+/** Whether the grant holds every permission with no expiry: what only the primary key's equal may do (rotate it). */
+export const unlimited = (grant: Grant) => grant.permissions.length === PERMISSIONS.length && grant.expiresAt === null;

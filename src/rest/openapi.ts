@@ -353,7 +353,7 @@ const TAGS: Record<Exclude<Tag, "admin">, string> = {
   threads: "Conversations: received and sent messages linked by Message-ID.",
   events: "Hearing of mail as it arrives: the event log and its long poll.",
   webhooks: "Events delivered by signed POSTs to the agent's URL.",
-  keys: "The agent's API keys: each with permissions (read, send, manage, events), an expiry and a junk bar it cannot lift.",
+  keys: "The agent's API keys: each with permissions (read, send, manage, events), and an expiry it cannot lift.",
 };
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");

@@ -23,7 +23,6 @@ const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
     name: t.exposeString("name"),
     permissions: t.expose("permissions", { type: [PermissionEnum] }),
     expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true, description: "Refused from then on" }),
-    hideJunk: t.exposeBoolean("hideJunk", { description: "Barred from junk and quarantined mail" }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
   }),
 });
@@ -36,7 +35,6 @@ const NewKeyType = builder.objectRef<keys.KeyView & { key: string }>("NewKey").i
     name: t.exposeString("name"),
     permissions: t.expose("permissions", { type: [PermissionEnum] }),
     expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true }),
-    hideJunk: t.exposeBoolean("hideJunk"),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
   }),
 });
@@ -52,9 +50,6 @@ const CreateKeyInput = builder.inputType("CreateKeyInput", {
     expiresAt: t.field({
       type: "Timestamp",
       description: "When it stops working; no later than the asking key's own",
-    }),
-    hideJunk: t.boolean({
-      description: "Bar it from junk and quarantined mail; required of a key made by a barred one",
     }),
   }),
 });
@@ -73,7 +68,7 @@ builder.mutationFields((t) => ({
   createKey: t.field({
     type: NewKeyType,
     description:
-      "Makes a key of your agent within your key's own permissions, expiry and junk bar; its secret is answered only now.",
+      "Makes a key of your agent within your key's own permissions and expiry; its secret is answered only now.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateKeyInput, required: true }) },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCaller(async (agent, args, ctx) => keys.createKey(ctx, agent, await ctx.grant(), args.input)),

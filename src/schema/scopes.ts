@@ -31,7 +31,7 @@ function assertNeed(grant: Grant, need: Need): void {
     return;
   }
   for (const permission of PERMISSIONS) assertPermitted(grant, permission);
-  if (!unlimited(grant)) throw lacking("manage", "Only a key with every permission and no limit can do this");
+  if (!unlimited(grant)) throw lacking("manage", "Only a key with every permission and no expiry can do this");
 }
 
 export function scopesOf(ctx: Context) {

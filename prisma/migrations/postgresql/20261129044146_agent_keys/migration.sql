@@ -6,7 +6,6 @@ CREATE TABLE "Key" (
     "name" TEXT NOT NULL,
     "permissions" JSONB NOT NULL DEFAULT '[]',
     "expiresAt" TIMESTAMP(3),
-    "hideJunk" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" TIMESTAMP(3) NOT NULL,
 
     CONSTRAINT "Key_pkey" PRIMARY KEY ("id")

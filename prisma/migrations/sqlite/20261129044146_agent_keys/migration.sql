@@ -6,7 +6,6 @@ CREATE TABLE "Key" (
     "name" TEXT NOT NULL,
     "permissions" JSONB NOT NULL DEFAULT [],
     "expiresAt" DATETIME,
-    "hideJunk" BOOLEAN NOT NULL DEFAULT false,
     "createdAt" DATETIME NOT NULL,
     CONSTRAINT "Key_agentId_fkey" FOREIGN KEY ("agentId") REFERENCES "Agent" ("id") ON DELETE CASCADE ON UPDATE CASCADE
 );
