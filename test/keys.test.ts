@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { Api, createAgent, type TestAgent } from "./support/api.ts";
 import { callTool, connectMcp } from "./support/mcp.ts";
 import { served } from "./support/served.ts";
+import { sseSubscription, wsSubscription } from "./support/streams.ts";
 
 // An agent's keys: made with a whitelist of permissions (read, send, manage,
 // events) and an expiry; listed without secrets; revoked at once
@@ -180,6 +181,20 @@ describe("permissions", () => {
     const primary = await connectMcp(svc.url, agent.apiKey);
     expect((await primary.listTools()).tools.map((tool) => tool.name)).toContain("send_email");
     await primary.close();
+  });
+  test("a key without events is refused subscriptions, over server-sent events and WebSocket alike", async () => {
+    const readOnly = await keyWith(["read"]);
+    const query = "subscription ($id: ID!) { mailEvents(agentId: $id) { id } }";
+    const sse = await sseSubscription(svc.url, query, { id: agent.id }, readOnly);
+    expect(sse.status).toBe(403);
+    expect((await sse.next()).errors?.[0]?.extensions).toMatchObject({ status: 403, permission: "events" });
+    sse.close();
+    const ws = wsSubscription(svc.url, query, { id: agent.id }, readOnly);
+    expect((await ws.next()).errors?.[0]?.extensions).toMatchObject({ status: 403, permission: "events" });
+    ws.close();
+    const listening = await sseSubscription(svc.url, query, { id: agent.id }, await keyWith(["events"]));
+    expect(listening.status).toBe(200);
+    listening.close();
   });
 });
 
