@@ -10,7 +10,11 @@
 export const ERROR_KINDS = {
   BAD_REQUEST: { status: 400, error: "Bad Request", when: "Invalid body or parameters, or a verification failure" },
   UNAUTHORIZED: { status: 401, error: "Unauthorized", when: "Missing or invalid API key" },
-  FORBIDDEN: { status: 403, error: "Forbidden", when: "Another agent's key, or the agent is not verified" },
+  FORBIDDEN: {
+    status: 403,
+    error: "Forbidden",
+    when: "Another agent's key, the agent is not verified, or the key lacks a permission (named in permission)",
+  },
   NOT_FOUND: { status: 404, error: "Not Found", when: "No such agent, email or item" },
   METHOD_NOT_ALLOWED: { status: 405, error: "Method Not Allowed", when: "The path does not take this method" },
   NOT_ACCEPTABLE: { status: 406, error: "Not Acceptable", when: "No answer of a type the Accept header takes" },
@@ -151,6 +155,8 @@ export interface ErrorDetails {
   retryAfter?: number;
   /** The addresses a send was refused for (RECIPIENT_SUPPRESSED, RECIPIENT_BLOCKED, NO_SUCH_MAILBOX). */
   recipients?: string[];
+  /** The permission a key lacks, when a 403 is for that. */
+  permission?: string;
 }
 
 export interface ErrorBody extends ErrorDetails {
@@ -180,6 +186,11 @@ export const ERROR_BODY_SCHEMA: Record<string, unknown> = {
       type: "array",
       items: { type: "string" },
       description: "RECIPIENT_SUPPRESSED: the addresses the send was refused for",
+    },
+    permission: {
+      type: "string",
+      enum: ["read", "send", "manage", "events"],
+      description: "403: the permission the API key lacks",
     },
   },
   required: ["error", "message", "statusCode"],

@@ -102,7 +102,17 @@ test("the document is valid OpenAPI 3.1 and documents every route", async () => 
 test("a reference a person reads: operations grouped by area, every part described, its own statuses", async () => {
   expect(doc.info.title).toBe("Pigeonhole API");
   const tags = doc.tags.map((tag: Json) => tag.name);
-  expect(tags).toEqual(["agents", "verification", "review", "sending", "emails", "threads", "events", "webhooks"]);
+  expect(tags).toEqual([
+    "agents",
+    "verification",
+    "review",
+    "sending",
+    "emails",
+    "threads",
+    "events",
+    "webhooks",
+    "keys",
+  ]);
   const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json).map(([method, operation]): [string, Json] => [
       `${method.toUpperCase()} ${path}`,
@@ -247,6 +257,12 @@ test("every documented operation answers as documented", async () => {
   });
   await call("POST", `${hooks}/deliveries/${deliveries.body.data[0].id}/retry`, { key });
   await call("DELETE", hooks, { key });
+
+  // Keys, and a key's refusal for lack of a permission.
+  const made = await call("POST", `${base}/keys`, { key, body: { name: "documented", permissions: ["read"] } });
+  await call("GET", `${base}/keys`, { key });
+  expect((await call("GET", `${base}/keys`, { key: made.body.key })).body.permission).toBe("manage");
+  await call("DELETE", `${base}/keys/${made.body.id}`, { key });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

@@ -138,6 +138,20 @@ describe("a relation beneath a thread's messages", () => {
   });
 });
 
+describe("a key of the agent's own", () => {
+  test("is found by the one statement the primary key is: a read sends as many with either", async () => {
+    const made = await api.post(`/agents/${agent.id}/keys`, {
+      key: agent.apiKey,
+      body: { name: "reader", permissions: ["read"] },
+    });
+    expect(made.status).toBe(201);
+    const read = (key: string) =>
+      statementsOf((headers) => api.get(`/agents/${agent.id}/emails/${emailId}`, { key, headers }));
+    const primary = await read(agent.apiKey);
+    expect(await read(made.body.key)).toBe(primary);
+  });
+});
+
 describe("an agent's webhooks", () => {
   const query = `query($id: ID!) { agent(id: $id) { id webhooks { id url events } } }`;
   const addWebhooks = async (count: number) => {

@@ -1,4 +1,4 @@
-import type { Agent, Prisma } from "../generated/prisma/sqlite/client.ts";
+import type { Agent, Key, Prisma } from "../generated/prisma/sqlite/client.ts";
 import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
@@ -19,13 +19,32 @@ export type AgentQuery = { include?: Prisma.AgentInclude } | { select?: Prisma.A
 const expired = (cutoff: Date) => ({ verifiedAt: null, createdAt: { lte: cutoff } }) satisfies Prisma.AgentWhereInput;
 
 // Raw: every request looks its key up, and a prepared statement costs a
-// fraction of Prisma's query (docs/performance.md).
-const BY_KEY = `SELECT ${columnsOf("Agent")} FROM "Agent" WHERE "apiKeyHash" = ?`;
+// fraction of Prisma's query (docs/performance.md). One statement for either
+// kind of key: the agent's primary one (its own column) or one of its Key rows.
+const BY_KEY = `SELECT ${columnsOf("Agent")}, NULL AS "keyId", NULL AS "keyPermissions", NULL AS "keyExpiresAt"
+    FROM "Agent" WHERE "apiKeyHash" = ?
+  UNION ALL SELECT ${columnsOf("Agent", { table: true })}, "Key"."id", "Key"."permissions", "Key"."expiresAt"
+    FROM "Key" JOIN "Agent" ON "Agent"."id" = "Key"."agentId" WHERE "Key"."hash" = ?`;
 
-/** The agent whose key has this hash, or null. */
-export async function agentByKeyHash({ sql }: Store, apiKeyHash: string): Promise<Agent | null> {
-  const row = await sql.one(BY_KEY, [apiKeyHash]);
-  return row ? rowOf(sql, "Agent", row) : null;
+/** A Key row as the lookup reads it; null for the agent's primary key. */
+export type KeyGrantRow = Pick<Key, "id" | "permissions" | "expiresAt">;
+
+/** The agent whose key (primary, or one of its Key rows) has this hash, and that Key row; null for no such key. */
+export async function agentByKeyHash(
+  { sql }: Store,
+  hash: string,
+): Promise<{ agent: Agent; key: KeyGrantRow | null } | null> {
+  const row = await sql.one(BY_KEY, [hash, hash]);
+  if (!row) return null;
+  const { keyId, keyPermissions, keyExpiresAt, ...agent } = row;
+  const key =
+    keyId === null
+      ? null
+      : {
+          ...rowOf(sql, "Key", { permissions: keyPermissions, expiresAt: keyExpiresAt }),
+          id: keyId as string,
+        };
+  return { agent: rowOf(sql, "Agent", agent), key: key as KeyGrantRow | null };
 }
 
 /** The agent whose verification link has this hash, or null. */

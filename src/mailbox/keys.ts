@@ -1,8 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
-import { agentByClaimHash, agentByKeyHash } from "../db/agents.ts";
+import { agentByClaimHash, agentByKeyHash, type KeyGrantRow } from "../db/agents.ts";
 import { keyPrefixOf } from "../wire-names.ts";
-import type { AgentRecord } from "./records.ts";
+import { expired, FULL_GRANT, type Grant } from "./permissions.ts";
+import { type AgentRecord, permissionsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // API keys are 32 random bytes behind a recognisable prefix. Only their
@@ -52,10 +53,30 @@ export function hashApiKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex");
 }
 
-/** The agent a key belongs to, or null. */
-export function agentByKey(services: Services, apiKey: string): Promise<AgentRecord | null> {
-  return agentByKeyHash(services, hashApiKey(apiKey));
+/** The agent a key belongs to and what the key may do; null for no such key, or one expired (refused alike). */
+export async function holderOfKey(services: Services, apiKey: string): Promise<KeyHolder | null> {
+  const found = await agentByKeyHash(services, hashApiKey(apiKey));
+  if (!found) return null;
+  const grant = found.key === null ? FULL_GRANT : grantOf(found.key);
+  return expired(grant, services.clock.now()) ? null : { agent: found.agent, grant };
 }
+
+/** The agent a key belongs to, or null. */
+export async function agentByKey(services: Services, apiKey: string): Promise<AgentRecord | null> {
+  return (await holderOfKey(services, apiKey))?.agent ?? null;
+}
+
+/** An agent behind a key, and what that key may do. */
+export interface KeyHolder {
+  agent: AgentRecord;
+  grant: Grant;
+}
+
+const grantOf = (key: KeyGrantRow): Grant => ({
+  keyId: key.id,
+  permissions: permissionsOf(key.permissions),
+  expiresAt: key.expiresAt,
+});
 
 /** The agent a verification link is for, or null. */
 export async function agentByClaimToken(services: Services, claimToken: string): Promise<AgentRecord | null> {

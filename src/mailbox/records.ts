@@ -1,6 +1,7 @@
 import type { Agent, Email, Prisma, SentEmail } from "../generated/prisma/sqlite/client.ts";
 import { type Authentication, resultWord, type Verdict } from "./authentication.ts";
 import type { AttachmentInput } from "./outgoing.ts";
+import type { Permission } from "./permissions.ts";
 import type { Link } from "./reading/links.ts";
 
 // The domain's values: the rows of the data model, as every door sees them.
@@ -8,6 +9,9 @@ import type { Link } from "./reading/links.ts";
 export type AgentRecord = Agent;
 export type EmailRecord = Email;
 export type SentRecord = SentEmail;
+
+/** The permissions a key's row keeps. */
+export const permissionsOf = (stored: Prisma.JsonValue) => stored as Permission[];
 
 /** A list of addresses a row keeps: Prisma types each Json field JsonValue; those of addresses hold strings. */
 export const addressesOf = (stored: Prisma.JsonValue): string[] => stored as string[];

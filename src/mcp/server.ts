@@ -9,16 +9,17 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
+import type { KeyHolder } from "../mailbox/keys.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
 import type { RequestFacts } from "../schema/context.ts";
-import { answerOf, requestOf, type Tool, tools } from "./tools.ts";
+import { answerOf, permits, requestOf, type Tool, tools } from "./tools.ts";
 
 // /mcp: the Model Context Protocol over Streamable HTTP, for the agent whose
 // key the request carries. Each POST gets a server of its own and answers in
 // JSON (no session, no stream), so any instance can answer any call and
-// nothing outlives the request.
+// nothing outlives the request. A key sees the tools its permissions allow.
 
 const INSTRUCTIONS =
   "Your own email mailbox. get_agent tells your address. Mail that arrives is in list_emails and search_emails, " +
@@ -76,13 +77,14 @@ async function callTool(
 }
 
 /** The tools as tools/list shows them: read-only ones marked. */
-const LISTINGS = tools.map((tool) => ({
+const listingOf = (tool: Tool) => ({
   name: tool.name,
   title: tool.title,
   description: tool.description,
   inputSchema: tool.inputSchema,
   annotations: { readOnlyHint: tool.readOnly, openWorldHint: !tool.readOnly },
-}));
+});
+const LISTINGS = new Map(tools.map((tool) => [tool, listingOf(tool)]));
 
 interface ToolContext {
   services: Services;
@@ -93,12 +95,14 @@ interface ToolContext {
 
 // The SDK's McpServer would check arguments itself and refuse in words of
 // its own; the low-level server lets every tool error be the spec's body.
-function mcpServer(agent: AgentRecord, context: ToolContext): Server {
+function mcpServer({ agent, grant }: KeyHolder, context: ToolContext): Server {
   const server = new Server(
     { name: "pigeonhole", version: "1" },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
   );
-  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: LISTINGS }));
+  // A key sees only the tools its permissions let it call; another is refused by its route (403, naming the permission).
+  const shown = tools.filter((tool) => permits(grant, tool)).map((tool) => LISTINGS.get(tool));
+  server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: shown }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
     const named = BY_NAME.get(request.params.name);
     if (!named) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
@@ -125,8 +129,8 @@ async function messagesOf(request: Request): Promise<unknown> {
 }
 
 /** Answers one POST /mcp for the agent the request's key names (checked before). */
-export async function answerMcp(request: Request, agent: AgentRecord, context: ToolContext): Promise<Response> {
-  const server = mcpServer(agent, context);
+export async function answerMcp(request: Request, holder: KeyHolder, context: ToolContext): Promise<Response> {
+  const server = mcpServer(holder, context);
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   const parsedBody = await messagesOf(request);
   await server.connect(transport);

@@ -8,10 +8,12 @@ import {
   isListType,
   isNonNullType,
 } from "graphql";
-import { type Bounds, operationOf, type Part, partsOf } from "../rest/request.ts";
+import { type Grant, unlimited } from "../mailbox/permissions.ts";
+import { type Bounds, operationOf, type Part, partsOf, permissionOfRoute } from "../rest/request.ts";
 import type { McpVariant, RestRequest, Route } from "../schema/declare.ts";
 import { schema } from "../schema/index.ts";
 import { operations } from "../schema/operations.ts";
+import type { Need } from "../schema/scopes.ts";
 
 // The tools an agent's model sees, made from the declared operations that
 // name one (src/schema/*.rest.ts): each runs its operation's REST route, its
@@ -44,6 +46,8 @@ export interface Tool {
   fills: Readonly<Record<string, unknown>>;
   /** The fields of the route's answer it gives, when not all of them. */
   keeps?: readonly string[];
+  /** What the key needs to see and call it: a key without it is not shown the tool. */
+  permission: Need;
   /** The operation is a query: the client may call it without asking. */
   readOnly: boolean;
   /** Its parameters as JSON Schema (draft 7). */
@@ -146,6 +150,7 @@ function toolOf(route: Route, parts: Part[], declared: McpVariant): Tool {
     all,
     fills: declared.fills ?? {},
     keeps: declared.keeps,
+    permission: permissionOfRoute(route, schema) ?? null,
     readOnly: operationOf(route).operation === "query",
     inputSchema: objectSchemaOf(parameters),
   };
@@ -158,6 +163,14 @@ export const tools: Tool[] = operations.flatMap((route) => {
   const { variants = [], ...primary } = route.mcp;
   return [toolOf(route, parts, primary), ...variants.map((variant) => toolOf(route, parts, variant))];
 });
+
+/** Whether a key of this grant may see and call the tool. */
+export function permits(grant: Grant, tool: Tool): boolean {
+  const { permission } = tool;
+  if (permission === null) return true;
+  if (permission === "every") return unlimited(grant);
+  return grant.permissions.includes(permission);
+}
 
 /** ISO 8601 as Timestamp takes it (ms since 1970); anything else is left for the coercion to refuse. */
 function timeOf(value: unknown, type: GraphQLInputType): unknown {

@@ -21,7 +21,7 @@ import type { Config } from "../config.ts";
 import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
 import type { Access, Route, Tag } from "../schema/declare.ts";
 import { publicOperations } from "../schema/operations.ts";
-import { operationOf, type Place, partsOf, summaryOf } from "./request.ts";
+import { operationOf, type Place, partsOf, permissionOfRoute, summaryOf } from "./request.ts";
 
 // The OpenAPI 3.1 description of the REST layer, generated from the
 // operations' declarations: security, tag, statuses and summary as each
@@ -335,6 +335,13 @@ function errorStatuses(route: Route): string[] {
   return [...new Set(statuses)].sort((a, b) => a - b).map(String);
 }
 
+/** An agent's route says the permission its key needs (x-permission; "every": every permission and no limit). */
+function permissionNote(route: Route, schema: GraphQLSchema): { "x-permission"?: string } {
+  if (route.access !== "agent") return {};
+  const permission = permissionOfRoute(route, schema);
+  return permission ? { "x-permission": permission } : {};
+}
+
 /** The areas of the API, in the order the reference shows them; the operator's are not in it. */
 const TAGS: Record<Exclude<Tag, "admin">, string> = {
   agents: "Registering an agent, reading it, its key and its sender lists.",
@@ -346,6 +353,7 @@ const TAGS: Record<Exclude<Tag, "admin">, string> = {
   threads: "Conversations: received and sent messages linked by Message-ID.",
   events: "Hearing of mail as it arrives: the event log and its long poll.",
   webhooks: "Events delivered by signed POSTs to the agent's URL.",
+  keys: "The agent's API keys: each with permissions (read, send, manage, events), and an expiry it cannot lift.",
 };
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");
@@ -388,6 +396,7 @@ function operationFor(route: Route, schema: GraphQLSchema): Schema {
     operationId: operation.name?.value,
     tags: [route.tag],
     summary: summaryOf(route, schema),
+    ...permissionNote(route, schema),
     ...(KEYED[route.access] ? {} : { security: [] }),
     ...(parameters.length ? { parameters } : {}),
     ...(route.body

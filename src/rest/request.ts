@@ -23,6 +23,8 @@ import {
 } from "graphql";
 import { ServiceError } from "../errors.ts";
 import type { Rename, RestRequest, Route } from "../schema/declare.ts";
+import { permissionOf } from "../schema/own-agent.ts";
+import type { Need } from "../schema/scopes.ts";
 
 // How a REST request becomes its operation's variables: each variable from
 // the part of the same name (or the one its declaration renames it to), an
@@ -108,6 +110,17 @@ export function summaryOf(route: Route, schema: GraphQLSchema): string {
   const summary = route.summary ?? (root && leadField(root, operation.selectionSet)?.description);
   if (!summary) throw new Error(`${route.method} ${route.path} has no summary and its field no description`);
   return summary;
+}
+
+/**
+ * The permission a key needs for the route: what its operation's field's scope declares (null: none beyond the key;
+ * undefined: not an agent's route). What the MCP tool list and the OpenAPI document say.
+ */
+export function permissionOfRoute(route: Route, schema: GraphQLSchema): Need | undefined {
+  const operation = operationOf(route);
+  const root = schema.getRootType(operation.operation);
+  const field = root && leadField(root, operation.selectionSet);
+  return permissionOf((field?.extensions.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes);
 }
 
 /** The field argument each variable is passed to, for its description and bounds (an @include's is no field's). */

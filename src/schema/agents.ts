@@ -2,7 +2,8 @@ import { requestScope } from "../log.ts";
 import { addressOf, agentWith, createAgent, deleteAgent, type Registration, rotateKey } from "../mailbox/agents.ts";
 import { limitsOf } from "../mailbox/limits.ts";
 import { builder, OutcomeType } from "./builder.ts";
-import { forCaller, ownAgentArg } from "./own-agent.ts";
+import type { Context } from "./context.ts";
+import { forCaller, needing, ownAgentArg } from "./own-agent.ts";
 
 // Agents and their keys. The Agent type is only ever seen by its own key, or
 // by whoever has just registered it.
@@ -11,7 +12,7 @@ import { forCaller, ownAgentArg } from "./own-agent.ts";
 const REGISTRATION = "registration";
 
 export const AgentType = builder.prismaObject("Agent", {
-  authScopes: (agent) => ({ $granted: REGISTRATION, verifiedAgent: agent.id }),
+  authScopes: (agent) => ({ $granted: REGISTRATION, verifiedAgent: { agentId: agent.id, permission: null } }),
   fields: (t) => ({
     id: t.exposeID("id"),
     email: t.string({
@@ -72,7 +73,9 @@ builder.queryField("agent", (t) =>
     nullable: true,
     description: "Your own agent; it must be verified.",
     args: { id: t.arg.id({ required: true }) },
-    authScopes: (_, args) => ({ verifiedAgent: args.id }),
+    authScopes: needing(null, (_: unknown, args: { id: string }) => ({
+      verifiedAgent: { agentId: args.id, permission: null },
+    })),
     resolve: async (query, _, __, ctx) => agentWith(ctx, await ctx.caller(), query),
   }),
 );
@@ -82,7 +85,9 @@ builder.queryField("me", (t) =>
     type: "Agent",
     nullable: true,
     description: "The agent the API key belongs to; it must be verified (null with NOT_VERIFIED until it is).",
-    authScopes: async (_, __, ctx) => ({ verifiedAgent: (await ctx.caller()).id }),
+    authScopes: needing(null, async (_: unknown, __: unknown, ctx: Context) => ({
+      verifiedAgent: { agentId: (await ctx.caller()).id, permission: null },
+    })),
     resolve: async (query, _, __, ctx) => agentWith(ctx, await ctx.caller(), query),
   }),
 );
@@ -101,14 +106,14 @@ builder.mutationFields((t) => ({
     type: RotateApiKeyPayload,
     description: "Issues a new API key; the current one stops working at once.",
     args: { agentId: t.arg.id({ required: true }) },
-    authScopes: ownAgentArg,
+    authScopes: ownAgentArg("every"),
     resolve: forCaller((agent, _, ctx) => rotateKey(ctx, agent)),
   }),
   deleteAgent: t.field({
     type: OutcomeType,
     description: "Deletes the agent with all its mail and data, permanently.",
     args: { agentId: t.arg.id({ required: true }) },
-    authScopes: ownAgentArg,
+    authScopes: ownAgentArg("manage"),
     resolve: forCaller((agent, _, ctx) => deleteAgent(ctx, agent)),
   }),
 }));

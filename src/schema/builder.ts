@@ -10,7 +10,7 @@ import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import { costOverLimit, FIELD_COST, LIMITS } from "./limits.ts";
 import { keepPlans } from "./plan-cache.ts";
-import { scopesOf } from "./scopes.ts";
+import { type AgentAccess, scopesOf } from "./scopes.ts";
 
 // The one builder: plugins, scalars, the data model and the context every
 // resolver sees. Scope auth runs first, so no other plugin's wrapper runs for
@@ -33,10 +33,10 @@ export const builder = new SchemaBuilder<{
   AuthScopes: {
     /** A valid API key. */
     key: boolean;
-    /** The key's own agent, verified or not: the agent's id. */
-    ownAgent: string;
-    /** The key's own agent, verified: the agent's id. */
-    verifiedAgent: string;
+    /** The key's own agent, verified or not: the agent's id, and the permission the key needs. */
+    ownAgent: AgentAccess;
+    /** The key's own agent, verified: the agent's id, and the permission the key needs. */
+    verifiedAgent: AgentAccess;
     /** The operator, by ADMIN_TOKEN; never an agent's key. */
     operator: boolean;
     /** A held message's review link: its token, which decides that message only; never with an agent's key. */

@@ -1,7 +1,8 @@
 import { ServiceError } from "../errors.ts";
 import { requestScope } from "../log.ts";
 import { keyInvalid, keyNotBearer, keyRequired } from "../mailbox/access.ts";
-import { agentByKey, sameSecret } from "../mailbox/keys.ts";
+import { agentByKey, holderOfKey, type KeyHolder, sameSecret } from "../mailbox/keys.ts";
+import type { Grant } from "../mailbox/permissions.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import { openReview, type Review } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -14,6 +15,10 @@ import type { Streams } from "./streams.ts";
 export interface Context extends Instance {
   /** The agent the request's key belongs to: 401 without a key or with a wrong one. Looked up once. */
   caller(): Promise<AgentRecord>;
+  /** What the request's key may do: its permissions and limits (401 as caller() for no key). */
+  grant(): Promise<Grant>;
+  /** Both: the key's agent and grant, looked up once. */
+  holder(): Promise<KeyHolder>;
   /** The agent a verification acts on: a verification link's (by its claim token) when given, else the key's. */
   verifying(claimToken: string | null | undefined): Promise<AgentRecord>;
   /** The held message a review link is for: 404 for no such link, 410 once decided. Looked up once per token. */
@@ -55,18 +60,21 @@ export function keyOf(authorization: string | null): string | null {
   return /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1] ?? "";
 }
 
-/** The agent behind a presented key (keyOf): 401 without a key or with a wrong one. The one place a key is checked. */
-export async function agentOfKey(services: Services, apiKey: string | null): Promise<AgentRecord> {
+/**
+ * The agent behind a presented key (keyOf) and what the key may do: 401 without a key or with a wrong or expired
+ * one. The one place a key is checked.
+ */
+export async function holderOf(services: Services, apiKey: string | null): Promise<KeyHolder> {
   if (apiKey === null) throw keyRequired();
   if (apiKey === "") throw keyNotBearer();
-  const agent = await agentByKey(services, apiKey);
-  if (!agent) throw keyInvalid();
-  return agent;
+  const holder = await holderOfKey(services, apiKey);
+  if (!holder) throw keyInvalid();
+  return holder;
 }
 
 export function createContext(services: Instance, request: RequestFacts, streams: Streams): Context {
   const apiKey = request.key;
-  let caller: Promise<AgentRecord> | undefined;
+  let holder: Promise<KeyHolder> | undefined;
   const reviews = new Map<string, Promise<Review>>();
   // The services last: V8 (Node 20) adds a property after a spread by a slow path, some 0.7 µs each.
   return {
@@ -108,16 +116,22 @@ export function createContext(services: Instance, request: RequestFacts, streams
       if (claimToken == null) return this.caller();
       return openClaim(services, claimToken);
     },
-    caller() {
-      caller ??= (async () => {
+    async caller() {
+      return (await this.holder()).agent;
+    },
+    async grant() {
+      return (await this.holder()).grant;
+    },
+    holder() {
+      holder ??= (async () => {
         // Counted as presented, before the lookup: a flood of wrong keys is held back too.
         if (apiKey) await services.limits.perKey(apiKey);
-        const agent = await agentOfKey(services, apiKey);
+        const found = await holderOf(services, apiKey);
         const scope = requestScope.getStore();
-        if (scope) scope.agentId = agent.id;
-        return agent;
+        if (scope) scope.agentId = found.agent.id;
+        return found;
       })();
-      return caller;
+      return holder;
     },
     ...services,
   };

@@ -38,6 +38,7 @@ export type Tag =
   | "threads"
   | "events"
   | "webhooks"
+  | "keys"
   | "admin";
 
 /**

@@ -15,7 +15,7 @@ import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { BODY_COST } from "./limits.ts";
-import { forCaller, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
 import { ATTACHMENTS, AttachmentInput } from "./sending.ts";
 
@@ -120,14 +120,14 @@ builder.prismaObjectFields(AgentType, (t) => ({
     type: DraftPage,
     description: "Drafts, newest first.",
     args: pageArgs,
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("send"),
     complexity: pageCost,
     resolve: (agent, args, ctx) => listDrafts(ctx, agent, args),
   }),
   draftConnection: t.connection({
     type: DraftType,
     description: "Drafts as a cursor connection, newest first.",
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("send"),
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) => draftSlice(ctx, agent, slice, nodesQuery(ctx, info))),
@@ -137,7 +137,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     nullable: true,
     description: "One draft.",
     args: { id: t.arg.id({ required: true }) },
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("send"),
     resolve: (query, agent, args, ctx) => getDraft(ctx, agent, args.id, query as DraftQuery),
   }),
 }));
@@ -147,7 +147,7 @@ builder.mutationFields((t) => ({
     type: DraftType,
     description: "Writes a draft; it counts against storage until it is sent or deleted.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: DraftInput, required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("send"),
     resolve: forCaller((agent, args, ctx) => createDraft(ctx, agent, args.input)),
   }),
   updateDraft: t.field({
@@ -158,14 +158,14 @@ builder.mutationFields((t) => ({
       draftId: t.arg.id({ required: true }),
       input: t.arg({ type: DraftInput, required: true }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("send"),
     resolve: forCaller((agent, args, ctx) => updateDraft(ctx, agent, args.draftId, args.input)),
   }),
   deleteDraft: t.field({
     type: OutcomeType,
     description: "Deletes a draft, giving back its storage.",
     args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("send"),
     resolve: forCaller((agent, args, ctx) => deleteDraft(ctx, agent, args.draftId)),
   }),
 }));

@@ -38,7 +38,7 @@ import {
   SpamStatusEnum,
 } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
-import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
 
 // Received mail and the agent's folders.
@@ -347,7 +347,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     type: EmailPage,
     description: "Received mail, newest first (best match first with search); all folders unless one is named.",
     args: { ...mailArgs, ...pageArgs },
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) => {
       const request = { ...filterOf(args), limit: args.limit, offset: args.offset };
@@ -359,7 +359,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     type: EmailType,
     description: "Received mail as a cursor connection, newest first (with search too), for paging deep.",
     args: mailArgs,
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
@@ -369,7 +369,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   folders: t.field({
     type: [FolderType],
     description: "inbox, archive, trash and junk, then every custom folder that holds mail.",
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     resolve: (agent, _, ctx) => folderSummary(ctx, agent),
   }),
 }));
@@ -380,7 +380,7 @@ builder.queryField("email", (t) =>
     nullable: true,
     description: "One received email of your agent.",
     args: { agentId: t.arg.id({ required: true }), emailId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("read"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
       ctx.answer.load(() => getEmail(ctx, agent, args.emailId, query), bodyBytes),
     ),
@@ -399,7 +399,7 @@ builder.mutationFields((t) => ({
       addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
       removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
       ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args, query), bodyBytes),
     ),
@@ -415,7 +415,7 @@ builder.mutationFields((t) => ({
       addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
       removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),
   }),
   deleteEmail: t.field({
@@ -426,7 +426,7 @@ builder.mutationFields((t) => ({
       emailId: t.arg.id({ required: true }),
       permanent: t.arg.boolean({ description: "Delete for good, freeing its storage (default false)" }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => deleteEmail(ctx, agent, args.emailId, args.permanent ?? false)),
   }),
 }));

@@ -14,7 +14,7 @@ import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
 import { EmailType, LABEL_FILTER } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
-import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { LIMIT_EXTENSIONS } from "./pages.ts";
 
 /** The bounds of a wait in seconds, read by REST's and MCP's checks as the domain refuses them. */
@@ -75,7 +75,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
       types: t.arg.stringList({ description: TYPES }),
       label: t.arg.stringList({ description: EVENT_LABELS }),
     },
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("events"),
     complexity: eventsCost,
     resolve: (agent, args, ctx) => agentEvents(ctx, agent, args),
   }),
@@ -93,7 +93,7 @@ builder.queryFields((t) => ({
       types: t.arg.stringList({ description: TYPES }),
       label: t.arg.stringList({ description: EVENT_LABELS }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("events"),
     complexity: eventsCost,
     resolve: forCaller((agent, args, ctx) =>
       agentEvents(ctx, agent, { ...args, waitSeconds: args.wait }, ctx.signal()),
@@ -109,7 +109,7 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: EmailWaitFilter }),
       timeoutSeconds: t.arg.int({ description: "0-25, default 25", extensions: WAIT_EXTENSIONS }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("events"),
     resolve: forCallerWith(async (agent, query: EmailQuery, { filter, timeoutSeconds }, ctx) => {
       const wait = { ...filter, after: filter?.after?.getTime(), timeoutSeconds };
       const email = await waitForEmail(ctx, agent, wait, ctx.signal(), query);
@@ -164,7 +164,7 @@ builder.subscriptionFields((t) => ({
       after: t.arg.id(),
       label: t.arg.stringList({ description: EVENT_LABELS }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("events"),
     subscribe: (_, args, ctx) =>
       counted(ctx, args.agentId, (agent) => eventStream(ctx, agent, args, () => ctx.stillCaller(), ctx.signal())),
     resolve: (event: EventRecord) => event,
@@ -173,7 +173,7 @@ builder.subscriptionFields((t) => ({
     type: EmailType,
     description: "Each email as it is filed for the agent (in one folder when named).",
     args: { agentId: t.arg.id({ required: true }), folder: t.arg.string() },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("events"),
     subscribe: (_, args, ctx) =>
       counted(ctx, args.agentId, (agent) =>
         receivedEmails(ctx, agent, args.folder == null ? null : folderName(args.folder)),

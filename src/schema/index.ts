@@ -11,6 +11,7 @@ import "./threads.ts";
 import "./senders.ts";
 import "./events.ts";
 import "./webhooks.ts";
+import "./keys.ts";
 import "./domains.ts";
 import "./admin.ts";
 

@@ -5,6 +5,7 @@ import { domainOperations } from "./domains.rest.ts";
 import { draftOperations } from "./drafts.rest.ts";
 import { emailOperations } from "./emails.rest.ts";
 import { eventOperations } from "./events.rest.ts";
+import { keyOperations } from "./keys.rest.ts";
 import { reviewOperations } from "./review.rest.ts";
 import { senderOperations } from "./senders.rest.ts";
 import { sendingOperations } from "./sending.rest.ts";
@@ -27,6 +28,7 @@ export const operations: Route[] = [
   ...sendingOperations,
   ...draftOperations,
   ...webhookOperations,
+  ...keyOperations,
   ...reviewOperations,
   ...adminOperations,
 ];

@@ -91,7 +91,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: SendEmailInput, required: true }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("send"),
     resolve: forCaller((agent, args, ctx) => sendEmail(ctx, agent, args.input, args.idempotencyKey)),
   }),
   replyToEmail: t.field({
@@ -104,7 +104,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: ReplyInput, required: true }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("send"),
     resolve: forCaller((agent, args, ctx) => replyToEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
   }),
   forwardEmail: t.field({
@@ -117,7 +117,7 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: ForwardInput, required: true }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("send"),
     resolve: forCaller((agent, args, ctx) => forwardEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
   }),
   sendDraft: t.field({
@@ -125,7 +125,7 @@ builder.mutationFields((t) => ({
     description:
       "Sends a draft as sendEmail sends a message (the same checks and limits); the draft is gone after. Held for a person when the agent's policy says so.",
     args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("send"),
     resolve: forCaller((agent, args, ctx) => sendDraft(ctx, agent, args.draftId)),
   }),
 }));

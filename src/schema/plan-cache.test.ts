@@ -3,6 +3,7 @@ import { Plan } from "@pothos/selection-mapper";
 import { type DocumentNode, execute, parse } from "graphql";
 import { afterEach, expect, test } from "vitest";
 import { listEmails } from "../mailbox/emails.ts";
+import { FULL_GRANT } from "../mailbox/permissions.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Instance } from "../services.ts";
 import { memoryOfFile } from "../testing/memory.ts";
@@ -66,6 +67,7 @@ async function run(document: DocumentNode | undefined, agent: AgentRecord, varia
       new Streams(),
     ),
     caller: async () => agent,
+    holder: async () => ({ agent, grant: FULL_GRANT }),
   };
   if (!document) throw new Error("no document");
   const result = await execute({

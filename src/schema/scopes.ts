@@ -1,20 +1,53 @@
 import { assertOwns, assertVerified } from "../mailbox/access.ts";
+import {
+  assertPermitted,
+  type Grant,
+  lacking,
+  PERMISSIONS,
+  type Permission,
+  unlimited,
+} from "../mailbox/permissions.ts";
 import { openQuarantineLink } from "../mailbox/quarantine.ts";
 import type { Context } from "./context.ts";
 
 // The one authorization choke point: every field that reaches an agent's data
 // names a scope, and the Agent type carries one of its own. A scope either
 // holds or throws the spec's error (401, 403 or 404, NOT_VERIFIED), with
-// ownership checked before verification.
+// ownership checked first, then the key's permission, then verification.
+
+/** What a field needs of the key: a permission, every permission with no limit ("every"), or nothing beyond the key. */
+export type Need = Permission | "every" | null;
+
+/** The agent a field acts on, and what it needs of the key. */
+export interface AgentAccess {
+  agentId: string;
+  permission: Need;
+}
+
+function assertNeed(grant: Grant, need: Need): void {
+  if (need === null) return;
+  if (need !== "every") {
+    assertPermitted(grant, need);
+    return;
+  }
+  for (const permission of PERMISSIONS) assertPermitted(grant, permission);
+  if (!unlimited(grant)) throw lacking("manage", "Only a key with every permission and no expiry can do this");
+}
 
 export function scopesOf(ctx: Context) {
+  const own = async ({ agentId, permission }: AgentAccess) => {
+    const { agent, grant } = await ctx.holder();
+    await assertOwns(ctx, agent, agentId);
+    assertNeed(grant, permission);
+    return agent;
+  };
   return {
     key: async () => {
       await ctx.caller();
       return true;
     },
-    ownAgent: async (agentId: string) => {
-      await assertOwns(ctx, await ctx.caller(), agentId);
+    ownAgent: async (access: AgentAccess) => {
+      await own(access);
       return true;
     },
     operator: async () => {
@@ -35,10 +68,8 @@ export function scopesOf(ctx: Context) {
       await openQuarantineLink(ctx, token);
       return true;
     },
-    verifiedAgent: async (agentId: string) => {
-      const caller = await ctx.caller();
-      await assertOwns(ctx, caller, agentId);
-      assertVerified(caller);
+    verifiedAgent: async (access: AgentAccess) => {
+      assertVerified(await own(access));
       return true;
     },
   };

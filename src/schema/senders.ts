@@ -9,7 +9,7 @@ import {
 } from "../mailbox/senders.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
-import { forCaller, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCaller, verifiedAgentArg } from "./own-agent.ts";
 
 // Allow and block lists: the agent's own receive lists, on the agent; every
 // scope's lists for the operator (the admin namespace's fields, in admin.ts,
@@ -30,7 +30,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   senders: t.field({
     type: SenderListsType,
     description: "Whose mail is filed for the agent: its own allow and block lists, and its allow-only mode.",
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("manage"),
     resolve: (agent, _, ctx) => getSenders(ctx, agent),
   }),
 }));
@@ -47,7 +47,7 @@ builder.mutationField("setSenders", (t) =>
         description: "Only senders in allow reach the agent; left out: on when allow has entries",
       }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => setSenders(ctx, agent, args)),
   }),
 );

@@ -6,7 +6,7 @@ import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { DeliveryStatusEnum, type SentStatus } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
-import { forCaller, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
 
 // Sending, what went out, and the daily quota.
@@ -104,7 +104,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     type: SentEmailPage,
     description: "Sent mail, newest first; total counts every send, not only today's.",
     args: pageArgs,
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
       ctx.answer.load(
@@ -115,7 +115,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
   sentConnection: t.connection({
     type: SentEmailType,
     description: "Sent mail as a cursor connection, newest first.",
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
@@ -127,21 +127,21 @@ builder.prismaObjectFields(AgentType, (t) => ({
     nullable: true,
     description: "One sent email, with what reports said of its recipients.",
     args: { id: t.arg.id({ required: true }) },
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     resolve: (query, agent, args, ctx) => getSent(ctx, agent, args.id, query),
   }),
   suppressions: t.field({
     type: SuppressionPage,
     description: "Addresses the agent's mail no longer goes to (a hard bounce or a complaint), newest first.",
     args: pageArgs,
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     complexity: pageCost,
     resolve: (agent, args, ctx) => listSuppressions(ctx, agent, args),
   }),
   sendQuota: t.field({
     type: SendQuotaType,
     description: "Where the agent stands against the daily send limit.",
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField(null),
     resolve: (agent, _, ctx) => sendQuota(ctx, agent),
   }),
 }));
@@ -151,14 +151,14 @@ builder.mutationFields((t) => ({
     type: OutcomeType,
     description: "Takes an address off the suppression list: mail to it goes out again.",
     args: { agentId: t.arg.id({ required: true }), address: t.arg.string({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => removeSuppression(ctx, agent, args.address)),
   }),
   deleteSentEmail: t.field({
     type: OutcomeType,
     description: "Deletes a sent email's record for good, freeing its storage.",
     args: { agentId: t.arg.id({ required: true }), sentId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => deleteSent(ctx, agent, args.sentId)),
   }),
 }));

@@ -18,7 +18,7 @@ import { builder } from "./builder.ts";
 import { EmailType, LABEL_CHANGE } from "./emails.ts";
 import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
-import { forCallerWith, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
 import { SentEmailType } from "./sending.ts";
 
@@ -112,7 +112,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     type: ThreadPage,
     description: "Conversations, newest activity first; with a folder, those with received mail in it.",
     args: { ...threadArgs, ...pageArgs },
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
       ctx.answer.load(
@@ -124,7 +124,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     type: ThreadType,
     description: "Conversations as a cursor connection, newest activity first.",
     args: threadArgs,
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("read"),
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
@@ -147,7 +147,7 @@ builder.queryField("thread", (t) =>
     nullable: true,
     description: "One conversation of your agent, with its messages.",
     args: { agentId: t.arg.id({ required: true }), threadId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("read"),
     resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
       ctx.answer.load(() => getThread(ctx, agent, args.threadId, query), bodyBytes),
     ),
@@ -164,7 +164,7 @@ builder.mutationField("updateThread", (t) =>
       addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
       removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
       ctx.answer.load(() => updateThread(ctx, agent, args.threadId, args, query), bodyBytes),
     ),

@@ -7,6 +7,7 @@ import {
   verificationStatus,
 } from "../mailbox/verification.ts";
 import { builder } from "./builder.ts";
+import { needing } from "./own-agent.ts";
 
 // Verification by a public post on X: any valid key, verified or not, or the
 // claim token of the agent's verification link, which can do nothing else.
@@ -57,7 +58,9 @@ builder.queryField("verificationStatus", (t) =>
     type: VerificationStatus,
     description: "Where the agent stands in verification.",
     args: { claimToken: t.arg.string({ description: CLAIM_TOKEN_ARG }) },
-    authScopes: (_, args) => ({ verifier: args.claimToken ?? null }),
+    authScopes: needing(null, (_: unknown, args: { claimToken?: string | null }) => ({
+      verifier: args.claimToken ?? null,
+    })),
     resolve: async (_, args, ctx) => verificationStatus(ctx, await ctx.verifying(args.claimToken)),
   }),
 );
@@ -67,7 +70,9 @@ builder.mutationFields((t) => ({
     type: VerificationChallenge,
     description: `Issues a code valid for ${VERIFICATION_CODE_MINUTES} minutes, replacing any earlier one.`,
     args: { claimToken: t.arg.string({ description: CLAIM_TOKEN_ARG }) },
-    authScopes: (_, args) => ({ verifier: args.claimToken ?? null }),
+    authScopes: needing(null, (_: unknown, args: { claimToken?: string | null }) => ({
+      verifier: args.claimToken ?? null,
+    })),
     resolve: async (_, args, ctx) => startVerification(ctx, await ctx.verifying(args.claimToken)),
   }),
   completeVerification: t.field({
@@ -77,7 +82,9 @@ builder.mutationFields((t) => ({
       tweetUrl: t.arg.string({ required: true, description: "URL of the public post" }),
       claimToken: t.arg.string({ description: CLAIM_TOKEN_ARG }),
     },
-    authScopes: (_, args) => ({ verifier: args.claimToken ?? null }),
+    authScopes: needing(null, (_: unknown, args: { claimToken?: string | null }) => ({
+      verifier: args.claimToken ?? null,
+    })),
     resolve: async (_, args, ctx) => completeVerification(ctx, await ctx.verifying(args.claimToken), args.tweetUrl),
   }),
 }));

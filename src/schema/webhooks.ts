@@ -3,7 +3,7 @@ import * as webhooks from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { type WebhookDeliveryStatus, WebhookDeliveryStatusEnum } from "./enums.ts";
-import { forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
 
 // Webhooks: where the agent's events are POSTed, signed the Standard Webhooks
@@ -96,7 +96,7 @@ const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
 builder.prismaObjectFields(AgentType, (t) => ({
   webhooks: t.relation("webhooks", {
     description: `The agent's webhooks, oldest first; at most ${webhooks.MAX_WEBHOOKS_PER_AGENT}.`,
-    authScopes: (agent) => ({ verifiedAgent: agent.id }),
+    authScopes: agentField("manage"),
     complexity: { field: 1, multiplier: webhooks.MAX_WEBHOOKS_PER_AGENT },
     query: { orderBy: [...webhooks.WEBHOOK_ORDER] },
   }),
@@ -108,7 +108,7 @@ builder.queryField("webhook", (t) =>
     nullable: true,
     description: "One webhook of your agent.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
       webhooks.getWebhook(ctx, agent, args.webhookId, query),
     ),
@@ -120,7 +120,7 @@ builder.mutationFields((t) => ({
     type: WebhookSecretType,
     description: "Adds a webhook; its signing secret is answered only now.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => webhooks.createWebhook(ctx, agent, args.input)),
   }),
   updateWebhook: t.prismaField({
@@ -131,7 +131,7 @@ builder.mutationFields((t) => ({
       webhookId: t.arg.id({ required: true }),
       input: t.arg({ type: UpdateWebhookInput, required: true }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
       webhooks.updateWebhook(ctx, agent, args.webhookId, args.input, query),
     ),
@@ -140,14 +140,14 @@ builder.mutationFields((t) => ({
     type: OutcomeType,
     description: "Deletes a webhook and its deliveries.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => webhooks.deleteWebhook(ctx, agent, args.webhookId)),
   }),
   rotateWebhookSecret: t.field({
     type: WebhookSecretType,
     description: "A new signing secret, answered only now; the old one stops signing at once.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => webhooks.rotateWebhookSecret(ctx, agent, args.webhookId)),
   }),
   retryWebhookDelivery: t.field({
@@ -158,7 +158,7 @@ builder.mutationFields((t) => ({
       webhookId: t.arg.id({ required: true }),
       deliveryId: t.arg.id({ required: true }),
     },
-    authScopes: verifiedAgentArg,
+    authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => webhooks.retryDelivery(ctx, agent, args.webhookId, args.deliveryId)),
   }),
 }));

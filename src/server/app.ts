@@ -19,7 +19,7 @@ import type { Services } from "../mailbox/services.ts";
 import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
-import { agentOfKey, keyOf, requestFacts } from "../schema/context.ts";
+import { holderOf, keyOf, requestFacts } from "../schema/context.ts";
 import { SEND_BODY_LIMIT } from "../schema/declare.ts";
 import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
@@ -102,10 +102,10 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   mountRoutes(app, run, services.config);
   app.post("/mcp", limitBody(SEND_BODY_LIMIT), async (c) => {
     const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
-    const agent = await agentOfKey(services, facts.key);
+    const holder = await holderOf(services, facts.key);
     // The MCP SDK is loaded with the first call to it: an instance without MCP clients keeps none of it.
     const { answerMcp } = await import("../mcp/server.ts");
-    return answerMcp(c.req.raw, agent, { services, run, facts });
+    return answerMcp(c.req.raw, holder, { services, run, facts });
   });
   serveDescriptions(app, services.config);
   // After the routes: /verify/status, /start and /complete are theirs (a GET there

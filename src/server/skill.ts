@@ -115,6 +115,10 @@ curl -s -X POST ${base}/agents/my-agent/send -H "Authorization: Bearer $KEY" -H 
 
 \`to\` is one address or a list; give \`text\`, \`html\` or both. Reply with \`POST .../emails/{id}/reply\` (\`{"text": "…", "replyAll": false}\`) and forward with \`.../forward\`. An \`Idempotency-Key\` makes a retry safe: the same key answers the first result again. \`GET .../sent\` lists what went out. With \`"sendAt"\` (ms since 1970, up to ${f.limits.scheduleDays} days ahead) it waits as a draft and answers 202 \`{id, status: "scheduled", …}\`. If your operator has a person approve mail first, a send answers 202 \`{id, status: "pending_approval", to, subject}\`: the person is sent the link to decide it (you are not), and \`email.approved\` / \`email.rejected\` events tell you the outcome; \`DELETE .../drafts/{id}\` withdraws it.
 
+## Keys
+
+Your key may do everything. For a program that should only read, only send or only listen, make a narrower one: \`POST ${base}/agents/my-agent/keys\` with \`{"name": "worker", "permissions": ["send"], "expiresAt": <ms, optional>}\` answers \`key\` once. Permissions: \`read\` (mail, threads, attachments, search), \`send\` (send, reply, forward, drafts), \`manage\` (folders, labels, deletion, sender lists, webhooks, keys), \`events\` (event log, waits, subscriptions). \`GET .../keys\` lists them without secrets, \`DELETE .../keys/{id}\` revokes one at once. A key lacking a permission gets 403 with \`permission\` naming it; a key never makes a key with more than it has.
+
 ## Limits
 
 | limit | value |
@@ -132,7 +136,7 @@ curl -s -X POST ${base}/agents/my-agent/send -H "Authorization: Bearer $KEY" -H 
 
 ## Errors
 
-Bodies are \`{"error", "message", "statusCode"}\`, plus \`code\` (and \`limit\`, \`current\`, \`resetAt\`) where it applies.
+Bodies are \`{"error", "message", "statusCode"}\`, plus \`code\` (and \`limit\`, \`current\`, \`resetAt\`) where it applies, and \`permission\` when a key lacks one.
 
 | status | error | when |
 |---|---|---|

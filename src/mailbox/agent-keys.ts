@@ -1,0 +1,92 @@
+import { randomBytes } from "node:crypto";
+import { deleteKey, insertKey, keysOf, type ListedKey } from "../db/keys.ts";
+import { excerpt, ServiceError } from "../errors.ts";
+import { newApiKey } from "./keys.ts";
+import { assertPermitted, assertWithin, type Grant, inOrder, PERMISSIONS, type Permission } from "./permissions.ts";
+import { type AgentRecord, permissionsOf } from "./records.ts";
+import type { Services } from "./services.ts";
+
+// An agent's keys: the primary one (registration's, replaced by rotate-key,
+// every permission) and those made from it or from each other, each within
+// the grant of the key that made it. Making, listing and revoking need
+// `manage`. The secret is shown once; only its hash is kept.
+
+/** The primary key's id and name in the list: it is not a Key row, and is never deleted (rotate-key replaces it). */
+export const PRIMARY = "primary";
+
+export interface NewKey {
+  name: string;
+  permissions: Permission[];
+  expiresAt?: Date | null;
+}
+
+/** A key as shown: never its secret, but once, when it is made. */
+export interface KeyView {
+  id: string;
+  name: string;
+  permissions: Permission[];
+  expiresAt: Date | null;
+  createdAt: Date;
+}
+
+const NAME_MAX = 100;
+
+function checked(input: NewKey, now: Date): Omit<Grant, "keyId"> & { name: string } {
+  const name = input.name.trim();
+  if (name === "" || name.length > NAME_MAX) {
+    throw new ServiceError("BAD_REQUEST", `A key's name is 1 to ${NAME_MAX} characters`);
+  }
+  if (input.permissions.length === 0) throw new ServiceError("BAD_REQUEST", "A key needs at least one permission");
+  const expiresAt = input.expiresAt ?? null;
+  if (expiresAt !== null && expiresAt <= now) throw new ServiceError("BAD_REQUEST", "expiresAt must be in the future");
+  return { name, permissions: inOrder(input.permissions), expiresAt };
+}
+
+const viewOf = (key: ListedKey): KeyView => ({ ...key, permissions: permissionsOf(key.permissions) });
+
+/** A new key of the agent within the grant of the key that asks (which needs `manage`); its secret shown this once. */
+export async function createKey(
+  services: Services,
+  agent: AgentRecord,
+  grant: Grant,
+  input: NewKey,
+): Promise<KeyView & { key: string }> {
+  assertPermitted(grant, "manage");
+  const now = services.clock.now();
+  const child = checked(input, now);
+  assertWithin(grant, child);
+  const { apiKey, apiKeyHash } = newApiKey(services.config);
+  const id = `key_${randomBytes(12).toString("base64url")}`;
+  const row = await insertKey(services, { id, agentId: agent.id, hash: apiKeyHash, ...child, createdAt: now });
+  return { ...viewOf(row), key: apiKey };
+}
+
+/** The agent's keys, the primary one first: never a secret. */
+export async function listKeys(services: Services, agent: AgentRecord, grant: Grant): Promise<KeyView[]> {
+  assertPermitted(grant, "manage");
+  const primary: KeyView = {
+    id: PRIMARY,
+    name: PRIMARY,
+    permissions: [...PERMISSIONS],
+    expiresAt: null,
+    createdAt: agent.createdAt,
+  };
+  return [primary, ...(await keysOf(services, agent.id)).map(viewOf)];
+}
+
+/** Revokes one of the agent's keys at once, on every instance (each request reads its key's row). */
+export async function revokeKey(
+  services: Services,
+  agent: AgentRecord,
+  grant: Grant,
+  keyId: string,
+): Promise<{ success: boolean; message: string }> {
+  assertPermitted(grant, "manage");
+  if (keyId === PRIMARY) {
+    throw new ServiceError("BAD_REQUEST", "The primary key is not revoked: rotate-key replaces it");
+  }
+  if (!(await deleteKey(services, agent.id, keyId))) {
+    throw new ServiceError("NOT_FOUND", `Key ${excerpt(keyId)} not found`);
+  }
+  return { success: true, message: `Key ${keyId} was revoked; it no longer works` };
+}

@@ -1,0 +1,64 @@
+import { describe, expect, test } from "vitest";
+import {
+  assertPermitted,
+  assertWithin,
+  expired,
+  FULL_GRANT,
+  type Grant,
+  inOrder,
+  PERMISSIONS,
+  unlimited,
+} from "./permissions.ts";
+
+const grant = (permissions: Grant["permissions"], expiresAt: Date | null = null): Grant => ({
+  keyId: "key_1",
+  permissions,
+  expiresAt,
+});
+
+describe("a key's permissions", () => {
+  test("a missing permission is a 403 naming it", () => {
+    expect(() => assertPermitted(grant(["send"]), "read")).toThrow(
+      expect.objectContaining({ kind: "FORBIDDEN", details: { permission: "read" } }),
+    );
+    expect(() => assertPermitted(grant(["send"]), "send")).not.toThrow();
+  });
+
+  test("the primary key's grant has every permission, for ever", () => {
+    expect(FULL_GRANT.permissions).toEqual(PERMISSIONS);
+    expect(unlimited(FULL_GRANT)).toBe(true);
+    expect(unlimited(grant([...PERMISSIONS], new Date(1)))).toBe(false);
+    expect(unlimited(grant(["read", "send", "manage"]))).toBe(false);
+  });
+
+  test("permissions are kept once each, in the one order", () => {
+    expect(inOrder(["events", "read", "events"])).toEqual(["read", "events"]);
+  });
+
+  test("a grant lapses at its expiry, not before", () => {
+    const at = new Date(1_000);
+    expect(expired(grant(["read"], at), new Date(999))).toBe(false);
+    expect(expired(grant(["read"], at), at)).toBe(true);
+    expect(expired(grant(["read"]), new Date(8e15))).toBe(false);
+  });
+});
+
+describe("a child key never exceeds its parent", () => {
+  const parent = grant(["read", "manage"], new Date(10_000));
+
+  test("fewer or the same permissions, expiring no later: allowed", () => {
+    expect(() => assertWithin(parent, { permissions: ["read"], expiresAt: new Date(10_000) })).not.toThrow();
+    expect(() => assertWithin(FULL_GRANT, { permissions: [...PERMISSIONS], expiresAt: null })).not.toThrow();
+  });
+
+  test("a permission the parent lacks is refused, naming it", () => {
+    expect(() => assertWithin(parent, { permissions: ["read", "send"], expiresAt: new Date(1) })).toThrow(
+      expect.objectContaining({ kind: "FORBIDDEN", details: { permission: "send" } }),
+    );
+  });
+
+  test("outliving the parent is refused: a later expiry, or none", () => {
+    expect(() => assertWithin(parent, { permissions: ["read"], expiresAt: new Date(10_001) })).toThrow(/outlives/);
+    expect(() => assertWithin(parent, { permissions: ["read"], expiresAt: null })).toThrow(/outlives/);
+  });
+});

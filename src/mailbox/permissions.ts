@@ -1,0 +1,56 @@
+import { ServiceError } from "../errors.ts";
+
+// What a key may do. A key's permissions are a whitelist: read (mail, threads,
+// attachments, search), send (send, reply, forward, drafts), manage (folders,
+// labels, deletion, lists, webhooks, keys) and events (long polls, streams,
+// subscriptions). It may be limited further, by an expiry time. An agent's
+// primary key (from registration and rotate-key) has every permission and no
+// expiry; a key makes keys only within its own grant.
+
+export const PERMISSIONS = ["read", "send", "manage", "events"] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+/** What the key a request presents may do. */
+export interface Grant {
+  /** The key's id; null for the agent's primary key. */
+  keyId: string | null;
+  permissions: readonly Permission[];
+  /** Refused as invalid from then on; null: never. */
+  expiresAt: Date | null;
+}
+
+/** The primary key's grant: everything, for ever. */
+export const FULL_GRANT: Grant = { keyId: null, permissions: PERMISSIONS, expiresAt: null };
+
+/** A refusal naming the permission the key lacks: 403, the spec's body and `permission`. */
+export const lacking = (permission: Permission, message = `This API key lacks the ${permission} permission`) =>
+  new ServiceError("FORBIDDEN", message, { permission });
+
+export function assertPermitted(grant: Grant, permission: Permission): void {
+  if (!grant.permissions.includes(permission)) throw lacking(permission);
+}
+
+/** Whether the grant has lapsed by now: its key is then refused as an invalid one. */
+export const expired = (grant: Grant, now: Date) => grant.expiresAt !== null && grant.expiresAt <= now;
+
+/** Permissions as stored and shown: each once, in the canonical order. */
+export const inOrder = (permissions: readonly Permission[]): Permission[] =>
+  PERMISSIONS.filter((permission) => permissions.includes(permission));
+
+/**
+ * Refuses (403, naming what the parent lacks) a child grant that would exceed its parent: a permission the parent
+ * lacks, or a later expiry (or none under an expiring parent).
+ */
+export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
+  for (const permission of child.permissions) {
+    if (!parent.permissions.includes(permission)) {
+      throw lacking(permission, `A key cannot make a key with the ${permission} permission it lacks itself`);
+    }
+  }
+  if (parent.expiresAt !== null && (child.expiresAt === null || child.expiresAt > parent.expiresAt)) {
+    throw lacking("manage", "A key cannot make a key that outlives it: give an expiresAt no later than its own");
+  }
+}
+
+/** Whether the grant holds every permission with no expiry: what only the primary key's equal may do (rotate it). */
+export const unlimited = (grant: Grant) => grant.permissions.length === PERMISSIONS.length && grant.expiresAt === null;

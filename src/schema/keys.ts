@@ -1,0 +1,83 @@
+import * as keys from "../mailbox/agent-keys.ts";
+import type { PERMISSIONS } from "../mailbox/permissions.ts";
+import { builder, OutcomeType } from "./builder.ts";
+import { forCaller, verifiedAgentArg } from "./own-agent.ts";
+
+// The keys area in GraphQL: an agent's keys, made within the grant of the key
+// that asks, listed without secrets, revoked at once. Each needs `manage`.
+
+export const PermissionEnum = builder.enumType("Permission", {
+  description: "What a key may do",
+  values: {
+    read: { description: "Read mail, threads, attachments and search" },
+    send: { description: "Send, reply, forward, and drafts" },
+    manage: { description: "Folders, labels, deletion, lists, webhooks and keys" },
+    events: { description: "Long polls, event streams and subscriptions" },
+  } satisfies Record<(typeof PERMISSIONS)[number], { description: string }>,
+});
+
+const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
+  description: "A key of the agent, never with its secret; the primary one (id primary) has every permission.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    name: t.exposeString("name"),
+    permissions: t.expose("permissions", { type: [PermissionEnum] }),
+    expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true, description: "Refused from then on" }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+  }),
+});
+
+const NewKeyType = builder.objectRef<keys.KeyView & { key: string }>("NewKey").implement({
+  description: "A key just made, with its secret: shown this once.",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    key: t.exposeString("key", { description: "The secret, as Authorization: Bearer <key>; shown only now" }),
+    name: t.exposeString("name"),
+    permissions: t.expose("permissions", { type: [PermissionEnum] }),
+    expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+  }),
+});
+
+const CreateKeyInput = builder.inputType("CreateKeyInput", {
+  fields: (t) => ({
+    name: t.string({ required: true, description: "1 to 100 characters, for you to tell keys apart" }),
+    permissions: t.field({
+      type: [PermissionEnum],
+      required: true,
+      description: "At least one; none the key that asks lacks",
+    }),
+    expiresAt: t.field({
+      type: "Timestamp",
+      description: "When it stops working; no later than the asking key's own",
+    }),
+  }),
+});
+
+builder.queryField("keys", (t) =>
+  t.field({
+    type: [KeyType],
+    description: "Your agent's keys, the primary one first; never their secrets.",
+    args: { agentId: t.arg.id({ required: true }) },
+    authScopes: verifiedAgentArg("manage"),
+    resolve: async (_, __, ctx) => keys.listKeys(ctx, await ctx.caller(), await ctx.grant()),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  createKey: t.field({
+    type: NewKeyType,
+    description:
+      "Makes a key of your agent within your key's own permissions and expiry; its secret is answered only now.",
+    args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateKeyInput, required: true }) },
+    authScopes: verifiedAgentArg("manage"),
+    resolve: forCaller(async (agent, args, ctx) => keys.createKey(ctx, agent, await ctx.grant(), args.input)),
+  }),
+  revokeKey: t.field({
+    type: OutcomeType,
+    description: "Revokes one of your agent's keys: it stops working at once, everywhere.",
+    args: { agentId: t.arg.id({ required: true }), keyId: t.arg.id({ required: true }) },
+    authScopes: verifiedAgentArg("manage"),
+    resolve: forCaller(async (agent, args, ctx) => keys.revokeKey(ctx, agent, await ctx.grant(), args.keyId)),
+  }),
+}));

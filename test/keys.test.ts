@@ -1,0 +1,267 @@
+import { beforeAll, describe, expect, test } from "vitest";
+import { Api, createAgent, type TestAgent } from "./support/api.ts";
+import { callTool, connectMcp } from "./support/mcp.ts";
+import { served } from "./support/served.ts";
+import { sseSubscription, wsSubscription } from "./support/streams.ts";
+
+// An agent's keys: made with a whitelist of permissions (read, send, manage,
+// events) and an expiry; listed without secrets; revoked at once
+// on every instance. A key lacking a permission is refused 403 naming it, on
+// REST, GraphQL and MCP alike, and sees no MCP tool it may not call. A key
+// makes keys only within its own grant. The primary key does everything.
+
+const { svc, api } = served({ env: { MAIL_DOMAIN: "localhost", VERIFICATION_MODE: "none" } });
+
+let agent: TestAgent;
+let emailId: string;
+
+const keysPath = () => `/agents/${agent.id}/keys`;
+
+/** A new key of the agent, made by `by` (the primary key unless given). */
+async function makeKey(body: Record<string, unknown>, by = agent.apiKey) {
+  return api.post(keysPath(), { key: by, body: { name: "a key", ...body } });
+}
+
+async function keyWith(permissions: string[], extra: Record<string, unknown> = {}): Promise<string> {
+  const made = await makeKey({ permissions, ...extra });
+  expect(made.status).toBe(201);
+  return made.body.key;
+}
+
+const lacks = (permission: string) => ({ error: "Forbidden", message: expect.any(String), permission });
+
+beforeAll(async () => {
+  agent = await createAgent(api);
+  const sender = await createAgent(api);
+  const sent = await api.post(`/agents/${sender.id}/send`, {
+    key: sender.apiKey,
+    body: { to: `${agent.id}@localhost`, subject: "Hello", text: "Hi." },
+  });
+  expect(sent.status).toBe(201);
+  emailId = (await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body.data[0].id;
+});
+
+describe("making and listing keys", () => {
+  test("a new key answers its secret once; the list shows every key, the primary first, never a secret", async () => {
+    const made = await makeKey({ name: "dashboard", permissions: ["read", "events"] });
+    expect(made.status).toBe(201);
+    expect(made.body).toEqual({
+      id: expect.any(String),
+      key: expect.stringMatching(/^ph_/),
+      name: "dashboard",
+      permissions: ["read", "events"],
+      expiresAt: null,
+      createdAt: expect.any(Number),
+    });
+    const listed = await api.get(keysPath(), { key: agent.apiKey });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data[0]).toMatchObject({
+      id: "primary",
+      name: "primary",
+      permissions: ["read", "send", "manage", "events"],
+    });
+    expect(listed.body.data).toContainEqual({ ...made.body, key: undefined });
+    expect(listed.text).not.toContain(made.body.key);
+  });
+
+  test("a name and at least one known permission are required", async () => {
+    expect((await makeKey({ permissions: [] })).status).toBe(400);
+    expect((await makeKey({ permissions: ["everything"] })).status).toBe(400);
+    expect((await makeKey({ name: "", permissions: ["read"] })).status).toBe(400);
+    expect((await makeKey({ permissions: ["read"], expiresAt: svc.clock.now().getTime() - 1 })).status).toBe(400);
+  });
+});
+
+describe("permissions", () => {
+  test("a send-only key cannot read (403 naming read) and can send", async () => {
+    const sendOnly = await keyWith(["send"]);
+    const read = await api.get(`/agents/${agent.id}/emails`, { key: sendOnly });
+    expect(read.status).toBe(403);
+    expect(read.body).toEqual({ ...lacks("read"), statusCode: 403 });
+    expect((await api.get(`/agents/${agent.id}/emails/${emailId}`, { key: sendOnly })).body.permission).toBe("read");
+    const sent = await api.post(`/agents/${agent.id}/send`, {
+      key: sendOnly,
+      body: { to: `${agent.id}@localhost`, subject: "From the worker", text: "Done." },
+    });
+    expect(sent.status).toBe(201);
+    expect((await api.get(`/agents/${agent.id}`, { key: sendOnly })).status).toBe(200);
+  });
+
+  test("a read-only key is refused every write on REST with 403 naming what it lacks", async () => {
+    const readOnly = await keyWith(["read"]);
+    expect((await api.get(`/agents/${agent.id}/emails`, { key: readOnly })).status).toBe(200);
+    expect((await api.get(`/agents/${agent.id}/threads`, { key: readOnly })).status).toBe(200);
+    const writes: [string, string, unknown, string][] = [
+      ["POST", `/agents/${agent.id}/send`, { to: "a@localhost", subject: "x", text: "x" }, "send"],
+      ["POST", `/agents/${agent.id}/drafts`, { to: ["a@localhost"], subject: "x", text: "x" }, "send"],
+      ["PATCH", `/agents/${agent.id}/emails/${emailId}`, { isRead: true }, "manage"],
+      ["DELETE", `/agents/${agent.id}/emails/${emailId}`, undefined, "manage"],
+      ["POST", `/agents/${agent.id}/webhooks`, { url: "https://example.com/hook" }, "manage"],
+      ["PUT", `/agents/${agent.id}/senders`, { allow: [], block: [] }, "manage"],
+      ["POST", keysPath(), { name: "k", permissions: ["read"] }, "manage"],
+      ["DELETE", `/agents/${agent.id}`, undefined, "manage"],
+      ["POST", `/agents/${agent.id}/rotate-key`, undefined, "send"],
+      ["GET", `/agents/${agent.id}/events`, undefined, "events"],
+    ];
+    for (const [method, path, body, permission] of writes) {
+      const reply = await api.call(method, path, { key: readOnly, body });
+      expect({ method, path, status: reply.status, body: reply.body }).toEqual({
+        method,
+        path,
+        status: 403,
+        body: { ...lacks(permission), statusCode: 403 },
+      });
+    }
+    expect((await api.get(`/agents/${agent.id}`, { key: agent.apiKey })).status).toBe(200);
+  });
+
+  test("GraphQL refuses a read-only key's writes with 403 and the permission in the extensions", async () => {
+    const readOnly = await keyWith(["read"]);
+    const reply = await api.graphql(
+      `mutation ($id: ID!) { sendEmail(agentId: $id, input: { to: ["a@localhost"], subject: "x", text: "x" }) { __typename } }`,
+      { id: agent.id },
+      readOnly,
+    );
+    expect(reply.body.errors[0].extensions).toMatchObject({ code: "FORBIDDEN", status: 403, permission: "send" });
+    const deleted = await api.graphql(
+      `mutation ($id: ID!, $e: ID!) { deleteEmail(agentId: $id, emailId: $e) { success } }`,
+      { id: agent.id, e: emailId },
+      readOnly,
+    );
+    expect(deleted.body.errors[0].extensions).toMatchObject({ status: 403, permission: "manage" });
+    const read = await api.graphql(
+      `query ($id: ID!) { agent(id: $id) { id emails { data { id } } } }`,
+      { id: agent.id },
+      readOnly,
+    );
+    expect(read.body.errors).toBeUndefined();
+    const sendOnly = await keyWith(["send"]);
+    const refused = await api.graphql(
+      `query ($id: ID!) { agent(id: $id) { id emails { data { id } } } }`,
+      { id: agent.id },
+      sendOnly,
+    );
+    expect(refused.body.errors[0].extensions).toMatchObject({ status: 403, permission: "read" });
+  });
+
+  test("GraphQL makes, lists and revokes keys", async () => {
+    const made = await api.graphql(
+      `mutation ($id: ID!) { createKey(agentId: $id, input: { name: "gql", permissions: [read] }) { id key permissions } }`,
+      { id: agent.id },
+      agent.apiKey,
+    );
+    const { id, key, permissions } = made.body.data.createKey;
+    expect(permissions).toEqual(["read"]);
+    const listed = await api.graphql(`query ($id: ID!) { keys(agentId: $id) { id name } }`, { id: agent.id }, key);
+    expect(listed.body.errors[0].extensions).toMatchObject({ permission: "manage" });
+    const revoked = await api.graphql(
+      `mutation ($id: ID!, $k: ID!) { revokeKey(agentId: $id, keyId: $k) { success } }`,
+      { id: agent.id, k: id },
+      agent.apiKey,
+    );
+    expect(revoked.body.data.revokeKey.success).toBe(true);
+    expect((await api.get(`/agents/${agent.id}`, { key })).status).toBe(401);
+  });
+
+  test("MCP: a key without send sees no send tool, and a read-only key's writes are tool errors naming the permission", async () => {
+    const readOnly = await keyWith(["read"]);
+    const client = await connectMcp(svc.url, readOnly);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain("list_emails");
+    for (const name of ["send_email", "reply_to_email", "forward_email", "create_draft", "send_draft"]) {
+      expect(names).not.toContain(name);
+    }
+    expect(names).not.toContain("delete_email");
+    const sent = await callTool(client, "send_email", { to: "a@localhost", subject: "x", text: "x" });
+    expect(sent).toMatchObject({ isError: true, body: { ...lacks("send"), statusCode: 403 } });
+    const deleted = await callTool(client, "delete_email", { emailId });
+    expect(deleted).toMatchObject({ isError: true, body: { permission: "manage" } });
+    expect((await callTool(client, "list_emails")).isError).toBe(false);
+    await client.close();
+    const primary = await connectMcp(svc.url, agent.apiKey);
+    expect((await primary.listTools()).tools.map((tool) => tool.name)).toContain("send_email");
+    await primary.close();
+  });
+  test("a key without events is refused subscriptions, over server-sent events and WebSocket alike", async () => {
+    const readOnly = await keyWith(["read"]);
+    const query = "subscription ($id: ID!) { mailEvents(agentId: $id) { id } }";
+    const sse = await sseSubscription(svc.url, query, { id: agent.id }, readOnly);
+    expect(sse.status).toBe(403);
+    expect((await sse.next()).errors?.[0]?.extensions).toMatchObject({ status: 403, permission: "events" });
+    sse.close();
+    const ws = wsSubscription(svc.url, query, { id: agent.id }, readOnly);
+    expect((await ws.next()).errors?.[0]?.extensions).toMatchObject({ status: 403, permission: "events" });
+    ws.close();
+    const listening = await sseSubscription(svc.url, query, { id: agent.id }, await keyWith(["events"]));
+    expect(listening.status).toBe(200);
+    listening.close();
+  });
+});
+
+describe("a child key never exceeds its parent", () => {
+  test("no permission or later expiry beyond the key that makes it", async () => {
+    const expiresAt = svc.clock.now().getTime() + 3_600_000;
+    const parent = await keyWith(["read", "manage"], { expiresAt });
+    const child = (body: Record<string, unknown>) => makeKey({ expiresAt, ...body }, parent);
+    const more = await child({ permissions: ["read", "send"] });
+    expect(more.status).toBe(403);
+    expect(more.body.permission).toBe("send");
+    expect((await child({ permissions: ["read"], expiresAt: expiresAt + 1 })).status).toBe(403);
+    expect((await child({ permissions: ["read"], expiresAt: null })).status).toBe(403);
+    const within = await child({ permissions: ["read"], expiresAt: expiresAt - 1 });
+    expect(within.status).toBe(201);
+    expect(within.body).toMatchObject({ permissions: ["read"], expiresAt: expiresAt - 1 });
+    const noManage = await keyWith(["read"]);
+    expect((await makeKey({ permissions: ["read"] }, noManage)).body.permission).toBe("manage");
+  });
+
+  test("only a key with every permission and no expiry rotates the primary key", async () => {
+    const expiresAt = svc.clock.now().getTime() + 3_600_000;
+    const limited = await keyWith(["read", "send", "manage", "events"], { expiresAt });
+    const refused = await api.post(`/agents/${agent.id}/rotate-key`, { key: limited });
+    expect(refused.status).toBe(403);
+    expect(refused.body.permission).toBe("manage");
+  });
+});
+
+describe("revocation and expiry", () => {
+  test("a revoked key stops at once on every instance", async () => {
+    const made = await makeKey({ permissions: ["read"] });
+    const other = new Api((await svc.startAnother()).url);
+    for (const client of [api, other]) {
+      expect((await client.get(`/agents/${agent.id}/emails`, { key: made.body.key })).status).toBe(200);
+    }
+    const revoked = await api.delete(`${keysPath()}/${made.body.id}`, { key: agent.apiKey });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.success).toBe(true);
+    for (const client of [api, other]) {
+      const reply = await client.get(`/agents/${agent.id}/emails`, { key: made.body.key });
+      expect(reply.status).toBe(401);
+    }
+    expect((await api.delete(`${keysPath()}/${made.body.id}`, { key: agent.apiKey })).status).toBe(404);
+    expect((await api.delete(`${keysPath()}/primary`, { key: agent.apiKey })).status).toBe(400);
+  });
+
+  test("an expired key is refused as an invalid one", async () => {
+    const key = await keyWith(["read"], { expiresAt: svc.clock.now().getTime() + 60_000 });
+    expect((await api.get(`/agents/${agent.id}/emails`, { key })).status).toBe(200);
+    svc.clock.advance(60_000);
+    const reply = await api.get(`/agents/${agent.id}/emails`, { key });
+    expect(reply.status).toBe(401);
+    expect(reply.body.message).toBe("API key is invalid");
+  });
+
+  test("another agent's key is no key of this agent's", async () => {
+    const stranger = await createAgent(api);
+    expect((await api.get(keysPath(), { key: stranger.apiKey })).status).toBe(403);
+  });
+});
+
+describe("the primary key", () => {
+  test("does everything, and makes a key with every permission", async () => {
+    const all = await keyWith(["events", "manage", "send", "read"]);
+    const listed = await api.get(keysPath(), { key: all });
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.at(-1).permissions).toEqual(["read", "send", "manage", "events"]);
+  });
+});
