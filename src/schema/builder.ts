@@ -10,7 +10,7 @@ import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import { costOverLimit, FIELD_COST, LIMITS } from "./limits.ts";
 import { keepPlans } from "./plan-cache.ts";
-import { type AgentAccess, scopesOf } from "./scopes.ts";
+import { type AgentAccess, scopeKey, scopesOf } from "./scopes.ts";
 
 // The one builder: plugins, scalars, the data model and the context every
 // resolver sees. Scope auth runs first, so no other plugin's wrapper runs for
@@ -57,7 +57,8 @@ export const builder = new SchemaBuilder<{
   },
   defaultFieldNullability: false,
   // Subscriptions are authorized once, when they start.
-  scopeAuth: { authScopes: scopesOf, authorizeOnSubscribe: true },
+  // A scope's result is kept for the request by its argument: an agent's access by its agent and permission.
+  scopeAuth: { authScopes: scopesOf, authorizeOnSubscribe: true, cacheKey: scopeKey },
   // Connections only: agents and emails are reached through their owner, never by a global node id.
   relay: { nodeQueryOptions: false, nodesQueryOptions: false, cursorType: "String" },
   // Lists multiply only where a field says by how much: a page by its limit.

@@ -24,6 +24,13 @@ export interface AgentAccess {
   permission: Need;
 }
 
+/** What a scope's result is kept by for the request: an access by its agent and permission, else the argument itself. */
+export function scopeKey(argument: unknown): unknown {
+  if (typeof argument !== "object" || argument === null || !("agentId" in argument)) return argument;
+  const { agentId, permission } = argument as AgentAccess;
+  return `${permission ?? ""}\u0000${agentId}`;
+}
+
 function assertNeed(grant: Grant, need: Need): void {
   if (need === null) return;
   if (need !== "every") {
