@@ -39,8 +39,8 @@ interface EmailRow {
   text: string | null;
   preview: string;
   replyText: string | null;
-  links: string;
-  codes: string;
+  links: unknown;
+  codes: unknown;
   authSpf: string | null;
   authDkim: string | null;
   authDmarc: string | null;
@@ -134,8 +134,8 @@ function emailOf(row: Raw, time: (value: unknown) => number): EmailRow {
     text: row.text as string | null,
     preview: row.preview as string,
     replyText: row.replyText as string | null,
-    links: row.links as string,
-    codes: row.codes as string,
+    links: row.links,
+    codes: row.codes,
     authSpf: row.authSpf as string | null,
     authDkim: row.authDkim as string | null,
     authDmarc: row.authDmarc as string | null,
@@ -305,8 +305,8 @@ const emailJson = (email: EmailRow, attachments: AttachmentRow[]) => ({
       contentId,
     })),
   preview: email.preview,
-  links: JSON.parse(email.links),
-  codes: JSON.parse(email.codes),
+  links: json(email.links),
+  codes: json(email.codes),
   authentication: {
     spf: email.authSpf,
     dkim: email.authDkim,
