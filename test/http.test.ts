@@ -388,6 +388,7 @@ describe("a server failure", () => {
         "ApprovedRecipient",
         "ReviewLink",
         "ListEntry",
+        "Key",
         "Agent",
       ])
         await broken.service.services.prisma.$executeRawUnsafe(`DROP TABLE "${table}"`);
