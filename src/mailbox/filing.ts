@@ -325,7 +325,7 @@ export async function fileBatch(
 }
 
 /** At most this many messages handed over directly share one filing transaction. */
-export const GROUP_LIMIT = 50;
+const GROUP_LIMIT = 50;
 
 interface Waiting {
   arrival: Arrival;
@@ -333,11 +333,17 @@ interface Waiting {
   reject: (error: unknown) => void;
 }
 
-/** Per database: the messages waiting for the next filing transaction, and whether one runs. */
-const groups = new WeakMap<Services["sql"], { waiting: Waiting[]; running: boolean }>();
+/** The messages waiting for the next filing transaction, and whether one runs. */
+interface Group {
+  waiting: Waiting[];
+  running: boolean;
+}
+
+/** Per database: its group. */
+const groups = new WeakMap<Services["sql"], Group>();
 
 /** Files the waiting messages a group at a time, each group in one transaction, until none wait. */
-async function fileGroups(services: Services, group: { waiting: Waiting[]; running: boolean }): Promise<void> {
+async function fileGroups(services: Services, group: Group): Promise<void> {
   group.running = true;
   while (group.waiting.length > 0) {
     const taken = group.waiting.splice(0, GROUP_LIMIT);

@@ -1,6 +1,6 @@
 import { isThenable } from "@pothos/core";
 import { Plan } from "@pothos/selection-mapper";
-import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode, type ValueNode } from "graphql";
+import { type FieldNode, type GraphQLResolveInfo, type SelectionSetNode, visit } from "graphql";
 
 // The Prisma plugin plans each field's query from the document afresh at every
 // request (Plan.fromInfo walks the selection, with its fragments, and folds it
@@ -29,29 +29,24 @@ export const freshPlan = Plan.fromInfo.bind(Plan);
 /** Per first field node: the variables its selection reads, and its plans by their values and the call's options. */
 const byField = new WeakMap<FieldNode, { variables: string[]; plans: Map<string, AnyPlan | null> }>();
 
-/** The variables a selection reads, in arguments and directives, through its fragments. */
-function variablesIn(selections: SelectionSetNode | undefined, info: GraphQLResolveInfo, found = new Set<string>()) {
-  for (const selection of selections?.selections ?? []) {
-    for (const directive of selection.directives ?? []) {
-      for (const argument of directive.arguments ?? []) collectVariables(argument.value, found);
-    }
-    if (selection.kind === Kind.FIELD) {
-      for (const argument of selection.arguments ?? []) collectVariables(argument.value, found);
-      variablesIn(selection.selectionSet, info, found);
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      variablesIn(selection.selectionSet, info, found);
-    } else if (!found.has(`...${selection.name.value}`)) {
-      found.add(`...${selection.name.value}`);
-      variablesIn(info.fragments[selection.name.value]?.selectionSet, info, found);
-    }
-  }
-  return found;
-}
-
-function collectVariables(value: ValueNode, found: Set<string>): void {
-  if (value.kind === Kind.VARIABLE) found.add(value.name.value);
-  else if (value.kind === Kind.LIST) for (const item of value.values) collectVariables(item, found);
-  else if (value.kind === Kind.OBJECT) for (const field of value.fields) collectVariables(field.value, found);
+/** The variables the fields' selections read, in arguments and directives, through their fragments. */
+function variablesIn(info: GraphQLResolveInfo): string[] {
+  const variables = new Set<string>();
+  const fragments = new Set<string>();
+  const walk = (selections: SelectionSetNode) =>
+    visit(selections, {
+      Variable: (node) => {
+        variables.add(node.name.value);
+      },
+      FragmentSpread: (node) => {
+        const fragment = info.fragments[node.name.value];
+        if (!fragment || fragments.has(node.name.value)) return;
+        fragments.add(node.name.value);
+        walk(fragment.selectionSet);
+      },
+    });
+  for (const node of info.fieldNodes) if (node.selectionSet) walk(node.selectionSet);
+  return [...variables].sort();
 }
 
 function fieldEntry(info: GraphQLResolveInfo) {
@@ -59,9 +54,7 @@ function fieldEntry(info: GraphQLResolveInfo) {
   if (!first) return undefined;
   let entry = byField.get(first);
   if (!entry) {
-    const found = new Set<string>();
-    for (const node of info.fieldNodes) variablesIn(node.selectionSet, info, found);
-    entry = { variables: [...found].filter((name) => !name.startsWith("...")).sort(), plans: new Map() };
+    entry = { variables: variablesIn(info), plans: new Map() };
     byField.set(first, entry);
   }
   return entry;
