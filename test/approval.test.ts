@@ -15,7 +15,7 @@ import { rawMessage } from "./support/mail.ts";
 import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
 import { freshDatabase, startTestService, withService } from "./support/service.ts";
-import { waitFor } from "./support/wait.ts";
+import { WAIT_MS, waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 // Sending on the owner's terms: a send asked for later answers 202 and waits
@@ -315,6 +315,10 @@ describe("the send policy", () => {
         return { subject, approved: approve.status === 200, withdrawn: withdraw.status === 200 };
       }),
     );
+    // What goes is waited for; then a while more, for a second copy or one that should not have gone.
+    for (const { subject, withdrawn } of outcomes) {
+      if (!withdrawn) await waitFor(() => arrivalsOf(subject).length > 0 || null, WAIT_MS, `${subject} sent`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 2500));
     for (const { subject, approved, withdrawn } of outcomes) {
       expect(approved || withdrawn, subject).toBe(true);
