@@ -77,23 +77,27 @@ Configuration comes from the same environment variables as the service.`;
 /** A mistake in how the command was called: said, with the usage, exit 2. */
 class UsageError extends Error {}
 
+/** parseArgs' two kinds of option: one that takes a value, and a flag. */
+const VALUE = { type: "string" } as const;
+const FLAG = { type: "boolean" } as const;
+
 const OPTIONS = {
-  json: { type: "boolean" },
-  yes: { type: "boolean" },
-  verified: { type: "string" },
-  prefix: { type: "string" },
-  limit: { type: "string" },
-  offset: { type: "string" },
-  storage: { type: "string" },
-  "daily-sends": { type: "string" },
-  reason: { type: "string" },
-  name: { type: "string" },
-  domain: { type: "string" },
-  agent: { type: "string" },
-  open: { type: "boolean" },
-  email: { type: "string" },
-  "webhook-url": { type: "string" },
-  "webhook-secret": { type: "string" },
+  json: FLAG,
+  yes: FLAG,
+  verified: VALUE,
+  prefix: VALUE,
+  limit: VALUE,
+  offset: VALUE,
+  storage: VALUE,
+  "daily-sends": VALUE,
+  reason: VALUE,
+  name: VALUE,
+  domain: VALUE,
+  agent: VALUE,
+  open: FLAG,
+  email: VALUE,
+  "webhook-url": VALUE,
+  "webhook-secret": VALUE,
   help: { type: "boolean", short: "h" },
 } as const;
 

@@ -8,26 +8,29 @@ import { tracedClient } from "./authentication.ts";
 const OWN = ["mx.example.org", "store.example.org"];
 const traced = (...header: string[]) => tracedClient(Buffer.from(`${header.join("\r\n")}\r\n\r\nBody.\r\n`), OWN);
 
-test("Dovecot's LMTP hop leads on to Postfix's, whose client it is, with the Return-Path written above", () => {
-  expect(
-    traced(
+test.each([
+  [
+    "Dovecot's LMTP hop leads on to Postfix's, whose client it is, with the Return-Path written above",
+    [
       "Return-Path: <bounce@sender.example>",
       "Received: from mx.example.org ([10.0.0.2])\r\n\tby store.example.org with LMTP id 1; Sun, 22 Nov 2026 10:00:02 +0000",
       "Received: from mail.sender.example (mail.sender.example [192.0.2.10])\r\n\t(using TLSv1.3 with cipher TLS_AES_256_GCM_SHA384 (256/256 bits))\r\n\tby MX.example.org. (Postfix) with ESMTPS id 2; Sun, 22 Nov 2026 10:00:01 +0000",
       "Return-Path: <forged@elsewhere.example>",
       "Received: from forged.example ([203.0.113.9]) by mx.example.org; Sun, 22 Nov 2026 09:00:00 +0000",
-    ),
-  ).toEqual({ ip: "192.0.2.10", helo: "mail.sender.example", sender: "bounce@sender.example" });
-});
-
-test("Exim's form, an IPv6 literal, a hop naming no address, and a bounce's empty Return-Path", () => {
-  expect(
-    traced(
+    ],
+    { ip: "192.0.2.10", helo: "mail.sender.example", sender: "bounce@sender.example" },
+  ],
+  [
+    "Exim's form, an IPv6 literal, a hop naming no address, and a bounce's empty Return-Path",
+    [
       "Return-Path: <>",
       "Received: by store.example.org (Postfix, from userid 0) id 3; Sun, 22 Nov 2026 10:00:03 +0000",
       "Received: from [IPv6:2001:db8::10] (helo=mail.sender.example)\r\n\tby mx.example.org with esmtp id 4; Sun, 22 Nov 2026 10:00:01 +0000",
-    ),
-  ).toEqual({ ip: "2001:db8::10", helo: "mail.sender.example", sender: "" });
+    ],
+    { ip: "2001:db8::10", helo: "mail.sender.example", sender: "" },
+  ],
+])("%s", (_, header, client) => {
+  expect(traced(...header)).toEqual(client);
 });
 
 test("no client: a hop by another host first, or only hops between the operator's own", () => {

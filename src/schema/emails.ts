@@ -314,32 +314,13 @@ const mailArgs = builder.args((t) => ({
   label: t.stringList({ description: LABEL_FILTER }),
 }));
 
-type MailArgs = {
-  [K in "folder" | "search" | "from" | "to"]?: string | null;
-} & {
-  receivedAfter?: Date | null;
-  receivedBefore?: Date | null;
-  isRead?: boolean | null;
-  hasAttachments?: boolean | null;
-  authenticated?: boolean | null;
-  autoSubmitted?: boolean | null;
-  spam?: boolean | null;
-  label?: readonly string[] | null;
-};
+/** The filter's arguments as GraphQL takes them: its times as dates named for what they bound. */
+type MailArgs = Omit<MailFilter, "after" | "before"> & { receivedAfter?: Date | null; receivedBefore?: Date | null };
 
-const filterOf = (args: MailArgs): MailFilter => ({
-  folder: args.folder,
-  search: args.search,
-  from: args.from,
-  to: args.to,
-  after: args.receivedAfter?.getTime() ?? null,
-  before: args.receivedBefore?.getTime() ?? null,
-  isRead: args.isRead,
-  hasAttachments: args.hasAttachments,
-  authenticated: args.authenticated,
-  autoSubmitted: args.autoSubmitted,
-  spam: args.spam,
-  label: args.label,
+const filterOf = ({ receivedAfter, receivedBefore, ...rest }: MailArgs): MailFilter => ({
+  ...rest,
+  after: receivedAfter?.getTime() ?? null,
+  before: receivedBefore?.getTime() ?? null,
 });
 
 builder.prismaObjectFields(AgentType, (t) => ({

@@ -20,24 +20,11 @@ const envelope = {
 };
 
 describe("parseRspamdAnswer", () => {
-  test("a reject, with its symbols", () => {
-    expect(parseRspamdAnswer(GTUBE_ANSWER)).toEqual({
-      status: "scanned",
-      action: "reject",
-      score: 15,
-      requiredScore: 15,
-      symbols: ["GTUBE"],
-    });
-  });
-
-  test("no action, the symbols by name", () => {
-    expect(parseRspamdAnswer(CLEAN_ANSWER)).toEqual({
-      status: "scanned",
-      action: "no action",
-      score: 1.3,
-      requiredScore: 15,
-      symbols: ["ARC_NA", "MIME_GOOD", "RDNS_NONE"],
-    });
+  test.each([
+    ["a reject, with its symbols", GTUBE_ANSWER, "reject", 15, ["GTUBE"]],
+    ["no action, the symbols by name", CLEAN_ANSWER, "no action", 1.3, ["ARC_NA", "MIME_GOOD", "RDNS_NONE"]],
+  ])("%s", (_, answer, action, score, symbols) => {
+    expect(parseRspamdAnswer(answer)).toEqual({ status: "scanned", action, score, requiredScore: 15, symbols });
   });
 
   test.each([
@@ -95,45 +82,38 @@ describe("checkSpam against a fake Rspamd", () => {
     expect(values("Rcpt")).toEqual(["agent@mail.example", "other@mail.example"]);
   });
 
-  test("an HTTP error is unscanned", async () => {
-    const { url } = await fake((reply) => {
-      reply.statusCode = 500;
-      reply.end('{"error":"internal"}');
-    });
-    expect(await checkSpam(url, Buffer.from("x"), envelope, { timeoutMs: 5000 })).toEqual({
-      status: "unscanned",
-      reason: "Rspamd answered HTTP 500.",
-    });
-  });
-
-  test("garbage with a 200 is unscanned", async () => {
-    const { url } = await fake((reply) => reply.end("PONG"));
-    expect(await checkSpam(url, Buffer.from("x"), envelope, { timeoutMs: 5000 })).toEqual({
-      status: "unscanned",
-      reason: "Rspamd answered something other than a verdict.",
-    });
-  });
-
-  test("an answer cut short is unscanned", async () => {
-    const { url } = await fake((reply) => {
-      reply.writeHead(200, { "Content-Length": "1000" });
-      reply.write(CLEAN_ANSWER.slice(0, 50), () => reply.socket?.destroy());
-    });
-    expect(await checkSpam(url, Buffer.from("x"), envelope, { timeoutMs: 5000 })).toEqual({
-      status: "unscanned",
-      reason: "Rspamd's answer was cut short.",
-    });
-  });
-
-  test("an answer that starts and stalls is unscanned after the timeout", async () => {
-    const { url } = await fake((reply) => {
-      reply.writeHead(200, { "Content-Length": "1000" });
-      reply.write("{");
-    });
-    expect(await checkSpam(url, Buffer.from("x"), envelope, { timeoutMs: 200 })).toEqual({
-      status: "unscanned",
-      reason: "Rspamd did not answer within 200 ms.",
-    });
+  test.each<[string, (reply: ServerResponse) => void, number, string]>([
+    [
+      "an HTTP error",
+      (reply) => {
+        reply.statusCode = 500;
+        reply.end('{"error":"internal"}');
+      },
+      5000,
+      "Rspamd answered HTTP 500.",
+    ],
+    ["garbage with a 200", (reply) => reply.end("PONG"), 5000, "Rspamd answered something other than a verdict."],
+    [
+      "an answer cut short",
+      (reply) => {
+        reply.writeHead(200, { "Content-Length": "1000" });
+        reply.write(CLEAN_ANSWER.slice(0, 50), () => reply.socket?.destroy());
+      },
+      5000,
+      "Rspamd's answer was cut short.",
+    ],
+    [
+      "an answer that starts and stalls, after the timeout",
+      (reply) => {
+        reply.writeHead(200, { "Content-Length": "1000" });
+        reply.write("{");
+      },
+      200,
+      "Rspamd did not answer within 200 ms.",
+    ],
+  ])("%s is unscanned", async (_, answer, timeoutMs, reason) => {
+    const { url } = await fake(answer);
+    expect(await checkSpam(url, Buffer.from("x"), envelope, { timeoutMs })).toEqual({ status: "unscanned", reason });
   });
 
   test("an address that is not http:// is unscanned", async () => {
