@@ -9,7 +9,9 @@ import { freePort } from "./support/process.ts";
 import { Rspamd } from "./support/rspamd.ts";
 import { served } from "./support/served.ts";
 import { withService } from "./support/service.ts";
+import { sseSubscription } from "./support/streams.ts";
 import { waitFor } from "./support/wait.ts";
+import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
 // Inspection at filing, through every door, with the real Rspamd and clamd
 // (started once for the file on loopback ports): what they condemn is refused
@@ -46,6 +48,7 @@ const { api, svc, x, dovecot } = served({
     SMTP_INGRESS_HOST: "127.0.0.1",
     ADMIN_TOKEN: ADMIN,
     INBOUND_TOKEN: INBOUND,
+    WEBHOOK_ALLOW_PRIVATE: "true",
   }),
 });
 
@@ -190,6 +193,69 @@ describe("spam: GTUBE", () => {
     const again = await api.post(`/admin/quarantine/${held?.id}/release`, { key: ADMIN });
     expect(again.status).toBe(404);
     expect(again.body.message).toMatch(/quarantine/);
+  });
+});
+
+describe("held mail reaches the agent by no door until it is released", () => {
+  const MAIL_EVENTS = `subscription($id: ID!, $after: ID) { mailEvents(agentId: $id, after: $after) { id type data } }`;
+
+  test("no read by its id (REST, GraphQL, MCP), no wait, no webhook, no stream; released, email.received", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const key = agent.apiKey;
+    const to = address(agent);
+    const receiver = await WebhookReceiver.start();
+    const hook = await api.post(`/agents/${agent.id}/webhooks`, { key, body: { url: receiver.url } });
+    receiver.secrets.push(hook.body.secret);
+    const { nextAfter } = (await api.get(`/agents/${agent.id}/events`, { key })).body;
+    // Opened before the message comes.
+    const sse = await sseSubscription(svc.url, MAIL_EVENTS, { id: agent.id, after: nextAfter }, key);
+    const since = Date.now() - 1000;
+    const wait = (timeout: number) =>
+      api.get(`/agents/${agent.id}/emails/wait?subject=pills&after=${since}&timeout=${timeout}`, { key });
+    const mcp = await mcpClient(key);
+    try {
+      const waiting = wait(3);
+      await postRaw(to, rawMessage({ to, subject: "Cheap pills", body: `Buy now.\r\n${GTUBE}` }));
+      const [held] = await heldFor(agent);
+      const heldId = held?.id as string;
+      expect((await waiting).status).toBe(204);
+      // Held when the wait begins: a visible match would be answered at once.
+      expect((await wait(1)).status).toBe(204);
+      const read = await api.get(`/agents/${agent.id}/emails/${heldId}`, { key });
+      expect(read.status).toBe(404);
+      expect(read.body).toMatchObject({ statusCode: 404, error: "Not Found" });
+      const graphql = await api.graphql(
+        `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { id subject } }`,
+        { a: agent.id, e: heldId },
+        key,
+      );
+      expect(graphql.body.data.email).toBeNull();
+      expect(graphql.body.errors[0].extensions).toMatchObject({ code: "NOT_FOUND", status: 404 });
+      const mcpRead = await callTool(mcp, "read_email", { emailId: heldId });
+      expect(mcpRead.isError).toBe(true);
+      expect(mcpRead.body).toMatchObject({ error: "Not Found", statusCode: 404 });
+
+      // Mail filed after it: every stream hears of that first, so none heard of the held one.
+      await postRaw(to, rawMessage({ to, subject: "After it", body: "Hello." }));
+      const first = (await sse.next()).data.mailEvents;
+      expect(first).toMatchObject({ type: "email.received", data: { subject: "After it" } });
+      const [hooked] = await receiver.count(1);
+      expect(hooked).toMatchObject({ id: first.id, body: { type: "email.received", data: { subject: "After it" } } });
+
+      const released = await api.post(`/admin/quarantine/${heldId}/release`, { key: ADMIN });
+      const { emailId } = released.body;
+      const next = (await sse.next()).data.mailEvents;
+      expect(next).toMatchObject({ type: "email.received", data: { emailId, subject: "Cheap pills" } });
+      const hooks = await receiver.count(2);
+      expect(hooks.map((hook) => hook.id)).toEqual([first.id, next.id]);
+      expect(hooks[1]?.body).toMatchObject({ type: "email.received", data: { emailId } });
+      expect((await wait(1)).body).toMatchObject({ id: emailId, subject: "Cheap pills" });
+      expect((await api.get(`/agents/${agent.id}/emails/${emailId}`, { key })).status).toBe(200);
+    } finally {
+      sse.close();
+      await mcp.close();
+      await receiver.down();
+    }
   });
 });
 

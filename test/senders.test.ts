@@ -1,23 +1,46 @@
 import { connect } from "node:net";
-import { describe, expect, test } from "vitest";
+import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
 import { freePort } from "./support/process.ts";
+import { Rspamd } from "./support/rspamd.ts";
 import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Allow and block lists: the agent's own, through the poller (addresses,
 // @domains and @*.domains, without regard to case); the instance's, a
 // domain's and an agent's, set by the operator, deciding at the SMTP door's
-// RCPT TO (the narrowest scope naming a sender wins) and for sends.
+// RCPT TO (the narrowest scope naming a sender wins) and for sends; and on
+// the paths without RCPT TO, before a message is read: a refused sender's
+// mail is never put to the real Rspamd started for the file.
+
+/** GTUBE (spamassassin.apache.org/gtube): the string every spam filter is meant to reject. */
+const GTUBE = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X";
 
 const PORT = await freePort();
 const ADMIN = "admin-token-senders-0123456789";
+const INBOUND = "inbound-token-senders-0123456789";
+
+let rspamd: Rspamd;
+// Registered before served(): Rspamd answers before the service starts, and stops after it.
+beforeAll(async () => {
+  rspamd = await Rspamd.start();
+});
+afterAll(async () => {
+  await rspamd?.stop();
+});
+
 const { svc, api, x, dovecot, provider } = served({
   imap: true,
   smtp: true,
-  env: { SMTP_INGRESS_PORT: String(PORT), SMTP_INGRESS_HOST: "127.0.0.1", ADMIN_TOKEN: ADMIN },
+  env: () => ({
+    SMTP_INGRESS_PORT: String(PORT),
+    SMTP_INGRESS_HOST: "127.0.0.1",
+    ADMIN_TOKEN: ADMIN,
+    INBOUND_TOKEN: INBOUND,
+    RSPAMD_URL: rspamd.url,
+  }),
 });
 
 const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: ADMIN, body });
@@ -146,6 +169,71 @@ test("GET, GraphQL, and refusals in the spec's shape", async () => {
   }
   const other = await createVerifiedAgent(api, x);
   expect((await api.get(`/agents/${agent.id}/senders`, { key: other.apiKey })).status).toBe(403);
+});
+
+/** How many messages the service has put to Rspamd, by its metrics. */
+async function scannedByRspamd(): Promise<number> {
+  const metrics = await (await fetch(`${svc.url}/metrics`)).text();
+  const lines = metrics.split("\n").filter((line) => /^pigeonhole_inbound_scans_total\{.*scanner="rspamd"/.test(line));
+  return lines.reduce((sum, line) => sum + Number(line.split(" ").at(-1)), 0);
+}
+
+/** Hands a message to POST /inbound/raw as a provider would; each recipient's outcome. */
+async function postRaw(to: string, raw: string): Promise<string[]> {
+  const reply = await fetch(`${svc.url}/inbound/raw`, {
+    method: "POST",
+    body: raw,
+    headers: { Authorization: `Bearer ${INBOUND}`, "Content-Type": "message/rfc822", "X-Envelope-To": to },
+  });
+  expect(reply.status).toBe(200);
+  return ((await reply.json()) as { recipients: { outcome: string }[] }).recipients.map(({ outcome }) => outcome);
+}
+
+describe("before the message is read", () => {
+  test("a blocked From's GTUBE is never scanned, through /inbound/raw or the catch-all: nothing filed, nothing held", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const to = `${agent.id}@mail.example`;
+    try {
+      await admin("PUT", "/lists", { receive: { block: ["@blocked.example"] } });
+      const spam = (subject: string) =>
+        rawMessage({ to, from: "Spammer <spammer@blocked.example>", subject, body: GTUBE });
+      const before = await scannedByRspamd();
+      expect(await postRaw(to, spam("raw spam"))).toEqual(["refused"]);
+      expect(await scannedByRspamd()).toBe(before);
+      // Through the catch-all, then a marker that is scanned: once it is filed, the spam was read off the server.
+      expect(await receive(agent, [])).toEqual([]);
+      const marked = await scannedByRspamd();
+      await dovecot.append(`X-Original-To: ${to}\r\n${spam("caught spam")}`);
+      expect(await receive(agent, [])).toEqual([]);
+      // The marker alone was scanned.
+      expect(await scannedByRspamd()).toBe(marked + 1);
+      const dropped = svc.logs.filter((l) => l.event === "inbound_dropped" && l.fields.reason === "sender_refused");
+      expect(dropped.filter((l) => l.fields.recipient === to)).toHaveLength(2);
+      const held = await admin("GET", `/quarantine?agentId=${agent.id}`);
+      expect(held.body.data).toEqual([]);
+      const filed = (await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).body.data;
+      expect(filed.map((email: { subject: string }) => email.subject)).not.toContain("caught spam");
+      expect(filed.map((email: { subject: string }) => email.subject)).not.toContain("raw spam");
+      // Not blocked, the same GTUBE is scanned, and held as spam.
+      await dovecot.append(`X-Original-To: ${to}\r\n${rawMessage({ to, subject: "open spam", body: GTUBE })}`);
+      await waitFor(async () => (await admin("GET", `/quarantine?agentId=${agent.id}`)).body.data[0], 15_000, "held");
+    } finally {
+      await admin("PUT", "/lists", { receive: {} });
+    }
+  });
+
+  test("allow only: a stranger's message is refused unscanned; a listed one is scanned and filed", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const to = `${agent.id}@mail.example`;
+    await setLists(agent, { allow: ["boss@work.example"], allowOnly: true });
+    const before = await scannedByRspamd();
+    expect(await postRaw(to, rawMessage({ to, from: "stranger@else.example", subject: "who" }))).toEqual(["refused"]);
+    expect(await scannedByRspamd()).toBe(before);
+    expect(await postRaw(to, rawMessage({ to, from: "Boss@Work.example", subject: "boss" }))).toEqual(["filed"]);
+    expect(await scannedByRspamd()).toBe(before + 1);
+    const inbox = await inboxOf(api, agent, 1);
+    expect(inbox.body.data.map((email: { subject: string }) => email.subject)).toEqual(["boss"]);
+  });
 });
 
 describe("three scopes", () => {

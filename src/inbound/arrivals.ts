@@ -1,14 +1,18 @@
 import type { ImapFlow } from "imapflow";
 import { servedDomains } from "../mailbox/domains.ts";
-import type { Arrival } from "../mailbox/filing.ts";
+import type { Arrival, Filed } from "../mailbox/filing.ts";
+import { refusedBeforeReading } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, tracedClient } from "./authentication.ts";
 import { type Scanner, scannerOf } from "./inspect.ts";
-import { type ParsedMessage, recipientsOf } from "./parse.ts";
+import { type ParsedMessage, readHead, recipientsOf } from "./parse.ts";
 import { startReaders, Unreadable } from "./readers.ts";
 
 // A batch as it comes off the server: each message downloaded (unless it is
-// too large), read on a reader thread, then authenticated and scanned, side by side.
+// too large); its header section read for its From and recipients, and the
+// recipients whose sender lists refuse it set apart; then, for those left,
+// read on a reader thread, authenticated and scanned, side by side. A message
+// every recipient refuses is never parsed, screened or scanned.
 
 /** What a batch came to: the messages to file in UID order, and those that cannot be. */
 export interface ReadBatch {
@@ -17,6 +21,14 @@ export interface ReadBatch {
   unreadable: { uid: number; reason: string }[];
   /** Over INBOUND_MAX_BYTES: not downloaded. */
   tooLarge: number[];
+  /** Recipients whose sender lists refused a message before it was read (sender_refused), by UID. */
+  refused: Filed[];
+}
+
+/** One message of the batch: refused before reading for some or all of its recipients, and filed for the others. */
+interface Read {
+  arrival: Arrival | null;
+  refused: Filed[];
 }
 
 export class BatchReader {
@@ -40,8 +52,9 @@ export class BatchReader {
     const unreadable = read.flatMap((result, index) =>
       result instanceof Unreadable ? [{ uid: sources[index]?.uid ?? 0, reason: result.message }] : [],
     );
-    const arrivals = read.filter((result): result is Arrival => !(result instanceof Unreadable));
-    return { arrivals, unreadable, tooLarge };
+    const readable = read.filter((result): result is Read => !(result instanceof Unreadable));
+    const arrivals = readable.flatMap(({ arrival }) => (arrival ? [arrival] : []));
+    return { arrivals, unreadable, tooLarge, refused: readable.flatMap(({ refused }) => refused) };
   }
 
   close(): Promise<void> {
@@ -60,8 +73,28 @@ export class BatchReader {
     return { sources: sources.sort((a, b) => a.uid - b.uid), tooLarge };
   }
 
-  /** One message as it is filed, or why it cannot be read. Authentication waits on DNS, so each reads apart. */
-  async #arrival(uid: number, raw: Buffer, domains: ReadonlySet<string>): Promise<Arrival | Unreadable> {
+  /**
+   * One message: the recipients its header section's From is refused for (refusedBeforeReading), and unless that
+   * is all of them, the message as it is filed for the others, or why it cannot be read. Authentication waits on
+   * DNS, so each reads apart.
+   */
+  async #arrival(uid: number, raw: Buffer, domains: ReadonlySet<string>): Promise<Read | Unreadable> {
+    const head = await readHead(raw);
+    const addressed = head ? recipientsOf(head, domains, this.catchAll) : [];
+    const refusing = head ? await refusedBeforeReading(this.services, head.from.address, addressed) : [];
+    const refused = refusing.map((recipient) => ({ uid: BigInt(uid), recipient, outcome: "sender_refused" as const }));
+    if (refusing.length > 0 && refusing.length === addressed.length) return { arrival: null, refused };
+    const arrival = await this.#read(uid, raw, domains, refusing);
+    return arrival instanceof Unreadable ? arrival : { arrival, refused };
+  }
+
+  /** The message as it is filed for its recipients but those `refused`, or why it cannot be read. */
+  async #read(
+    uid: number,
+    raw: Buffer,
+    domains: ReadonlySet<string>,
+    refused: string[],
+  ): Promise<Arrival | Unreadable> {
     const { log, metrics } = this.services;
     let message: ParsedMessage;
     try {
@@ -70,7 +103,7 @@ export class BatchReader {
       if (error instanceof Unreadable) return error;
       throw error;
     }
-    const recipients = recipientsOf(message, domains, this.catchAll);
+    const recipients = recipientsOf(message, domains, this.catchAll).filter((address) => !refused.includes(address));
     if (recipients.length === 0) {
       log("warn", "inbound_dropped", { reason: "no_recipient", uid });
       metrics.inbound("no_recipient");

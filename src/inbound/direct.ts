@@ -1,16 +1,20 @@
 import { randomUUID } from "node:crypto";
 import { dropped, type Filed, fileDelivered } from "../mailbox/filing.ts";
-import { type Reply, scanRefusal } from "../mailbox/intake.ts";
+import { type Reply, refusedBeforeReading, scanRefusal } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, type SpfClient, tracedClient } from "./authentication.ts";
 import { scannerOf } from "./inspect.ts";
+import { readHead } from "./parse.ts";
 
 // Mail handed over directly, by the SMTP door or a provider's POST: traced as
 // an MX traces it, read on the reader threads, authenticated (SPF for the
 // client that handed it over, never for a Received line a sender could have
 // written) and filed as the poller files, in one transaction. A message that
-// cannot be read throws Unreadable (readers.ts). Put to the scanners first:
-// at the SMTP door, one they condemn is refused before anything is kept.
+// cannot be read throws Unreadable (readers.ts). Its header section is read
+// first: recipients whose sender lists refuse its From are answered so, and a
+// message no recipient takes is never parsed, screened or scanned. Put to the
+// scanners then: at the SMTP door, one they condemn is refused before anything
+// is kept.
 
 export interface Envelope {
   /** MAIL FROM; empty for a bounce, null when the provider did not say. */
@@ -66,31 +70,48 @@ function spfClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts
   return outside && { ...outside, sender };
 }
 
+/** Each recipient's outcome in the envelope's order: as filed, else refused by its sender lists before reading. */
+function inEnvelopeOrder(recipients: string[], filed: Filed[]): Filed[] {
+  return recipients.map(
+    (recipient) =>
+      filed.find((each) => each.recipient === recipient) ?? { uid: 0n, recipient, outcome: "sender_refused" },
+  );
+}
+
 export function startDirectIntake(services: Services): DirectIntake {
   const { config, log } = services;
   const authenticate = authenticator(config, log);
   const scan = scannerOf(services);
+
+  /** Reads, scans and files the message for the envelope's recipients. */
+  const readAndFile = async (raw: Buffer, body: Buffer, envelope: Envelope): Promise<Filed[]> => {
+    const message = await services.reader.read(raw);
+    const client = spfClientOf(body, envelope, config.trustedMxHosts);
+    const { recipients } = envelope;
+    const [authentication, scans] = await Promise.all([
+      authenticate(raw, message.from.address, client),
+      scan(raw, {
+        clientAddress: envelope.client?.ip ?? null,
+        helo: envelope.client?.helo ?? null,
+        mailFrom: envelope.from,
+        recipients,
+      }),
+    ]);
+    const refusal = envelope.refusable ? scanRefusal(scans, config.rspamdRequired) : null;
+    if (refusal) throw new RefusedByScan(refusal);
+    const recorded = { from: envelope.from, to: recipients };
+    return fileDelivered(services, { uid: 0n, raw, message, recipients, authentication, scans, envelope: recorded });
+  };
+
   return {
     async receive(body, envelope) {
       const id = randomUUID().slice(0, 13);
       const raw = traced(body, envelope, config.mxHost, id);
-      const message = await services.reader.read(raw);
-      const client = spfClientOf(body, envelope, config.trustedMxHosts);
-      const [authentication, scans] = await Promise.all([
-        authenticate(raw, message.from.address, client),
-        scan(raw, {
-          clientAddress: envelope.client?.ip ?? null,
-          helo: envelope.client?.helo ?? null,
-          mailFrom: envelope.from,
-          recipients: envelope.recipients,
-        }),
-      ]);
-      const refusal = envelope.refusable ? scanRefusal(scans, config.rspamdRequired) : null;
-      if (refusal) throw new RefusedByScan(refusal);
-      const recorded = { from: envelope.from, to: envelope.recipients };
-      const { recipients } = envelope;
-      const arrival = { uid: 0n, raw, message, recipients, authentication, scans, envelope: recorded };
-      const filed = await fileDelivered(services, arrival);
+      const head = await readHead(raw);
+      const refused = head ? await refusedBeforeReading(services, head.from.address, envelope.recipients) : [];
+      const taken = envelope.recipients.filter((recipient) => !refused.includes(recipient));
+      const read = taken.length > 0 ? await readAndFile(raw, body, { ...envelope, recipients: taken }) : [];
+      const filed = inEnvelopeOrder(envelope.recipients, read);
       for (const { recipient, outcome } of filed) {
         if (dropped(outcome)) log("warn", "inbound_dropped", { reason: outcome, recipient, queueId: id });
       }

@@ -95,17 +95,15 @@ export class MailboxDrain {
    */
   async #attempt(client: ImapFlow, cursor: ImapCursor, batch: number[], lease: Lease): Promise<ImapCursor> {
     const { services, key, marks, reader } = this.parts;
-    const { arrivals, unreadable, tooLarge } = await reader.read(client, batch);
+    const { arrivals, unreadable, tooLarge, refused } = await reader.read(client, batch);
     const first = BigInt(batch[0] ?? 0);
     await saveCursor(services, key, { ...cursor, tries: cursor.tries + 1, attemptUid: first }, lease);
     const through = { uidValidity: cursor.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0), tries: 0, attemptUid: null };
-    this.#report(batch, await fileBatch(services, key, through, arrivals, lease));
+    this.#report(batch, [...refused, ...(await fileBatch(services, key, through, arrivals, lease))]);
     for (const uid of tooLarge) this.#setAside(uid, "too_large");
     for (const { uid, reason } of unreadable) this.#setAside(uid, "unreadable", reason);
-    await marks.mark(
-      client,
-      arrivals.map((arrival) => Number(arrival.uid)),
-    );
+    const done = new Set([...arrivals, ...refused].map(({ uid }) => Number(uid)));
+    await marks.mark(client, [...done]);
     return through;
   }
 

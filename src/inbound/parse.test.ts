@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, test } from "vitest";
-import { parseMessage, recipientsOf } from "./parse.ts";
+import { HEADER_LIMIT, headerSection, parseMessage, readHead, recipientsOf } from "./parse.ts";
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/${name}`, import.meta.url));
 const CATCH_ALL = "catchall@agents.example";
@@ -96,5 +96,66 @@ describe("recipientsOf", () => {
   test("Envelope-To names the recipient over To", async () => {
     const message = await parseMessage(fixture("html-only-with-nul.eml"), { derive: true });
     expect(recipientsOf(message, DOMAINS, CATCH_ALL)).toEqual(["inbox-bot@agents.example"]);
+  });
+});
+
+describe("headerSection", () => {
+  const section = (raw: string, limit?: number) => headerSection(Buffer.from(raw, "latin1"), limit)?.toString("latin1");
+
+  test.each([
+    ["CRLF", "From: a@x.example\r\nSubject: s\r\n\r\nbody\r\n\r\nmore", "From: a@x.example\r\nSubject: s\r\n\r\n"],
+    ["bare LF", "From: a@x.example\nSubject: s\n\nbody\n", "From: a@x.example\nSubject: s\n\n"],
+    ["folded lines stay in it", "Subject: one\r\n two\r\n\r\nbody", "Subject: one\r\n two\r\n\r\n"],
+    ["no body: all header", "From: a@x.example\r\nSubject: s\r\n", "From: a@x.example\r\nSubject: s\r\n"],
+    ["an empty header section", "\r\nFrom: a@x.example in the body", "\r\n"],
+  ])("%s", (_, raw, expected) => {
+    expect(section(raw)).toBe(expected);
+  });
+
+  test("never read past the limit: a header section that does not end within it is none", () => {
+    const long = `X-Long: ${"x".repeat(100)}\r\nFrom: a@x.example\r\n\r\nbody`;
+    expect(section(long, 50)).toBeUndefined();
+    expect(section(long, long.indexOf("body"))).toBe(long.slice(0, long.indexOf("body")));
+    expect(section("From: a@x.example\r\n", 10)).toBeUndefined();
+    const huge = Buffer.concat([
+      Buffer.from(`X-Big: ${"y".repeat(HEADER_LIMIT)}\r\n\r\n`),
+      Buffer.alloc(10_000_000, "z"),
+    ]);
+    expect(headerSection(huge)).toBeNull();
+  });
+});
+
+describe("readHead", () => {
+  test("the From and the recipients as the whole message's reading gives them, from the header section alone", async () => {
+    for (const name of [
+      "gmail-alternative.eml",
+      "no-message-id-latin1.eml",
+      "bcc-only.eml",
+      "html-only-with-nul.eml",
+    ]) {
+      const raw = fixture(name);
+      const { from, envelopeTo, headerTo } = await parseMessage(raw, { derive: false });
+      expect(await readHead(raw), name).toEqual({ from, envelopeTo, headerTo });
+    }
+  });
+
+  test("the body is not read: a From written after the empty line is no From", async () => {
+    const head = await readHead(Buffer.from("To: scout@agents.example\r\n\r\nFrom: boss@agents.example\r\n"));
+    expect(head).toEqual({ from: { address: "", name: null }, envelopeTo: [], headerTo: ["scout@agents.example"] });
+  });
+
+  test("an encoded display name and a group: the address as filing reads it", async () => {
+    const raw = Buffer.from(
+      "From: =?UTF-8?B?UmVuw6ll?= <Renee@Example.FR>\r\nTo: team: a@agents.example, b@agents.example;\r\n\r\nhi",
+    );
+    expect(await readHead(raw)).toMatchObject({
+      from: { address: "Renee@Example.FR", name: "Renée" },
+      headerTo: ["a@agents.example", "b@agents.example"],
+    });
+  });
+
+  test("a header section too long to read alone: none (the whole message is read, and filing decides)", async () => {
+    const raw = Buffer.from(`From: a@x.example\r\nX-Pad: ${"p".repeat(HEADER_LIMIT)}\r\n\r\nhi`);
+    expect(await readHead(raw)).toBeNull();
   });
 });

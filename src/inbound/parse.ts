@@ -114,6 +114,55 @@ function screenedPart(attachment: Attachment, position: number) {
   return { filename: filenameOf(attachment, position), contentType, text };
 }
 
+/** How much of a message is read for its header section alone: a longer one is read with the message. */
+export const HEADER_LIMIT = 64 * 1024;
+
+/** An empty line: it ends the header section (RFC 5322 2.1); servers and providers hand over CRLF or bare LF. */
+const EMPTY_LINE = /^\r?\n|\r?\n\r?\n/;
+
+/**
+ * The message's header section through the empty line that ends it, when that
+ * lies within `limit` bytes (a message without a body is all header); null
+ * when it does not, so that a caller never reads further to find it.
+ */
+export function headerSection(raw: Buffer, limit = HEADER_LIMIT): Buffer | null {
+  const end = EMPTY_LINE.exec(raw.subarray(0, limit).toString("latin1"));
+  if (end) return raw.subarray(0, end.index + end[0].length);
+  return raw.length <= limit ? raw : null;
+}
+
+/** What the header section tells of a message: whom it is from, and whom for. */
+export type MessageHead = Pick<ParsedMessage, "from" | "envelopeTo" | "headerTo">;
+
+type Mime = Awaited<ReturnType<typeof parseMime>>;
+
+/** The head as parseMessage reads it, from the same parse: the same From whether read early or with the message. */
+function headOf(mail: Mime): MessageHead {
+  const from = mail.from?.value[0];
+  return {
+    from: { address: storable(from?.address ?? ""), name: storableOrNull(from?.name) },
+    envelopeTo: mail.headerLines
+      .filter((line) => ENVELOPE_HEADERS.has(line.key))
+      .flatMap((line) => envelopeAddresses(headerValue(line.line))),
+    headerTo: [...addressesOf(mail.to), ...addressesOf(mail.cc), ...addressesOf(mail.bcc)],
+  };
+}
+
+/**
+ * The head of a message, read from its header section alone (headerSection):
+ * its body is never parsed. Null when the header section is longer than that,
+ * or cannot be read alone: reading the whole message then says what it is.
+ */
+export async function readHead(raw: Buffer): Promise<MessageHead | null> {
+  const section = headerSection(raw);
+  if (!section) return null;
+  try {
+    return headOf(await parseMime(section));
+  } catch {
+    return null;
+  }
+}
+
 /** The message as filed; with `derive: false`, without its reading help (which took too long the first time). */
 export async function parseMessage(raw: Buffer, { derive }: { derive: boolean }): Promise<ParsedMessage> {
   const mail = await parseMime(raw);
@@ -122,16 +171,15 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
   const returnPathLine = mail.headerLines.find((line) => line.key === "return-path");
   const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
   const storables = (addresses: string[]) => addresses.map(storable);
-  const from = mail.from?.value[0];
   const subject = mail.subject === undefined ? null : storable(mail.subject);
   // mailparser reports a missing text part as an empty string.
   const bodyText = storableOrNull(mail.text);
   const bodyHtml = typeof mail.html === "string" ? storable(mail.html) : null;
   const report = await reportOf(mail, raw);
   return {
+    ...headOf(mail),
     messageId,
     dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${contentDigest(raw, mail.headerLines)}`,
-    from: { address: storable(from?.address ?? ""), name: storableOrNull(from?.name) },
     subject,
     // mailparser gives an invalid Date for a header it cannot read; such a date is none.
     date: mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : null,
@@ -147,11 +195,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     attachments: mail.attachments.map(attachmentInfo),
     autoSubmitted: autoSubmittedOf(mail, report !== null),
     report,
-    envelopeTo: mail.headerLines
-      .filter((line) => ENVELOPE_HEADERS.has(line.key))
-      .flatMap((line) => envelopeAddresses(headerValue(line.line))),
     returnPath: returnPathLine ? reversePath(headerValue(returnPathLine.line)) : null,
-    headerTo: [...addressesOf(mail.to), ...addressesOf(mail.cc), ...addressesOf(mail.bcc)],
   };
 }
 
@@ -160,7 +204,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
  * when the delivering server recorded one (ignoring the catch-all's own
  * address), else those in To, Cc and Bcc. In lower case, without repeats.
  */
-export function recipientsOf(message: ParsedMessage, domains: ReadonlySet<string>, catchAll: string): string[] {
+export function recipientsOf(message: MessageHead, domains: ReadonlySet<string>, catchAll: string): string[] {
   const atDomain = (addresses: string[]) =>
     addresses
       .map((address) => address.toLowerCase())

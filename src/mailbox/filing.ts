@@ -150,6 +150,9 @@ async function fileOne(
     });
     if (reportIgnored === null) return "report";
   }
+  // Asked again, though the inbound paths asked before reading (intake.ts refusedBeforeReading): this is where
+  // mail between agents here and a release from quarantine are asked, where a return path's mail is once its
+  // report was looked for, where a header section too long to read alone is, and where lists changed since are.
   const sender = await senderStanding(tx, services, agent, message.from.address);
   if (!sender.filed) return "sender_refused";
   const placement: Placement = released

@@ -10,8 +10,9 @@ import type { Services } from "./services.ts";
 // Whether mail for an address is taken, asked as the SMTP door hears each
 // RCPT TO: the same rules as filing (a verified agent at a served domain, or
 // the return path of one of its sent emails; its sender lists, its storage),
-// answered before the message is sent; and what each recipient, or the
-// message as a whole, is answered once the message was filed.
+// answered before the message is sent; on every path, which recipients'
+// lists refuse its header From before the message is read; and what each
+// recipient, or the message as a whole, is answered once it was filed.
 
 /** An SMTP reply: the code, the enhanced status, the text. */
 export interface Reply {
@@ -51,6 +52,31 @@ export async function recipientRefusal(
     return reply(452, "4.2.2", "The recipient's mailbox is full: try again later");
   }
   return null;
+}
+
+/** Whether the address lies under a domain: it, or one of its subdomains. */
+const under = (domain: string, parent: string) => domain === parent || domain.endsWith(`.${parent}`);
+
+/**
+ * The recipients whose sender lists refuse mail from `from` (the header From,
+ * read from the header section alone): asked before the message is parsed,
+ * screened or scanned, so that a refused sender's text is never read, by the
+ * same rule filing applies (senderStanding: all three scopes, the narrowest
+ * wins, allow-only mode). Left to filing, which decides once the message is
+ * read: unknown and unverified recipients (filing says why), a sent email's
+ * return path, and mail from a feedback loop the operator lists, where a
+ * report may come that is recorded whatever the lists (reports.ts).
+ */
+export async function refusedBeforeReading(services: Services, from: string, recipients: string[]): Promise<string[]> {
+  const fromDomain = addressParts(from).domain;
+  if (services.config.feedbackLoopDomains.some((loop) => under(fromDomain, loop))) return [];
+  const refused: string[] = [];
+  for (const address of recipients) {
+    const addressee = await addresseeAt(services.sql, services, address);
+    if (!addressee || addressee.returnPathOf !== null || addressee.agent.verifiedAt === null) continue;
+    if (!(await senderAllowed(services.sql, services, addressee.agent, from))) refused.push(address);
+  }
+  return refused;
 }
 
 /** Why the SMTP door refuses a message by its scans, before anyone keeps it (inspection.ts), in SMTP's words; null when it may be filed. */

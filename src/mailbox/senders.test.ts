@@ -3,7 +3,8 @@ import { memoryOfFile } from "../testing/memory.ts";
 import { deleteAgentById } from "./admin.ts";
 import { createAgent } from "./agents.ts";
 import { addDomain, deleteDomain } from "./domains.ts";
-import { recipientRefusal } from "./intake.ts";
+import { recipientRefusal, refusedBeforeReading } from "./intake.ts";
+import { returnPathFor } from "./return-path.ts";
 import {
   addListEntry,
   entriesFor,
@@ -159,6 +160,38 @@ describe("three scopes, in the store", () => {
     await setLists(memory.services, agentOwner(agent.id), { send: { allow: ["ceo@competitor.example"] } });
     await expect(send("ceo@competitor.example")).resolves.toMatchObject({ toList: ["ceo@competitor.example"] });
     await setLists(memory.services, INSTANCE, { send: {} });
+  });
+});
+
+describe("before a message is read", () => {
+  test("the recipients whose lists refuse its From, by the rule filing applies: three scopes, allow-only mode", async () => {
+    const [open, strict, blocking] = [await agentAt(), await agentAt(), await agentAt("other.example")];
+    const at = (agent: ListHolder, domain = "agents.example") => `${(agent as { id: string }).id}@${domain}`;
+    await setLists(memory.services, INSTANCE, { receive: { block: ["@spam.example"] } });
+    await setLists(memory.services, domainOwner("other.example"), { receive: { block: ["@*.bulk.example"] } });
+    await setSenders(memory.services, strict, { allow: ["boss@work.example"], allowOnly: true });
+    await setSenders(memory.services, open, { allow: ["ok@spam.example"], allowOnly: false });
+    const recipients = [at(open), at(strict), at(blocking, "other.example"), "nobody@agents.example"];
+    const refused = (from: string) => refusedBeforeReading(memory.services, from, recipients);
+    expect(await refused("x@spam.example")).toEqual([at(open), at(strict), at(blocking, "other.example")]);
+    expect(await refused("OK@spam.example")).toEqual([at(strict), at(blocking, "other.example")]);
+    expect(await refused("x@mx.bulk.example")).toEqual([at(strict), at(blocking, "other.example")]);
+    expect(await refused("Boss@Work.example")).toEqual([]);
+    // No From at all: only allow-only mode refuses it, as filing would.
+    expect(await refused("")).toEqual([at(strict)]);
+    await setLists(memory.services, INSTANCE, { receive: {} });
+    await setLists(memory.services, domainOwner("other.example"), { receive: {} });
+  });
+
+  test("left to filing: a sent email's return path, where a report may come whatever the lists", async () => {
+    const agent = await memory.agent(`r${Math.random().toString(36).slice(2, 8)}`);
+    await setSenders(memory.services, agent, { allow: ["boss@work.example"], allowOnly: true });
+    const sent = await memory.sendNow(agent, { to: ["pat@elsewhere.example"], subject: "Hi", text: "Hello" });
+    const returnPath = await returnPathFor(memory.services, sent.id, "agents.example");
+    const own = `${agent.id}@agents.example`;
+    expect(await refusedBeforeReading(memory.services, "mailer-daemon@elsewhere.example", [returnPath, own])).toEqual([
+      own,
+    ]);
   });
 });
 
