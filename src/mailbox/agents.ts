@@ -13,9 +13,10 @@ import type { Store } from "../db/client.ts";
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
-import { checkedDomain } from "./domains.ts";
+import { checkedDomain, normalised } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
 import { expiryCutoff, UNVERIFIED_LIFETIME_HOURS } from "./lifetimes.ts";
+import { assertPlaced, findPod } from "./pods.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -71,8 +72,10 @@ export interface NewAgent {
   id: string;
   name: string;
   metadata?: Record<string, unknown> | null;
-  /** One of the served domains; the default when left out. */
+  /** One of the served domains; the default (or its pod's first) when left out. */
   domain?: string | null;
+  /** The pod it belongs to; none when left out. */
+  podId?: string | null;
 }
 
 export interface Registration {
@@ -179,7 +182,11 @@ function verifiedAtCreation(by: Creator, config: Config, now: Date) {
 export async function createAgent(services: Services, input: NewAgent, by: Creator): Promise<Registration> {
   const { clock, config } = services;
   const { id, name, metadata } = validated(input, by, config);
-  const domain = await checkedDomain(services, input.domain, by);
+  const pod = input.podId == null ? null : await findPod(services, input.podId);
+  const given = input.domain == null ? (pod?.domains[0] ?? config.mailDomain) : normalised(input.domain);
+  await assertPlaced(services, pod, given);
+  // A pod's agents are made by the operator (or the pod's keys) on its domains, open to registration or not.
+  const domain = await checkedDomain(services, given, pod ? "operator" : by);
   const now = clock.now();
   const { apiKey, apiKeyHash } = newApiKey(config);
   const { claimToken, claimTokenHash } = newClaimToken();
@@ -189,6 +196,7 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
     name,
     metadata,
     domain,
+    podId: pod?.id ?? null,
     apiKeyHash,
     claimTokenHash,
     createdAt: now,

@@ -13,6 +13,7 @@ import {
   zoneOf,
 } from "../mailbox/domains.ts";
 import type { QuarantineReason } from "../mailbox/inspection.ts";
+import { createPod, deletePod, findPod, listPods, updatePod } from "../mailbox/pods.ts";
 import {
   deleteQuarantinedMessage,
   listQuarantine,
@@ -27,6 +28,7 @@ import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
+import { PodType } from "./pods.ts";
 import { DecisionType, ReleasedType } from "./review.ts";
 import { ListsChange, listOwnerArgs, ownerOf, ScopeListsType } from "./senders.ts";
 import { SuppressionPage } from "./sending.ts";
@@ -97,6 +99,7 @@ const AdminAgentType = builder.objectRef<admin.AgentOverview>("AdminAgent").impl
       description: "What becomes of its mail the prompt-injection screening finds suspicious",
     }),
     lastReceivedAt: t.expose("lastReceivedAt", { type: "Timestamp", nullable: true }),
+    podId: t.exposeID("podId", { nullable: true, description: "The pod it belongs to, if any" }),
   }),
 });
 
@@ -213,6 +216,17 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       args: listOwnerArgs,
       resolve: (_, args, ctx) => getLists(ctx, ownerOf(args)),
     }),
+    pods: t.field({
+      type: [PodType],
+      description: "Every pod, by id.",
+      resolve: (_, __, ctx) => listPods(ctx),
+    }),
+    pod: t.field({
+      type: PodType,
+      description: "One pod, by its id.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => findPod(ctx, id),
+    }),
     stats: t.field({
       type: StatsType,
       description: "The instance at a glance.",
@@ -233,8 +247,35 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       type: CreateAgentPayload,
       description:
         "Creates an agent as the operator, verified: any id, reserved ones too (admin, postmaster, …), on any served domain.",
-      args: { input: t.arg({ type: CreateAgentInput, required: true }) },
-      resolve: (_, { input }, ctx) => createAgent(ctx, input, "operator"),
+      args: {
+        input: t.arg({ type: CreateAgentInput, required: true }),
+        podId: t.arg.id({ description: "The pod it belongs to; on the pod's domains when it has some" }),
+      },
+      resolve: (_, { input, podId }, ctx) => createAgent(ctx, { ...input, podId }, "operator"),
+    }),
+    createPod: t.field({
+      type: PodType,
+      description: "Makes a pod; the domains it is given are closed to every agent outside it.",
+      args: {
+        id: t.arg.id({ required: true, description: "1-64 lower-case letters, digits, dashes and underscores" }),
+        name: t.arg.string({ required: true, description: "1 to 128 characters" }),
+        domains: t.arg.stringList({
+          description: "Served domains its agents have their address at; none when left out",
+        }),
+      },
+      resolve: (_, args, ctx) => createPod(ctx, args),
+    }),
+    updatePod: t.field({
+      type: PodType,
+      description: "Renames a pod and/or replaces its domains (left out keeps them); a domain its agents use stays.",
+      args: { id: t.arg.id({ required: true }), name: t.arg.string(), domains: t.arg.stringList() },
+      resolve: (_, { id, ...change }, ctx) => updatePod(ctx, id, change),
+    }),
+    deletePod: t.field({
+      type: OutcomeType,
+      description: "Deletes a pod; refused while it holds agents.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => deletePod(ctx, id),
     }),
     verifyAgent: t.field({
       type: AdminAgentType,
