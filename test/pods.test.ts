@@ -1,5 +1,5 @@
-import { describe, expect, test } from "vitest";
-import { createAgent, uniqueId } from "./support/api.ts";
+import { beforeAll, describe, expect, test } from "vitest";
+import { Api, createAgent, type TestAgent, uniqueId } from "./support/api.ts";
 import { served } from "./support/served.ts";
 
 // Pods over HTTP: the operator makes, lists, renames and deletes them (REST
@@ -8,13 +8,45 @@ import { served } from "./support/served.ts";
 
 const TOKEN = "admin-token-pods-0123456789abcdef";
 
-const { api } = served({
-  env: { ADMIN_TOKEN: TOKEN, MAIL_DOMAINS: "main.example,pod.example,spare.example,closed.example" },
+const { svc, api } = served({
+  env: {
+    ADMIN_TOKEN: TOKEN,
+    MAIL_DOMAINS: "localhost,pod.example,spare.example,closed.example",
+    VERIFICATION_MODE: "none",
+  },
 });
 
 const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: TOKEN, body });
 
 const podId = () => uniqueId("pod");
+
+/** A pod without domains holding three agents (on localhost, where mail between agents is filed at once), each with mail. */
+const team = { id: "", agents: [] as string[], outsider: undefined as unknown as TestAgent };
+
+/** A key of the team's pod the operator makes. */
+async function teamKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
+  const made = await admin("POST", `/pods/${team.id}/keys`, { name: "a key", ...body });
+  expect(made.status).toBe(201);
+  return made.body;
+}
+
+const lacks = (permission: string) => ({ error: "Forbidden", message: expect.any(String), permission });
+
+beforeAll(async () => {
+  team.id = podId();
+  expect((await admin("POST", "/pods", { id: team.id, name: "Team" })).status).toBe(201);
+  team.outsider = await createAgent(api);
+  for (const name of ["one", "two", "three"]) {
+    const id = uniqueId(name);
+    expect((await admin("POST", "/agents", { id, name, podId: team.id })).status).toBe(201);
+    const sent = await api.post(`/agents/${team.outsider.id}/send`, {
+      key: team.outsider.apiKey,
+      body: { to: `${id}@localhost`, subject: `Hello ${name}`, text: "Hi." },
+    });
+    expect(sent.status).toBe(201);
+    team.agents.push(id);
+  }
+});
 
 describe("happy", () => {
   test("the operator makes, shows, lists, renames and deletes a pod", async () => {
@@ -57,6 +89,44 @@ describe("happy", () => {
     const elsewhere = await createAgent(api);
     expect((await admin("GET", `/agents/${elsewhere.id}`)).body.podId).toBeNull();
   });
+  test("a pod's key reads the mail of each agent of its pod as the agent's own key would", async () => {
+    const { key } = await teamKey({ permissions: ["read", "manage"] });
+    for (const agentId of team.agents) {
+      const list = await api.get(`/agents/${agentId}/emails`, { key });
+      expect(list.status).toBe(200);
+      expect(list.body.data).toHaveLength(1);
+      const one = await api.get(`/agents/${agentId}/emails/${list.body.data[0].id}`, { key });
+      expect(one.body.subject).toMatch(/^Hello /);
+    }
+    const viaGraphql = await api.graphql(
+      "query($a: ID!) { agent(id: $a) { emails { total } } }",
+      { a: team.agents[0] },
+      key,
+    );
+    expect(viaGraphql.body.data.agent.emails.total).toBe(1);
+  });
+
+  test("the operator makes a pod's key (secret once); it lists its pod's keys, makes narrower ones and agents' keys", async () => {
+    const made = await admin("POST", `/pods/${team.id}/keys`, { name: "owner", permissions: ["read", "manage"] });
+    expect(made.status).toBe(201);
+    expect(made.body).toMatchObject({ name: "owner", permissions: ["read", "manage"], agents: null, expiresAt: null });
+    const listed = await api.get(`/pods/${team.id}/keys`, { key: made.body.key });
+    expect(listed.body.data.map((key: { id: string }) => key.id)).toContain(made.body.id);
+    expect(listed.text).not.toContain(made.body.key);
+    const child = await api.post(`/pods/${team.id}/keys`, {
+      key: made.body.key,
+      body: { name: "dash", permissions: ["read"], agents: [team.agents[0]] },
+    });
+    expect(child.status).toBe(201);
+    expect(child.body).toMatchObject({ permissions: ["read"], agents: [team.agents[0]] });
+    const agentKey = await api.post(`/agents/${team.agents[1]}/keys`, {
+      key: made.body.key,
+      body: { name: "worker", permissions: ["read"] },
+    });
+    expect(agentKey.status).toBe(201);
+    expect((await api.get(`/agents/${team.agents[1]}/emails`, { key: agentKey.body.key })).status).toBe(200);
+    expect((await api.get(`/agents/${team.agents[0]}/emails`, { key: agentKey.body.key })).status).toBe(403);
+  });
 });
 
 describe("errors", () => {
@@ -71,7 +141,7 @@ describe("errors", () => {
     const id = podId();
     await admin("POST", "/pods", { id, name: "First" });
     expect((await admin("POST", "/pods", { id, name: "Again" })).status).toBe(409);
-    const main = await admin("POST", "/pods", { id: podId(), name: "M", domains: ["main.example"] });
+    const main = await admin("POST", "/pods", { id: podId(), name: "M", domains: ["localhost"] });
     expect(main.status).toBe(409);
     for (const [method, path] of [
       ["GET", "/pods/none"],
@@ -102,9 +172,55 @@ describe("errors", () => {
       id: uniqueId("astray"),
       name: "A",
       podId: id,
-      domain: "main.example",
+      domain: "localhost",
     });
     expect(astray.status).toBe(400);
+  });
+  test("a send-only pod key cannot read (403 naming read); a read-only one is refused writes (403 naming what it lacks)", async () => {
+    const [agentId] = team.agents as [string];
+    const sendOnly = await teamKey({ permissions: ["send"] });
+    expect((await api.get(`/agents/${agentId}/emails`, { key: sendOnly.key })).body).toMatchObject(lacks("read"));
+    const sent = await api.post(`/agents/${agentId}/send`, {
+      key: sendOnly.key,
+      body: { to: `${team.outsider.id}@localhost`, subject: "From the pod", text: "Hi." },
+    });
+    expect(sent.status).toBe(201);
+    const readOnly = await teamKey({ permissions: ["read"] });
+    const emailId = (await api.get(`/agents/${agentId}/emails`, { key: readOnly.key })).body.data[0].id;
+    const writes: [string, string, unknown, string][] = [
+      ["POST", `/agents/${agentId}/send`, { to: "x@localhost", subject: "s", text: "t" }, "send"],
+      ["PATCH", `/agents/${agentId}/emails/${emailId}`, { isRead: true }, "manage"],
+      ["DELETE", `/agents/${agentId}/emails/${emailId}`, undefined, "manage"],
+      ["POST", `/agents/${agentId}/keys`, { name: "k", permissions: ["read"] }, "manage"],
+      ["POST", `/pods/${team.id}/keys`, { name: "k", permissions: ["read"] }, "manage"],
+      ["GET", `/pods/${team.id}/keys`, undefined, "manage"],
+    ];
+    for (const [method, path, body, permission] of writes) {
+      const reply = await api.call(method, path, { key: readOnly.key, body });
+      expect([reply.status, reply.body.permission], `${method} ${path}`).toEqual([403, permission]);
+    }
+    const viaGraphql = await api.graphql(
+      "mutation($a: ID!, $e: ID!) { deleteEmail(agentId: $a, emailId: $e) { success } }",
+      { a: agentId, e: emailId },
+      readOnly.key,
+    );
+    expect(viaGraphql.body.errors[0].extensions).toMatchObject({ status: 403, permission: "manage" });
+  });
+
+  test("a pod's key names agents of its pod only, and its name and permissions are checked", async () => {
+    const outside = await admin("POST", `/pods/${team.id}/keys`, {
+      name: "x",
+      permissions: ["read"],
+      agents: [team.outsider.id],
+    });
+    expect(outside.status).toBe(400);
+    expect((await admin("POST", `/pods/${team.id}/keys`, { name: "x", permissions: [] })).status).toBe(400);
+    expect((await admin("POST", "/pods/no-such-pod/keys", { name: "x", permissions: ["read"] })).status).toBe(404);
+    const agentKey = await api.post(`/agents/${team.outsider.id}/keys`, {
+      key: team.outsider.apiKey,
+      body: { name: "x", permissions: ["agents"] },
+    });
+    expect(agentKey.status).toBe(400);
   });
 });
 
@@ -134,5 +250,59 @@ describe("security", () => {
       });
       expect(reply.status).toBe(403);
     }
+  });
+  test("a key limited to two agents cannot see a third, nor any agent outside its pod (answered as another agent is)", async () => {
+    const [one, two, three] = team.agents as [string, string, string];
+    const { key } = await teamKey({ permissions: ["read"], agents: [one, two] });
+    for (const agentId of [one, two]) expect((await api.get(`/agents/${agentId}/emails`, { key })).status).toBe(200);
+    const third = await api.get(`/agents/${three}/emails`, { key });
+    const outsider = await api.get(`/agents/${team.outsider.id}/emails`, { key });
+    const asAnotherAgent = await api.get(`/agents/${three}/emails`, { key: team.outsider.apiKey });
+    for (const reply of [third, outsider]) {
+      expect([reply.status, reply.body.message]).toEqual([403, asAnotherAgent.body.message]);
+    }
+    expect((await api.get("/agents/no-such-agent/emails", { key })).status).toBe(404);
+    const viaGraphql = await api.graphql("query($a: ID!) { agent(id: $a) { emails { total } } }", { a: three }, key);
+    expect(viaGraphql.body.errors[0].extensions).toMatchObject({ status: 403 });
+  });
+
+  test("a child key never exceeds its parent: permissions, agents, expiry (403 naming the permission)", async () => {
+    const [one, two] = team.agents as [string, string];
+    const expiresAt = Date.now() + 3_600_000;
+    const parent = await teamKey({ permissions: ["read", "manage"], agents: [one], expiresAt });
+    const make = (body: Record<string, unknown>) =>
+      api.post(`/pods/${team.id}/keys`, { key: parent.key, body: { name: "child", ...body } });
+    expect((await make({ permissions: ["send"], agents: [one], expiresAt })).body).toMatchObject(lacks("send"));
+    expect((await make({ permissions: ["agents"], agents: [one], expiresAt })).body).toMatchObject(lacks("agents"));
+    expect((await make({ permissions: ["read"], agents: [two], expiresAt })).body).toMatchObject(lacks("manage"));
+    expect((await make({ permissions: ["read"], expiresAt })).body).toMatchObject(lacks("manage"));
+    expect((await make({ permissions: ["read"], agents: [one] })).body).toMatchObject(lacks("manage"));
+    expect((await make({ permissions: ["read"], agents: [one], expiresAt: expiresAt + 1 })).status).toBe(403);
+    expect((await make({ permissions: ["read"], agents: [one], expiresAt })).status).toBe(201);
+  });
+
+  test("a revoked pod key stops at once, on every instance", async () => {
+    const manager = await teamKey({ permissions: ["read", "manage"] });
+    const doomed = await teamKey({ permissions: ["read"] });
+    const other = new Api((await svc.startAnother()).url);
+    const path = `/agents/${team.agents[0]}/emails`;
+    for (const client of [api, other]) expect((await client.get(path, { key: doomed.key })).status).toBe(200);
+    const revoked = await api.delete(`/pods/${team.id}/keys/${doomed.id}`, { key: manager.key });
+    expect([revoked.status, revoked.body.success]).toEqual([200, true]);
+    for (const client of [api, other]) expect((await client.get(path, { key: doomed.key })).status).toBe(401);
+    expect((await api.delete(`/pods/${team.id}/keys/${doomed.id}`, { key: manager.key })).status).toBe(404);
+  });
+
+  test("a pod's key opens no other pod, no admin route, no MCP and no me; an agent's key opens no pod route", async () => {
+    const { key } = await teamKey({ permissions: ["read", "manage"] });
+    const otherPod = podId();
+    await admin("POST", "/pods", { id: otherPod, name: "Other" });
+    expect((await api.get(`/pods/${otherPod}/keys`, { key })).status).toBe(403);
+    expect((await api.get("/admin/pods", { key })).status).toBe(403);
+    expect((await api.get(`/pods/${team.id}/keys`, { key: team.outsider.apiKey })).status).toBe(403);
+    const mcp = await api.post("/mcp", { key, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });
+    expect(mcp.status).toBe(403);
+    const me = await api.graphql("{ me { id } }", {}, key);
+    expect(me.body.errors[0].extensions).toMatchObject({ status: 403 });
   });
 });

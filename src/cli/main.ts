@@ -365,7 +365,7 @@ async function pods(services: Services, [action, id]: string[], options: Options
     }
     case "delete": {
       await findPod(services, id);
-      if (!options.yes && !(await confirmed(`Delete pod ${id}? Type its id to confirm: `, id))) {
+      if (!options.yes && !(await confirmed(`Delete pod ${id} and its keys? Type its id to confirm: `, id))) {
         return { text: "Not deleted.", json: { success: false, message: "Not confirmed" }, code: 1 };
       }
       const outcome = await deletePod(services, id);

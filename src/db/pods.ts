@@ -94,6 +94,12 @@ export function agentsOutsideAt({ prisma }: Store, podId: string, domain: string
   return prisma.agent.count({ where: { AND: [at, { OR: [{ podId: null }, { podId: { not: podId } }] }] } });
 }
 
+/** The pod's agents among these ids in lower case: their ids as made. */
+export async function podAgentIds({ prisma }: Store, podId: string, idKeys: string[]): Promise<string[]> {
+  const found = await prisma.agent.findMany({ where: { podId, idKey: { in: idKeys } }, select: { id: true } });
+  return found.map((agent) => agent.id);
+}
+
 /** How many of the pod's agents have their address at one of these domains. */
 export function podAgentsAt({ prisma }: Store, podId: string, domains: string[]) {
   return prisma.agent.count({ where: { podId, domain: { in: domains } } });

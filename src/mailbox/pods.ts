@@ -110,7 +110,7 @@ export async function updatePod(services: Services, id: string, change: PodChang
   return findPod(services, id);
 }
 
-/** Deletes an empty pod and its hold on its domains; refused (409) while it holds agents. */
+/** Deletes an empty pod, its keys and its hold on its domains; refused (409) while it holds agents. */
 export async function deletePod(services: Services, id: string): Promise<{ success: boolean; message: string }> {
   const pod = await findPod(services, id);
   if (pod.agents > 0 || !(await deletePodRow(services, id))) {

@@ -2,6 +2,7 @@ import { graphql } from "../rest/graphql.ts";
 import { RegistrationFields } from "./agents.rest.ts";
 import { declare, withoutNulls } from "./declare.ts";
 import { DraftFields } from "./drafts.rest.ts";
+import { NewPodKeyFields } from "./pods.rest.ts";
 import { DecisionFields } from "./review.rest.ts";
 
 // The operator's operations as REST sees them (see declare.ts), by
@@ -475,6 +476,21 @@ export const adminOperations = [
       [PodFields],
     ),
     respond: ({ admin }) => admin.updatePod,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/pods/:podId/keys",
+    ...OPERATOR,
+    refuses: [404],
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation AdminCreatePodKey($podId: ID!, $input: CreatePodKeyInput!) {
+        admin { createPodKey(podId: $podId, input: $input) { ...NewPodKeyFields } }
+      }`,
+      [NewPodKeyFields],
+    ),
+    respond: ({ admin }) => admin.createPodKey,
   }),
   declare({
     method: "DELETE",

@@ -13,6 +13,7 @@ import {
   zoneOf,
 } from "../mailbox/domains.ts";
 import type { QuarantineReason } from "../mailbox/inspection.ts";
+import { createPodKeyAsOperator } from "../mailbox/pod-keys.ts";
 import { createPod, deletePod, findPod, listPods, updatePod } from "../mailbox/pods.ts";
 import {
   deleteQuarantinedMessage,
@@ -28,7 +29,7 @@ import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
-import { PodType } from "./pods.ts";
+import { CreatePodKeyInput, NewPodKeyType, PodType } from "./pods.ts";
 import { DecisionType, ReleasedType } from "./review.ts";
 import { ListsChange, listOwnerArgs, ownerOf, ScopeListsType } from "./senders.ts";
 import { SuppressionPage } from "./sending.ts";
@@ -271,9 +272,15 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       args: { id: t.arg.id({ required: true }), name: t.arg.string(), domains: t.arg.stringList() },
       resolve: (_, { id, ...change }, ctx) => updatePod(ctx, id, change),
     }),
+    createPodKey: t.field({
+      type: NewPodKeyType,
+      description: "Makes a key of a pod, with any permissions; its secret is answered only now.",
+      args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodKeyInput, required: true }) },
+      resolve: (_, { podId, input }, ctx) => createPodKeyAsOperator(ctx, podId, input),
+    }),
     deletePod: t.field({
       type: OutcomeType,
-      description: "Deletes a pod; refused while it holds agents.",
+      description: "Deletes a pod and its keys; refused while it holds agents.",
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => deletePod(ctx, id),
     }),
