@@ -269,7 +269,7 @@ test("every documented operation answers as documented", async () => {
   const pod = uniqueId("pod");
   await api.post("/admin/pods", { key: ADMIN, body: { id: pod, name: "Documented" } });
   const podKey = (
-    await api.post(`/admin/pods/${pod}/keys`, { key: ADMIN, body: { name: "p", permissions: ["manage"] } })
+    await api.post(`/admin/pods/${pod}/keys`, { key: ADMIN, body: { name: "p", permissions: ["manage", "agents"] } })
   ).body.key;
   const podChild = await call("POST", `/pods/${pod}/keys`, {
     key: podKey,
@@ -277,6 +277,8 @@ test("every documented operation answers as documented", async () => {
   });
   await call("GET", `/pods/${pod}/keys`, { key: podKey });
   await call("DELETE", `/pods/${pod}/keys/${podChild.body.id}`, { key: podKey });
+  await call("POST", `/pods/${pod}/agents`, { key: podKey, body: { id: uniqueId(), name: "Pod agent" } });
+  await call("GET", `/pods/${pod}/agents`, { key: podKey });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

@@ -127,6 +127,34 @@ describe("happy", () => {
     expect((await api.get(`/agents/${team.agents[1]}/emails`, { key: agentKey.body.key })).status).toBe(200);
     expect((await api.get(`/agents/${team.agents[0]}/emails`, { key: agentKey.body.key })).status).toBe(403);
   });
+  test("a pod's key with agents makes an agent (its key once) and a send-only key of it that cannot read", async () => {
+    const { key } = await teamKey({ permissions: ["read", "send", "manage", "agents"] });
+    const id = uniqueId("made");
+    const made = await api.post(`/pods/${team.id}/agents`, { key, body: { id, name: "Made by the pod" } });
+    expect(made.status).toBe(201);
+    expect(made.body.agent).toMatchObject({ id, email: `${id}@localhost`, verified: true });
+    expect(made.body.apiKey).toEqual(expect.any(String));
+    expect((await api.get(`/agents/${id}`, { key: made.body.apiKey })).status).toBe(200);
+    const listed = await api.get(`/pods/${team.id}/agents`, { key });
+    expect(listed.body.data.map((agent: { id: string }) => agent.id)).toEqual([...team.agents, id]);
+    expect(listed.text).not.toContain(made.body.apiKey);
+    expect((await admin("GET", `/agents/${id}`)).body).toMatchObject({ podId: team.id, createdBy: "pod" });
+    const sendOnly = await api.post(`/agents/${id}/keys`, { key, body: { name: "worker", permissions: ["send"] } });
+    expect(sendOnly.status).toBe(201);
+    const read = await api.get(`/agents/${id}/emails`, { key: sendOnly.body.key });
+    expect(read.body).toMatchObject(lacks("read"));
+    const sent = await api.post(`/agents/${id}/send`, {
+      key: sendOnly.body.key,
+      body: { to: `${team.outsider.id}@localhost`, subject: "Hello", text: "Hi." },
+    });
+    expect(sent.status).toBe(201);
+    const viaGraphql = await api.graphql(
+      "query($p: ID!) { podAgents(podId: $p) { id verified } }",
+      { p: team.id },
+      key,
+    );
+    expect(viaGraphql.body.data.podAgents).toContainEqual({ id, verified: true });
+  });
 });
 
 describe("errors", () => {
@@ -222,6 +250,28 @@ describe("errors", () => {
     });
     expect(agentKey.status).toBe(400);
   });
+  test("making agents needs agents (403 naming it) and a key reaching every agent; ids are checked (400, 409)", async () => {
+    const noAgents = await teamKey({ permissions: ["read", "manage"] });
+    const refused = await api.post(`/pods/${team.id}/agents`, {
+      key: noAgents.key,
+      body: { id: uniqueId(), name: "N" },
+    });
+    expect(refused.body).toMatchObject(lacks("agents"));
+    expect((await api.get(`/pods/${team.id}/agents`, { key: noAgents.key })).body).toMatchObject(lacks("agents"));
+    const limited = await teamKey({ permissions: ["agents"], agents: [team.agents[0]] });
+    const byLimited = await api.post(`/pods/${team.id}/agents`, {
+      key: limited.key,
+      body: { id: uniqueId(), name: "L" },
+    });
+    expect(byLimited.body).toMatchObject(lacks("agents"));
+    const listed = await api.get(`/pods/${team.id}/agents`, { key: limited.key });
+    expect(listed.body.data.map((agent: { id: string }) => agent.id)).toEqual([team.agents[0]]);
+    const { key } = await teamKey({ permissions: ["agents"] });
+    const make = (body: unknown) => api.post(`/pods/${team.id}/agents`, { key, body });
+    expect((await make({ id: "postmaster", name: "P" })).status).toBe(400);
+    expect((await make({ id: "bad id!", name: "B" })).status).toBe(400);
+    expect((await make({ id: team.outsider.id, name: "Taken" })).status).toBe(409);
+  });
 });
 
 describe("security", () => {
@@ -298,6 +348,12 @@ describe("security", () => {
     const otherPod = podId();
     await admin("POST", "/pods", { id: otherPod, name: "Other" });
     expect((await api.get(`/pods/${otherPod}/keys`, { key })).status).toBe(403);
+    const agentsKey = await teamKey({ permissions: ["agents"] });
+    const intoOther = await api.post(`/pods/${otherPod}/agents`, {
+      key: agentsKey.key,
+      body: { id: uniqueId(), name: "X" },
+    });
+    expect(intoOther.status).toBe(403);
     expect((await api.get("/admin/pods", { key })).status).toBe(403);
     expect((await api.get(`/pods/${team.id}/keys`, { key: team.outsider.apiKey })).status).toBe(403);
     const mcp = await api.post("/mcp", { key, body: { jsonrpc: "2.0", id: 1, method: "tools/list" } });

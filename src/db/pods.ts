@@ -94,6 +94,15 @@ export function agentsOutsideAt({ prisma }: Store, podId: string, domain: string
   return prisma.agent.count({ where: { AND: [at, { OR: [{ podId: null }, { podId: { not: podId } }] }] } });
 }
 
+/** The pod's agents, oldest first: those with these ids in lower case, or (null) all of them. */
+export function agentsOfPod({ prisma }: Store, podId: string, idKeys: readonly string[] | null) {
+  return prisma.agent.findMany({
+    where: { podId, ...(idKeys ? { idKey: { in: [...idKeys] } } : {}) },
+    select: { id: true, name: true, domain: true, createdAt: true, verifiedAt: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+}
+
 /** The pod's agents among these ids in lower case: their ids as made. */
 export async function podAgentIds({ prisma }: Store, podId: string, idKeys: string[]): Promise<string[]> {
   const found = await prisma.agent.findMany({ where: { podId, idKey: { in: idKeys } }, select: { id: true } });

@@ -65,8 +65,8 @@ const METADATA_MAX_BYTES = 16 * 1024;
 /** The metadata object itself is the first level. */
 const METADATA_MAX_DEPTH = 10;
 
-/** Who creates an agent: the agent itself (registration), or the operator (admin API, CLI). */
-export type Creator = "self" | "operator";
+/** Who creates an agent: the agent itself (registration), the operator (admin API, CLI), or a key of its pod. */
+export type Creator = "self" | "operator" | "pod";
 
 export interface NewAgent {
   id: string;
@@ -121,7 +121,7 @@ function validated(input: NewAgent, by: Creator, config: Config) {
   if (!AGENT_ID.test(input.id))
     throw bad(`id must be 1-${AGENT_ID_MAX_LENGTH} characters: letters, digits, dashes and underscores`);
   const reserved = reservedBecause(input.id, config);
-  if (reserved && by === "self") {
+  if (reserved && by !== "operator") {
     throw bad(`id ${input.id} is reserved on every domain: ${reserved}. Only the operator creates an agent with it`);
   }
   const name = input.name.trim();
@@ -146,6 +146,9 @@ function instructionFor(address: string, verifyUrl: string, by: Creator, config:
   if (by === "operator") {
     return `${before} The operator of this instance created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
   }
+  if (by === "pod") {
+    return `${before} A key of its pod created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
+  }
   switch (config.verificationMode) {
     case "none":
       return `${before} This instance verifies every agent at registration (VERIFICATION_MODE=none): it can receive and send mail now. ${KEEP_KEY}`;
@@ -168,16 +171,21 @@ function instructionFor(address: string, verifyUrl: string, by: Creator, config:
   }
 }
 
-/** How an agent is verified as it is made: by the operator who made it, or by nobody (VERIFICATION_MODE=none). */
+/**
+ * How an agent is verified as it is made: by the operator who made it, by its pod (which the operator made), or by
+ * nobody (VERIFICATION_MODE=none).
+ */
 function verifiedAtCreation(by: Creator, config: Config, now: Date) {
   if (by === "operator") return { verifiedAt: now, verifiedBy: "admin" };
+  if (by === "pod") return { verifiedAt: now, verifiedBy: "pod" };
   return config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
 }
 
 /**
  * A new agent. It registers itself with an id that is not reserved, on a
  * domain open to registration; the operator may use any id and any served
- * domain, and the agent is verified as it is made.
+ * domain, and the agent is verified as it is made; a key of a pod makes it in
+ * the pod, verified, with an id that is not reserved, on the pod's domain.
  */
 export async function createAgent(services: Services, input: NewAgent, by: Creator): Promise<Registration> {
   const { clock, config } = services;

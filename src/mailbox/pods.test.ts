@@ -2,6 +2,8 @@ import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { createAgent } from "./agents.ts";
 import { addDomain } from "./domains.ts";
+import { POD_PERMISSIONS } from "./permissions.ts";
+import { createPodAgent, listPodAgents } from "./pod-agents.ts";
 import { createPod, deletePod, findPod, listPods, updatePod } from "./pods.ts";
 
 const memory = memoryOfFile({ VERIFICATION_MODE: "none" });
@@ -56,5 +58,33 @@ describe("pods", () => {
     await createAgent(memory.services, { id: "busy-one", name: "B1", podId: "busy" }, "operator");
     expect((await findPod(memory.services, "busy")).agents).toBe(1);
     await expect(deletePod(memory.services, "busy")).rejects.toMatchObject({ kind: "CONFLICT" });
+  });
+
+  test("a pod's key with agents makes verified agents in the pod, on its domain; a limited key lists its own only", async () => {
+    await addDomain(memory.services, "crew.example", false);
+    await createPod(memory.services, { id: "crew", name: "Crew", domains: ["crew.example"] });
+    const grant = { keyId: "k", permissions: POD_PERMISSIONS, expiresAt: null, podId: "crew", agents: null };
+    const made = await createPodAgent(memory.services, "crew", grant, { id: "deckhand", name: "Deckhand" });
+    expect(made.agent).toMatchObject({ podId: "crew", domain: "crew.example", createdBy: "pod", verifiedBy: "pod" });
+    expect(made.apiKey).toMatch(/^ph_/);
+    await createPodAgent(memory.services, "crew", grant, { id: "cook", name: "Cook" });
+    await expect(createPodAgent(memory.services, "crew", grant, { id: "postmaster", name: "P" })).rejects.toMatchObject(
+      { kind: "BAD_REQUEST" },
+    );
+    const limited = { ...grant, agents: ["cook"] };
+    expect((await listPodAgents(memory.services, "crew", limited)).map((agent) => agent.id)).toEqual(["cook"]);
+    // Made at one instant of the test's clock: by id.
+    expect((await listPodAgents(memory.services, "crew", grant)).map((agent) => agent.email)).toEqual([
+      "cook@crew.example",
+      "deckhand@crew.example",
+    ]);
+    await expect(createPodAgent(memory.services, "crew", limited, { id: "x", name: "X" })).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+    });
+    const readOnly = { ...grant, permissions: ["read"] as const };
+    await expect(listPodAgents(memory.services, "crew", readOnly)).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      details: { permission: "agents" },
+    });
   });
 });

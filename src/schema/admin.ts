@@ -50,10 +50,12 @@ const AdminAgentType = builder.objectRef<admin.AgentOverview>("AdminAgent").impl
     verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
     verifiedBy: t.exposeString("verifiedBy", {
       nullable: true,
-      description: "social (a post on X), admin (an operator) or none (VERIFICATION_MODE=none)",
+      description:
+        "social (a post on X), admin (an operator), pod (made by a key of its pod) or none (VERIFICATION_MODE=none)",
     }),
     createdBy: t.exposeString("createdBy", {
-      description: "self (it registered) or operator (admin API or CLI), who alone may use a reserved id",
+      description:
+        "self (it registered), operator (admin API or CLI), who alone may use a reserved id, or pod (a key of its pod)",
     }),
     socialUsername: t.exposeString("socialUsername", { nullable: true }),
     storageUsed: t.exposeInt("storageUsed"),

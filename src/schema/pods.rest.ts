@@ -1,5 +1,6 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare, podRoute } from "./declare.ts";
+import { RegistrationFields } from "./agents.rest.ts";
+import { declare, podRoute, withoutNulls } from "./declare.ts";
 
 // The pods area's operations as REST sees them (see declare.ts): what a key
 // of a pod does to its pod. No MCP tools: MCP serves an agent's key.
@@ -38,5 +39,29 @@ export const podOperations = [
     operation: graphql(
       `mutation RevokePodKey($podId: ID!, $keyId: ID!) { revokePodKey(podId: $podId, keyId: $keyId) { success message } }`,
     ),
+  }),
+  declare({
+    method: "POST",
+    path: "/pods/:podId/agents",
+    ...podRoute,
+    refuses: [403, 404, 409],
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation CreatePodAgent($podId: ID!, $input: CreatePodAgentInput!) {
+        createPodAgent(podId: $podId, input: $input) { ...RegistrationFields }
+      }`,
+      [RegistrationFields],
+    ),
+    respond: ({ createPodAgent }) => ({ ...createPodAgent, agent: withoutNulls(createPodAgent.agent) }),
+  }),
+  declare({
+    method: "GET",
+    path: "/pods/:podId/agents",
+    ...podRoute,
+    operation: graphql(
+      `query ListPodAgents($podId: ID!) { podAgents(podId: $podId) { id email name createdAt verified } }`,
+    ),
+    respond: ({ podAgents }) => ({ data: podAgents }),
   }),
 ];

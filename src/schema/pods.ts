@@ -1,6 +1,8 @@
+import * as podAgents from "../mailbox/pod-agents.ts";
 import type { PodKeyView } from "../mailbox/pod-keys.ts";
 import * as podKeys from "../mailbox/pod-keys.ts";
 import type { PodView } from "../mailbox/pods.ts";
+import { CreateAgentPayload } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { PermissionEnum } from "./keys.ts";
 import { needing } from "./own-agent.ts";
@@ -99,3 +101,45 @@ builder.mutationFields((t) => ({
     resolve: async (_, { podId, keyId }, ctx) => podKeys.revokePodKey(ctx, podId, await ctx.grant(), keyId),
   }),
 }));
+
+const PodAgentType = builder.objectRef<podAgents.PodAgentView>("PodAgent").implement({
+  description: "An agent of the pod, as the pod's keys list it",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    email: t.exposeString("email", { description: "Its mailbox address" }),
+    name: t.exposeString("name"),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    verified: t.exposeBoolean("verified"),
+  }),
+});
+
+const CreatePodAgentInput = builder.inputType("CreatePodAgentInput", {
+  fields: (t) => ({
+    id: t.string({
+      required: true,
+      description: "1-64 letters, digits, dashes or underscores, not a reserved one; the address's local part",
+    }),
+    name: t.string({ required: true, description: "Display name, 1-128 characters, without <, > or @" }),
+  }),
+});
+
+builder.queryField("podAgents", (t) =>
+  t.field({
+    type: [PodAgentType],
+    description: "The pod's agents your key reaches, oldest first.",
+    args: { podId: t.arg.id({ required: true }) },
+    authScopes: podKeyArg("agents"),
+    resolve: async (_, { podId }, ctx) => podAgents.listPodAgents(ctx, podId, await ctx.grant()),
+  }),
+);
+
+builder.mutationField("createPodAgent", (t) =>
+  t.field({
+    type: CreateAgentPayload,
+    description:
+      "Makes an agent in your pod, verified, on the pod's first domain when it has some; its API key is answered only now.",
+    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodAgentInput, required: true }) },
+    authScopes: podKeyArg("agents"),
+    resolve: async (_, { podId, input }, ctx) => podAgents.createPodAgent(ctx, podId, await ctx.grant(), input),
+  }),
+);
