@@ -151,6 +151,7 @@ describe("agents", () => {
       reviewerWebhookUrlOverride: null,
       screeningPolicy: "screen",
       lastReceivedAt: expect.any(Number),
+      podId: null,
     });
     expect(one.body.storageUsed).toBeGreaterThan(0);
     const unverified = await admin("GET", `/agents?prefix=${prefix}&verified=false&limit=1`);

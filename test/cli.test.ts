@@ -320,6 +320,24 @@ test("domains: open to registration as added (--open), closed and opened again",
   expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining("MAIL_DOMAINS")]);
 });
 
+test("pods: created, listed, shown, renamed and deleted; an agent created in one; a pod holding agents stays", async () => {
+  const id = uniqueId("pod");
+  const made = await cli(["pods", "create", id, "--name", "Support", "--json"]);
+  expect([made.code, made.json]).toEqual([0, expect.objectContaining({ id, name: "Support", domains: [], agents: 0 })]);
+  expect((await cli(["pods", "list"])).stdout).toMatch(new RegExp(`^ID\\s+NAME\\s+DOMAINS\\s+AGENTS[\\s\\S]*${id}`));
+  expect((await cli(["pods", "rename", id, "--name", "Helpdesk"])).stdout).toContain(`Pod ${id} renamed.`);
+  expect((await cli(["pods", "show", id, "--json"])).json.name).toBe("Helpdesk");
+  const agentId = uniqueId("member");
+  expect((await cli(["agents", "create", agentId, "--name", "M", "--pod", id])).code).toBe(0);
+  expect((await cli(["agents", "show", agentId, "--json"])).json.podId).toBe(id);
+  const refused = await cli(["pods", "delete", id, "--yes"]);
+  expect([refused.code, refused.stderr]).toEqual([1, `Pod ${id} holds agents: delete them first\n`]);
+  await cli(["agents", "delete", agentId, "--yes"]);
+  expect((await cli(["pods", "delete", id, "--yes"])).stdout).toBe(`Pod ${id} was deleted\n`);
+  expect((await cli(["pods", "show", id])).code).toBe(1);
+  expect((await cli(["pods", "create", "x"])).code).toBe(2);
+});
+
 test("agents create: any id, reserved ones too, verified, its key shown once; doctor lists self-registered holders", async () => {
   const made = await cli(["agents", "create", "abuse", "--name", "Abuse desk"], { env: beside });
   expect(made.code).toBe(0);

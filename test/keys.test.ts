@@ -10,7 +10,8 @@ import { sseSubscription, wsSubscription } from "./support/streams.ts";
 // REST, GraphQL and MCP alike, and sees no MCP tool it may not call. A key
 // makes keys only within its own grant. The primary key does everything.
 
-const { svc, api } = served({ env: { MAIL_DOMAIN: "localhost", VERIFICATION_MODE: "none" } });
+const ADMIN_TOKEN = "admin-token-keys-0123456789abcdef";
+const { svc, api } = served({ env: { MAIL_DOMAIN: "localhost", VERIFICATION_MODE: "none", ADMIN_TOKEN } });
 
 let agent: TestAgent;
 let emailId: string;
@@ -240,6 +241,26 @@ describe("revocation and expiry", () => {
     }
     expect((await api.delete(`${keysPath()}/${made.body.id}`, { key: agent.apiKey })).status).toBe(404);
     expect((await api.delete(`${keysPath()}/primary`, { key: agent.apiKey })).status).toBe(400);
+  });
+
+  test("a revoked pod key stops at once on every instance", async () => {
+    const podId = `pod-${agent.id}`.toLowerCase();
+    const admin = { key: ADMIN_TOKEN };
+    expect((await api.post("/admin/pods", { ...admin, body: { id: podId, name: "Pod" } })).status).toBe(201);
+    const member = `member-${agent.id}`;
+    expect((await api.post("/admin/agents", { ...admin, body: { id: member, name: "M", podId } })).status).toBe(201);
+    const keys = `/admin/pods/${podId}/keys`;
+    const manager = (await api.post(keys, { ...admin, body: { name: "m", permissions: ["manage"] } })).body;
+    const made = (await api.post(keys, { ...admin, body: { name: "r", permissions: ["read"] } })).body;
+    const other = new Api((await svc.startAnother()).url);
+    for (const client of [api, other]) {
+      expect((await client.get(`/agents/${member}/emails`, { key: made.key })).status).toBe(200);
+    }
+    const revoked = await api.delete(`/pods/${podId}/keys/${made.id}`, { key: manager.key });
+    expect(revoked.status).toBe(200);
+    for (const client of [api, other]) {
+      expect((await client.get(`/agents/${member}/emails`, { key: made.key })).status).toBe(401);
+    }
   });
 
   test("an expired key is refused as an invalid one", async () => {

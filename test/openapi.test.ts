@@ -112,6 +112,7 @@ test("a reference a person reads: operations grouped by area, every part describ
     "events",
     "webhooks",
     "keys",
+    "pods",
   ]);
   const operations = Object.entries(doc.paths as Json).flatMap(([path, item]) =>
     Object.entries(item as Json).map(([method, operation]): [string, Json] => [
@@ -263,6 +264,21 @@ test("every documented operation answers as documented", async () => {
   await call("GET", `${base}/keys`, { key });
   expect((await call("GET", `${base}/keys`, { key: made.body.key })).body.permission).toBe("manage");
   await call("DELETE", `${base}/keys/${made.body.id}`, { key });
+
+  // A pod's keys, by a key of the pod the operator made.
+  const pod = uniqueId("pod");
+  await api.post("/admin/pods", { key: ADMIN, body: { id: pod, name: "Documented" } });
+  const podKey = (
+    await api.post(`/admin/pods/${pod}/keys`, { key: ADMIN, body: { name: "p", permissions: ["manage", "agents"] } })
+  ).body.key;
+  const podChild = await call("POST", `/pods/${pod}/keys`, {
+    key: podKey,
+    body: { name: "c", permissions: ["manage"] },
+  });
+  await call("GET", `/pods/${pod}/keys`, { key: podKey });
+  await call("DELETE", `/pods/${pod}/keys/${podChild.body.id}`, { key: podKey });
+  await call("POST", `/pods/${pod}/agents`, { key: podKey, body: { id: uniqueId(), name: "Pod agent" } });
+  await call("GET", `/pods/${pod}/agents`, { key: podKey });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

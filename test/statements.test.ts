@@ -40,7 +40,12 @@ function withAttachment(n: number, id: string, parent: string | null): string {
   });
 }
 
-const { svc, api, x, dovecot } = served({ imap: true, smtp: true, env: { DAILY_SEND_LIMIT: "100" } });
+const ADMIN_TOKEN = "admin-token-statements-0123456789";
+const { svc, api, x, dovecot } = served({
+  imap: true,
+  smtp: true,
+  env: { DAILY_SEND_LIMIT: "100", ADMIN_TOKEN },
+});
 
 beforeAll(async () => {
   agent = await createVerifiedAgent(api, x);
@@ -149,6 +154,22 @@ describe("a key of the agent's own", () => {
       statementsOf((headers) => api.get(`/agents/${agent.id}/emails/${emailId}`, { key, headers }));
     const primary = await read(agent.apiKey);
     expect(await read(made.body.key)).toBe(primary);
+  });
+});
+
+describe("a key of the agent's pod", () => {
+  test("is found by the same one statement; the agent it names is one more read", async () => {
+    const admin = { key: ADMIN_TOKEN };
+    const podId = `pod-${randomUUID().slice(0, 8)}`;
+    expect((await api.post("/admin/pods", { ...admin, body: { id: podId, name: "Pod" } })).status).toBe(201);
+    const member = await api.post("/admin/agents", { ...admin, body: { id: `m-${podId}`, name: "M", podId } });
+    const podKey = await api.post(`/admin/pods/${podId}/keys`, {
+      ...admin,
+      body: { name: "r", permissions: ["read"] },
+    });
+    const list = (key: string) =>
+      statementsOf((headers) => api.get(`/agents/${member.body.agent.id}/emails`, { key, headers }));
+    expect(await list(podKey.body.key)).toBe((await list(member.body.apiKey)) + 1);
   });
 });
 

@@ -18,6 +18,7 @@ import {
   setDomainOpen,
   verifyDomain,
 } from "../mailbox/domains.ts";
+import { createPod, deletePod, findPod, listPods, type PodView, updatePod } from "../mailbox/pods.ts";
 import { deleteQuarantinedMessage, listQuarantine, releaseQuarantined } from "../mailbox/quarantine.ts";
 import { addressesOf } from "../mailbox/records.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
@@ -44,7 +45,7 @@ import { fields, jsonOf, table } from "./output.ts";
 const USAGE = `Usage: pigeonhole <command> [--json]
 
   agents list [--verified true|false] [--prefix <id prefix>] [--limit n] [--offset n]
-  agents create <id> --name <name> [--domain <domain>]
+  agents create <id> --name <name> [--domain <domain>] [--pod <pod id>]
   agents show <id>
   agents verify <id>
   agents delete <id> [--yes]
@@ -61,6 +62,11 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   quarantine list [--agent <id>] [--limit n] [--offset n]
   quarantine release <id>
   quarantine delete <id> [--yes]
+  pods create <id> --name <name> [--domains <domain,domain,…>]
+  pods list
+  pods show <id>
+  pods rename <id> --name <name>
+  pods delete <id> [--yes]
   domains add <name> [--open]
   domains show|verify|open|close|delete <name>
   domains list
@@ -94,6 +100,8 @@ const OPTIONS = {
   name: VALUE,
   domain: VALUE,
   agent: VALUE,
+  pod: VALUE,
+  domains: VALUE,
   open: FLAG,
   email: VALUE,
   "webhook-url": VALUE,
@@ -152,7 +160,8 @@ async function agents(services: Services, [action, id]: string[], options: Optio
   switch (action) {
     case "create": {
       if (options.name === undefined) throw new UsageError("agents create <id> needs --name <name>");
-      const { apiKey } = await createAgent(services, { id, name: options.name, domain: options.domain }, "operator");
+      const input = { id, name: options.name, domain: options.domain, podId: options.pod };
+      const { apiKey } = await createAgent(services, input, "operator");
       const agent = await admin.agentOverview(services, id);
       return {
         text: `Agent ${agent.id} created, verified: ${agent.email}\nAPI key (shown only now):\n${apiKey}`,
@@ -337,6 +346,40 @@ async function held(services: Services, [action, agentId, draftId]: string[], op
   );
 }
 
+const POD_COLUMNS: (keyof PodView)[] = ["id", "name", "domains", "agents", "createdAt"];
+
+async function pods(services: Services, [action, id]: string[], options: Options): Promise<Output> {
+  if (action === "list") {
+    const all = await listPods(services);
+    return { text: table(all, POD_COLUMNS), json: { data: all } };
+  }
+  if (!id) throw new UsageError(`pods ${action ?? "<action>"} needs a pod id`);
+  const shown = (pod: PodView, said: string) => ({ text: `${said}\n${fields({ ...pod })}`, json: pod });
+  switch (action) {
+    case "create": {
+      if (options.name === undefined) throw new UsageError("pods create <id> needs --name <name>");
+      const domains = options.domains?.split(",").filter((domain) => domain !== "");
+      return shown(await createPod(services, { id, name: options.name, domains }), `Pod ${id} created.`);
+    }
+    case "show":
+      return shown(await findPod(services, id), `Pod ${id}:`);
+    case "rename": {
+      if (options.name === undefined) throw new UsageError("pods rename <id> needs --name <name>");
+      return shown(await updatePod(services, id, { name: options.name }), `Pod ${id} renamed.`);
+    }
+    case "delete": {
+      await findPod(services, id);
+      if (!options.yes && !(await confirmed(`Delete pod ${id} and its keys? Type its id to confirm: `, id))) {
+        return { text: "Not deleted.", json: { success: false, message: "Not confirmed" }, code: 1 };
+      }
+      const outcome = await deletePod(services, id);
+      return { text: outcome.message, json: outcome };
+    }
+    default:
+      throw new UsageError(`unknown action: pods ${action}`);
+  }
+}
+
 async function domains(services: Services, [action, name]: string[], options: Options): Promise<Output> {
   if (action === "list") {
     const all = await listDomains(services);
@@ -482,6 +525,7 @@ const SERVICE_COMMANDS: Record<string, (services: Services, args: string[], opti
   screening,
   held,
   quarantine,
+  pods,
   domains,
   lists,
   stats: async (services) => {

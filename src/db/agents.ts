@@ -19,32 +19,39 @@ export type AgentQuery = { include?: Prisma.AgentInclude } | { select?: Prisma.A
 const expired = (cutoff: Date) => ({ verifiedAt: null, createdAt: { lte: cutoff } }) satisfies Prisma.AgentWhereInput;
 
 // Raw: every request looks its key up, and a prepared statement costs a
-// fraction of Prisma's query (docs/performance.md). One statement for either
-// kind of key: the agent's primary one (its own column) or one of its Key rows.
-const BY_KEY = `SELECT ${columnsOf("Agent")}, NULL AS "keyId", NULL AS "keyPermissions", NULL AS "keyExpiresAt"
+// fraction of Prisma's query (docs/performance.md). One statement for every
+// kind of key: an agent's primary one (its own column), or a Key row, an
+// agent's (joined to it) or a pod's (no agent: its columns come back null).
+const BY_KEY = `SELECT ${columnsOf("Agent")}, NULL AS "keyId", NULL AS "keyPermissions", NULL AS "keyExpiresAt",
+    NULL AS "keyPodId", NULL AS "keyAgents"
     FROM "Agent" WHERE "apiKeyHash" = ?
-  UNION ALL SELECT ${columnsOf("Agent", { table: true })}, "Key"."id", "Key"."permissions", "Key"."expiresAt"
-    FROM "Key" JOIN "Agent" ON "Agent"."id" = "Key"."agentId" WHERE "Key"."hash" = ?`;
+  UNION ALL SELECT ${columnsOf("Agent", { table: true })}, "Key"."id", "Key"."permissions", "Key"."expiresAt",
+    "Key"."podId", "Key"."agents"
+    FROM "Key" LEFT JOIN "Agent" ON "Agent"."id" = "Key"."agentId" WHERE "Key"."hash" = ?`;
 
 /** A Key row as the lookup reads it; null for the agent's primary key. */
-export type KeyGrantRow = Pick<Key, "id" | "permissions" | "expiresAt">;
+export type KeyGrantRow = Pick<Key, "id" | "permissions" | "expiresAt" | "podId" | "agents">;
 
-/** The agent whose key (primary, or one of its Key rows) has this hash, and that Key row; null for no such key. */
-export async function agentByKeyHash(
+/**
+ * The agent whose key (primary, or one of its Key rows) has this hash, and that Key row; for a pod's key, no agent
+ * and its row; null for no such key.
+ */
+export async function holderByKeyHash(
   { sql }: Store,
   hash: string,
-): Promise<{ agent: Agent; key: KeyGrantRow | null } | null> {
+): Promise<{ agent: Agent | null; key: KeyGrantRow | null } | null> {
   const row = await sql.one(BY_KEY, [hash, hash]);
   if (!row) return null;
-  const { keyId, keyPermissions, keyExpiresAt, ...agent } = row;
+  const { keyId, keyPermissions, keyExpiresAt, keyPodId, keyAgents, ...agent } = row;
   const key =
     keyId === null
       ? null
       : {
-          ...rowOf(sql, "Key", { permissions: keyPermissions, expiresAt: keyExpiresAt }),
+          ...rowOf(sql, "Key", { permissions: keyPermissions, expiresAt: keyExpiresAt, agents: keyAgents }),
           id: keyId as string,
+          podId: keyPodId as string | null,
         };
-  return { agent: rowOf(sql, "Agent", agent), key: key as KeyGrantRow | null };
+  return { agent: agent.id === null ? null : rowOf(sql, "Agent", agent), key: key as KeyGrantRow | null };
 }
 
 /** The agent whose verification link has this hash, or null. */

@@ -233,6 +233,11 @@ export async function emailById(
   return email ?? null;
 }
 
+/** The agent an email is filed for, by its id alone; null for no such email. */
+export async function agentOfEmail({ prisma }: Store, emailId: string): Promise<string | null> {
+  return (await prisma.email.findUnique({ where: { id: emailId }, select: { agentId: true } }))?.agentId ?? null;
+}
+
 /** What a wait for mail matches: received after a time, in a folder, from a sender, with words in the subject, with labels. */
 export interface MailWait {
   after: Date;

@@ -70,6 +70,8 @@ export interface AgentOverview {
   /** What becomes of its mail the screening finds suspicious: screen (filed, marked) or quarantine. */
   screeningPolicy: ScreeningPolicy;
   lastReceivedAt: Date | null;
+  /** The pod it belongs to, if any. */
+  podId: string | null;
 }
 
 export interface AgentQuery extends PageRequest {
@@ -131,6 +133,7 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
       reviewerWebhookUrl: agent.reviewerWebhookUrl ?? config.reviewer.webhook?.url ?? null,
       reviewerWebhookUrlOverride: agent.reviewerWebhookUrl,
       lastReceivedAt: lastReceivedOf.get(agent.id) ?? null,
+      podId: agent.podId,
     };
   });
 }

@@ -15,8 +15,14 @@ describe("an agent's keys", () => {
     const made = await createKey(memory.services, agent, FULL_GRANT, { name: "worker", permissions: ["send", "read"] });
     expect(made).toMatchObject({ name: "worker", permissions: ["read", "send"], expiresAt: null });
     const holder = await holderOfKey(memory.services, made.key);
-    expect(holder?.agent.id).toBe("keeper");
-    expect(holder?.grant).toEqual({ keyId: made.id, permissions: ["read", "send"], expiresAt: null });
+    expect(holder?.agent?.id).toBe("keeper");
+    expect(holder?.grant).toEqual({
+      keyId: made.id,
+      permissions: ["read", "send"],
+      expiresAt: null,
+      podId: null,
+      agents: null,
+    });
     expect((await holderOfKey(memory.services, apiKey))?.grant).toEqual(FULL_GRANT);
   });
 

@@ -7,9 +7,9 @@ import { type AgentRecord, permissionsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // An agent's keys: the primary one (registration's, replaced by rotate-key,
-// every permission) and those made from it or from each other, each within
-// the grant of the key that made it. Making, listing and revoking need
-// `manage`. The secret is shown once; only its hash is kept.
+// every permission) and those made from it, from each other or from its
+// pod's keys, each within the grant of the key that made it. Making, listing
+// and revoking need `manage`. The secret is shown once; only its hash is kept.
 
 /** The primary key's id and name in the list: it is not a Key row, and is never deleted (rotate-key replaces it). */
 export const PRIMARY = "primary";
@@ -31,20 +31,34 @@ export interface KeyView {
 
 const NAME_MAX = 100;
 
-function checked(input: NewKey, now: Date): Omit<Grant, "keyId"> & { name: string } {
+/** A key's id: never its secret. */
+export const newKeyId = () => `key_${randomBytes(12).toString("base64url")}`;
+
+/** A new key's name, permissions (in order) and expiry, checked; the `agents` permission is a pod's key's only. */
+export function checked(
+  input: NewKey,
+  now: Date,
+  owner: "agent" | "pod",
+): Pick<Grant, "permissions" | "expiresAt"> & { name: string } {
   const name = input.name.trim();
   if (name === "" || name.length > NAME_MAX) {
     throw new ServiceError("BAD_REQUEST", `A key's name is 1 to ${NAME_MAX} characters`);
   }
   if (input.permissions.length === 0) throw new ServiceError("BAD_REQUEST", "A key needs at least one permission");
+  if (owner === "agent" && input.permissions.includes("agents")) {
+    throw new ServiceError("BAD_REQUEST", "The agents permission is for a pod's keys only");
+  }
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null && expiresAt <= now) throw new ServiceError("BAD_REQUEST", "expiresAt must be in the future");
   return { name, permissions: inOrder(input.permissions), expiresAt };
 }
 
-const viewOf = (key: ListedKey): KeyView => ({ ...key, permissions: permissionsOf(key.permissions) });
+export const viewOf = (key: ListedKey): KeyView => ({ ...key, permissions: permissionsOf(key.permissions) });
 
-/** A new key of the agent within the grant of the key that asks (which needs `manage`); its secret shown this once. */
+/**
+ * A new key of the agent within the grant of the key that asks (which needs `manage`): the agent's own key, or its
+ * pod's; its secret shown this once.
+ */
 export async function createKey(
   services: Services,
   agent: AgentRecord,
@@ -53,11 +67,16 @@ export async function createKey(
 ): Promise<KeyView & { key: string }> {
   assertPermitted(grant, "manage");
   const now = services.clock.now();
-  const child = checked(input, now);
-  assertWithin(grant, child);
+  const child = checked(input, now, "agent");
+  assertWithin(grant, { ...child, agents: [agent.idKey] });
   const { apiKey, apiKeyHash } = newApiKey(services.config);
-  const id = `key_${randomBytes(12).toString("base64url")}`;
-  const row = await insertKey(services, { id, agentId: agent.id, hash: apiKeyHash, ...child, createdAt: now });
+  const row = await insertKey(services, {
+    id: newKeyId(),
+    agentId: agent.id,
+    hash: apiKeyHash,
+    ...child,
+    createdAt: now,
+  });
   return { ...viewOf(row), key: apiKey };
 }
 

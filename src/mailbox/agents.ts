@@ -13,9 +13,10 @@ import type { Store } from "../db/client.ts";
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
-import { checkedDomain } from "./domains.ts";
+import { checkedDomain, normalised } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
 import { expiryCutoff, UNVERIFIED_LIFETIME_HOURS } from "./lifetimes.ts";
+import { assertPlaced, findPod } from "./pods.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -64,15 +65,17 @@ const METADATA_MAX_BYTES = 16 * 1024;
 /** The metadata object itself is the first level. */
 const METADATA_MAX_DEPTH = 10;
 
-/** Who creates an agent: the agent itself (registration), or the operator (admin API, CLI). */
-export type Creator = "self" | "operator";
+/** Who creates an agent: the agent itself (registration), the operator (admin API, CLI), or a key of its pod. */
+export type Creator = "self" | "operator" | "pod";
 
 export interface NewAgent {
   id: string;
   name: string;
   metadata?: Record<string, unknown> | null;
-  /** One of the served domains; the default when left out. */
+  /** One of the served domains; the default (or its pod's first) when left out. */
   domain?: string | null;
+  /** The pod it belongs to; none when left out. */
+  podId?: string | null;
 }
 
 export interface Registration {
@@ -118,7 +121,7 @@ function validated(input: NewAgent, by: Creator, config: Config) {
   if (!AGENT_ID.test(input.id))
     throw bad(`id must be 1-${AGENT_ID_MAX_LENGTH} characters: letters, digits, dashes and underscores`);
   const reserved = reservedBecause(input.id, config);
-  if (reserved && by === "self") {
+  if (reserved && by !== "operator") {
     throw bad(`id ${input.id} is reserved on every domain: ${reserved}. Only the operator creates an agent with it`);
   }
   const name = input.name.trim();
@@ -143,6 +146,9 @@ function instructionFor(address: string, verifyUrl: string, by: Creator, config:
   if (by === "operator") {
     return `${before} The operator of this instance created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
   }
+  if (by === "pod") {
+    return `${before} A key of its pod created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
+  }
   switch (config.verificationMode) {
     case "none":
       return `${before} This instance verifies every agent at registration (VERIFICATION_MODE=none): it can receive and send mail now. ${KEEP_KEY}`;
@@ -165,21 +171,30 @@ function instructionFor(address: string, verifyUrl: string, by: Creator, config:
   }
 }
 
-/** How an agent is verified as it is made: by the operator who made it, or by nobody (VERIFICATION_MODE=none). */
+/**
+ * How an agent is verified as it is made: by the operator who made it, by its pod (which the operator made), or by
+ * nobody (VERIFICATION_MODE=none).
+ */
 function verifiedAtCreation(by: Creator, config: Config, now: Date) {
   if (by === "operator") return { verifiedAt: now, verifiedBy: "admin" };
+  if (by === "pod") return { verifiedAt: now, verifiedBy: "pod" };
   return config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
 }
 
 /**
  * A new agent. It registers itself with an id that is not reserved, on a
  * domain open to registration; the operator may use any id and any served
- * domain, and the agent is verified as it is made.
+ * domain, and the agent is verified as it is made; a key of a pod makes it in
+ * the pod, verified, with an id that is not reserved, on the pod's domain.
  */
 export async function createAgent(services: Services, input: NewAgent, by: Creator): Promise<Registration> {
   const { clock, config } = services;
   const { id, name, metadata } = validated(input, by, config);
-  const domain = await checkedDomain(services, input.domain, by);
+  const pod = input.podId == null ? null : await findPod(services, input.podId);
+  const given = input.domain == null ? (pod?.domains[0] ?? config.mailDomain) : normalised(input.domain);
+  await assertPlaced(services, pod, given);
+  // A pod's agents are made by the operator (or the pod's keys) on its domains, open to registration or not.
+  const domain = await checkedDomain(services, given, pod ? "operator" : by);
   const now = clock.now();
   const { apiKey, apiKeyHash } = newApiKey(config);
   const { claimToken, claimTokenHash } = newClaimToken();
@@ -189,6 +204,7 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
     name,
     metadata,
     domain,
+    podId: pod?.id ?? null,
     apiKeyHash,
     claimTokenHash,
     createdAt: now,

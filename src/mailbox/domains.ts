@@ -90,7 +90,7 @@ export async function serves(services: Services, domain: string): Promise<boolea
 }
 
 /** A domain name as given, the one way it is compared: lower case, without a final dot. */
-const normalised = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
+export const normalised = (name: string) => name.trim().toLowerCase().replace(/\.$/, "");
 
 /** The domain a new agent's address is at: the default, one open to registration, or (for the operator) any served. */
 export async function checkedDomain(

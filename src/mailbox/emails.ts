@@ -1,4 +1,5 @@
 import {
+  agentOfEmail,
   changeEmail,
   deleteEmailRow,
   type EmailQuery,
@@ -252,3 +253,10 @@ export async function waitForEmail(
 }
 
 export type { EmailQuery };
+
+/** The id of the agent an email is filed for: 404 for no such email. */
+export async function emailOwner(services: Services, emailId: string): Promise<string> {
+  const agentId = await agentOfEmail(services, emailId);
+  if (agentId === null) throw new ServiceError("NOT_FOUND", "Email not found");
+  return agentId;
+}

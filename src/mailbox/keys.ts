@@ -1,9 +1,9 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
-import { agentByClaimHash, agentByKeyHash, type KeyGrantRow } from "../db/agents.ts";
+import { agentByClaimHash, holderByKeyHash, type KeyGrantRow } from "../db/agents.ts";
 import { keyPrefixOf } from "../wire-names.ts";
 import { expired, FULL_GRANT, type Grant } from "./permissions.ts";
-import { type AgentRecord, permissionsOf } from "./records.ts";
+import { type AgentRecord, agentLimitOf, permissionsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // API keys are 32 random bytes behind a recognisable prefix. Only their
@@ -53,22 +53,30 @@ export function hashApiKey(apiKey: string): string {
   return createHash("sha256").update(apiKey).digest("hex");
 }
 
-/** The agent a key belongs to and what the key may do; null for no such key, or one expired (refused alike). */
+/**
+ * The agent a key belongs to (none for a pod's key) and what the key may do; null for no such key, or one expired
+ * (refused alike).
+ */
 export async function holderOfKey(services: Services, apiKey: string): Promise<KeyHolder | null> {
-  const found = await agentByKeyHash(services, hashApiKey(apiKey));
+  const found = await holderByKeyHash(services, hashApiKey(apiKey));
   if (!found) return null;
   const grant = found.key === null ? FULL_GRANT : grantOf(found.key);
   return expired(grant, services.clock.now()) ? null : { agent: found.agent, grant };
 }
 
-/** The agent a key belongs to, or null. */
+/** The agent a key belongs to, or null (for a pod's key too). */
 export async function agentByKey(services: Services, apiKey: string): Promise<AgentRecord | null> {
   return (await holderOfKey(services, apiKey))?.agent ?? null;
 }
 
-/** An agent behind a key, and what that key may do. */
+/** Whether the key is one of this instance's (an agent's or a pod's), in force. */
+export async function isKey(services: Services, apiKey: string): Promise<boolean> {
+  return (await holderOfKey(services, apiKey)) !== null;
+}
+
+/** An agent behind a key, and what that key may do; a pod's key has no agent of its own (its grant names its pod). */
 export interface KeyHolder {
-  agent: AgentRecord;
+  agent: AgentRecord | null;
   grant: Grant;
 }
 
@@ -76,6 +84,8 @@ const grantOf = (key: KeyGrantRow): Grant => ({
   keyId: key.id,
   permissions: permissionsOf(key.permissions),
   expiresAt: key.expiresAt,
+  podId: key.podId,
+  agents: agentLimitOf(key.agents)?.map((id) => id.toLowerCase()) ?? null,
 });
 
 /** The agent a verification link is for, or null. */

@@ -3,12 +3,17 @@ import { ServiceError } from "../errors.ts";
 // What a key may do. A key's permissions are a whitelist: read (mail, threads,
 // attachments, search), send (send, reply, forward, drafts), manage (folders,
 // labels, deletion, lists, webhooks, keys) and events (long polls, streams,
-// subscriptions). It may be limited further, by an expiry time. An agent's
-// primary key (from registration and rotate-key) has every permission and no
-// expiry; a key makes keys only within its own grant.
+// subscriptions), and for a pod's key agents (its agents and their keys). It
+// may be limited further, by an expiry time and (a pod's key) to some of the
+// pod's agents. An agent's primary key (from registration and rotate-key) has
+// every permission of an agent and no expiry; a key makes keys only within
+// its own grant.
 
+/** Every permission an agent's key may hold. */
 export const PERMISSIONS = ["read", "send", "manage", "events"] as const;
-export type Permission = (typeof PERMISSIONS)[number];
+/** Every permission a pod's key may hold: an agent's, and agents. */
+export const POD_PERMISSIONS = [...PERMISSIONS, "agents"] as const;
+export type Permission = (typeof POD_PERMISSIONS)[number];
 
 /** What the key a request presents may do. */
 export interface Grant {
@@ -17,10 +22,17 @@ export interface Grant {
   permissions: readonly Permission[];
   /** Refused as invalid from then on; null: never. */
   expiresAt: Date | null;
+  /** A pod's key: its pod; an agent's key has none. */
+  podId?: string | null;
+  /** A pod's key: the ids of the agents it reaches, lower case; null or left out: every agent of its pod. */
+  agents?: readonly string[] | null;
 }
 
 /** The primary key's grant: everything, for ever. */
 export const FULL_GRANT: Grant = { keyId: null, permissions: PERMISSIONS, expiresAt: null };
+
+/** Whether the grant reaches the agent (by its id in lower case): an agent's key its own, a pod's key within its limit. */
+export const reaches = (grant: Grant, idKey: string) => !grant.agents || grant.agents.includes(idKey);
 
 /** A refusal naming the permission the key lacks: 403, the spec's body and `permission`. */
 export const lacking = (permission: Permission, message = `This API key lacks the ${permission} permission`) =>
@@ -35,11 +47,11 @@ export const expired = (grant: Grant, now: Date) => grant.expiresAt !== null && 
 
 /** Permissions as stored and shown: each once, in the canonical order. */
 export const inOrder = (permissions: readonly Permission[]): Permission[] =>
-  PERMISSIONS.filter((permission) => permissions.includes(permission));
+  POD_PERMISSIONS.filter((permission) => permissions.includes(permission));
 
 /**
  * Refuses (403, naming what the parent lacks) a child grant that would exceed its parent: a permission the parent
- * lacks, or a later expiry (or none under an expiring parent).
+ * lacks, a later expiry (or none under an expiring parent), or an agent beyond the parent's (or all of them).
  */
 export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
   for (const permission of child.permissions) {
@@ -50,7 +62,17 @@ export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
   if (parent.expiresAt !== null && (child.expiresAt === null || child.expiresAt > parent.expiresAt)) {
     throw lacking("manage", "A key cannot make a key that outlives it: give an expiresAt no later than its own");
   }
+  const limit = parent.agents;
+  if (limit && (!child.agents || child.agents.some((agent) => !limit.includes(agent)))) {
+    throw lacking("manage", "A key cannot make a key that reaches an agent it does not reach itself");
+  }
 }
 
-/** Whether the grant holds every permission with no expiry: what only the primary key's equal may do (rotate it). */
-export const unlimited = (grant: Grant) => grant.permissions.length === PERMISSIONS.length && grant.expiresAt === null;
+/**
+ * Whether the grant holds every permission of an agent with no expiry and no agent limit: what only the primary
+ * key's equal may do (rotate it).
+ */
+export const unlimited = (grant: Grant) =>
+  PERMISSIONS.every((permission) => grant.permissions.includes(permission)) &&
+  grant.expiresAt === null &&
+  !grant.agents;

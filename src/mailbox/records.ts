@@ -13,6 +13,9 @@ export type SentRecord = SentEmail;
 /** The permissions a key's row keeps. */
 export const permissionsOf = (stored: Prisma.JsonValue) => stored as Permission[];
 
+/** The agents a pod's key reaches, by id as the key's row keeps them; null: all the pod's. */
+export const agentLimitOf = (stored: Prisma.JsonValue | null) => stored as string[] | null;
+
 /** A list of addresses a row keeps: Prisma types each Json field JsonValue; those of addresses hold strings. */
 export const addressesOf = (stored: Prisma.JsonValue): string[] => stored as string[];
 

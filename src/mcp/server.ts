@@ -95,7 +95,7 @@ interface ToolContext {
 
 // The SDK's McpServer would check arguments itself and refuse in words of
 // its own; the low-level server lets every tool error be the spec's body.
-function mcpServer({ agent, grant }: KeyHolder, context: ToolContext): Server {
+function mcpServer({ agent, grant }: KeyHolder & { agent: AgentRecord }, context: ToolContext): Server {
   const server = new Server(
     { name: "pigeonhole", version: "1" },
     { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
@@ -129,7 +129,11 @@ async function messagesOf(request: Request): Promise<unknown> {
 }
 
 /** Answers one POST /mcp for the agent the request's key names (checked before). */
-export async function answerMcp(request: Request, holder: KeyHolder, context: ToolContext): Promise<Response> {
+export async function answerMcp(
+  request: Request,
+  holder: KeyHolder & { agent: AgentRecord },
+  context: ToolContext,
+): Promise<Response> {
   const server = mcpServer(holder, context);
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   const parsedBody = await messagesOf(request);

@@ -354,6 +354,7 @@ const TAGS: Record<Exclude<Tag, "admin">, string> = {
   events: "Hearing of mail as it arrives: the event log and its long poll.",
   webhooks: "Events delivered by signed POSTs to the agent's URL.",
   keys: "The agent's API keys: each with permissions (read, send, manage, events), and an expiry it cannot lift.",
+  pods: "A pod's keys and agents, by a key of the pod: permissions (read, send, manage, events, agents), some of its agents, an expiry.",
 };
 
 const openApiPath = (path: string) => path.replace(/:(\w+)/g, "{$1}");

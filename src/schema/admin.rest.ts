@@ -2,6 +2,7 @@ import { graphql } from "../rest/graphql.ts";
 import { RegistrationFields } from "./agents.rest.ts";
 import { declare, withoutNulls } from "./declare.ts";
 import { DraftFields } from "./drafts.rest.ts";
+import { NewPodKeyFields } from "./pods.rest.ts";
 import { DecisionFields } from "./review.rest.ts";
 
 // The operator's operations as REST sees them (see declare.ts), by
@@ -19,8 +20,11 @@ const AdminAgentFields = graphql(`
     id email name metadata createdAt verified verifiedAt verifiedBy createdBy socialUsername storageUsed storageLimit
     storageLimitOverride sendsToday dailySendLimit dailySendLimitOverride sendPolicy sendPolicyOverride
     reviewerEmail reviewerEmailOverride reviewerWebhookUrl reviewerWebhookUrlOverride screeningPolicy lastReceivedAt
+    podId
   }
 `);
+
+const PodFields = graphql(`fragment PodFields on Pod { id name domains agents createdAt }`);
 
 /** What every operator route shares. */
 const OPERATOR = { access: "operator", tag: "admin" } as const;
@@ -323,8 +327,8 @@ export const adminOperations = [
     body: true,
     status: 201,
     operation: graphql(
-      `mutation AdminCreateAgent($input: CreateAgentInput!) {
-        admin { createAgent(input: $input) { ...RegistrationFields } }
+      `mutation AdminCreateAgent($input: CreateAgentInput!, $podId: ID) {
+        admin { createAgent(input: $input, podId: $podId) { ...RegistrationFields } }
       }`,
       [RegistrationFields],
     ),
@@ -428,6 +432,73 @@ export const adminOperations = [
       [AdminAgentFields],
     ),
     respond: ({ admin }) => admin.setAgentLimits,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/pods",
+    ...OPERATOR,
+    refuses: [409],
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation AdminCreatePod($id: ID!, $name: String!, $domains: [String!]) {
+        admin { createPod(id: $id, name: $name, domains: $domains) { ...PodFields } }
+      }`,
+      [PodFields],
+    ),
+    respond: ({ admin }) => admin.createPod,
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/pods",
+    ...OPERATOR,
+    operation: graphql(`query AdminPods { admin { pods { ...PodFields } } }`, [PodFields]),
+    respond: ({ admin }) => ({ data: admin.pods }),
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/pods/:podId",
+    ...OPERATOR,
+    refuses: [404],
+    operation: graphql(`query AdminPod($podId: ID!) { admin { pod(id: $podId) { ...PodFields } } }`, [PodFields]),
+    respond: ({ admin }) => admin.pod,
+  }),
+  declare({
+    method: "PATCH",
+    path: "/admin/pods/:podId",
+    ...OPERATOR,
+    refuses: [404, 409],
+    body: true,
+    operation: graphql(
+      `mutation AdminUpdatePod($podId: ID!, $name: String, $domains: [String!]) {
+        admin { updatePod(id: $podId, name: $name, domains: $domains) { ...PodFields } }
+      }`,
+      [PodFields],
+    ),
+    respond: ({ admin }) => admin.updatePod,
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/pods/:podId/keys",
+    ...OPERATOR,
+    refuses: [404],
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation AdminCreatePodKey($podId: ID!, $input: CreatePodKeyInput!) {
+        admin { createPodKey(podId: $podId, input: $input) { ...NewPodKeyFields } }
+      }`,
+      [NewPodKeyFields],
+    ),
+    respond: ({ admin }) => admin.createPodKey,
+  }),
+  declare({
+    method: "DELETE",
+    path: "/admin/pods/:podId",
+    ...OPERATOR,
+    refuses: [404, 409],
+    operation: graphql(`mutation AdminDeletePod($podId: ID!) { admin { deletePod(id: $podId) { success message } } }`),
+    respond: ({ admin }) => admin.deletePod,
   }),
   declare({
     method: "GET",

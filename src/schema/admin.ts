@@ -13,6 +13,8 @@ import {
   zoneOf,
 } from "../mailbox/domains.ts";
 import type { QuarantineReason } from "../mailbox/inspection.ts";
+import { createPodKeyAsOperator } from "../mailbox/pod-keys.ts";
+import { createPod, deletePod, findPod, listPods, updatePod } from "../mailbox/pods.ts";
 import {
   deleteQuarantinedMessage,
   listQuarantine,
@@ -27,6 +29,7 @@ import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
+import { CreatePodKeyInput, NewPodKeyType, PodType } from "./pods.ts";
 import { DecisionType, ReleasedType } from "./review.ts";
 import { ListsChange, listOwnerArgs, ownerOf, ScopeListsType } from "./senders.ts";
 import { SuppressionPage } from "./sending.ts";
@@ -47,10 +50,12 @@ const AdminAgentType = builder.objectRef<admin.AgentOverview>("AdminAgent").impl
     verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
     verifiedBy: t.exposeString("verifiedBy", {
       nullable: true,
-      description: "social (a post on X), admin (an operator) or none (VERIFICATION_MODE=none)",
+      description:
+        "social (a post on X), admin (an operator), pod (made by a key of its pod) or none (VERIFICATION_MODE=none)",
     }),
     createdBy: t.exposeString("createdBy", {
-      description: "self (it registered) or operator (admin API or CLI), who alone may use a reserved id",
+      description:
+        "self (it registered), operator (admin API or CLI), who alone may use a reserved id, or pod (a key of its pod)",
     }),
     socialUsername: t.exposeString("socialUsername", { nullable: true }),
     storageUsed: t.exposeInt("storageUsed"),
@@ -97,6 +102,7 @@ const AdminAgentType = builder.objectRef<admin.AgentOverview>("AdminAgent").impl
       description: "What becomes of its mail the prompt-injection screening finds suspicious",
     }),
     lastReceivedAt: t.expose("lastReceivedAt", { type: "Timestamp", nullable: true }),
+    podId: t.exposeID("podId", { nullable: true, description: "The pod it belongs to, if any" }),
   }),
 });
 
@@ -213,6 +219,17 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       args: listOwnerArgs,
       resolve: (_, args, ctx) => getLists(ctx, ownerOf(args)),
     }),
+    pods: t.field({
+      type: [PodType],
+      description: "Every pod, by id.",
+      resolve: (_, __, ctx) => listPods(ctx),
+    }),
+    pod: t.field({
+      type: PodType,
+      description: "One pod, by its id.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => findPod(ctx, id),
+    }),
     stats: t.field({
       type: StatsType,
       description: "The instance at a glance.",
@@ -233,8 +250,41 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       type: CreateAgentPayload,
       description:
         "Creates an agent as the operator, verified: any id, reserved ones too (admin, postmaster, …), on any served domain.",
-      args: { input: t.arg({ type: CreateAgentInput, required: true }) },
-      resolve: (_, { input }, ctx) => createAgent(ctx, input, "operator"),
+      args: {
+        input: t.arg({ type: CreateAgentInput, required: true }),
+        podId: t.arg.id({ description: "The pod it belongs to; on the pod's domains when it has some" }),
+      },
+      resolve: (_, { input, podId }, ctx) => createAgent(ctx, { ...input, podId }, "operator"),
+    }),
+    createPod: t.field({
+      type: PodType,
+      description: "Makes a pod; the domains it is given are closed to every agent outside it.",
+      args: {
+        id: t.arg.id({ required: true, description: "1-64 lower-case letters, digits, dashes and underscores" }),
+        name: t.arg.string({ required: true, description: "1 to 128 characters" }),
+        domains: t.arg.stringList({
+          description: "Served domains its agents have their address at; none when left out",
+        }),
+      },
+      resolve: (_, args, ctx) => createPod(ctx, args),
+    }),
+    updatePod: t.field({
+      type: PodType,
+      description: "Renames a pod and/or replaces its domains (left out keeps them); a domain its agents use stays.",
+      args: { id: t.arg.id({ required: true }), name: t.arg.string(), domains: t.arg.stringList() },
+      resolve: (_, { id, ...change }, ctx) => updatePod(ctx, id, change),
+    }),
+    createPodKey: t.field({
+      type: NewPodKeyType,
+      description: "Makes a key of a pod, with any permissions; its secret is answered only now.",
+      args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodKeyInput, required: true }) },
+      resolve: (_, { podId, input }, ctx) => createPodKeyAsOperator(ctx, podId, input),
+    }),
+    deletePod: t.field({
+      type: OutcomeType,
+      description: "Deletes a pod and its keys; refused while it holds agents.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => deletePod(ctx, id),
     }),
     verifyAgent: t.field({
       type: AdminAgentType,

@@ -76,7 +76,7 @@ builder.queryField("agent", (t) =>
     authScopes: needing(null, (_: unknown, args: { id: string }) => ({
       verifiedAgent: { agentId: args.id, permission: null },
     })),
-    resolve: async (query, _, __, ctx) => agentWith(ctx, await ctx.caller(), query),
+    resolve: async (query, _, { id }, ctx) => agentWith(ctx, await ctx.acting(id), query),
   }),
 );
 

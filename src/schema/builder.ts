@@ -10,7 +10,7 @@ import { getDatamodel } from "../generated/pothos-types.ts";
 import type { Context } from "./context.ts";
 import { costOverLimit, FIELD_COST, LIMITS } from "./limits.ts";
 import { keepPlans } from "./plan-cache.ts";
-import { type AgentAccess, scopeKey, scopesOf } from "./scopes.ts";
+import { type AgentAccess, type PodAccess, scopeKey, scopesOf } from "./scopes.ts";
 
 // The one builder: plugins, scalars, the data model and the context every
 // resolver sees. Scope auth runs first, so no other plugin's wrapper runs for
@@ -37,6 +37,8 @@ export const builder = new SchemaBuilder<{
     ownAgent: AgentAccess;
     /** The key's own agent, verified: the agent's id, and the permission the key needs. */
     verifiedAgent: AgentAccess;
+    /** A key of the pod: the pod's id, and the permission the key needs. */
+    podKey: PodAccess;
     /** The operator, by ADMIN_TOKEN; never an agent's key. */
     operator: boolean;
     /** A held message's review link: its token, which decides that message only; never with an agent's key. */

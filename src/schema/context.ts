@@ -1,7 +1,7 @@
 import { ServiceError } from "../errors.ts";
 import { requestScope } from "../log.ts";
-import { keyInvalid, keyNotBearer, keyRequired } from "../mailbox/access.ts";
-import { agentByKey, holderOfKey, type KeyHolder, sameSecret } from "../mailbox/keys.ts";
+import { keyInvalid, keyNotBearer, keyRequired, reachedAgent } from "../mailbox/access.ts";
+import { holderOfKey, isKey, type KeyHolder, sameSecret } from "../mailbox/keys.ts";
 import type { Grant } from "../mailbox/permissions.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import { openReview, type Review } from "../mailbox/review.ts";
@@ -13,8 +13,16 @@ import type { Streams } from "./streams.ts";
 
 /** One request's view: the services, the caller behind its API key, and its answer's budget. */
 export interface Context extends Instance {
-  /** The agent the request's key belongs to: 401 without a key or with a wrong one. Looked up once. */
+  /**
+   * The agent the request's key belongs to: 401 without a key or with a wrong one, 403 for a pod's key (which has
+   * none of its own). Looked up once.
+   */
   caller(): Promise<AgentRecord>;
+  /**
+   * The agent a field acts on by its id: the key's own (an agent's key), or one of its pod's agents it reaches (a
+   * pod's key); any other 403, none 404 (access.ts). Looked up once per id.
+   */
+  acting(agentId: string): Promise<AgentRecord>;
   /** What the request's key may do: its permissions and limits (401 as caller() for no key). */
   grant(): Promise<Grant>;
   /** Both: the key's agent and grant, looked up once. */
@@ -27,7 +35,7 @@ export interface Context extends Instance {
   notAnAgent(): Promise<void>;
   /** The request carries ADMIN_TOKEN: 404 when the admin API is off, 401 without the token, 403 with an agent's key. */
   operator(): Promise<void>;
-  /** Whether the key still belongs to the caller's agent (not rotated, the agent not deleted). */
+  /** Whether the key still holds: still the caller's agent's (not rotated, the agent not deleted), or not revoked. */
   stillCaller(): Promise<boolean>;
   /** The mail bodies this request's answer carries so far. */
   answer: AnswerBudget;
@@ -72,12 +80,16 @@ export async function holderOf(services: Services, apiKey: string | null): Promi
   return holder;
 }
 
+const podHasNoAgent = () =>
+  new ServiceError("FORBIDDEN", "A pod's API key has no agent of its own: name one of its pod's agents");
+
 export function createContext(services: Instance, request: RequestFacts, streams: Streams): Context {
   const apiKey = request.key;
   let holder: Promise<KeyHolder> | undefined;
   let caller: Promise<AgentRecord> | undefined;
   let grant: Promise<Grant> | undefined;
   const reviews = new Map<string, Promise<Review>>();
+  const acting = new Map<string, Promise<AgentRecord>>();
   // The services last: V8 (Node 20) adds a property after a spread by a slow path, some 0.7 µs each.
   return {
     answer: request.answer,
@@ -88,7 +100,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
       if (token === null) throw new ServiceError("NOT_FOUND", "The admin API is off: ADMIN_TOKEN is not set");
       if (apiKey === null) throw new ServiceError("UNAUTHORIZED", "The admin token is required");
       if (sameSecret(apiKey, token)) return;
-      if (apiKey !== "" && (await agentByKey(services, apiKey))) {
+      if (apiKey !== "" && (await isKey(services, apiKey))) {
         throw new ServiceError("FORBIDDEN", "An agent's API key cannot use the admin API");
       }
       throw new ServiceError("UNAUTHORIZED", "The admin token is invalid");
@@ -97,7 +109,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
       if (apiKey === null) return;
       const { adminToken } = services.config;
       if (adminToken !== null && sameSecret(apiKey, adminToken)) return;
-      if (apiKey !== "" && (await agentByKey(services, apiKey))) {
+      if (apiKey !== "" && (await isKey(services, apiKey))) {
         throw new ServiceError(
           "FORBIDDEN",
           "An agent's API key cannot decide held mail: its reviewer or the operator does",
@@ -106,8 +118,9 @@ export function createContext(services: Instance, request: RequestFacts, streams
       throw keyInvalid();
     },
     async stillCaller() {
-      const [agent, now] = await Promise.all([this.caller(), apiKey ? agentByKey(services, apiKey) : null]);
-      return now?.id === agent.id;
+      const [{ agent, grant }, now] = await Promise.all([this.holder(), apiKey ? holderOfKey(services, apiKey) : null]);
+      if (!now) return false;
+      return agent ? now.agent?.id === agent.id : now.grant.keyId === grant.keyId;
     },
     reviewing(token) {
       const review = reviews.get(token) ?? openReview(services, token);
@@ -119,8 +132,14 @@ export function createContext(services: Instance, request: RequestFacts, streams
       return openClaim(services, claimToken);
     },
     caller() {
-      caller ??= this.holder().then(({ agent }) => agent);
+      caller ??= this.holder().then(({ agent }) => agent ?? Promise.reject(podHasNoAgent()));
       return caller;
+    },
+    acting(agentId) {
+      const idKey = agentId.toLowerCase();
+      const found = acting.get(idKey) ?? this.holder().then((holder) => reachedAgent(services, holder, agentId));
+      acting.set(idKey, found);
+      return found;
     },
     grant() {
       grant ??= this.holder().then(({ grant }) => grant);
@@ -132,7 +151,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
         if (apiKey) await services.limits.perKey(apiKey);
         const found = await holderOf(services, apiKey);
         const scope = requestScope.getStore();
-        if (scope) scope.agentId = found.agent.id;
+        if (scope) scope.agentId = found.agent?.id ?? null;
         return found;
       })();
       return holder;

@@ -39,6 +39,7 @@ export type Tag =
   | "events"
   | "webhooks"
   | "keys"
+  | "pods"
   | "admin";
 
 /**
@@ -112,6 +113,9 @@ export const SEND_BODY_LIMIT = 10 * 1024 * 1024;
 
 /** Who calls an agent's own route and what it may refuse: another agent's id or one not verified (403), no such item (404). */
 export const ownAgent = (tag: Tag) => ({ access: "agent", tag, refuses: [403, 404] }) as const satisfies Partial<Route>;
+
+/** Who calls a pod's route and what it may refuse: a key of another pod or an agent's (403), no such item (404). */
+export const podRoute = { access: "agent", tag: "pods", refuses: [403, 404] } as const satisfies Partial<Route>;
 
 /** A declaration, typed by its operation: the compiler checks its renames and answers against the schema. */
 export const declare = <D extends Operation>(route: Route<D>) => route as unknown as Route;

@@ -5,6 +5,7 @@ import type { Authentication } from "../mailbox/authentication.ts";
 import {
   deleteEmail,
   type EmailQuery,
+  emailOwner,
   emailSlice,
   folderSummary,
   getEmail,
@@ -14,7 +15,7 @@ import {
 } from "../mailbox/emails.ts";
 import { labelsOf, MAX_LABEL_LENGTH, MAX_LABELS } from "../mailbox/labels.ts";
 import type { Link } from "../mailbox/reading/index.ts";
-import { authenticationOf, type EmailRecord, keptCodesOf, keptLinksOf } from "../mailbox/records.ts";
+import { type AgentRecord, authenticationOf, type EmailRecord, keptCodesOf, keptLinksOf } from "../mailbox/records.ts";
 import type { AutoSubmitted } from "../mailbox/reports.ts";
 import type { Screening, Signal } from "../mailbox/screening/index.ts";
 import type { MailFilter } from "../mailbox/search.ts";
@@ -28,6 +29,7 @@ import {
 } from "../mailbox/verdicts.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import type { Context } from "./context.ts";
 import {
   AutoSubmittedEnum,
   MalwareStatusEnum,
@@ -50,6 +52,12 @@ const EmailAddress = builder.objectRef<{ address: string; name: string | null }>
   }),
 });
 
+/** The agent an attachment's email is of: the key's own, or (a pod's key) the email's agent as the key reaches it. */
+async function attachmentAgent(ctx: Context, emailId: string): Promise<AgentRecord> {
+  const { agent } = await ctx.holder();
+  return agent ?? ctx.acting(await emailOwner(ctx, emailId));
+}
+
 /** Attachment.content carries no more than this; larger ones are downloaded. */
 const MAX_INLINE_CONTENT = 10 * 1024 * 1024;
 
@@ -65,7 +73,8 @@ builder.prismaObject("Attachment", {
     // Only the caller's own mail leads to its attachments: the path is the caller's.
     downloadPath: t.string({
       description: "Where its bytes are served, with the same API key",
-      resolve: async (a, _, ctx) => `/agents/${(await ctx.caller()).id}/emails/${a.emailId}/attachments/${a.id}`,
+      resolve: async (a, _, ctx) =>
+        `/agents/${(await attachmentAgent(ctx, a.emailId)).id}/emails/${a.emailId}/attachments/${a.id}`,
     }),
     content: t.string({
       description: `The bytes in base64; refused above ${MAX_INLINE_CONTENT / 2 ** 20} MiB (use downloadPath)`,
@@ -77,7 +86,7 @@ builder.prismaObject("Attachment", {
             `The attachment is over ${MAX_INLINE_CONTENT / 2 ** 20} MiB: download it from downloadPath`,
           );
         }
-        const agent = await ctx.caller();
+        const agent = await attachmentAgent(ctx, a.emailId);
         return ctx.answer.load(
           async () => (await attachmentContent(ctx, agent, a.emailId, a.id)).content.toString("base64"),
           (base64) => base64.length,

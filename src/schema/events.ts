@@ -128,7 +128,7 @@ async function counted<T>(
   agentId: string,
   stream: (agent: { id: string }) => AsyncGenerator<T>,
 ): Promise<AsyncIterableIterator<T>> {
-  const agent = await ctx.caller();
+  const agent = await ctx.acting(agentId);
   const release = ctx.streams.open(agentId);
   const events = stream(agent);
   const ended = <R>(result: R) => {

@@ -13,6 +13,7 @@ import "./events.ts";
 import "./webhooks.ts";
 import "./keys.ts";
 import "./domains.ts";
+import "./pods.ts";
 import "./admin.ts";
 
 export const schema = builder.toSchema();

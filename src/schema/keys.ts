@@ -1,5 +1,5 @@
 import * as keys from "../mailbox/agent-keys.ts";
-import type { PERMISSIONS } from "../mailbox/permissions.ts";
+import type { Permission } from "../mailbox/permissions.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 
@@ -13,7 +13,8 @@ export const PermissionEnum = builder.enumType("Permission", {
     send: { description: "Send, reply, forward, and drafts" },
     manage: { description: "Folders, labels, deletion, lists, webhooks and keys" },
     events: { description: "Long polls, event streams and subscriptions" },
-  } satisfies Record<(typeof PERMISSIONS)[number], { description: string }>,
+    agents: { description: "A pod's key only: the pod's agents (made, listed)" },
+  } satisfies Record<Permission, { description: string }>,
 });
 
 const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
@@ -60,7 +61,7 @@ builder.queryField("keys", (t) =>
     description: "Your agent's keys, the primary one first; never their secrets.",
     args: { agentId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("manage"),
-    resolve: async (_, __, ctx) => keys.listKeys(ctx, await ctx.caller(), await ctx.grant()),
+    resolve: forCaller(async (agent, _args, ctx) => keys.listKeys(ctx, agent, await ctx.grant())),
   }),
 );
 

@@ -32,14 +32,16 @@ export const agentField = (permission: Need) =>
 export const permissionOf = (authScopes: unknown): Need | undefined =>
   (authScopes as { permission?: Need } | undefined)?.permission;
 
-/** A resolver given the caller's agent. */
+/** A resolver given the agent its agentId names, as its scope checked it (ctx.acting). */
 export const forCaller =
-  <Args, T>(work: (agent: AgentRecord, args: Args, ctx: Context) => Promise<T>) =>
+  <Args extends { agentId: string }, T>(work: (agent: AgentRecord, args: Args, ctx: Context) => Promise<T>) =>
   async (_parent: unknown, args: Args, ctx: Context): Promise<T> =>
-    work(await ctx.caller(), args, ctx);
+    work(await ctx.acting(args.agentId), args, ctx);
 
-/** A Prisma field's resolver given the caller's agent, and the selection's query (name its type: the field's own is not inferred). */
+/** A Prisma field's resolver given the agent its agentId names, and the selection's query (name its type: the field's own is not inferred). */
 export const forCallerWith =
-  <Query, Args, T>(work: (agent: AgentRecord, query: Query, args: Args, ctx: Context) => Promise<T>) =>
+  <Query, Args extends { agentId: string }, T>(
+    work: (agent: AgentRecord, query: Query, args: Args, ctx: Context) => Promise<T>,
+  ) =>
   async (query: Query, _parent: unknown, args: Args, ctx: Context): Promise<T> =>
-    work(await ctx.caller(), query, args, ctx);
+    work(await ctx.acting(args.agentId), query, args, ctx);

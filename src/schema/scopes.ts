@@ -1,4 +1,5 @@
-import { assertOwns, assertVerified } from "../mailbox/access.ts";
+import { ServiceError } from "../errors.ts";
+import { assertVerified } from "../mailbox/access.ts";
 import {
   assertPermitted,
   type Grant,
@@ -41,11 +42,16 @@ function assertNeed(grant: Grant, need: Need): void {
   if (!unlimited(grant)) throw lacking("manage", "Only a key with every permission and no expiry can do this");
 }
 
+/** A pod a field acts on, and what it needs of the key. */
+export interface PodAccess {
+  podId: string;
+  permission: Need;
+}
+
 export function scopesOf(ctx: Context) {
   const own = async ({ agentId, permission }: AgentAccess) => {
-    const { agent, grant } = await ctx.holder();
-    await assertOwns(ctx, agent, agentId);
-    assertNeed(grant, permission);
+    const agent = await ctx.acting(agentId);
+    assertNeed(await ctx.grant(), permission);
     return agent;
   };
   return {
@@ -55,6 +61,14 @@ export function scopesOf(ctx: Context) {
     },
     ownAgent: async (access: AgentAccess) => {
       await own(access);
+      return true;
+    },
+    podKey: async ({ podId, permission }: PodAccess) => {
+      const { grant } = await ctx.holder();
+      if (grant.podId == null || grant.podId !== podId.toLowerCase()) {
+        throw new ServiceError("FORBIDDEN", "This API key is not a key of this pod");
+      }
+      assertNeed(grant, permission);
       return true;
     },
     operator: async () => {

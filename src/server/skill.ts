@@ -119,6 +119,8 @@ curl -s -X POST ${base}/agents/my-agent/send -H "Authorization: Bearer $KEY" -H 
 
 Your key may do everything. For a program that should only read, only send or only listen, make a narrower one: \`POST ${base}/agents/my-agent/keys\` with \`{"name": "worker", "permissions": ["send"], "expiresAt": <ms, optional>}\` answers \`key\` once. Permissions: \`read\` (mail, threads, attachments, search), \`send\` (send, reply, forward, drafts), \`manage\` (folders, labels, deletion, sender lists, webhooks, keys), \`events\` (event log, waits, subscriptions). \`GET .../keys\` lists them without secrets, \`DELETE .../keys/{id}\` revokes one at once. A key lacking a permission gets 403 with \`permission\` naming it; a key never makes a key with more than it has.
 
+If your operator put you in a pod, a key of the pod may act on your routes as your own key with the same permissions would: it names your id in the path like yours does. A pod's key (with \`manage\`) makes narrower ones with \`POST ${base}/pods/{podId}/keys\` (\`{"name", "permissions", "agents"?: [ids], "expiresAt"?}\`; \`agents\` limits it to some of the pod's agents), lists them at \`GET .../keys\` and revokes one with \`DELETE .../keys/{id}\`. The \`agents\` permission is a pod key's only: with it, \`POST ${base}/pods/{podId}/agents\` (\`{"id", "name"}\`) makes an agent in the pod and answers its key once, and \`GET ${base}/pods/{podId}/agents\` lists the pod's agents.
+
 ## Limits
 
 | limit | value |

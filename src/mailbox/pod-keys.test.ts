@@ -1,0 +1,91 @@
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
+import { reachedAgent } from "./access.ts";
+import { createKey } from "./agent-keys.ts";
+import { createAgent } from "./agents.ts";
+import { holderOfKey, type KeyHolder } from "./keys.ts";
+import { createPodKey, createPodKeyAsOperator, listPodKeys, revokePodKey } from "./pod-keys.ts";
+import { createPod } from "./pods.ts";
+
+const memory = memoryOfFile({ VERIFICATION_MODE: "none" });
+
+async function podWithAgents(id: string, agents: string[]) {
+  await createPod(memory.services, { id, name: id });
+  for (const agent of agents) {
+    await createAgent(memory.services, { id: agent, name: agent, podId: id }, "operator");
+  }
+}
+
+const holderOf = async (key: string) => (await holderOfKey(memory.services, key)) as KeyHolder;
+
+describe("a pod's keys", () => {
+  test("the operator's key of a pod has no agent, names its pod, and reaches its agents only", async () => {
+    await podWithAgents("alpha", ["a1", "a2"]);
+    await createAgent(memory.services, { id: "loner", name: "Loner" }, "operator");
+    const made = await createPodKeyAsOperator(memory.services, "alpha", {
+      name: "all",
+      permissions: ["read", "agents"],
+    });
+    expect(made).toMatchObject({ permissions: ["read", "agents"], agents: null, expiresAt: null });
+    const holder = await holderOf(made.key);
+    expect(holder.agent).toBeNull();
+    expect(holder.grant).toMatchObject({ keyId: made.id, podId: "alpha", agents: null });
+    expect((await reachedAgent(memory.services, holder, "A1")).id).toBe("a1");
+    await expect(reachedAgent(memory.services, holder, "loner")).rejects.toMatchObject({ kind: "FORBIDDEN" });
+    await expect(reachedAgent(memory.services, holder, "nobody")).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+
+  test("a child key never exceeds its parent: permissions, agents, expiry (403 naming the permission)", async () => {
+    await podWithAgents("beta", ["b1", "b2", "b3"]);
+    const expiresAt = new Date(memory.clock.now().getTime() + 3_600_000);
+    const parent = await createPodKeyAsOperator(memory.services, "beta", {
+      name: "parent",
+      permissions: ["read", "manage"],
+      agents: ["b1", "B2"],
+      expiresAt,
+    });
+    expect(parent.agents).toEqual(["b1", "b2"]);
+    const grant = (await holderOf(parent.key)).grant;
+    const make = (input: Parameters<typeof createPodKey>[3]) => createPodKey(memory.services, "beta", grant, input);
+    await expect(make({ name: "x", permissions: ["send"], agents: ["b1"], expiresAt })).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      details: { permission: "send" },
+    });
+    await expect(make({ name: "x", permissions: ["read"], agents: ["b3"], expiresAt })).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+    });
+    await expect(make({ name: "x", permissions: ["read"], expiresAt })).rejects.toMatchObject({ kind: "FORBIDDEN" });
+    await expect(make({ name: "x", permissions: ["read"], agents: ["b1"] })).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+    });
+    const child = await make({ name: "child", permissions: ["read"], agents: ["b1"], expiresAt });
+    const childHolder = await holderOf(child.key);
+    await expect(reachedAgent(memory.services, childHolder, "b2")).rejects.toMatchObject({ kind: "FORBIDDEN" });
+    const b1 = await reachedAgent(memory.services, childHolder, "b1");
+    await expect(
+      createKey(memory.services, b1, childHolder.grant, { name: "y", permissions: ["read"], expiresAt }),
+    ).rejects.toMatchObject({ kind: "FORBIDDEN", details: { permission: "manage" } });
+    const agentKey = await createKey(memory.services, b1, grant, { name: "z", permissions: ["read"], expiresAt });
+    expect((await holderOf(agentKey.key)).agent?.id).toBe("b1");
+  });
+
+  test("agents is a pod key's permission; a key names only its pod's agents; revoked, it is no key", async () => {
+    await podWithAgents("gamma", ["g1"]);
+    await createAgent(memory.services, { id: "stranger", name: "S" }, "operator");
+    const bad = createPodKeyAsOperator(memory.services, "gamma", {
+      name: "x",
+      permissions: ["read"],
+      agents: ["stranger"],
+    });
+    await expect(bad).rejects.toMatchObject({ kind: "BAD_REQUEST" });
+    const made = await createPodKeyAsOperator(memory.services, "gamma", { name: "m", permissions: ["manage", "read"] });
+    const grant = (await holderOf(made.key)).grant;
+    const g1 = await reachedAgent(memory.services, await holderOf(made.key), "g1");
+    await expect(createKey(memory.services, g1, grant, { name: "a", permissions: ["agents"] })).rejects.toMatchObject({
+      kind: "BAD_REQUEST",
+    });
+    expect((await listPodKeys(memory.services, "gamma", grant)).map((key) => key.id)).toEqual([made.id]);
+    await revokePodKey(memory.services, "gamma", grant, made.id);
+    expect(await holderOfKey(memory.services, made.key)).toBeNull();
+  });
+});

@@ -1,0 +1,87 @@
+import { deletePodKey, insertPodKey, keysOfPod, type ListedPodKey } from "../db/keys.ts";
+import { podAgentIds } from "../db/pods.ts";
+import { excerpt, ServiceError } from "../errors.ts";
+import { checked, type KeyView, type NewKey, newKeyId, viewOf } from "./agent-keys.ts";
+import { newApiKey } from "./keys.ts";
+import { assertPermitted, assertWithin, type Grant, POD_PERMISSIONS } from "./permissions.ts";
+import { findPod } from "./pods.ts";
+import { agentLimitOf } from "./records.ts";
+import type { Services } from "./services.ts";
+
+// A pod's keys: made by the operator (any permissions) or by a pod's key
+// holding `manage` (within its own permissions, expiry and agents), listed
+// without secrets, revoked at once. A pod's key may be limited to some of
+// the pod's agents; it acts on the agent routes of the agents it reaches as
+// their own key with the same permissions would (access.ts).
+
+export interface NewPodKey extends NewKey {
+  /** Ids of the pod's agents it reaches; all of them when left out. */
+  agents?: readonly string[] | null;
+}
+
+/** A pod's key as shown: never its secret, but once, when it is made. */
+export interface PodKeyView extends KeyView {
+  /** The agents it reaches; null: every agent of the pod. */
+  agents: string[] | null;
+}
+
+/** What the operator makes a pod's keys within: everything. */
+const OPERATOR_GRANT: Grant = { keyId: null, permissions: POD_PERMISSIONS, expiresAt: null };
+
+const podViewOf = (key: ListedPodKey): PodKeyView => ({ ...viewOf(key), agents: agentLimitOf(key.agents) });
+
+/** The agents a new key is limited to, each one of the pod's (400 otherwise); null: none named, all of them. */
+async function agentLimit(services: Services, podId: string, ids: readonly string[] | null | undefined) {
+  if (ids == null) return null;
+  if (ids.length === 0) throw new ServiceError("BAD_REQUEST", "agents: name at least one, or leave it out for all");
+  const found = await podAgentIds(services, podId, [...new Set(ids.map((id) => id.toLowerCase()))]);
+  const missing = ids.find((id) => !found.some((agent) => agent.toLowerCase() === id.toLowerCase()));
+  if (missing !== undefined) {
+    throw new ServiceError("BAD_REQUEST", `agents: ${excerpt(missing)} is not an agent of pod ${podId}`);
+  }
+  return found;
+}
+
+async function makePodKey(services: Services, podId: string, grant: Grant, input: NewPodKey) {
+  const now = services.clock.now();
+  const child = checked(input, now, "pod");
+  const agents = await agentLimit(services, podId, input.agents);
+  assertWithin(grant, { ...child, agents: agents?.map((id) => id.toLowerCase()) ?? null });
+  const { apiKey, apiKeyHash } = newApiKey(services.config);
+  const row = await insertPodKey(services, {
+    id: newKeyId(),
+    podId,
+    hash: apiKeyHash,
+    ...child,
+    ...(agents ? { agents } : {}),
+    createdAt: now,
+  });
+  return { ...podViewOf(row), key: apiKey };
+}
+
+/** A new key of the pod, made by the operator: any permissions; its secret shown this once. */
+export async function createPodKeyAsOperator(services: Services, podId: string, input: NewPodKey) {
+  const pod = await findPod(services, podId);
+  return makePodKey(services, pod.id, OPERATOR_GRANT, input);
+}
+
+/** A new key of the pod within the grant of the pod's key that asks (which needs `manage`). */
+export async function createPodKey(services: Services, podId: string, grant: Grant, input: NewPodKey) {
+  assertPermitted(grant, "manage");
+  return makePodKey(services, podId.toLowerCase(), grant, input);
+}
+
+/** The pod's keys, oldest first: never a secret. */
+export async function listPodKeys(services: Services, podId: string, grant: Grant): Promise<PodKeyView[]> {
+  assertPermitted(grant, "manage");
+  return (await keysOfPod(services, podId.toLowerCase())).map(podViewOf);
+}
+
+/** Revokes one of the pod's keys at once, on every instance (each request reads its key's row). */
+export async function revokePodKey(services: Services, podId: string, grant: Grant, keyId: string) {
+  assertPermitted(grant, "manage");
+  if (!(await deletePodKey(services, podId.toLowerCase(), keyId))) {
+    throw new ServiceError("NOT_FOUND", `Key ${excerpt(keyId)} not found`);
+  }
+  return { success: true, message: `Key ${keyId} was revoked; it no longer works` };
+}

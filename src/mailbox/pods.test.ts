@@ -1,0 +1,90 @@
+import { describe, expect, test } from "vitest";
+import { memoryOfFile } from "../testing/memory.ts";
+import { createAgent } from "./agents.ts";
+import { addDomain } from "./domains.ts";
+import { POD_PERMISSIONS } from "./permissions.ts";
+import { createPodAgent, listPodAgents } from "./pod-agents.ts";
+import { createPod, deletePod, findPod, listPods, updatePod } from "./pods.ts";
+
+const memory = memoryOfFile({ VERIFICATION_MODE: "none" });
+
+describe("pods", () => {
+  test("made, listed, renamed and deleted; an id is lower case only", async () => {
+    const pod = await createPod(memory.services, { id: "team-a", name: "Team A" });
+    expect(pod).toMatchObject({ id: "team-a", name: "Team A", domains: [], agents: 0 });
+    expect((await listPods(memory.services)).map((p) => p.id)).toContain("team-a");
+    expect((await updatePod(memory.services, "team-a", { name: " Renamed " })).name).toBe("Renamed");
+    await expect(createPod(memory.services, { id: "team-a", name: "Again" })).rejects.toMatchObject({
+      kind: "CONFLICT",
+    });
+    await expect(createPod(memory.services, { id: "Team-B", name: "B" })).rejects.toMatchObject({
+      kind: "BAD_REQUEST",
+    });
+    await deletePod(memory.services, "team-a");
+    await expect(findPod(memory.services, "team-a")).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+
+  test("a pod's domains are served ones, one pod each; its agents go there, and nobody else does", async () => {
+    await addDomain(memory.services, "pod.example", false);
+    await expect(
+      createPod(memory.services, { id: "nowhere", name: "N", domains: ["x.example"] }),
+    ).rejects.toMatchObject({ kind: "BAD_REQUEST" });
+    await createPod(memory.services, { id: "holder", name: "H", domains: ["POD.example."] });
+    expect((await findPod(memory.services, "holder")).domains).toEqual(["pod.example"]);
+    await expect(
+      createPod(memory.services, { id: "second", name: "S", domains: ["pod.example"] }),
+    ).rejects.toMatchObject({ kind: "CONFLICT" });
+    const { agent } = await createAgent(memory.services, { id: "member", name: "M", podId: "holder" }, "operator");
+    expect([agent.podId, agent.domain]).toEqual(["holder", "pod.example"]);
+    const self = createAgent(memory.services, { id: "intruder", name: "I", domain: "pod.example" }, "self");
+    await expect(self).rejects.toMatchObject({ kind: "FORBIDDEN" });
+    const operator = createAgent(memory.services, { id: "outsider", name: "O", domain: "pod.example" }, "operator");
+    await expect(operator).rejects.toMatchObject({ kind: "FORBIDDEN" });
+    const elsewhere = createAgent(
+      memory.services,
+      { id: "astray", name: "A", domain: "agents.example", podId: "holder" },
+      "operator",
+    );
+    await expect(elsewhere).rejects.toMatchObject({ kind: "BAD_REQUEST" });
+    await expect(updatePod(memory.services, "holder", { domains: [] })).rejects.toMatchObject({ kind: "CONFLICT" });
+  });
+
+  test("a domain where agents outside the pod live is not given to it; a pod holding agents is not deleted", async () => {
+    await createAgent(memory.services, { id: "resident", name: "R" }, "self");
+    await expect(
+      createPod(memory.services, { id: "grabber", name: "G", domains: ["agents.example"] }),
+    ).rejects.toMatchObject({ kind: "CONFLICT" });
+    await createPod(memory.services, { id: "busy", name: "B" });
+    await createAgent(memory.services, { id: "busy-one", name: "B1", podId: "busy" }, "operator");
+    expect((await findPod(memory.services, "busy")).agents).toBe(1);
+    await expect(deletePod(memory.services, "busy")).rejects.toMatchObject({ kind: "CONFLICT" });
+  });
+
+  test("a pod's key with agents makes verified agents in the pod, on its domain; a limited key lists its own only", async () => {
+    await addDomain(memory.services, "crew.example", false);
+    await createPod(memory.services, { id: "crew", name: "Crew", domains: ["crew.example"] });
+    const grant = { keyId: "k", permissions: POD_PERMISSIONS, expiresAt: null, podId: "crew", agents: null };
+    const made = await createPodAgent(memory.services, "crew", grant, { id: "deckhand", name: "Deckhand" });
+    expect(made.agent).toMatchObject({ podId: "crew", domain: "crew.example", createdBy: "pod", verifiedBy: "pod" });
+    expect(made.apiKey).toMatch(/^ph_/);
+    await createPodAgent(memory.services, "crew", grant, { id: "cook", name: "Cook" });
+    await expect(createPodAgent(memory.services, "crew", grant, { id: "postmaster", name: "P" })).rejects.toMatchObject(
+      { kind: "BAD_REQUEST" },
+    );
+    const limited = { ...grant, agents: ["cook"] };
+    expect((await listPodAgents(memory.services, "crew", limited)).map((agent) => agent.id)).toEqual(["cook"]);
+    // Made at one instant of the test's clock: by id.
+    expect((await listPodAgents(memory.services, "crew", grant)).map((agent) => agent.email)).toEqual([
+      "cook@crew.example",
+      "deckhand@crew.example",
+    ]);
+    await expect(createPodAgent(memory.services, "crew", limited, { id: "x", name: "X" })).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+    });
+    const readOnly = { ...grant, permissions: ["read"] as const };
+    await expect(listPodAgents(memory.services, "crew", readOnly)).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      details: { permission: "agents" },
+    });
+  });
+});

@@ -1,0 +1,67 @@
+import { graphql } from "../rest/graphql.ts";
+import { RegistrationFields } from "./agents.rest.ts";
+import { declare, podRoute, withoutNulls } from "./declare.ts";
+
+// The pods area's operations as REST sees them (see declare.ts): what a key
+// of a pod does to its pod. No MCP tools: MCP serves an agent's key.
+
+export const NewPodKeyFields = graphql(
+  `fragment NewPodKeyFields on NewPodKey { id key name permissions agents expiresAt createdAt }`,
+);
+
+const PodKeyFields = graphql(`fragment PodKeyFields on PodKey { id name permissions agents expiresAt createdAt }`);
+
+export const podOperations = [
+  declare({
+    method: "POST",
+    path: "/pods/:podId/keys",
+    ...podRoute,
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation CreatePodKey($podId: ID!, $input: CreatePodKeyInput!) {
+        createPodKey(podId: $podId, input: $input) { ...NewPodKeyFields }
+      }`,
+      [NewPodKeyFields],
+    ),
+  }),
+  declare({
+    method: "GET",
+    path: "/pods/:podId/keys",
+    ...podRoute,
+    operation: graphql(`query ListPodKeys($podId: ID!) { podKeys(podId: $podId) { ...PodKeyFields } }`, [PodKeyFields]),
+    respond: ({ podKeys }) => ({ data: podKeys }),
+  }),
+  declare({
+    method: "DELETE",
+    path: "/pods/:podId/keys/:keyId",
+    ...podRoute,
+    operation: graphql(
+      `mutation RevokePodKey($podId: ID!, $keyId: ID!) { revokePodKey(podId: $podId, keyId: $keyId) { success message } }`,
+    ),
+  }),
+  declare({
+    method: "POST",
+    path: "/pods/:podId/agents",
+    ...podRoute,
+    refuses: [403, 404, 409],
+    body: true,
+    status: 201,
+    operation: graphql(
+      `mutation CreatePodAgent($podId: ID!, $input: CreatePodAgentInput!) {
+        createPodAgent(podId: $podId, input: $input) { ...RegistrationFields }
+      }`,
+      [RegistrationFields],
+    ),
+    respond: ({ createPodAgent }) => ({ ...createPodAgent, agent: withoutNulls(createPodAgent.agent) }),
+  }),
+  declare({
+    method: "GET",
+    path: "/pods/:podId/agents",
+    ...podRoute,
+    operation: graphql(
+      `query ListPodAgents($podId: ID!) { podAgents(podId: $podId) { id email name createdAt verified } }`,
+    ),
+    respond: ({ podAgents }) => ({ data: podAgents }),
+  }),
+];

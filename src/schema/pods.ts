@@ -1,0 +1,145 @@
+import * as podAgents from "../mailbox/pod-agents.ts";
+import type { PodKeyView } from "../mailbox/pod-keys.ts";
+import * as podKeys from "../mailbox/pod-keys.ts";
+import type { PodView } from "../mailbox/pods.ts";
+import { CreateAgentPayload } from "./agents.ts";
+import { builder, OutcomeType } from "./builder.ts";
+import { PermissionEnum } from "./keys.ts";
+import { needing } from "./own-agent.ts";
+import type { Need } from "./scopes.ts";
+
+// The pods area in GraphQL: a pod as every door shows it, and what a key of
+// the pod does to the pod (its keys) under the podKey scope. The operator's
+// acts on pods are fields of `admin` (admin.ts).
+
+export const PodType = builder.objectRef<PodView>("Pod").implement({
+  description: "A group of agents under one owner, made by the operator",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: "1-64 lower-case letters, digits, dashes and underscores" }),
+    name: t.exposeString("name"),
+    domains: t.exposeStringList("domains", {
+      description: "Served domains it holds: its agents have their address there, and nobody else registers there",
+    }),
+    agents: t.exposeInt("agents", { description: "How many agents it holds" }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+  }),
+});
+
+/** The scope of a field acting on the pod its podId names, with the permission it needs: a key of that pod. */
+export const podKeyArg = (permission: Need) =>
+  needing(permission, (_parent: unknown, args: { podId: string }) => ({ podKey: { podId: args.podId, permission } }));
+
+const podKeyFields = { id: "The key's id", name: "For you to tell keys apart" } as const;
+
+export const PodKeyType = builder.objectRef<PodKeyView>("PodKey").implement({
+  description: "A key of a pod, never with its secret.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: podKeyFields.id }),
+    name: t.exposeString("name", { description: podKeyFields.name }),
+    permissions: t.expose("permissions", { type: [PermissionEnum] }),
+    agents: t.exposeStringList("agents", { nullable: true, description: "The agents it reaches; null: all the pod's" }),
+    expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true, description: "Refused from then on" }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+  }),
+});
+
+export const NewPodKeyType = builder.objectRef<PodKeyView & { key: string }>("NewPodKey").implement({
+  description: "A pod's key just made, with its secret: shown this once.",
+  fields: (t) => ({
+    id: t.exposeID("id", { description: podKeyFields.id }),
+    key: t.exposeString("key", { description: "The secret, as Authorization: Bearer <key>; shown only now" }),
+    name: t.exposeString("name", { description: podKeyFields.name }),
+    permissions: t.expose("permissions", { type: [PermissionEnum] }),
+    agents: t.exposeStringList("agents", { nullable: true, description: "The agents it reaches; null: all the pod's" }),
+    expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true }),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+  }),
+});
+
+export const CreatePodKeyInput = builder.inputType("CreatePodKeyInput", {
+  fields: (t) => ({
+    name: t.string({ required: true, description: "1 to 100 characters, for you to tell keys apart" }),
+    permissions: t.field({
+      type: [PermissionEnum],
+      required: true,
+      description: "At least one; none the key that asks lacks",
+    }),
+    agents: t.idList({
+      description: "Ids of the pod's agents it reaches (within the asking key's); all of them when left out",
+    }),
+    expiresAt: t.field({
+      type: "Timestamp",
+      description: "When it stops working; no later than the asking key's own",
+    }),
+  }),
+});
+
+builder.queryField("podKeys", (t) =>
+  t.field({
+    type: [PodKeyType],
+    description: "The pod's keys, oldest first; never their secrets.",
+    args: { podId: t.arg.id({ required: true }) },
+    authScopes: podKeyArg("manage"),
+    resolve: async (_, { podId }, ctx) => podKeys.listPodKeys(ctx, podId, await ctx.grant()),
+  }),
+);
+
+builder.mutationFields((t) => ({
+  createPodKey: t.field({
+    type: NewPodKeyType,
+    description:
+      "Makes a key of your pod within your key's own permissions, expiry and agents; its secret is answered only now.",
+    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodKeyInput, required: true }) },
+    authScopes: podKeyArg("manage"),
+    resolve: async (_, { podId, input }, ctx) => podKeys.createPodKey(ctx, podId, await ctx.grant(), input),
+  }),
+  revokePodKey: t.field({
+    type: OutcomeType,
+    description: "Revokes one of your pod's keys: it stops working at once, everywhere.",
+    args: { podId: t.arg.id({ required: true }), keyId: t.arg.id({ required: true }) },
+    authScopes: podKeyArg("manage"),
+    resolve: async (_, { podId, keyId }, ctx) => podKeys.revokePodKey(ctx, podId, await ctx.grant(), keyId),
+  }),
+}));
+
+const PodAgentType = builder.objectRef<podAgents.PodAgentView>("PodAgent").implement({
+  description: "An agent of the pod, as the pod's keys list it",
+  fields: (t) => ({
+    id: t.exposeID("id"),
+    email: t.exposeString("email", { description: "Its mailbox address" }),
+    name: t.exposeString("name"),
+    createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    verified: t.exposeBoolean("verified"),
+  }),
+});
+
+const CreatePodAgentInput = builder.inputType("CreatePodAgentInput", {
+  fields: (t) => ({
+    id: t.string({
+      required: true,
+      description: "1-64 letters, digits, dashes or underscores, not a reserved one; the address's local part",
+    }),
+    name: t.string({ required: true, description: "Display name, 1-128 characters, without <, > or @" }),
+  }),
+});
+
+builder.queryField("podAgents", (t) =>
+  t.field({
+    type: [PodAgentType],
+    description: "The pod's agents your key reaches, oldest first.",
+    args: { podId: t.arg.id({ required: true }) },
+    authScopes: podKeyArg("agents"),
+    resolve: async (_, { podId }, ctx) => podAgents.listPodAgents(ctx, podId, await ctx.grant()),
+  }),
+);
+
+builder.mutationField("createPodAgent", (t) =>
+  t.field({
+    type: CreateAgentPayload,
+    description:
+      "Makes an agent in your pod, verified, on the pod's first domain when it has some; its API key is answered only now.",
+    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodAgentInput, required: true }) },
+    authScopes: podKeyArg("agents"),
+    resolve: async (_, { podId, input }, ctx) => podAgents.createPodAgent(ctx, podId, await ctx.grant(), input),
+  }),
+);
