@@ -72,4 +72,13 @@ describe("an agent's keys", () => {
       kind: "BAD_REQUEST",
     });
   });
+
+  test("an agent's key is limited to no agents: that is a pod's key's", async () => {
+    const { agent } = await register("alone");
+    await expect(
+      createKey(memory.services, agent, FULL_GRANT, { name: "x", permissions: ["read"], agents: ["alone"] }),
+    ).rejects.toMatchObject({ kind: "BAD_REQUEST", message: expect.stringContaining("a pod's keys only") });
+    const made = await createKey(memory.services, agent, FULL_GRANT, { name: "y", permissions: ["read"] });
+    expect(made.agents).toBeNull();
+  });
 });

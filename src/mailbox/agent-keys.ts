@@ -18,6 +18,8 @@ export interface NewKey {
   name: string;
   permissions: Permission[];
   expiresAt?: Date | null;
+  /** A pod's key only: ids of the pod's agents it reaches; all of them when left out. */
+  agents?: readonly string[] | null;
 }
 
 /** A key as shown: never its secret, but once, when it is made. */
@@ -25,6 +27,8 @@ export interface KeyView {
   id: string;
   name: string;
   permissions: Permission[];
+  /** A pod's key: the agents it reaches, null for every agent of the pod; an agent's key: null. */
+  agents: string[] | null;
   expiresAt: Date | null;
   createdAt: Date;
 }
@@ -48,12 +52,19 @@ export function checked(
   if (owner === "agent" && input.permissions.includes("agents")) {
     throw new ServiceError("BAD_REQUEST", "The agents permission is for a pod's keys only");
   }
+  if (owner === "agent" && input.agents != null) {
+    throw new ServiceError("BAD_REQUEST", "agents limits a pod's keys only: an agent's key reaches its agent alone");
+  }
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null && expiresAt <= now) throw new ServiceError("BAD_REQUEST", "expiresAt must be in the future");
   return { name, permissions: inOrder(input.permissions), expiresAt };
 }
 
-export const viewOf = (key: ListedKey): KeyView => ({ ...key, permissions: permissionsOf(key.permissions) });
+export const viewOf = (key: ListedKey): KeyView => ({
+  ...key,
+  permissions: permissionsOf(key.permissions),
+  agents: null,
+});
 
 /**
  * A new key of the agent within the grant of the key that asks (which needs `manage`): the agent's own key, or its
@@ -87,6 +98,7 @@ export async function listKeys(services: Services, agent: AgentRecord, grant: Gr
     id: PRIMARY,
     name: PRIMARY,
     permissions: [...PERMISSIONS],
+    agents: null,
     expiresAt: null,
     createdAt: agent.createdAt,
   };

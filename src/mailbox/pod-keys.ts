@@ -14,21 +14,10 @@ import type { Services } from "./services.ts";
 // the pod's agents; it acts on the agent routes of the agents it reaches as
 // their own key with the same permissions would (access.ts).
 
-export interface NewPodKey extends NewKey {
-  /** Ids of the pod's agents it reaches; all of them when left out. */
-  agents?: readonly string[] | null;
-}
-
-/** A pod's key as shown: never its secret, but once, when it is made. */
-export interface PodKeyView extends KeyView {
-  /** The agents it reaches; null: every agent of the pod. */
-  agents: string[] | null;
-}
-
 /** What the operator makes a pod's keys within: everything. */
 const OPERATOR_GRANT: Grant = { keyId: null, permissions: POD_PERMISSIONS, expiresAt: null };
 
-const podViewOf = (key: ListedPodKey): PodKeyView => ({ ...viewOf(key), agents: agentLimitOf(key.agents) });
+const podViewOf = (key: ListedPodKey): KeyView => ({ ...viewOf(key), agents: agentLimitOf(key.agents) });
 
 /** The agents a new key is limited to, each one of the pod's (400 otherwise); null: none named, all of them. */
 async function agentLimit(services: Services, podId: string, ids: readonly string[] | null | undefined) {
@@ -42,7 +31,7 @@ async function agentLimit(services: Services, podId: string, ids: readonly strin
   return found;
 }
 
-async function makePodKey(services: Services, podId: string, grant: Grant, input: NewPodKey) {
+async function makePodKey(services: Services, podId: string, grant: Grant, input: NewKey) {
   const now = services.clock.now();
   const child = checked(input, now, "pod");
   const agents = await agentLimit(services, podId, input.agents);
@@ -60,19 +49,19 @@ async function makePodKey(services: Services, podId: string, grant: Grant, input
 }
 
 /** A new key of the pod, made by the operator: any permissions; its secret shown this once. */
-export async function createPodKeyAsOperator(services: Services, podId: string, input: NewPodKey) {
+export async function createPodKeyAsOperator(services: Services, podId: string, input: NewKey) {
   const pod = await findPod(services, podId);
   return makePodKey(services, pod.id, OPERATOR_GRANT, input);
 }
 
 /** A new key of the pod within the grant of the pod's key that asks (which needs `manage`). */
-export async function createPodKey(services: Services, podId: string, grant: Grant, input: NewPodKey) {
+export async function createPodKey(services: Services, podId: string, grant: Grant, input: NewKey) {
   assertPermitted(grant, "manage");
   return makePodKey(services, podId.toLowerCase(), grant, input);
 }
 
 /** The pod's keys, oldest first: never a secret. */
-export async function listPodKeys(services: Services, podId: string, grant: Grant): Promise<PodKeyView[]> {
+export async function listPodKeys(services: Services, podId: string, grant: Grant): Promise<KeyView[]> {
   assertPermitted(grant, "manage");
   return (await keysOfPod(services, podId.toLowerCase())).map(podViewOf);
 }

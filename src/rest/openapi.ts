@@ -19,7 +19,7 @@ import {
 } from "graphql";
 import type { Config } from "../config.ts";
 import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
-import type { Access, Route, Tag } from "../schema/declare.ts";
+import { type Access, answerOf, type Route, type Tag } from "../schema/declare.ts";
 import { publicOperations } from "../schema/operations.ts";
 import { operationOf, type Place, partsOf, permissionOfRoute, summaryOf } from "./request.ts";
 
@@ -262,7 +262,7 @@ function objectSchema(fields: [string, Schema, boolean][]): Schema {
 function answerVariant(route: Route, schema: GraphQLSchema, request: Map<string, Landing>, present: number): Schema {
   const sample = Sample.for(route, schema, request, present);
   const data = sample.root(route);
-  const answer = route.respond ? route.respond(data as never, probeRequest() as never) : Object.values(data)[0];
+  const answer = answerOf(route, data as Record<string, unknown>, probeRequest() as never);
   // An answer that may be null is a 404 in REST: the 200 carries the rest.
   const found = sample.schemaOf(answer);
   return (found.anyOf as Schema[] | undefined)?.[0] ?? found;

@@ -6,7 +6,7 @@ import { internalError, ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type RequestFacts, requestFacts } from "../schema/context.ts";
-import { DEFAULT_BODY_LIMIT, type RestRequest, type Route } from "../schema/declare.ts";
+import { answerOf, DEFAULT_BODY_LIMIT, type RestRequest, type Route } from "../schema/declare.ts";
 import { respellerOf } from "../schema/enums.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
@@ -103,7 +103,7 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
       return { status: 200, file: await facts.answer.load(content, (loaded) => loaded.content.length) };
     }
     const status = route.acceptedWhen?.(data) ? 202 : (route.status ?? 200);
-    return { status, body: route.respond ? route.respond(data, request) : Object.values(data)[0] };
+    return { status, body: answerOf(route, data, request) };
   };
 }
 

@@ -50,7 +50,6 @@ export const adminOperations = [
       }`,
       [DomainFields],
     ),
-    respond: ({ admin }) => admin.addDomain,
   }),
   declare({
     method: "PATCH",
@@ -64,7 +63,6 @@ export const adminOperations = [
       }`,
       [DomainFields],
     ),
-    respond: ({ admin }) => admin.updateDomain,
   }),
   declare({
     method: "GET",
@@ -81,7 +79,6 @@ export const adminOperations = [
     operation: graphql(`query AdminDomain($name: String!) { admin { domain(name: $name) { ...DomainFields } } }`, [
       DomainFields,
     ]),
-    respond: ({ admin }) => admin.domain,
   }),
   declare({
     method: "GET",
@@ -91,7 +88,6 @@ export const adminOperations = [
     refuses: [404],
     text: true,
     operation: graphql(`query AdminDomainZone($name: String!) { admin { domainZone(name: $name) } }`),
-    respond: ({ admin }) => admin.domainZone,
   }),
   declare({
     method: "POST",
@@ -102,7 +98,6 @@ export const adminOperations = [
       `mutation AdminVerifyDomain($name: String!) { admin { verifyDomain(name: $name) { ...DomainFields } } }`,
       [DomainFields],
     ),
-    respond: ({ admin }) => admin.verifyDomain,
   }),
   declare({
     method: "POST",
@@ -113,7 +108,6 @@ export const adminOperations = [
       `mutation AdminRotateDkim($name: String!, $now: Boolean) { admin { rotateDkim(name: $name, now: $now) { ...DomainFields } } }`,
       [DomainFields],
     ),
-    respond: ({ admin }) => admin.rotateDkim,
   }),
   declare({
     method: "DELETE",
@@ -123,7 +117,6 @@ export const adminOperations = [
     operation: graphql(
       `mutation AdminDeleteDomain($name: String!) { admin { deleteDomain(name: $name) { success message } } }`,
     ),
-    respond: ({ admin }) => admin.deleteDomain,
   }),
   declare({
     method: "GET",
@@ -186,7 +179,6 @@ export const adminOperations = [
       `query AdminAgentLists($agentId: ID!) { admin { lists(agentId: $agentId) { ...ScopeListsFields } } }`,
       [ScopeListsFields],
     ),
-    respond: ({ admin }) => admin.lists,
   }),
   declare({
     method: "PUT",
@@ -201,7 +193,6 @@ export const adminOperations = [
       }`,
       [ScopeListsFields],
     ),
-    respond: ({ admin }) => admin.setLists,
   }),
   declare({
     method: "GET",
@@ -213,7 +204,6 @@ export const adminOperations = [
       }`,
       [DraftFields],
     ),
-    respond: ({ admin }) => admin.held,
   }),
   declare({
     method: "POST",
@@ -226,7 +216,6 @@ export const adminOperations = [
       }`,
       [DecisionFields],
     ),
-    respond: ({ admin }) => admin.approveHeld,
   }),
   declare({
     method: "POST",
@@ -240,7 +229,6 @@ export const adminOperations = [
       }`,
       [DecisionFields],
     ),
-    respond: ({ admin }) => admin.rejectHeld,
   }),
   declare({
     method: "PUT",
@@ -254,7 +242,6 @@ export const adminOperations = [
       }`,
       [AdminAgentFields],
     ),
-    respond: ({ admin }) => admin.setSendPolicy,
   }),
   declare({
     method: "PUT",
@@ -268,7 +255,6 @@ export const adminOperations = [
       }`,
       [AdminAgentFields],
     ),
-    respond: ({ admin }) => admin.setScreeningPolicy,
   }),
   declare({
     method: "PUT",
@@ -284,7 +270,6 @@ export const adminOperations = [
       }`,
       [AdminAgentFields],
     ),
-    respond: ({ admin }) => admin.setReviewer,
   }),
   declare({
     method: "GET",
@@ -297,7 +282,6 @@ export const adminOperations = [
         } }
       }`,
     ),
-    respond: ({ admin }) => admin.quarantine,
   }),
   declare({
     method: "POST",
@@ -307,7 +291,6 @@ export const adminOperations = [
     operation: graphql(
       `mutation AdminReleaseQuarantined($id: ID!) { admin { releaseQuarantined(id: $id) { emailId } } }`,
     ),
-    respond: ({ admin }) => admin.releaseQuarantined,
   }),
   declare({
     method: "DELETE",
@@ -317,7 +300,6 @@ export const adminOperations = [
     operation: graphql(
       `mutation AdminDeleteQuarantined($id: ID!) { admin { deleteQuarantined(id: $id) { success message } } }`,
     ),
-    respond: ({ admin }) => admin.deleteQuarantined,
   }),
   declare({
     method: "POST",
@@ -346,7 +328,6 @@ export const adminOperations = [
       }`,
       [AdminAgentFields],
     ),
-    respond: ({ admin }) => admin.agents,
   }),
   declare({
     method: "GET",
@@ -356,7 +337,6 @@ export const adminOperations = [
     operation: graphql(`query AdminAgent($agentId: ID!) { admin { agent(id: $agentId) { ...AdminAgentFields } } }`, [
       AdminAgentFields,
     ]),
-    respond: ({ admin }) => admin.agent,
   }),
   declare({
     method: "POST",
@@ -367,7 +347,6 @@ export const adminOperations = [
       `mutation AdminVerifyAgent($agentId: ID!) { admin { verifyAgent(id: $agentId) { ...AdminAgentFields } } }`,
       [AdminAgentFields],
     ),
-    respond: ({ admin }) => admin.verifyAgent,
   }),
   declare({
     method: "DELETE",
@@ -377,7 +356,6 @@ export const adminOperations = [
     operation: graphql(
       `mutation AdminDeleteAgent($agentId: ID!) { admin { deleteAgent(id: $agentId) { success message } } }`,
     ),
-    respond: ({ admin }) => admin.deleteAgent,
   }),
   declare({
     method: "POST",
@@ -387,7 +365,6 @@ export const adminOperations = [
     operation: graphql(
       `mutation AdminRotateAgentKey($agentId: ID!) { admin { rotateAgentKey(id: $agentId) { apiKey } } }`,
     ),
-    respond: ({ admin }) => admin.rotateAgentKey,
   }),
   declare({
     method: "GET",
@@ -403,7 +380,6 @@ export const adminOperations = [
         }
       }
     `),
-    respond: ({ admin }) => admin.suppressions,
   }),
   declare({
     method: "DELETE",
@@ -415,7 +391,6 @@ export const adminOperations = [
         admin { removeSuppression(id: $agentId, address: $address) { success message } }
       }
     `),
-    respond: ({ admin }) => admin.removeSuppression,
   }),
   declare({
     method: "PUT",
@@ -431,7 +406,6 @@ export const adminOperations = [
       }`,
       [AdminAgentFields],
     ),
-    respond: ({ admin }) => admin.setAgentLimits,
   }),
   declare({
     method: "POST",
@@ -446,7 +420,6 @@ export const adminOperations = [
       }`,
       [PodFields],
     ),
-    respond: ({ admin }) => admin.createPod,
   }),
   declare({
     method: "GET",
@@ -461,7 +434,6 @@ export const adminOperations = [
     ...OPERATOR,
     refuses: [404],
     operation: graphql(`query AdminPod($podId: ID!) { admin { pod(id: $podId) { ...PodFields } } }`, [PodFields]),
-    respond: ({ admin }) => admin.pod,
   }),
   declare({
     method: "PATCH",
@@ -475,7 +447,6 @@ export const adminOperations = [
       }`,
       [PodFields],
     ),
-    respond: ({ admin }) => admin.updatePod,
   }),
   declare({
     method: "POST",
@@ -485,12 +456,11 @@ export const adminOperations = [
     body: true,
     status: 201,
     operation: graphql(
-      `mutation AdminCreatePodKey($podId: ID!, $input: CreatePodKeyInput!) {
+      `mutation AdminCreatePodKey($podId: ID!, $input: CreateKeyInput!) {
         admin { createPodKey(podId: $podId, input: $input) { ...NewPodKeyFields } }
       }`,
       [NewPodKeyFields],
     ),
-    respond: ({ admin }) => admin.createPodKey,
   }),
   declare({
     method: "DELETE",
@@ -498,7 +468,6 @@ export const adminOperations = [
     ...OPERATOR,
     refuses: [404, 409],
     operation: graphql(`mutation AdminDeletePod($podId: ID!) { admin { deletePod(id: $podId) { success message } } }`),
-    respond: ({ admin }) => admin.deletePod,
   }),
   declare({
     method: "GET",
@@ -511,6 +480,5 @@ export const adminOperations = [
         } }
       }
     `),
-    respond: ({ admin }) => admin.stats,
   }),
 ];

@@ -28,8 +28,9 @@ import { builder, OutcomeType } from "./builder.ts";
 import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
+import { CreateKeyInput, NewKeyType } from "./keys.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
-import { CreatePodKeyInput, NewPodKeyType, PodType } from "./pods.ts";
+import { PodType } from "./pods.ts";
 import { DecisionType, ReleasedType } from "./review.ts";
 import { ListsChange, listOwnerArgs, ownerOf, ScopeListsType } from "./senders.ts";
 import { SuppressionPage } from "./sending.ts";
@@ -275,9 +276,9 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       resolve: (_, { id, ...change }, ctx) => updatePod(ctx, id, change),
     }),
     createPodKey: t.field({
-      type: NewPodKeyType,
+      type: NewKeyType,
       description: "Makes a key of a pod, with any permissions; its secret is answered only now.",
-      args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodKeyInput, required: true }) },
+      args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreateKeyInput, required: true }) },
       resolve: (_, { podId, input }, ctx) => createPodKeyAsOperator(ctx, podId, input),
     }),
     deletePod: t.field({

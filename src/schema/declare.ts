@@ -101,7 +101,7 @@ export interface Route<D extends Operation = Operation> {
   text?: true;
   /** 204 No Content when the body would be null. */
   noContentWhenNull?: true;
-  /** The spec's body from the operation's data; the one root field's value unless given. */
+  /** The spec's body from the operation's data, where answerOf's is not it. */
   respond?: (data: ResultOf<D>, request: RestRequest) => unknown;
   /** Answers with an attachment's bytes rather than JSON: the one the operation found. */
   file?: (data: ResultOf<D>, request: RestRequest) => FileRef | null;
@@ -119,6 +119,17 @@ export const podRoute = { access: "agent", tag: "pods", refuses: [403, 404] } as
 
 /** A declaration, typed by its operation: the compiler checks its renames and answers against the schema. */
 export const declare = <D extends Operation>(route: Route<D>) => route as unknown as Route;
+
+/**
+ * The spec's body from an operation's data: what the route's respond makes of
+ * it, else the one root field's value (for the operator's fields, grouped
+ * under \`admin\`, the one field's value within it).
+ */
+export function answerOf(route: Route, data: Record<string, unknown>, request: RestRequest): unknown {
+  if (route.respond) return route.respond(data as never, request);
+  const [name, value] = Object.entries(data)[0] ?? [];
+  return name === "admin" && typeof value === "object" && value !== null ? Object.values(value)[0] : value;
+}
 
 /** The spec's "present only if set" fields are left out rather than null. */
 export function withoutNulls<T extends object>(value: T): Partial<T> {

@@ -17,36 +17,49 @@ export const PermissionEnum = builder.enumType("Permission", {
   } satisfies Record<Permission, { description: string }>,
 });
 
-const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
-  description: "A key of the agent, never with its secret; the primary one (id primary) has every permission.",
+export const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
+  description:
+    "A key of an agent or of a pod, never with its secret; an agent's primary one (id primary) has every permission.",
   fields: (t) => ({
     id: t.exposeID("id"),
     name: t.exposeString("name"),
     permissions: t.expose("permissions", { type: [PermissionEnum] }),
+    agents: t.exposeStringList("agents", {
+      nullable: true,
+      description: "A pod's key: the agents it reaches, null for all of the pod's; an agent's key: null",
+    }),
     expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true, description: "Refused from then on" }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
   }),
 });
 
-const NewKeyType = builder.objectRef<keys.KeyView & { key: string }>("NewKey").implement({
+export const NewKeyType = builder.objectRef<keys.KeyView & { key: string }>("NewKey").implement({
   description: "A key just made, with its secret: shown this once.",
   fields: (t) => ({
     id: t.exposeID("id"),
     key: t.exposeString("key", { description: "The secret, as Authorization: Bearer <key>; shown only now" }),
     name: t.exposeString("name"),
     permissions: t.expose("permissions", { type: [PermissionEnum] }),
+    agents: t.exposeStringList("agents", {
+      nullable: true,
+      description: "A pod's key: the agents it reaches, null for all of the pod's; an agent's key: null",
+    }),
     expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
   }),
 });
 
-const CreateKeyInput = builder.inputType("CreateKeyInput", {
+export const CreateKeyInput = builder.inputType("CreateKeyInput", {
   fields: (t) => ({
     name: t.string({ required: true, description: "1 to 100 characters, for you to tell keys apart" }),
     permissions: t.field({
       type: [PermissionEnum],
       required: true,
       description: "At least one; none the key that asks lacks",
+    }),
+    agents: t.idList({
+      description:
+        "A pod's key only: ids of the pod's agents it reaches (within the asking key's); all of them when left out",
     }),
     expiresAt: t.field({
       type: "Timestamp",

@@ -6,10 +6,10 @@ import { declare, podRoute, withoutNulls } from "./declare.ts";
 // of a pod does to its pod. No MCP tools: MCP serves an agent's key.
 
 export const NewPodKeyFields = graphql(
-  `fragment NewPodKeyFields on NewPodKey { id key name permissions agents expiresAt createdAt }`,
+  `fragment NewPodKeyFields on NewKey { id key name permissions agents expiresAt createdAt }`,
 );
 
-const PodKeyFields = graphql(`fragment PodKeyFields on PodKey { id name permissions agents expiresAt createdAt }`);
+const PodKeyFields = graphql(`fragment PodKeyFields on Key { id name permissions agents expiresAt createdAt }`);
 
 export const podOperations = [
   declare({
@@ -19,7 +19,7 @@ export const podOperations = [
     body: true,
     status: 201,
     operation: graphql(
-      `mutation CreatePodKey($podId: ID!, $input: CreatePodKeyInput!) {
+      `mutation CreatePodKey($podId: ID!, $input: CreateKeyInput!) {
         createPodKey(podId: $podId, input: $input) { ...NewPodKeyFields }
       }`,
       [NewPodKeyFields],

@@ -1,10 +1,9 @@
 import * as podAgents from "../mailbox/pod-agents.ts";
-import type { PodKeyView } from "../mailbox/pod-keys.ts";
 import * as podKeys from "../mailbox/pod-keys.ts";
 import type { PodView } from "../mailbox/pods.ts";
 import { CreateAgentPayload } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
-import { PermissionEnum } from "./keys.ts";
+import { CreateKeyInput, KeyType, NewKeyType } from "./keys.ts";
 import { needing } from "./own-agent.ts";
 import type { Need } from "./scopes.ts";
 
@@ -29,54 +28,9 @@ export const PodType = builder.objectRef<PodView>("Pod").implement({
 export const podKeyArg = (permission: Need) =>
   needing(permission, (_parent: unknown, args: { podId: string }) => ({ podKey: { podId: args.podId, permission } }));
 
-const podKeyFields = { id: "The key's id", name: "For you to tell keys apart" } as const;
-
-export const PodKeyType = builder.objectRef<PodKeyView>("PodKey").implement({
-  description: "A key of a pod, never with its secret.",
-  fields: (t) => ({
-    id: t.exposeID("id", { description: podKeyFields.id }),
-    name: t.exposeString("name", { description: podKeyFields.name }),
-    permissions: t.expose("permissions", { type: [PermissionEnum] }),
-    agents: t.exposeStringList("agents", { nullable: true, description: "The agents it reaches; null: all the pod's" }),
-    expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true, description: "Refused from then on" }),
-    createdAt: t.expose("createdAt", { type: "Timestamp" }),
-  }),
-});
-
-export const NewPodKeyType = builder.objectRef<PodKeyView & { key: string }>("NewPodKey").implement({
-  description: "A pod's key just made, with its secret: shown this once.",
-  fields: (t) => ({
-    id: t.exposeID("id", { description: podKeyFields.id }),
-    key: t.exposeString("key", { description: "The secret, as Authorization: Bearer <key>; shown only now" }),
-    name: t.exposeString("name", { description: podKeyFields.name }),
-    permissions: t.expose("permissions", { type: [PermissionEnum] }),
-    agents: t.exposeStringList("agents", { nullable: true, description: "The agents it reaches; null: all the pod's" }),
-    expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true }),
-    createdAt: t.expose("createdAt", { type: "Timestamp" }),
-  }),
-});
-
-export const CreatePodKeyInput = builder.inputType("CreatePodKeyInput", {
-  fields: (t) => ({
-    name: t.string({ required: true, description: "1 to 100 characters, for you to tell keys apart" }),
-    permissions: t.field({
-      type: [PermissionEnum],
-      required: true,
-      description: "At least one; none the key that asks lacks",
-    }),
-    agents: t.idList({
-      description: "Ids of the pod's agents it reaches (within the asking key's); all of them when left out",
-    }),
-    expiresAt: t.field({
-      type: "Timestamp",
-      description: "When it stops working; no later than the asking key's own",
-    }),
-  }),
-});
-
 builder.queryField("podKeys", (t) =>
   t.field({
-    type: [PodKeyType],
+    type: [KeyType],
     description: "The pod's keys, oldest first; never their secrets.",
     args: { podId: t.arg.id({ required: true }) },
     authScopes: podKeyArg("manage"),
@@ -86,10 +40,10 @@ builder.queryField("podKeys", (t) =>
 
 builder.mutationFields((t) => ({
   createPodKey: t.field({
-    type: NewPodKeyType,
+    type: NewKeyType,
     description:
       "Makes a key of your pod within your key's own permissions, expiry and agents; its secret is answered only now.",
-    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodKeyInput, required: true }) },
+    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreateKeyInput, required: true }) },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, input }, ctx) => podKeys.createPodKey(ctx, podId, await ctx.grant(), input),
   }),
