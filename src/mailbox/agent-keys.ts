@@ -3,7 +3,7 @@ import { deleteKey, insertKey, keysOf, type ListedKey } from "../db/keys.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { newApiKey } from "./keys.ts";
 import { assertPermitted, assertWithin, type Grant, inOrder, PERMISSIONS, type Permission } from "./permissions.ts";
-import { type AgentRecord, permissionsOf } from "./records.ts";
+import { type AgentRecord, agentLimitOf, permissionsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // An agent's keys: the primary one (registration's, replaced by rotate-key,
@@ -63,7 +63,7 @@ export function checked(
 export const viewOf = (key: ListedKey): KeyView => ({
   ...key,
   permissions: permissionsOf(key.permissions),
-  agents: null,
+  agents: agentLimitOf(key.agents),
 });
 
 /**
@@ -102,7 +102,7 @@ export async function listKeys(services: Services, agent: AgentRecord, grant: Gr
     expiresAt: null,
     createdAt: agent.createdAt,
   };
-  return [primary, ...(await keysOf(services, agent.id)).map(viewOf)];
+  return [primary, ...(await keysOf(services, { agentId: agent.id })).map(viewOf)];
 }
 
 /** Revokes one of the agent's keys at once, on every instance (each request reads its key's row). */
@@ -116,7 +116,7 @@ export async function revokeKey(
   if (keyId === PRIMARY) {
     throw new ServiceError("BAD_REQUEST", "The primary key is not revoked: rotate-key replaces it");
   }
-  if (!(await deleteKey(services, agent.id, keyId))) {
+  if (!(await deleteKey(services, { agentId: agent.id }, keyId))) {
     throw new ServiceError("NOT_FOUND", `Key ${excerpt(keyId)} not found`);
   }
   return { success: true, message: `Key ${keyId} was revoked; it no longer works` };

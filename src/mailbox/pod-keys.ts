@@ -1,11 +1,10 @@
-import { deletePodKey, insertPodKey, keysOfPod, type ListedPodKey } from "../db/keys.ts";
+import { deleteKey, insertKey, keysOf } from "../db/keys.ts";
 import { podAgentIds } from "../db/pods.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { checked, type KeyView, type NewKey, newKeyId, viewOf } from "./agent-keys.ts";
 import { newApiKey } from "./keys.ts";
 import { assertPermitted, assertWithin, type Grant, POD_PERMISSIONS } from "./permissions.ts";
 import { findPod } from "./pods.ts";
-import { agentLimitOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
 // A pod's keys: made by the operator (any permissions) or by a pod's key
@@ -16,8 +15,6 @@ import type { Services } from "./services.ts";
 
 /** What the operator makes a pod's keys within: everything. */
 const OPERATOR_GRANT: Grant = { keyId: null, permissions: POD_PERMISSIONS, expiresAt: null };
-
-const podViewOf = (key: ListedPodKey): KeyView => ({ ...viewOf(key), agents: agentLimitOf(key.agents) });
 
 /** The agents a new key is limited to, each one of the pod's (400 otherwise); null: none named, all of them. */
 async function agentLimit(services: Services, podId: string, ids: readonly string[] | null | undefined) {
@@ -37,7 +34,7 @@ async function makePodKey(services: Services, podId: string, grant: Grant, input
   const agents = await agentLimit(services, podId, input.agents);
   assertWithin(grant, { ...child, agents: agents?.map((id) => id.toLowerCase()) ?? null });
   const { apiKey, apiKeyHash } = newApiKey(services.config);
-  const row = await insertPodKey(services, {
+  const row = await insertKey(services, {
     id: newKeyId(),
     podId,
     hash: apiKeyHash,
@@ -45,7 +42,7 @@ async function makePodKey(services: Services, podId: string, grant: Grant, input
     ...(agents ? { agents } : {}),
     createdAt: now,
   });
-  return { ...podViewOf(row), key: apiKey };
+  return { ...viewOf(row), key: apiKey };
 }
 
 /** A new key of the pod, made by the operator: any permissions; its secret shown this once. */
@@ -63,13 +60,13 @@ export async function createPodKey(services: Services, podId: string, grant: Gra
 /** The pod's keys, oldest first: never a secret. */
 export async function listPodKeys(services: Services, podId: string, grant: Grant): Promise<KeyView[]> {
   assertPermitted(grant, "manage");
-  return (await keysOfPod(services, podId.toLowerCase())).map(podViewOf);
+  return (await keysOf(services, { podId: podId.toLowerCase() })).map(viewOf);
 }
 
 /** Revokes one of the pod's keys at once, on every instance (each request reads its key's row). */
 export async function revokePodKey(services: Services, podId: string, grant: Grant, keyId: string) {
   assertPermitted(grant, "manage");
-  if (!(await deletePodKey(services, podId.toLowerCase(), keyId))) {
+  if (!(await deleteKey(services, { podId: podId.toLowerCase() }, keyId))) {
     throw new ServiceError("NOT_FOUND", `Key ${excerpt(keyId)} not found`);
   }
   return { success: true, message: `Key ${keyId} was revoked; it no longer works` };
