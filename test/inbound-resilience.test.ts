@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { openDatabase } from "../src/db/client.ts";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { messageId, rawMessage } from "./support/mail.ts";
@@ -139,13 +140,20 @@ test("an instance that stops hands the lease back: the one waiting polls within 
     // The second asks for the lease as it starts, and is refused: the first holds it.
     second = await spawnService(processEnv);
     await new Promise((r) => setTimeout(r, 500));
-    first.terminate();
-    expect(await first.exited).toBe(0);
-    const stopped = Date.now();
-    await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "after" }), "Handover");
-    await inboxOf(new Api(second.url), agent, 2, 25_000);
-    // Asking again only at its next renewal (every 10 s) took 7-10 s.
-    expect(Date.now() - stopped).toBeLessThan(5_000);
+    const store = await openDatabase(database.url);
+    try {
+      const [held] = await store.prisma.lease.findMany();
+      first.terminate();
+      expect(await first.exited).toBe(0);
+      // Handed back as it stopped: gone, or already the second's; never still the first's.
+      expect((await store.prisma.lease.findMany()).map((lease) => lease.holder)).not.toContain(held?.holder);
+      await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "after" }), "Handover");
+      await inboxOf(new Api(second.url), agent, 2, 25_000);
+      // Polled by the second before the first's lease (renewed every 10 s, for 30 s) would have run out.
+      expect(Date.now()).toBeLessThan(held?.expiresAt.getTime() ?? 0);
+    } finally {
+      await store.close();
+    }
   } finally {
     await first.kill();
     await second?.kill();
