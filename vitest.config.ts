@@ -15,10 +15,12 @@ export default defineConfig({
     // is long enough that a 2-core machine running both databases' files at once never reaches it working.
     testTimeout: 90_000,
     hookTimeout: 90_000,
+    isolate: false,
     projects: [
-      // Unit files share their worker's modules (no isolation): each would otherwise load Prisma, the
-      // parsers and the domain anew, most of the fast loop's time. They keep no state between files.
-      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"], isolate: false } },
+      // Files share their worker's modules (no isolation): each would otherwise load Prisma, the parsers,
+      // the domain and the service anew (a fifth of the suite's time on two cores). No module of the service
+      // or of test/support keeps state between files: each file starts its own services and peers.
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
       { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"], env: { TEST_DATABASE: "sqlite" } } },
       {
         extends: true,
