@@ -94,6 +94,7 @@ export const podEventOperations = [
     method: "GET",
     path: "/pods/:podId/webhooks/:webhookId/deliveries",
     ...podRoute,
+    summary: "The deliveries of one of the pod's webhooks, newest first, each with its attempts.",
     operation: graphql(`
       query ListPodWebhookDeliveries($podId: ID!, $webhookId: ID!, $limit: Int, $offset: Int) {
         podWebhook(podId: $podId, webhookId: $webhookId) {
