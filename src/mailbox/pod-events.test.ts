@@ -1,6 +1,7 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { createAgent, deleteAgent } from "./agents.ts";
+import { listEmails, updateEmail } from "./emails.ts";
 import type { Grant } from "./permissions.ts";
 import { podEventStream, podEvents, podWebhookOwner } from "./pod-events.ts";
 import { createPod } from "./pods.ts";
@@ -64,6 +65,17 @@ describe("a pod's events", () => {
       kind: "FORBIDDEN",
       details: { permission: "events" },
     });
+  });
+
+  test("label keeps the events about an email with the label, each agent's emails read as its own", async () => {
+    const [one, two] = (await pod("labelled", ["lb-one", "lb-two"])) as [AgentRecord, AgentRecord];
+    await mail(one, "marked");
+    await mail(two, "unmarked");
+    const [mine] = (await listEmails(memory.services, one, {})).data;
+    await updateEmail(memory.services, one, mine?.id ?? "", { addLabels: ["todo"] });
+    const grant = grantOf("labelled", ["events"]);
+    const page = await podEvents(memory.services, "labelled", grant, { types: ["email.received"], label: ["todo"] });
+    expect(page.data.map((event) => [event.agentId, event.data.subject])).toEqual([["lb-one", "marked"]]);
   });
 
   test("a wait ends at an event of any agent of the pod", async () => {
