@@ -16,7 +16,8 @@ export { EVENT_TYPES, type EventType };
 // the same transaction as the change it reports, read in id order. Long
 // polls, subscriptions and webhooks all read it; wake-ups only say when to
 // look again. A read may be narrowed by type, and by label: to events about
-// an email that carries the labels when they are read.
+// an email that carries the labels when they are read. A read is of a source:
+// one agent's events, or those of a pod's agents together (pod-events.ts).
 
 export type NewEvent = { [T in EventType]: { type: T; agentId: string; data: EventData[T] } }[EventType];
 
