@@ -269,7 +269,10 @@ test("every documented operation answers as documented", async () => {
   const pod = uniqueId("pod");
   await api.post("/admin/pods", { key: ADMIN, body: { id: pod, name: "Documented" } });
   const podKey = (
-    await api.post(`/admin/pods/${pod}/keys`, { key: ADMIN, body: { name: "p", permissions: ["manage", "agents"] } })
+    await api.post(`/admin/pods/${pod}/keys`, {
+      key: ADMIN,
+      body: { name: "p", permissions: ["manage", "agents", "events"] },
+    })
   ).body.key;
   const podChild = await call("POST", `/pods/${pod}/keys`, {
     key: podKey,
@@ -277,8 +280,29 @@ test("every documented operation answers as documented", async () => {
   });
   await call("GET", `/pods/${pod}/keys`, { key: podKey });
   await call("DELETE", `/pods/${pod}/keys/${podChild.body.id}`, { key: podKey });
-  await call("POST", `/pods/${pod}/agents`, { key: podKey, body: { id: uniqueId(), name: "Pod agent" } });
+  const podHook = await call("POST", `/pods/${pod}/webhooks`, { key: podKey, body: { url: receiver.url } });
+  const podHooks = `/pods/${pod}/webhooks/${podHook.body.id}`;
+  const podAgent = await call("POST", `/pods/${pod}/agents`, {
+    key: podKey,
+    body: { id: uniqueId(), name: "Pod agent" },
+  });
   await call("GET", `/pods/${pod}/agents`, { key: podKey });
+  // A pod's events and webhooks: the pod's agent's sent mail is an event of the pod.
+  await api.post(`/agents/${podAgent.body.agent.id}/send`, {
+    key: podAgent.body.apiKey,
+    body: { to: "pat@example.com", subject: "From the pod", text: "Hello." },
+  });
+  await call("GET", `/pods/${pod}/events?limit=5&wait=0`, { key: podKey });
+  await call("GET", `/pods/${pod}/webhooks`, { key: podKey });
+  await call("GET", podHooks, { key: podKey });
+  await call("PATCH", podHooks, { key: podKey, body: { description: "documented" } });
+  await call("POST", `${podHooks}/rotate-secret`, { key: podKey });
+  const podDeliveries = await waitFor(async () => {
+    const reply = await call("GET", `${podHooks}/deliveries`, { key: podKey });
+    return reply.body.data[0] ? reply : null;
+  });
+  await call("POST", `${podHooks}/deliveries/${podDeliveries.body.data[0].id}/retry`, { key: podKey });
+  await call("DELETE", podHooks, { key: podKey });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

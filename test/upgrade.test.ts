@@ -204,6 +204,11 @@ test("review links once handed to agents: held ones die, decided ones say what b
     ].map((row) => String(row.text));
     expect(kept).toHaveLength(3);
     for (const text of kept) expect(text).not.toMatch(/reviewUrl|pr_/);
+    // The webhook and its delivery came through a webhook's owner becoming an agent or a pod whole.
+    expect(await sql.all(`SELECT "agentId", "podId" FROM "Webhook"`, [])).toEqual([
+      { agentId: "reviewed", podId: null },
+    ]);
+    expect(await sql.all(`SELECT "agentId" FROM "WebhookDelivery"`, [])).toEqual([{ agentId: "reviewed" }]);
   } finally {
     await svc.stop();
   }

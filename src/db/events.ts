@@ -2,7 +2,7 @@ import type { Store } from "./client.ts";
 import { deleteInBatches } from "./sql.ts";
 import type { Tx } from "./statements.ts";
 
-// The event log, read in id order. Appending is raw SQL: it happens in the
+// The event log, read in id order: one agent's, or a pod's agents' together. Appending is raw SQL: it happens in the
 // transaction of the change it reports, which is ours (see sql.ts' takeTurns).
 
 /** An event as read: its id in decimal digits, its data parsed. */
@@ -27,25 +27,33 @@ export async function appendEvent(
   return String(row?.id);
 }
 
-/** The agent's events after an id, oldest first; only of the given types, when there are any. */
+/** Whose events: one agent's, or those of a pod's agents (those with these ids in lower case, or all: null). */
+export type EventScope = { agentId: string } | { podId: string; idKeys: readonly string[] | null };
+
+const whereOf = (scope: EventScope) =>
+  "agentId" in scope
+    ? { agentId: scope.agentId }
+    : { agent: { podId: scope.podId, ...(scope.idKeys ? { idKey: { in: [...scope.idKeys] } } : {}) } };
+
+/** The scope's events after an id, oldest first; only of the given types, when there are any. */
 export async function eventsAfter(
   { prisma }: Store,
-  agentId: string,
+  scope: EventScope,
   after: string,
   limit: number,
   types: readonly string[] | null,
 ): Promise<StoredEvent[]> {
   const rows = await prisma.event.findMany({
-    where: { agentId, id: { gt: BigInt(after) }, ...(types ? { type: { in: [...types] } } : {}) },
+    where: { ...whereOf(scope), id: { gt: BigInt(after) }, ...(types ? { type: { in: [...types] } } : {}) },
     orderBy: { id: "asc" },
     take: limit,
   });
   return rows.map((row) => ({ ...row, id: String(row.id), data: row.data as StoredEvent["data"] }));
 }
 
-/** The agent's newest event id; "0" when it has none. */
-export async function newestEventId({ prisma }: Store, agentId: string): Promise<string> {
-  const { _max } = await prisma.event.aggregate({ where: { agentId }, _max: { id: true } });
+/** The scope's newest event id; "0" when it has none. */
+export async function newestEventId({ prisma }: Store, scope: EventScope): Promise<string> {
+  const { _max } = await prisma.event.aggregate({ where: whereOf(scope), _max: { id: true } });
   return String(_max.id ?? 0);
 }
 

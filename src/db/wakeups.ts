@@ -2,15 +2,15 @@ import type pg from "pg";
 import { pgModule } from "./pg.ts";
 import type { Statements } from "./statements.ts";
 
-// Wake-ups for whoever waits on an agent's events: long polls, subscriptions,
+// Wake-ups for whoever waits on an agent's events (or on any of a pod's agents'): long polls, subscriptions,
 // the webhook worker. A wake-up only says "look again"; the event log is the
 // truth, so a lost one is repaired by reading the log, never by replaying.
 
 export interface Wakeups {
   /** Inside the transaction that wrote the event: tells other instances once it commits. */
   announce(tx: Statements, agentId: string): Promise<void>;
-  /** Resolves at the next wake-up for the agent (or for everyone), or when the signal aborts. */
-  next(agentId: string, signal?: AbortSignal): Promise<void>;
+  /** Resolves at the next wake-up for any of the agents (or for everyone), or when the signal aborts. */
+  next(agentIds: readonly string[], signal?: AbortSignal): Promise<void>;
   /** Resolves at the next wake-up for any agent, or when the signal aborts. */
   nextAny(signal?: AbortSignal): Promise<void>;
   /** After a commit that wrote the agents' events: wakes their waiters in this process. */
@@ -25,18 +25,24 @@ const ANY = "*";
 class Waiters {
   #byAgent = new Map<string, Set<() => void>>();
 
-  next(agentId: string, signal?: AbortSignal): Promise<void> {
+  /** Resolves at the next wake-up for any of the agents (one waiter, gone from all of theirs once woken). */
+  next(agentIds: readonly string[], signal?: AbortSignal): Promise<void> {
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve();
-      const waiters = this.#byAgent.get(agentId) ?? new Set();
-      this.#byAgent.set(agentId, waiters);
+      const sets = agentIds.map((agentId) => {
+        const waiters = this.#byAgent.get(agentId) ?? new Set();
+        this.#byAgent.set(agentId, waiters);
+        return [agentId, waiters] as const;
+      });
       const done = () => {
-        waiters.delete(done);
-        if (waiters.size === 0 && this.#byAgent.get(agentId) === waiters) this.#byAgent.delete(agentId);
+        for (const [agentId, waiters] of sets) {
+          waiters.delete(done);
+          if (waiters.size === 0 && this.#byAgent.get(agentId) === waiters) this.#byAgent.delete(agentId);
+        }
         signal?.removeEventListener("abort", done);
         resolve();
       };
-      waiters.add(done);
+      for (const [, waiters] of sets) waiters.add(done);
       signal?.addEventListener("abort", done, { once: true });
     });
   }
@@ -55,8 +61,8 @@ export function localWakeups(): Wakeups {
   const waiters = new Waiters();
   return {
     announce: async () => {},
-    next: (agentId, signal) => waiters.next(agentId, signal),
-    nextAny: (signal) => waiters.next(ANY, signal),
+    next: (agentIds, signal) => waiters.next(agentIds, signal),
+    nextAny: (signal) => waiters.next([ANY], signal),
     committed: (agentIds) => {
       for (const agentId of agentIds) waiters.wake(agentId);
     },
@@ -110,8 +116,8 @@ export function listeningWakeups(connectionString: string, channel: string, onEr
     announce: async (tx, agentId) => {
       await tx.one("SELECT pg_notify(?, ?)", [channel, agentId]);
     },
-    next: (agentId, signal) => waiters.next(agentId, signal),
-    nextAny: (signal) => waiters.next(ANY, signal),
+    next: (agentIds, signal) => waiters.next(agentIds, signal),
+    nextAny: (signal) => waiters.next([ANY], signal),
     committed: () => {},
     close: async () => {
       closed = true;

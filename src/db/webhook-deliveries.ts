@@ -8,12 +8,13 @@ import type { Tx } from "./statements.ts";
 // attempt recorded, trimmed when finished. Claiming is raw SQL: the query
 // ranks the due deliveries of each webhook and then of each agent with
 // window functions, which Prisma cannot express, so that no webhook's or
-// agent's backlog fills a claim.
+// owner's (an agent's or a pod's) backlog fills a claim.
 
 export interface DueRow {
   id: string;
   webhookId: string;
-  agentId: string;
+  /** The webhook's agent; null for a pod's webhook. */
+  webhookAgentId: string | null;
   eventId: string;
   url: string;
   secret: string;
@@ -22,29 +23,32 @@ export interface DueRow {
   createdAt: Date;
 }
 
-/** How many of one webhook's, and of one agent's, may be in flight at once. */
+/** How many of one webhook's, and of one owner's (an agent's or a pod's webhooks), may be in flight at once. */
 export interface Shares {
   perWebhook: number;
-  perAgent: number;
+  perOwner: number;
 }
+
+/** The owner of a webhook "w" as one text: agent and pod ids are apart (an agent and a pod may share an id). */
+const OWNER = `COALESCE('agent:' || w."agentId", 'pod:' || w."podId")`;
 
 /**
  * Up to `limit` due deliveries of enabled webhooks that are not paused (or
- * retried by hand: those go at once), the earliest due first, none past a webhook's or an agent's share once those
+ * retried by hand: those go at once), the earliest due first, none past a webhook's or an owner's share once those
  * in flight (claimed by any instance) are counted.
  */
 export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: number): Promise<DueRow[]> {
   const at = tx.at(now);
   const rows = await tx.all(
     `WITH "flying" AS (
-      SELECT d."webhookId", w."agentId", COUNT(*) AS "n" FROM "WebhookDelivery" d
+      SELECT d."webhookId", ${OWNER} AS "owner", COUNT(*) AS "n" FROM "WebhookDelivery" d
         JOIN "Webhook" w ON w."id" = d."webhookId"
-        WHERE d."status" = 'pending' AND d."claimedUntil" >= ? GROUP BY d."webhookId", w."agentId"
+        WHERE d."status" = 'pending' AND d."claimedUntil" >= ? GROUP BY d."webhookId", ${OWNER}
     ),
-    "agentFlying" AS (SELECT "agentId", SUM("n") AS "n" FROM "flying" GROUP BY "agentId"),
+    "ownerFlying" AS (SELECT "owner", SUM("n") AS "n" FROM "flying" GROUP BY "owner"),
     "due" AS (
       SELECT d."id", d."webhookId", d."eventId", d."payload", d."attempts", d."createdAt", d."nextAttemptAt",
-        w."agentId", w."url", w."secret",
+        w."agentId" AS "webhookAgentId", ${OWNER} AS "owner", w."url", w."secret",
         ROW_NUMBER() OVER (PARTITION BY d."webhookId" ORDER BY d."nextAttemptAt", d."id") AS "inWebhook"
       FROM "WebhookDelivery" d JOIN "Webhook" w ON w."id" = d."webhookId"
       WHERE d."status" = 'pending' AND w."enabled" = ? AND d."nextAttemptAt" <= ?
@@ -52,19 +56,19 @@ export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: nu
         AND (w."pausedUntil" IS NULL OR w."pausedUntil" <= ? OR d."retryNow" = ?)
     ),
     "withinWebhook" AS (
-      SELECT "due".*, ROW_NUMBER() OVER (PARTITION BY "due"."agentId" ORDER BY "due"."nextAttemptAt", "due"."id") AS "inAgent"
+      SELECT "due".*, ROW_NUMBER() OVER (PARTITION BY "due"."owner" ORDER BY "due"."nextAttemptAt", "due"."id") AS "inOwner"
       FROM "due" LEFT JOIN "flying" ON "flying"."webhookId" = "due"."webhookId"
       WHERE "due"."inWebhook" + COALESCE("flying"."n", 0) <= ?
     )
-    SELECT "withinWebhook".* FROM "withinWebhook" LEFT JOIN "agentFlying" ON "agentFlying"."agentId" = "withinWebhook"."agentId"
-    WHERE "withinWebhook"."inAgent" + COALESCE("agentFlying"."n", 0) <= ?
+    SELECT "withinWebhook".* FROM "withinWebhook" LEFT JOIN "ownerFlying" ON "ownerFlying"."owner" = "withinWebhook"."owner"
+    WHERE "withinWebhook"."inOwner" + COALESCE("ownerFlying"."n", 0) <= ?
     ORDER BY "withinWebhook"."nextAttemptAt", "withinWebhook"."id" LIMIT ?`,
-    [at, true, at, at, at, true, shares.perWebhook, shares.perAgent, limit],
+    [at, true, at, at, at, true, shares.perWebhook, shares.perOwner, limit],
   );
   return rows.map((row) => ({
     id: row.id as string,
     webhookId: row.webhookId as string,
-    agentId: row.agentId as string,
+    webhookAgentId: (row.webhookAgentId as string | null) ?? null,
     eventId: String(row.eventId),
     url: row.url as string,
     secret: row.secret as string,
@@ -195,6 +199,8 @@ export interface NewDelivery {
   id: string;
   webhookId: string;
   eventId: string;
+  /** The agent whose event it is. */
+  agentId: string;
   body: DeliveryBody;
   at: Date;
 }
@@ -205,25 +211,30 @@ export interface EnabledWebhook {
   events: string[];
 }
 
-/** Inside the transaction that writes the event (raw: it is ours): the agent's enabled webhooks and the events each wants. */
+/**
+ * Inside the transaction that writes the event (raw: it is ours): the enabled
+ * webhooks of the agent and of its pod, if it has one, and the events each wants.
+ */
 export async function enabledWebhooks(tx: Tx, agentId: string): Promise<EnabledWebhook[]> {
-  const rows = await tx.all(`SELECT "id", "events" FROM "Webhook" WHERE "agentId" = ? AND "enabled" = ?`, [
-    agentId,
-    true,
-  ]);
+  const rows = await tx.all(
+    `SELECT "id", "events" FROM "Webhook" WHERE "enabled" = ?
+      AND ("agentId" = ? OR "podId" = (SELECT "podId" FROM "Agent" WHERE "id" = ?))`,
+    [true, agentId, agentId],
+  );
   return rowsOf(tx, "Webhook", rows).map(({ id, events }) => ({ id, events: events as string[] }));
 }
 
 /** Inside the same transaction: a delivery of the event, due at once. */
 export async function insertDelivery(tx: Tx, delivery: NewDelivery): Promise<void> {
   await tx.run(
-    `INSERT INTO "WebhookDelivery" ("id", "webhookId", "eventId", "status", "payload", "attempts", "nextAttemptAt", "createdAt")
-      VALUES (?, ?, ?, 'pending', ?, 0, ?, ?)`,
+    `INSERT INTO "WebhookDelivery" ("id", "webhookId", "eventId", "agentId", "status", "payload", "attempts", "nextAttemptAt", "createdAt")
+      VALUES (?, ?, ?, ?, 'pending', ?, 0, ?, ?)`,
     // Kept as the JSON text it is signed and sent as, byte for byte.
     [
       delivery.id,
       delivery.webhookId,
       delivery.eventId,
+      delivery.agentId,
       JSON.stringify(delivery.body),
       tx.at(delivery.at),
       tx.at(delivery.at),

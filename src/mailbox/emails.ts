@@ -244,7 +244,7 @@ export async function waitForEmail(
   };
   return withDeadline(timeout * 1000, signal, async (deadline) => {
     for (;;) {
-      const woken = services.wakeups.next(agent.id, deadline);
+      const woken = services.wakeups.next([agent.id], deadline);
       const email = await firstEmailAfter(services, agent.id, match, query);
       if (email || deadline.aborted) return email;
       await woken;

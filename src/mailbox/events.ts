@@ -1,4 +1,4 @@
-import { appendEvent, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
+import { appendEvent, type EventScope, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
 import { emailsLabelled, type LabelSelector } from "../db/labels.ts";
 import type { Tx } from "../db/statements.ts";
 import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
@@ -16,7 +16,8 @@ export { EVENT_TYPES, type EventType };
 // the same transaction as the change it reports, read in id order. Long
 // polls, subscriptions and webhooks all read it; wake-ups only say when to
 // look again. A read may be narrowed by type, and by label: to events about
-// an email that carries the labels when they are read.
+// an email that carries the labels when they are read. A read is of a source:
+// one agent's events, or those of a pod's agents together (pod-events.ts).
 
 export type NewEvent = { [T in EventType]: { type: T; agentId: string; data: EventData[T] } }[EventType];
 
@@ -103,18 +104,39 @@ function validated(request: EventsRequest): ValidRequest {
   return { after: String(BigInt(after)), limit: Math.min(limit, MAX_EVENTS_PER_READ), types, labels };
 }
 
-/** Of the events read, those about an email the selector picks. */
-async function labelled(services: Services, agentId: string, events: EventRecord[], labels: LabelSelector | null) {
+/** Of the events read, those about an email the selector picks (each agent's emails read for that agent). */
+async function labelled(services: Services, events: EventRecord[], labels: LabelSelector | null) {
   if (labels === null) return events;
   const emailIdOf = (event: EventRecord) => (typeof event.data.emailId === "string" ? event.data.emailId : null);
-  const ids = [...new Set(events.flatMap((event) => emailIdOf(event) ?? []))];
-  const picked = await emailsLabelled(services.sql, agentId, ids, labels);
-  return events.filter((event) => picked.has(emailIdOf(event) ?? ""));
+  const picked = new Set<EventRecord>();
+  for (const agentId of new Set(events.map((event) => event.agentId))) {
+    const own = events.filter((event) => event.agentId === agentId);
+    const ids = [...new Set(own.flatMap((event) => emailIdOf(event) ?? []))];
+    const emails = await emailsLabelled(services.sql, agentId, ids, labels);
+    for (const event of own) if (emails.has(emailIdOf(event) ?? "")) picked.add(event);
+  }
+  return events.filter((event) => picked.has(event));
 }
 
-/** The agent's events after an id, oldest first. */
-async function read(services: Services, agentId: string, after: string, limit: number, types: string[] | null) {
-  return (await eventsAfter(services, agentId, after, limit, types)) as EventRecord[];
+/**
+ * Whose events a read is of (one agent's, or those of the agents of a pod a
+ * key reaches), and how to hear that more may have come: registered at once,
+ * so that an event written during the read that follows still wakes it.
+ */
+export interface EventSource {
+  scope: EventScope;
+  woken(signal: AbortSignal): Promise<void>;
+}
+
+/** The agent's events, woken by its own. */
+const agentSource = (services: Services, agent: { id: string }): EventSource => ({
+  scope: { agentId: agent.id },
+  woken: (signal) => services.wakeups.next([agent.id], signal),
+});
+
+/** The source's events after an id, oldest first. */
+async function read(services: Services, source: EventSource, after: string, limit: number, types: string[] | null) {
+  return (await eventsAfter(services, source.scope, after, limit, types)) as EventRecord[];
 }
 
 export interface EventPage {
@@ -123,11 +145,24 @@ export interface EventPage {
   nextAfter: string;
 }
 
+/** A request's events: a page read after an id, with a wait in seconds. */
+export type EventsWait = EventsRequest & { waitSeconds?: number | null };
+
 /** Events after an id, oldest first; with a wait, holds on until at least one exists or the time runs out. */
-export async function agentEvents(
+export function agentEvents(
   services: Services,
   agent: { id: string },
-  request: EventsRequest & { waitSeconds?: number | null },
+  request: EventsWait,
+  signal?: AbortSignal,
+): Promise<EventPage> {
+  return sourceEvents(services, agentSource(services, agent), request, signal);
+}
+
+/** The source's events after an id, oldest first; with a wait, holds on until at least one exists or the time runs out. */
+export async function sourceEvents(
+  services: Services,
+  source: EventSource,
+  request: EventsWait,
   signal?: AbortSignal,
 ): Promise<EventPage> {
   const { after, limit, types, labels } = validated(request);
@@ -138,9 +173,9 @@ export async function agentEvents(
   return withDeadline(wait * 1000, signal, async (deadline) => {
     let from = after;
     for (;;) {
-      const woken = services.wakeups.next(agent.id, deadline);
-      const events = await read(services, agent.id, from, limit, types);
-      const kept = await labelled(services, agent.id, events, labels);
+      const woken = source.woken(deadline);
+      const events = await read(services, source, from, limit, types);
+      const kept = await labelled(services, events, labels);
       if (kept.length > 0 || deadline.aborted) return { data: kept, nextAfter: events.at(-1)?.id ?? from };
       // None about mail with the labels: move past them.
       if (events.length > 0) {
@@ -148,7 +183,7 @@ export async function agentEvents(
         continue;
       }
       // Nothing of the asked types: move past what there is, up to the first that is (it may have come since).
-      const others = types ? await read(services, agent.id, from, limit, null) : [];
+      const others = types ? await read(services, source, from, limit, null) : [];
       if (others.length > 0) {
         const firstWanted = others.findIndex((event) => types?.includes(event.type));
         from = (firstWanted < 0 ? others.at(-1) : others[firstWanted - 1])?.id ?? from;
@@ -159,7 +194,6 @@ export async function agentEvents(
   });
 }
 
-/** The agent's newest event id: a stream without `after` starts there. */
 /** How often a stream with nothing to say checks that its caller may still read. */
 const RECHECK_SECONDS = 5;
 
@@ -168,16 +202,32 @@ const RECHECK_SECONDS = 5;
  * without a gap or a repeat at the seam. Ends when the signal aborts, or when
  * `allowed` says the caller may no longer read (its key rotated, its agent gone).
  */
-export async function* eventStream(
+export function eventStream(
   services: Services,
   agent: { id: string },
   request: Omit<EventsRequest, "limit">,
   allowed: () => Promise<boolean>,
   signal?: AbortSignal,
 ): AsyncGenerator<EventRecord> {
-  let after = request.after ?? (await newestEventId(services, agent.id));
+  return sourceStream(services, () => agentSource(services, agent), request, allowed, signal);
+}
+
+/**
+ * The source's events as they come, as eventStream's; the source is made
+ * again for each wait, so that a pod's stream hears of agents made since.
+ * Without `after`, it starts at the newest of the source's events.
+ */
+export async function* sourceStream(
+  services: Services,
+  sourceNow: () => EventSource | Promise<EventSource>,
+  request: Omit<EventsRequest, "limit">,
+  allowed: () => Promise<boolean>,
+  signal?: AbortSignal,
+): AsyncGenerator<EventRecord> {
+  let after = request.after ?? (await newestEventId(services, (await sourceNow()).scope));
   while (!signal?.aborted) {
-    const page = await agentEvents(services, agent, { ...request, after, waitSeconds: RECHECK_SECONDS }, signal);
+    const source = await sourceNow();
+    const page = await sourceEvents(services, source, { ...request, after, waitSeconds: RECHECK_SECONDS }, signal);
     for (const event of page.data) yield event;
     after = page.nextAfter;
     if (!(await allowed())) return;

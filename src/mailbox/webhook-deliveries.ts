@@ -30,14 +30,14 @@ export type DueDelivery = DueRow;
 const CLAIM_MS = 60_000;
 /**
  * Attempts in flight at once, across instances: for one webhook, and for all
- * of one agent's. The rest of each instance's slots go to the others, so a
- * receiver that hangs holds up its own deliveries only.
+ * of one agent's (or one pod's). The rest of each instance's slots go to the
+ * others, so a receiver that hangs holds up its own deliveries only.
  */
 export const IN_FLIGHT_PER_WEBHOOK = 2;
-export const IN_FLIGHT_PER_AGENT = 4;
+export const IN_FLIGHT_PER_OWNER = 4;
 
 /**
- * Claims up to `limit` due deliveries, each webhook and each agent within
+ * Claims up to `limit` due deliveries, each webhook and each owner within
  * its share. Claims take turns across instances, so the shares hold; a
  * crashed instance's claims run out.
  */
@@ -46,7 +46,7 @@ export async function claimDueDeliveries(services: Services, limit: number): Pro
   const now = clock.now();
   return sql.transaction(async (tx) => {
     await sql.takeTurns(tx, "webhook-claims");
-    const shares = { perWebhook: IN_FLIGHT_PER_WEBHOOK, perAgent: IN_FLIGHT_PER_AGENT };
+    const shares = { perWebhook: IN_FLIGHT_PER_WEBHOOK, perOwner: IN_FLIGHT_PER_OWNER };
     const due = await dueDeliveries(tx, now, shares, limit);
     const until = new Date(now.getTime() + CLAIM_MS);
     await claimUntil(
@@ -76,7 +76,8 @@ export interface AttemptOutcome {
  * hours after the event), and pauses the webhook: all its deliveries wait
  * about 5 s, 30 s, 2 min, 10 min, 1 h, then 6 h after each failure in a row
  * (failures of attempts made together count as one). A webhook whose every
- * attempt failed for 24 hours is disabled, with a webhook.disabled event.
+ * attempt failed for 24 hours is disabled, with a webhook.disabled event in
+ * its agent's log (a pod's webhook, whose pod has no log, says so only on itself).
  */
 export async function recordAttempt(services: Services, delivery: DueDelivery, outcome: AttemptOutcome): Promise<void> {
   const { sql, clock } = services;
@@ -111,9 +112,9 @@ export async function recordAttempt(services: Services, delivery: DueDelivery, o
       enabled: webhook.enabled && !disable,
     };
     await writeFailureState(tx, delivery.webhookId, state, reason);
-    if (reason) {
+    if (reason && delivery.webhookAgentId !== null) {
       const data = { webhookId: delivery.webhookId, url: webhook.url, reason };
-      await emit({ type: "webhook.disabled", agentId: delivery.agentId, data });
+      await emit({ type: "webhook.disabled", agentId: delivery.webhookAgentId, data });
     }
   });
 }

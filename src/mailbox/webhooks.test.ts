@@ -9,7 +9,7 @@ import {
   deliveryTypeOf,
   getWebhook,
   listDeliveries,
-  MAX_WEBHOOKS_PER_AGENT,
+  MAX_WEBHOOKS,
   retryDelivery,
   rotateWebhookSecret,
   updateWebhook,
@@ -24,12 +24,12 @@ const URL = "https://hooks.example/pigeonhole";
 
 /** The due deliveries of this agent's webhooks, claimed. */
 const claimed = async (agent: AgentRecord) =>
-  (await claimDueDeliveries(memory.services, 50)).filter((delivery) => delivery.agentId === agent.id);
+  (await claimDueDeliveries(memory.services, 50)).filter((delivery) => delivery.webhookAgentId === agent.id);
 
 /** A new agent with a webhook, mailed once: the delivery of that message, claimed. */
 async function claimedDelivery(id: string) {
   const agent = await memory.agent(id);
-  const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+  const { webhook } = await createWebhook(memory.services, { agentId: agent.id }, { url: URL });
   await memory.mailTo(agent);
   const [delivery] = await claimed(agent);
   if (!delivery) throw new Error("nothing was due");
@@ -39,10 +39,14 @@ async function claimedDelivery(id: string) {
 describe("registering", () => {
   test("a webhook gets a whsec_ secret shown once; rotation replaces it", async () => {
     const agent = await memory.agent("hooked");
-    const { webhook, secret } = await createWebhook(memory.services, agent, { url: URL, events: ["email.received"] });
+    const { webhook, secret } = await createWebhook(
+      memory.services,
+      { agentId: agent.id },
+      { url: URL, events: ["email.received"] },
+    );
     expect(secret).toMatch(/^whsec_/);
     expect(webhook).toMatchObject({ url: URL, enabled: true });
-    const rotated = await rotateWebhookSecret(memory.services, agent, webhook.id);
+    const rotated = await rotateWebhookSecret(memory.services, { agentId: agent.id }, webhook.id);
     expect(rotated.secret).not.toBe(secret);
   });
 
@@ -56,7 +60,7 @@ describe("registering", () => {
     [{ url: URL, description: "x".repeat(501) }, /description must be at most/],
   ])("%j is refused: %s", async (input, message) => {
     const agent = await memory.agent(`refused${Math.random().toString(36).slice(2, 8)}`);
-    await expect(createWebhook(memory.services, agent, input)).rejects.toMatchObject({
+    await expect(createWebhook(memory.services, { agentId: agent.id }, input)).rejects.toMatchObject({
       kind: "BAD_REQUEST",
       message: typeof message === "string" ? message : expect.stringMatching(message),
     });
@@ -64,9 +68,9 @@ describe("registering", () => {
 
   test("an agent may have at most ten", async () => {
     const agent = await memory.agent("collector");
-    for (let n = 0; n < MAX_WEBHOOKS_PER_AGENT; n++)
-      await createWebhook(memory.services, agent, { url: `${URL}/${n}` });
-    await expect(createWebhook(memory.services, agent, { url: URL })).rejects.toMatchObject({
+    for (let n = 0; n < MAX_WEBHOOKS; n++)
+      await createWebhook(memory.services, { agentId: agent.id }, { url: `${URL}/${n}` });
+    await expect(createWebhook(memory.services, { agentId: agent.id }, { url: URL })).rejects.toMatchObject({
       details: { code: "TOO_MANY_WEBHOOKS", limit: 10, current: 10 },
     });
   });
@@ -74,36 +78,44 @@ describe("registering", () => {
   test("another agent's webhook is not found; a deleted one is gone", async () => {
     const agent = await memory.agent("keeper");
     const other = await memory.agent("peeker");
-    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
-    await expect(getWebhook(memory.services, other, webhook.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
-    await expect(updateWebhook(memory.services, other, webhook.id, { enabled: false })).rejects.toMatchObject({
+    const { webhook } = await createWebhook(memory.services, { agentId: agent.id }, { url: URL });
+    await expect(getWebhook(memory.services, { agentId: other.id }, webhook.id)).rejects.toMatchObject({
       kind: "NOT_FOUND",
     });
-    await deleteWebhook(memory.services, agent, webhook.id);
-    await expect(deleteWebhook(memory.services, agent, webhook.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await expect(
+      updateWebhook(memory.services, { agentId: other.id }, webhook.id, { enabled: false }),
+    ).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+    });
+    await deleteWebhook(memory.services, { agentId: agent.id }, webhook.id);
+    await expect(deleteWebhook(memory.services, { agentId: agent.id }, webhook.id)).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+    });
   });
 });
 
 describe("deliveries", () => {
   test("each enabled webhook that wants the event's type gets a delivery of it", async () => {
     const agent = await memory.agent("fanout");
-    const all = (await createWebhook(memory.services, agent, { url: `${URL}/all` })).webhook;
-    const sent = (await createWebhook(memory.services, agent, { url: `${URL}/sent`, events: ["email.sent"] })).webhook;
-    const off = (await createWebhook(memory.services, agent, { url: `${URL}/off` })).webhook;
-    await updateWebhook(memory.services, agent, off.id, { enabled: false });
+    const all = (await createWebhook(memory.services, { agentId: agent.id }, { url: `${URL}/all` })).webhook;
+    const sent = (
+      await createWebhook(memory.services, { agentId: agent.id }, { url: `${URL}/sent`, events: ["email.sent"] })
+    ).webhook;
+    const off = (await createWebhook(memory.services, { agentId: agent.id }, { url: `${URL}/off` })).webhook;
+    await updateWebhook(memory.services, { agentId: agent.id }, off.id, { enabled: false });
     await memory.mailTo(agent);
     const due = await claimed(agent);
     expect(due.map((delivery) => delivery.webhookId)).toEqual([all.id]);
     expect(deliveryTypeOf(due[0] ?? { payload: "{}" })).toBe("email.received");
     expect(JSON.parse(due[0]?.payload ?? "{}").data).toMatchObject({ agentId: "fanout", folder: "inbox" });
-    expect((await listDeliveries(memory.services, agent, sent.id, {})).total).toBe(0);
+    expect((await listDeliveries(memory.services, { agentId: agent.id }, sent.id, {})).total).toBe(0);
   });
 
   test("a claimed delivery is not claimed again; a 2xx delivers it", async () => {
     const { agent, webhook, delivery } = await claimedDelivery("delivered");
     expect(await claimed(agent)).toEqual([]);
     await recordAttempt(memory.services, delivery, { statusCode: 204, error: null, durationMs: 12 });
-    const [listed] = (await listDeliveries(memory.services, agent, webhook.id, {})).data;
+    const [listed] = (await listDeliveries(memory.services, { agentId: agent.id }, webhook.id, {})).data;
     expect(listed).toMatchObject({ status: "delivered", attempts: 1 });
     expect(listed?.attemptLog).toMatchObject([{ statusCode: 204 }]);
   });
@@ -111,7 +123,7 @@ describe("deliveries", () => {
   test("a failure pauses the webhook and tries again later; retry makes it due now", async () => {
     const { agent, webhook, delivery } = await claimedDelivery("flaky");
     await recordAttempt(memory.services, delivery, { statusCode: 500, error: "HTTP 500", durationMs: 5 });
-    expect((await getWebhook(memory.services, agent, webhook.id)).failuresInARow).toBe(1);
+    expect((await getWebhook(memory.services, { agentId: agent.id }, webhook.id)).failuresInARow).toBe(1);
     // The first pause is about 5 s (a fifth either way).
     memory.clock.advance(3_900);
     expect(await claimed(agent)).toEqual([]);
@@ -120,13 +132,13 @@ describe("deliveries", () => {
     expect(again?.attempts).toBe(1);
     await recordAttempt(memory.services, again ?? delivery, { statusCode: null, error: "timeout", durationMs: 10_000 });
     expect(await claimed(agent)).toEqual([]);
-    await retryDelivery(memory.services, agent, webhook.id, delivery.id);
+    await retryDelivery(memory.services, { agentId: agent.id }, webhook.id, delivery.id);
     expect((await claimed(agent)).map((d) => d.id)).toEqual([delivery.id]);
   });
 
   test("a webhook whose every attempt failed for a day is disabled, and the agent is told", async () => {
     const agent = await memory.agent("dead");
-    const { webhook } = await createWebhook(memory.services, agent, { url: URL });
+    const { webhook } = await createWebhook(memory.services, { agentId: agent.id }, { url: URL });
     for (let hour = 0; hour <= 25; hour += 5) {
       await memory.mailTo(agent);
       for (const delivery of await claimed(agent)) {
@@ -134,12 +146,12 @@ describe("deliveries", () => {
       }
       memory.clock.advance(5 * 3_600_000);
     }
-    const disabled = await getWebhook(memory.services, agent, webhook.id);
+    const disabled = await getWebhook(memory.services, { agentId: agent.id }, webhook.id);
     expect(disabled).toMatchObject({ enabled: false });
     expect(disabled.disabledReason).toMatch(/^Every attempt failed for 24 hours; the last: HTTP 503/);
     const types = (await agentEvents(memory.services, agent, { types: ["webhook.disabled"] })).data;
     expect(types).toHaveLength(1);
-    const resumed = await updateWebhook(memory.services, agent, webhook.id, { enabled: true });
+    const resumed = await updateWebhook(memory.services, { agentId: agent.id }, webhook.id, { enabled: true });
     expect(resumed).toMatchObject({ enabled: true, disabledReason: null, failuresInARow: 0 });
   });
 });

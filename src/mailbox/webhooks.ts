@@ -5,32 +5,38 @@ import { deliveryPage, type EnabledWebhook, insertDelivery, redeliver } from "..
 import {
   changeWebhook,
   insertWebhook,
+  ownerOf,
   removeWebhook,
   replaceSecret,
   type Webhook,
+  type WebhookOwner,
   type WebhookQuery,
   webhookById,
+  webhooksOf,
 } from "../db/webhooks.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { WebhookAttempt, WebhookDelivery } from "../generated/prisma/sqlite/client.ts";
 import { isPublicAddress } from "../outbound/public-address.ts";
 import { checkedEventTypes, type EventType } from "./event-types.ts";
-import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, pageWindow } from "./pages.ts";
 import type { Services } from "./services.ts";
 
-// Webhooks: where an agent wants its events POSTed. A delivery is a row,
-// written with the event it carries, and tried until it is delivered or given
-// up (see jobs/webhook-worker.ts); the event log is where it comes from.
+// Webhooks: where an agent wants its events POSTed, or a pod those of all
+// its agents (each naming its agent). A delivery is a row, written with the
+// event it carries, and tried until it is delivered or given up (see
+// jobs/webhook-worker.ts); the event log is where it comes from. An agent's
+// and a pod's webhooks are one kind, told apart by their owner.
 
-export const MAX_WEBHOOKS_PER_AGENT = 10;
-/** An agent's webhooks are listed oldest first. */
+/** How many webhooks an agent, or a pod, may have. */
+export const MAX_WEBHOOKS = 10;
+/** An owner's webhooks are listed oldest first. */
 export const WEBHOOK_ORDER = [{ createdAt: "asc" }, { id: "asc" }] as const;
 const URL_MAX = 2048;
 const DESCRIPTION_MAX = 256;
 
 /** A webhook as stored: its event types are a JSON array (see eventTypesOf). */
-export type { Webhook, WebhookQuery };
+export type { Webhook, WebhookOwner, WebhookQuery };
+export { ownerOf };
 
 /** A webhook with its signing secret, answered once: at creation and rotation. */
 export interface WebhookWithSecret {
@@ -83,33 +89,48 @@ export const eventTypesOf = (webhook: Pick<Webhook, "events">): EventType[] => w
 
 export async function createWebhook(
   services: Services,
-  agent: { id: string },
+  owner: WebhookOwner,
   input: WebhookInput,
 ): Promise<WebhookWithSecret> {
   const { clock, config } = services;
   if (input.url == null) throw new ServiceError("BAD_REQUEST", "url is required");
   const row = {
     id: randomUUID(),
-    agentId: agent.id,
+    owner,
     url: validUrl(input.url, config.webhookAllowPrivate),
     events: checkedEventTypes(input.events ?? [], "events"),
     description: validDescription(input.description),
     secret: newSecret(),
     createdAt: clock.now(),
   };
-  const { added, count } = await insertWebhook(services, row, MAX_WEBHOOKS_PER_AGENT);
+  const { added, count } = await insertWebhook(services, row, MAX_WEBHOOKS);
   if (!added) {
-    throw new ServiceError("BAD_REQUEST", `An agent may have at most ${MAX_WEBHOOKS_PER_AGENT} webhooks`, {
+    const who = "agentId" in owner ? "An agent" : "A pod";
+    throw new ServiceError("BAD_REQUEST", `${who} may have at most ${MAX_WEBHOOKS} webhooks`, {
       code: "TOO_MANY_WEBHOOKS",
-      limit: MAX_WEBHOOKS_PER_AGENT,
+      limit: MAX_WEBHOOKS,
       current: count,
     });
   }
-  return { webhook: await getWebhook(services, agent, row.id), secret: row.secret };
+  return { webhook: await getWebhook(services, owner, row.id), secret: row.secret };
 }
 
-/** One of the agent's webhooks. */
-export const getWebhook = lookupOf<Webhook, WebhookQuery>(webhookById, "Webhook");
+/** One of the owner's webhooks. */
+export async function getWebhook(
+  services: Services,
+  owner: WebhookOwner,
+  webhookId: string,
+  query?: WebhookQuery,
+): Promise<Webhook> {
+  const webhook = await webhookById(services, owner, webhookId, query);
+  if (!webhook) throw notFound();
+  return webhook;
+}
+
+/** The owner's webhooks, oldest first. */
+export function listWebhooks(services: Services, owner: WebhookOwner, query?: WebhookQuery): Promise<Webhook[]> {
+  return webhooksOf(services, owner, [...WEBHOOK_ORDER], query);
+}
 
 /**
  * Changes the URL, the events, the description, or turns it on or off.
@@ -118,13 +139,13 @@ export const getWebhook = lookupOf<Webhook, WebhookQuery>(webhookById, "Webhook"
  */
 export async function updateWebhook(
   services: Services,
-  agent: { id: string },
+  owner: WebhookOwner,
   webhookId: string,
   input: WebhookInput,
   query: WebhookQuery = {},
 ): Promise<Webhook> {
   const { clock, config } = services;
-  const current = await getWebhook(services, agent, webhookId);
+  const current = await getWebhook(services, owner, webhookId);
   const change = {
     url: input.url == null ? current.url : validUrl(input.url, config.webhookAllowPrivate),
     events: input.events == null ? eventTypesOf(current) : checkedEventTypes(input.events, "events"),
@@ -132,41 +153,41 @@ export async function updateWebhook(
     enabled: input.enabled ?? current.enabled,
   };
   const resumeAt = input.enabled === true ? clock.now() : null;
-  if (!(await changeWebhook(services, agent.id, webhookId, change, resumeAt))) throw notFound();
-  return getWebhook(services, agent, webhookId, query);
+  if (!(await changeWebhook(services, owner, webhookId, change, resumeAt))) throw notFound();
+  return getWebhook(services, owner, webhookId, query);
 }
 
-export async function deleteWebhook(services: Services, agent: { id: string }, webhookId: string) {
-  if (!(await removeWebhook(services, agent.id, webhookId))) throw notFound();
+export async function deleteWebhook(services: Services, owner: WebhookOwner, webhookId: string) {
+  if (!(await removeWebhook(services, owner, webhookId))) throw notFound();
   return { success: true, message: "Webhook deleted; its pending deliveries went with it" };
 }
 
 /** A new secret, answered once; the old one stops signing at once. */
 export async function rotateWebhookSecret(
   services: Services,
-  agent: { id: string },
+  owner: WebhookOwner,
   webhookId: string,
 ): Promise<WebhookWithSecret> {
   const secret = newSecret();
-  if (!(await replaceSecret(services, agent.id, webhookId, secret))) throw notFound();
-  return { webhook: await getWebhook(services, agent, webhookId), secret };
+  if (!(await replaceSecret(services, owner, webhookId, secret))) throw notFound();
+  return { webhook: await getWebhook(services, owner, webhookId), secret };
 }
 
 /** The webhook's deliveries, newest first, each with its attempts. */
 export async function listDeliveries(
   services: Services,
-  agent: { id: string },
+  owner: WebhookOwner,
   webhookId: string,
   request: PageRequest,
 ): Promise<Page<DeliveryRecord>> {
-  await getWebhook(services, agent, webhookId);
+  await getWebhook(services, owner, webhookId);
   const window = pageWindow(request);
   return { ...(await deliveryPage(services, webhookId, window)), ...window };
 }
 
 /** Tries a delivery again now, whatever became of it, while its webhook is paused too (not while it is disabled). */
-export async function retryDelivery(services: Services, agent: { id: string }, webhookId: string, deliveryId: string) {
-  await getWebhook(services, agent, webhookId);
+export async function retryDelivery(services: Services, owner: WebhookOwner, webhookId: string, deliveryId: string) {
+  await getWebhook(services, owner, webhookId);
   if (!(await redeliver(services, webhookId, deliveryId, services.clock.now()))) {
     throw new ServiceError("NOT_FOUND", "Delivery not found");
   }
@@ -174,8 +195,8 @@ export async function retryDelivery(services: Services, agent: { id: string }, w
 }
 
 /**
- * Inside the event's transaction: a delivery for each of the agent's enabled
- * webhooks (read earlier in it) that wants this type of event. The body is fixed now and signed
+ * Inside the event's transaction: a delivery for each enabled webhook of the
+ * agent and of its pod (read earlier in it) that wants this type of event. The body is fixed now and signed
  * when sent: {type, timestamp, data} with the event's id and agent in data.
  */
 export async function queueDeliveries(
@@ -195,6 +216,7 @@ export async function queueDeliveries(
       id: randomUUID(),
       webhookId: webhook.id,
       eventId: event.id,
+      agentId: event.agentId,
       body,
       at: event.createdAt,
     });

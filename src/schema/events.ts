@@ -18,24 +18,24 @@ import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-ag
 import { LIMIT_EXTENSIONS } from "./pages.ts";
 
 /** The bounds of a wait in seconds, read by REST's and MCP's checks as the domain refuses them. */
-const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
+export const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
 
 // Mail the moment it is filed: the event log read after an id (with a wait),
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
 
 /** What a read of events costs: as many as its limit lets through. */
-const AFTER = "The id of the last event read; without it, events from the start of the log";
-const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
-const TYPES = "Only events of these types, e.g. email.received";
-const EVENT_LABELS =
+export const AFTER = "The id of the last event read; without it, events from the start of the log";
+export const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
+export const TYPES = "Only events of these types, e.g. email.received";
+export const EVENT_LABELS =
   "Only events about an email with each of these labels as it is now (without case); -label for one without it";
 
-const eventsCost = (args: { limit?: number | null }) => ({
+export const eventsCost = (args: { limit?: number | null }) => ({
   field: 1,
   multiplier: Math.min(Math.max(args.limit ?? MAX_EVENTS_PER_READ, 0), MAX_EVENTS_PER_READ),
 });
 
-const MailEventType = builder.objectRef<EventRecord>("MailEvent").implement({
+export const MailEventType = builder.objectRef<EventRecord>("MailEvent").implement({
   description: "Something that happened to the agent's mail",
   fields: (t) => ({
     id: t.exposeID("id", { description: "Decimal digits, increasing: compare as numbers" }),
@@ -48,7 +48,7 @@ const MailEventType = builder.objectRef<EventRecord>("MailEvent").implement({
   }),
 });
 
-const EventPageType = builder.objectRef<EventPage>("EventPage").implement({
+export const EventPageType = builder.objectRef<EventPage>("EventPage").implement({
   fields: (t) => ({
     data: t.field({ type: [MailEventType], resolve: (page) => page.data }),
     nextAfter: t.exposeID("nextAfter", { description: "Where the next read starts" }),
@@ -119,23 +119,17 @@ builder.queryFields((t) => ({
 }));
 
 /**
- * A stream counted against the agent's limit, ended when its key stops being
- * the agent's. The caller and the limit are checked before it starts, so that
- * a refusal is the answer's status rather than a message inside a stream.
+ * A stream counted against its owner's limit (an agent's, or a pod's: "pod:<id>"),
+ * released however it ends, even if it is ended before it was ever read. The
+ * caller is checked before it is made and the limit here, before it starts, so
+ * that a refusal is the answer's status rather than a message inside a stream.
  */
-async function counted<T>(
-  ctx: Context,
-  agentId: string,
-  stream: (agent: { id: string }) => AsyncGenerator<T>,
-): Promise<AsyncIterableIterator<T>> {
-  const agent = await ctx.acting(agentId);
-  const release = ctx.streams.open(agentId);
-  const events = stream(agent);
+export function counted<T>(ctx: Context, owner: string, events: AsyncGenerator<T>): AsyncIterableIterator<T> {
+  const release = ctx.streams.open(owner);
   const ended = <R>(result: R) => {
     release();
     return result;
   };
-  // Released however it ends, even if it is ended before it was ever read.
   const counting: AsyncIterableIterator<T> = {
     next: () =>
       events.next().then(
@@ -165,8 +159,14 @@ builder.subscriptionFields((t) => ({
       label: t.arg.stringList({ description: EVENT_LABELS }),
     },
     authScopes: verifiedAgentArg("events"),
-    subscribe: (_, args, ctx) =>
-      counted(ctx, args.agentId, (agent) => eventStream(ctx, agent, args, () => ctx.stillCaller(), ctx.signal())),
+    subscribe: async (_, args, ctx) => {
+      const agent = await ctx.acting(args.agentId);
+      return counted(
+        ctx,
+        agent.id,
+        eventStream(ctx, agent, args, () => ctx.stillCaller(), ctx.signal()),
+      );
+    },
     resolve: (event: EventRecord) => event,
   }),
   emailReceived: t.field({
@@ -174,10 +174,10 @@ builder.subscriptionFields((t) => ({
     description: "Each email as it is filed for the agent (in one folder when named).",
     args: { agentId: t.arg.id({ required: true }), folder: t.arg.string() },
     authScopes: verifiedAgentArg("events"),
-    subscribe: (_, args, ctx) =>
-      counted(ctx, args.agentId, (agent) =>
-        receivedEmails(ctx, agent, args.folder == null ? null : folderName(args.folder)),
-      ),
+    subscribe: async (_, args, ctx) => {
+      const agent = await ctx.acting(args.agentId);
+      return counted(ctx, agent.id, receivedEmails(ctx, agent, args.folder == null ? null : folderName(args.folder)));
+    },
     resolve: (email: EmailRecord) => email,
   }),
 }));

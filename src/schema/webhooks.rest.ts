@@ -3,7 +3,7 @@ import { declare, ownAgent } from "./declare.ts";
 
 // The webhooks area's operations as REST and MCP see them (see declare.ts).
 
-const WebhookFields = graphql(`
+export const WebhookFields = graphql(`
   fragment WebhookFields on Webhook { id url events description enabled disabledReason pausedUntil createdAt }
 `);
 

@@ -7,7 +7,8 @@ import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-ag
 import { pageArgs, pageCost, pageType } from "./pages.ts";
 
 // Webhooks: where the agent's events are POSTed, signed the Standard Webhooks
-// way, and what became of each delivery.
+// way, and what became of each delivery. A pod's webhooks are the same type
+// (pod-events.ts).
 
 const WebhookAttemptType = builder.objectRef<WebhookAttempt>("WebhookAttempt").implement({
   fields: (t) => ({
@@ -42,7 +43,7 @@ const WebhookDeliveryType = builder.objectRef<webhooks.DeliveryRecord>("WebhookD
 
 const WebhookDeliveryPage = pageType("WebhookDeliveryPage", WebhookDeliveryType);
 
-const WebhookType = builder.prismaObject("Webhook", {
+export const WebhookType = builder.prismaObject("Webhook", {
   fields: (t) => ({
     id: t.exposeID("id"),
     url: t.exposeString("url"),
@@ -64,19 +65,19 @@ const WebhookType = builder.prismaObject("Webhook", {
       description: "Its deliveries, newest first, each with its attempts.",
       args: pageArgs,
       complexity: pageCost,
-      resolve: (webhook, args, ctx) => webhooks.listDeliveries(ctx, { id: webhook.agentId }, webhook.id, args),
+      resolve: (webhook, args, ctx) => webhooks.listDeliveries(ctx, webhooks.ownerOf(webhook), webhook.id, args),
     }),
   }),
 });
 
-const WebhookSecretType = builder.objectRef<webhooks.WebhookWithSecret>("WebhookSecret").implement({
+export const WebhookSecretType = builder.objectRef<webhooks.WebhookWithSecret>("WebhookSecret").implement({
   fields: (t) => ({
     webhook: t.field({ type: WebhookType, resolve: (answer) => answer.webhook }),
     secret: t.exposeString("secret", { description: "whsec_…, shown only now" }),
   }),
 });
 
-const CreateWebhookInput = builder.inputType("CreateWebhookInput", {
+export const CreateWebhookInput = builder.inputType("CreateWebhookInput", {
   fields: (t) => ({
     url: t.string({ required: true, description: "https:// and a public address" }),
     events: t.stringList({ description: "Event types to receive; all when left out or empty" }),
@@ -84,7 +85,7 @@ const CreateWebhookInput = builder.inputType("CreateWebhookInput", {
   }),
 });
 
-const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
+export const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
   fields: (t) => ({
     url: t.string({ description: "https:// and a public address" }),
     events: t.stringList({ description: "Event types to receive; all when empty" }),
@@ -95,9 +96,9 @@ const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
 
 builder.prismaObjectFields(AgentType, (t) => ({
   webhooks: t.relation("webhooks", {
-    description: `The agent's webhooks, oldest first; at most ${webhooks.MAX_WEBHOOKS_PER_AGENT}.`,
+    description: `The agent's webhooks, oldest first; at most ${webhooks.MAX_WEBHOOKS}.`,
     authScopes: agentField("manage"),
-    complexity: { field: 1, multiplier: webhooks.MAX_WEBHOOKS_PER_AGENT },
+    complexity: { field: 1, multiplier: webhooks.MAX_WEBHOOKS },
     query: { orderBy: [...webhooks.WEBHOOK_ORDER] },
   }),
 }));
@@ -110,7 +111,7 @@ builder.queryField("webhook", (t) =>
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
-      webhooks.getWebhook(ctx, agent, args.webhookId, query),
+      webhooks.getWebhook(ctx, { agentId: agent.id }, args.webhookId, query),
     ),
   }),
 );
@@ -121,7 +122,7 @@ builder.mutationFields((t) => ({
     description: "Adds a webhook; its signing secret is answered only now.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => webhooks.createWebhook(ctx, agent, args.input)),
+    resolve: forCaller((agent, args, ctx) => webhooks.createWebhook(ctx, { agentId: agent.id }, args.input)),
   }),
   updateWebhook: t.prismaField({
     type: "Webhook",
@@ -133,7 +134,7 @@ builder.mutationFields((t) => ({
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
-      webhooks.updateWebhook(ctx, agent, args.webhookId, args.input, query),
+      webhooks.updateWebhook(ctx, { agentId: agent.id }, args.webhookId, args.input, query),
     ),
   }),
   deleteWebhook: t.field({
@@ -141,14 +142,14 @@ builder.mutationFields((t) => ({
     description: "Deletes a webhook and its deliveries.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => webhooks.deleteWebhook(ctx, agent, args.webhookId)),
+    resolve: forCaller((agent, args, ctx) => webhooks.deleteWebhook(ctx, { agentId: agent.id }, args.webhookId)),
   }),
   rotateWebhookSecret: t.field({
     type: WebhookSecretType,
     description: "A new signing secret, answered only now; the old one stops signing at once.",
     args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => webhooks.rotateWebhookSecret(ctx, agent, args.webhookId)),
+    resolve: forCaller((agent, args, ctx) => webhooks.rotateWebhookSecret(ctx, { agentId: agent.id }, args.webhookId)),
   }),
   retryWebhookDelivery: t.field({
     type: OutcomeType,
@@ -159,6 +160,8 @@ builder.mutationFields((t) => ({
       deliveryId: t.arg.id({ required: true }),
     },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => webhooks.retryDelivery(ctx, agent, args.webhookId, args.deliveryId)),
+    resolve: forCaller((agent, args, ctx) =>
+      webhooks.retryDelivery(ctx, { agentId: agent.id }, args.webhookId, args.deliveryId),
+    ),
   }),
 }));
