@@ -279,6 +279,10 @@ test("every documented operation answers as documented", async () => {
   await call("DELETE", `/pods/${pod}/keys/${podChild.body.id}`, { key: podKey });
   await call("POST", `/pods/${pod}/agents`, { key: podKey, body: { id: uniqueId(), name: "Pod agent" } });
   await call("GET", `/pods/${pod}/agents`, { key: podKey });
+  await call("PUT", `/pods/${pod}/lists`, { key: podKey, body: { receive: { block: ["@spam.example"] } } });
+  await call("GET", `/pods/${pod}/lists`, { key: podKey });
+  await call("PUT", `/pods/${pod}/policy`, { key: podKey, body: { sendPolicy: "review_new_recipients" } });
+  await call("GET", `/pods/${pod}/policy`, { key: podKey });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

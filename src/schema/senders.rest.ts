@@ -59,7 +59,7 @@ export const senderOperations = [
     summary: "Replaces the pod's lists: each direction given (receive, send), whole.",
     body: true,
     operation: graphql(
-      `mutation SetPodLists($podId: ID!, $change: ListsChange!) {
+      `mutation SetPodLists($podId: ID!, $change: PodListsChange!) {
         setPodLists(podId: $podId, change: $change) { ...PodListsFields }
       }`,
       [PodListsFields],

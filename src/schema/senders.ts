@@ -84,13 +84,25 @@ const ListsInput = builder.inputType("ListsInput", {
   }),
 });
 
+type InputFields = PothosSchemaTypes.InputFieldBuilder<typeof builder.$inferSchemaTypes, "InputObject">;
+
+/** Both directions' lists, each replaced whole when given. */
+const directions = (t: InputFields) => ({
+  receive: t.field({ type: ListsInput, description: "Who may mail it; left out: kept" }),
+  send: t.field({ type: ListsInput, description: "Whom it may mail; left out: kept" }),
+});
+
 export const ListsChange = builder.inputType("ListsChange", {
   description: "What to replace: each direction given, whole; a direction left out is kept",
   fields: (t) => ({
-    receive: t.field({ type: ListsInput }),
-    send: t.field({ type: ListsInput }),
+    ...directions(t),
     allowOnly: t.boolean({ description: "An agent's only: only senders its receive allow list names reach it" }),
   }),
+});
+
+const PodListsChange = builder.inputType("PodListsChange", {
+  description: "What to replace of a pod's lists: each direction given, whole; a direction left out is kept",
+  fields: directions,
 });
 
 /** Whose lists an operator's field reads or replaces. */
@@ -127,7 +139,7 @@ builder.mutationField("setPodLists", (t) =>
     type: ScopeListsType,
     description:
       "Replaces the pod's lists: each direction given (receive, send), whole; by a key reaching all the pod's agents.",
-    args: { podId: t.arg.id({ required: true }), change: t.arg({ type: ListsChange, required: true }) },
+    args: { podId: t.arg.id({ required: true }), change: t.arg({ type: PodListsChange, required: true }) },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, change }, ctx) => setPodLists(ctx, podId, await ctx.grant(), change),
   }),
