@@ -377,7 +377,10 @@ async function pods(services: Services, [action, id, choice]: string[], options:
     }
     case "delete": {
       await findPod(services, id);
-      if (!options.yes && !(await confirmed(`Delete pod ${id} and its keys? Type its id to confirm: `, id))) {
+      if (
+        !options.yes &&
+        !(await confirmed(`Delete pod ${id}, its keys and its lists? Type its id to confirm: `, id))
+      ) {
         return { text: "Not deleted.", json: { success: false, message: "Not confirmed" }, code: 1 };
       }
       const outcome = await deletePod(services, id);

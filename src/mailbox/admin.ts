@@ -169,7 +169,7 @@ export async function setLimits(services: Services, id: string, change: LimitOve
   return agentOverview(services, id);
 }
 
-/** Which of the agent's sends wait for a person; null: the instance's SEND_POLICY. Never the agent's own to set. */
+/** Which of the agent's sends wait for a person; null: its pod's, else SEND_POLICY. Never the agent's own to set. */
 export async function setSendPolicy(services: Services, id: string, sendPolicy: string | null): Promise<AgentOverview> {
   const policy = checkedPolicy(sendPolicy);
   const agent = await findAgent(services, id);

@@ -14,9 +14,9 @@ import type { Services } from "./services.ts";
 // operator; else its pod's, set by the operator or a key of the pod holding
 // manage; else SEND_POLICY) says which of its messages wait for a person:
 // none, those to an address it has neither had approved nor heard from with
-// authenticated mail, or all. A held message is a draft, pending_approval, with a review link: a
-// token of its own (stored hashed) that decides this one message and nothing
-// else. The link goes to the agent's reviewer (review-notices.ts), never to
+// authenticated mail, or all. A held message is a draft, pending_approval,
+// with a review link: a token of its own (stored hashed) that decides this
+// one message and nothing else. The link goes to the agent's reviewer (review-notices.ts), never to
 // the agent: its answers and events say only that the message waits. The
 // decisions are in review.ts.
 

@@ -21,7 +21,7 @@ export const senderOperations = [
       name: "get_sender_lists",
       title: "Show your sender lists",
       description:
-        "Shows whose mail reaches you: allow (senders explicitly allowed: their mail is never filed as junk), block (senders whose mail is never filed, refused before its text is read) and allowOnly (only senders in allow reach you). Entries are addresses, @domain or @*.domain (the domain and its subdomains). The operator may keep lists for the whole instance and your domain too: yours win for the senders they name. Returns {allow, block, allowOnly}.",
+        "Shows whose mail reaches you: allow (senders explicitly allowed: their mail is never filed as junk), block (senders whose mail is never filed, refused before its text is read) and allowOnly (only senders in allow reach you). Entries are addresses, @domain or @*.domain (the domain and its subdomains). The operator may keep lists for the whole instance and your domain too, and your pod's owner for your pod: yours win for the senders they name. Returns {allow, block, allowOnly}.",
     },
   }),
   declare({
