@@ -303,6 +303,10 @@ test("every documented operation answers as documented", async () => {
   });
   await call("POST", `${podHooks}/deliveries/${podDeliveries.body.data[0].id}/retry`, { key: podKey });
   await call("DELETE", podHooks, { key: podKey });
+  await call("PUT", `/pods/${pod}/lists`, { key: podKey, body: { receive: { block: ["@spam.example"] } } });
+  await call("GET", `/pods/${pod}/lists`, { key: podKey });
+  await call("PUT", `/pods/${pod}/policy`, { key: podKey, body: { sendPolicy: "review_new_recipients" } });
+  await call("GET", `/pods/${pod}/policy`, { key: podKey });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

@@ -18,7 +18,7 @@ import {
   setDomainOpen,
   verifyDomain,
 } from "../mailbox/domains.ts";
-import { createPod, deletePod, findPod, listPods, type PodView, updatePod } from "../mailbox/pods.ts";
+import { createPod, deletePod, findPod, listPods, type PodView, setPodSendPolicy, updatePod } from "../mailbox/pods.ts";
 import { deleteQuarantinedMessage, listQuarantine, releaseQuarantined } from "../mailbox/quarantine.ts";
 import { addressesOf } from "../mailbox/records.ts";
 import { approveHeld, listHeld, rejectHeld } from "../mailbox/review.ts";
@@ -67,11 +67,12 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   pods show <id>
   pods rename <id> --name <name>
   pods delete <id> [--yes]
+  pods policy <id> open|review_new_recipients|review_all|default
   domains add <name> [--open]
   domains show|verify|open|close|delete <name>
   domains list
-  lists show [--domain <name> | --agent <id>]
-  lists add|remove receive|send allow|block <address, @domain or @*.domain> [--domain <name> | --agent <id>]
+  lists show [--domain <name> | --pod <id> | --agent <id>]
+  lists add|remove receive|send allow|block <address, @domain or @*.domain> [--domain <name> | --pod <id> | --agent <id>]
   lists allow-only on|off --agent <id>
   stats
   migrate
@@ -262,7 +263,8 @@ async function policy(services: Services, [action, id, choice]: string[]): Promi
     throw new UsageError("policy set <id> open|review_new_recipients|review_all|default");
   }
   const agent = await admin.setSendPolicy(services, id, choice === "default" ? null : choice);
-  const own = agent.sendPolicyOverride === null ? " (the instance's SEND_POLICY)" : "";
+  const wider = agent.podId === null ? "the instance's SEND_POLICY" : `pod ${agent.podId}'s, else SEND_POLICY`;
+  const own = agent.sendPolicyOverride === null ? ` (${wider})` : "";
   return { text: `Agent ${agent.id}: send policy ${agent.sendPolicy}${own}.`, json: agent };
 }
 
@@ -346,9 +348,9 @@ async function held(services: Services, [action, agentId, draftId]: string[], op
   );
 }
 
-const POD_COLUMNS: (keyof PodView)[] = ["id", "name", "domains", "agents", "createdAt"];
+const POD_COLUMNS: (keyof PodView)[] = ["id", "name", "domains", "agents", "sendPolicy", "createdAt"];
 
-async function pods(services: Services, [action, id]: string[], options: Options): Promise<Output> {
+async function pods(services: Services, [action, id, choice]: string[], options: Options): Promise<Output> {
   if (action === "list") {
     const all = await listPods(services);
     return { text: table(all, POD_COLUMNS), json: { data: all } };
@@ -367,9 +369,18 @@ async function pods(services: Services, [action, id]: string[], options: Options
       if (options.name === undefined) throw new UsageError("pods rename <id> needs --name <name>");
       return shown(await updatePod(services, id, { name: options.name }), `Pod ${id} renamed.`);
     }
+    case "policy": {
+      if (!choice) throw new UsageError("pods policy <id> open|review_new_recipients|review_all|default");
+      const pod = await setPodSendPolicy(services, id, choice === "default" ? null : choice);
+      const own = pod.sendPolicyOverride === null ? " (the instance's SEND_POLICY)" : "";
+      return shown(pod, `Pod ${id}: send policy ${pod.sendPolicy}${own}.`);
+    }
     case "delete": {
       await findPod(services, id);
-      if (!options.yes && !(await confirmed(`Delete pod ${id} and its keys? Type its id to confirm: `, id))) {
+      if (
+        !options.yes &&
+        !(await confirmed(`Delete pod ${id}, its keys and its lists? Type its id to confirm: `, id))
+      ) {
         return { text: "Not deleted.", json: { success: false, message: "Not confirmed" }, code: 1 };
       }
       const outcome = await deletePod(services, id);
@@ -428,18 +439,23 @@ async function backup(database: Database, config: Config, [file]: string[]): Pro
   };
 }
 
-/** Whose lists: --agent, --domain, or the instance's. */
+/** Whose lists: --agent, --pod, --domain, or the instance's. */
 function listOwnerOf(options: Options): ListOwner {
-  if (options.agent !== undefined && options.domain !== undefined)
-    throw new UsageError("--domain or --agent, not both");
+  if ([options.agent, options.pod, options.domain].filter((named) => named !== undefined).length > 1)
+    throw new UsageError("one of --domain, --pod or --agent");
   if (options.agent !== undefined) return { scope: "agent", id: options.agent };
+  if (options.pod !== undefined) return { scope: "pod", id: options.pod };
   if (options.domain !== undefined) return { scope: "domain", name: options.domain.toLowerCase() };
   return { scope: "instance" };
 }
 
 function listsText(owner: ListOwner, lists: ScopeLists): string {
   const whose =
-    owner.scope === "instance" ? "The instance" : owner.scope === "domain" ? owner.name : `Agent ${owner.id}`;
+    owner.scope === "instance"
+      ? "The instance"
+      : owner.scope === "domain"
+        ? owner.name
+        : `${owner.scope === "pod" ? "Pod" : "Agent"} ${owner.id}`;
   const line = (name: string, entries: string[]) =>
     `  ${name}: ${entries.length === 0 ? "(none)" : entries.join(", ")}`;
   const mode = lists.allowOnly === null ? [] : [`  allow only: ${lists.allowOnly ? "on" : "off"}`];
@@ -454,7 +470,7 @@ function listsText(owner: ListOwner, lists: ScopeLists): string {
 }
 
 const LISTS_USAGE =
-  "lists show | lists add|remove receive|send allow|block <entry> | lists allow-only on|off --agent <id> (each with --domain <name> or --agent <id>)";
+  "lists show | lists add|remove receive|send allow|block <entry> | lists allow-only on|off --agent <id> (each with --domain <name>, --pod <id> or --agent <id>)";
 
 async function lists(services: Services, [action, ...args]: string[], options: Options): Promise<Output> {
   const owner = listOwnerOf(options);

@@ -200,9 +200,14 @@ export function agentsWithOwnReviewer({ prisma }: Store): Promise<number> {
   });
 }
 
-/** Ids of agents with none of their own reviewer whose policy (their own, or with `orInstance` none) holds mail. */
+/**
+ * Ids of agents with none of their own reviewer whose policy holds mail: their own, else their pod's, else (with
+ * `orInstance`) the instance's.
+ */
 export async function heldWithoutOwnReviewer({ prisma }: Store, holding: string[], orInstance: boolean) {
-  const policy = [{ sendPolicy: { in: holding } }, ...(orInstance ? [{ sendPolicy: null }] : [])];
+  const byPod = { sendPolicy: null, pod: { sendPolicy: { in: holding } } } satisfies Prisma.AgentWhereInput;
+  const byInstance = { sendPolicy: null, OR: [{ podId: null }, { pod: { sendPolicy: null } }] };
+  const policy = [{ sendPolicy: { in: holding } }, byPod, ...(orInstance ? [byInstance] : [])];
   const where = { reviewerEmail: null, reviewerWebhookUrl: null, OR: policy };
   const [ids, total] = await Promise.all([
     prisma.agent.findMany({ where, select: { id: true }, orderBy: { id: "asc" }, take: 10 }),
@@ -300,7 +305,15 @@ export async function markVerified(
 /** What filing, and the SMTP door's RCPT TO, need of the agent a message is addressed to. */
 export type Recipient = Pick<
   Agent,
-  "id" | "domain" | "verifiedAt" | "allowOnly" | "storageLimit" | "storageUsed" | "dailySendLimit" | "screeningPolicy"
+  | "id"
+  | "domain"
+  | "podId"
+  | "verifiedAt"
+  | "allowOnly"
+  | "storageLimit"
+  | "storageUsed"
+  | "dailySendLimit"
+  | "screeningPolicy"
 >;
 
 /**
@@ -311,7 +324,7 @@ export type Recipient = Pick<
  */
 export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient | null> {
   const row = await tx.one(
-    `SELECT "id", "domain", "verifiedAt", "allowOnly", "storageLimit", "storageUsed", "dailySendLimit", "screeningPolicy" FROM "Agent" WHERE "idKey" = ?`,
+    `SELECT "id", "domain", "podId", "verifiedAt", "allowOnly", "storageLimit", "storageUsed", "dailySendLimit", "screeningPolicy" FROM "Agent" WHERE "idKey" = ?`,
     [idKey],
   );
   return row ? (rowOf(tx, "Agent", row) as Recipient) : null;

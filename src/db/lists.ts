@@ -1,17 +1,21 @@
 import type { Store } from "./client.ts";
 import type { Tx } from "./statements.ts";
 
-// The allow and block lists of the instance, the served domains and the
-// agents (src/mailbox/senders.ts decides with them): one "ListEntry" row per
-// entry. A domain's and an agent's rows name it a second time by foreign key,
-// so that its lists go with it.
+// The allow and block lists of the instance, the served domains, the pods and
+// the agents (src/mailbox/senders.ts decides with them): one "ListEntry" row
+// per entry. A domain's, a pod's and an agent's rows name it a second time by
+// foreign key, so that its lists go with it.
 
-export type ListScope = "instance" | "domain" | "agent";
+export type ListScope = "instance" | "domain" | "pod" | "agent";
 export type Direction = "receive" | "send";
 export type EntryKind = "allow" | "block";
 
-/** Whose lists: the instance, a domain by name, an agent by id. */
-export type ListOwner = { scope: "instance" } | { scope: "domain"; name: string } | { scope: "agent"; id: string };
+/** Whose lists: the instance, a domain by name, a pod or an agent by id. */
+export type ListOwner =
+  | { scope: "instance" }
+  | { scope: "domain"; name: string }
+  | { scope: "pod"; id: string }
+  | { scope: "agent"; id: string };
 
 export interface StoredEntry {
   scope: ListScope;
@@ -27,24 +31,27 @@ const keysOf = (owner: ListOwner) => ({
   scope: owner.scope,
   scopeId: scopeIdOf(owner),
   domainName: owner.scope === "domain" ? owner.name : null,
+  podId: owner.scope === "pod" ? owner.id : null,
   agentId: owner.scope === "agent" ? owner.id : null,
 });
 
 /**
- * The entries that may name one address, at the instance, the agent's domain
- * and the agent, in one statement: filing and the SMTP door's RCPT TO ask it
- * for every message. Raw: the filing transaction is ours.
+ * The entries that may name one address, at the instance, the agent's domain,
+ * its pod (none: podId null matches no row) and the agent, in one statement:
+ * filing and the SMTP door's RCPT TO ask it for every message. Raw: the
+ * filing transaction is ours.
  */
 export async function entriesNaming(
   tx: Tx,
   direction: Direction,
-  agent: { id: string; domain: string },
+  agent: { id: string; domain: string; podId: string | null },
   candidates: string[],
 ): Promise<StoredEntry[]> {
   const rows = await tx.all(
     `SELECT "scope", "kind", "entry" FROM "ListEntry" WHERE "direction" = ? AND "entry" IN (${candidates.map(() => "?").join(", ")})
-      AND (("scope" = 'instance' AND "scopeId" = '') OR ("scope" = 'domain' AND "scopeId" = ?) OR ("scope" = 'agent' AND "scopeId" = ?))`,
-    [direction, ...candidates, agent.domain, agent.id],
+      AND (("scope" = 'instance' AND "scopeId" = '') OR ("scope" = 'domain' AND "scopeId" = ?)
+        OR ("scope" = 'pod' AND "scopeId" = ?) OR ("scope" = 'agent' AND "scopeId" = ?))`,
+    [direction, ...candidates, agent.domain, agent.podId, agent.id],
   );
   return rows.map((row) => ({
     scope: row.scope as ListScope,

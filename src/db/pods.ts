@@ -113,3 +113,22 @@ export async function podAgentIds({ prisma }: Store, podId: string, idKeys: stri
 export function podAgentsAt({ prisma }: Store, podId: string, domains: string[]) {
   return prisma.agent.count({ where: { podId, domain: { in: domains } } });
 }
+
+/** The pod's own send policy; null when it has none (or is gone). */
+export async function podSendPolicy({ prisma }: Store, id: string): Promise<string | null> {
+  return (await prisma.pod.findUnique({ where: { id }, select: { sendPolicy: true } }))?.sendPolicy ?? null;
+}
+
+/** The own send policies of these pods, by id (those without one left out). */
+export async function podSendPolicies({ prisma }: Store, ids: string[]): Promise<Map<string, string>> {
+  const pods = await prisma.pod.findMany({
+    where: { id: { in: ids }, sendPolicy: { not: null } },
+    select: { id: true, sendPolicy: true },
+  });
+  return new Map(pods.map((pod) => [pod.id, pod.sendPolicy as string]));
+}
+
+/** Sets the pod's own send policy (null: none); false when the pod is gone. */
+export async function changePodSendPolicy({ prisma }: Store, id: string, sendPolicy: string | null) {
+  return (await prisma.pod.updateMany({ where: { id }, data: { sendPolicy } })).count > 0;
+}

@@ -6,6 +6,7 @@ import {
   findAgent,
   instanceStats,
   listAgents,
+  reviewerCoverage,
   rotateKeyById,
   setLimits,
   setReviewer,
@@ -16,6 +17,7 @@ import { createAgent } from "./agents.ts";
 import { agentEvents } from "./events.ts";
 import { agentByKey } from "./keys.ts";
 import { sendEmail } from "./outbox.ts";
+import { createPod, setPodSendPolicy } from "./pods.ts";
 import { sendQuota } from "./sending.ts";
 
 // The operator's acts on any agent: the agent's own rules, with the choice
@@ -112,6 +114,30 @@ describe("limits and policies", () => {
       sendPolicyOverride: "review_all",
     });
     expect(await setSendPolicy(memory.services, "reviewed", null)).toMatchObject({ sendPolicy: "open" });
+  });
+});
+
+describe("a pod's send policy", () => {
+  test("an agent without one of its own has its pod's in force; its own wins; nobody told counts either", async () => {
+    await createPod(memory.services, { id: "governing", name: "Governing" });
+    await createAgent(memory.services, { id: "member", name: "Member", podId: "governing" }, "operator");
+    const untold = async () => (await reviewerCoverage(memory.services, memory.services.config)).untold.ids;
+    expect(await agentOverview(memory.services, "member")).toMatchObject({ sendPolicy: "open" });
+    expect(await setPodSendPolicy(memory.services, "governing", "review_all")).toMatchObject({
+      sendPolicy: "review_all",
+      sendPolicyOverride: "review_all",
+    });
+    expect(await agentOverview(memory.services, "member")).toMatchObject({
+      sendPolicy: "review_all",
+      sendPolicyOverride: null,
+    });
+    expect(await untold()).toContain("member");
+    expect(await setSendPolicy(memory.services, "member", "open")).toMatchObject({ sendPolicy: "open" });
+    expect(await untold()).not.toContain("member");
+    await expect(setPodSendPolicy(memory.services, "governing", "sometimes")).rejects.toMatchObject({
+      kind: "BAD_REQUEST",
+    });
+    await expect(setPodSendPolicy(memory.services, "nowhere", null)).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
 });
 

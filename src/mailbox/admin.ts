@@ -16,6 +16,7 @@ import {
   sealReviewerSecret,
 } from "../db/agents.ts";
 import type { Store } from "../db/client.ts";
+import { podSendPolicies } from "../db/pods.ts";
 import { QUOTA_MAX, utcDay } from "../db/quota.ts";
 import { compactNotices, noticesInTheClear, sealNotice } from "../db/reviews.ts";
 import { excerpt, ServiceError } from "../errors.ts";
@@ -23,7 +24,7 @@ import { isEmailAddress } from "../outbound/address.ts";
 import { isWebhookSecret } from "../outbound/webhooks.ts";
 import { SEALED, seal } from "../secrets.ts";
 import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
-import { policyOf } from "./approval.ts";
+import { checkedPolicy, policyOf } from "./approval.ts";
 import { serves } from "./domains.ts";
 import { SCREENING_POLICIES, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
@@ -59,7 +60,7 @@ export interface AgentOverview {
   sendsToday: number;
   dailySendLimit: number;
   dailySendLimitOverride: number | null;
-  /** In force: its own, else SEND_POLICY. */
+  /** In force: its own, else its pod's, else SEND_POLICY. */
   sendPolicy: SendPolicy;
   sendPolicyOverride: string | null;
   /** Where its held mail's review links go, in force: its own, else the instance's (REVIEWER_*); null: nobody is told. */
@@ -105,7 +106,11 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
   if (agents.length === 0) return [];
   const { clock, config } = services;
   const ids = agents.map((agent) => agent.id);
-  const { sendsOf, lastReceivedOf } = await agentActivity(services, ids, utcDay(clock.now()));
+  const podIds = [...new Set(agents.flatMap((agent) => (agent.podId === null ? [] : [agent.podId])))];
+  const [{ sendsOf, lastReceivedOf }, podPolicies] = await Promise.all([
+    agentActivity(services, ids, utcDay(clock.now())),
+    podIds.length === 0 ? new Map<string, string>() : podSendPolicies(services, podIds),
+  ]);
   return agents.map((agent) => {
     const limits = limitsOf(agent, config);
     return {
@@ -125,7 +130,7 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
       sendsToday: sendsOf.get(agent.id) ?? 0,
       dailySendLimit: limits.dailySends,
       dailySendLimitOverride: agent.dailySendLimit,
-      sendPolicy: policyOf(agent, config),
+      sendPolicy: policyOf(config, { agent: agent.sendPolicy, pod: agent.podId && podPolicies.get(agent.podId) }),
       sendPolicyOverride: agent.sendPolicy,
       screeningPolicy: agent.screeningPolicy as ScreeningPolicy,
       reviewerEmail: agent.reviewerEmail ?? config.reviewer.email,
@@ -164,13 +169,11 @@ export async function setLimits(services: Services, id: string, change: LimitOve
   return agentOverview(services, id);
 }
 
-/** Which of the agent's sends wait for a person; null: the instance's SEND_POLICY. Never the agent's own to set. */
+/** Which of the agent's sends wait for a person; null: its pod's, else SEND_POLICY. Never the agent's own to set. */
 export async function setSendPolicy(services: Services, id: string, sendPolicy: string | null): Promise<AgentOverview> {
-  if (sendPolicy !== null && !(SEND_POLICIES as readonly string[]).includes(sendPolicy)) {
-    throw new ServiceError("BAD_REQUEST", `sendPolicy must be ${SEND_POLICIES.join(", ")} or null`);
-  }
+  const policy = checkedPolicy(sendPolicy);
   const agent = await findAgent(services, id);
-  if (!(await changeSendPolicy(services, agent.id, sendPolicy))) {
+  if (!(await changeSendPolicy(services, agent.id, policy))) {
     throw new ServiceError("NOT_FOUND", `Agent ${excerpt(id)} not found`);
   }
   return agentOverview(services, id);

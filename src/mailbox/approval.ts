@@ -1,5 +1,6 @@
-import type { Config, SendPolicy } from "../config.ts";
+import { type Config, SEND_POLICIES, type SendPolicy } from "../config.ts";
 import { type Draft, knownAmong } from "../db/drafts.ts";
+import { podSendPolicy } from "../db/pods.ts";
 import { insertLink } from "../db/reviews.ts";
 import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
@@ -9,22 +10,33 @@ import { type AgentRecord, addressesOf, type RecipientLists, recipientsOf } from
 import { queueNotices } from "./review-notices.ts";
 import type { Services } from "./services.ts";
 
-// Approval before send. The operator's policy for an agent (its own, else
-// SEND_POLICY) says which of its messages wait for a person: none, those to an
-// address it has neither had approved nor heard from with authenticated mail,
-// or all. A held message is a draft, pending_approval, with a review link: a
-// token of its own (stored hashed) that decides this one message and nothing
-// else. The link goes to the agent's reviewer (review-notices.ts), never to
+// Approval before send. The policy for an agent (its own, set by the
+// operator; else its pod's, set by the operator or a key of the pod holding
+// manage; else SEND_POLICY) says which of its messages wait for a person:
+// none, those to an address it has neither had approved nor heard from with
+// authenticated mail, or all. A held message is a draft, pending_approval,
+// with a review link: a token of its own (stored hashed) that decides this
+// one message and nothing else. The link goes to the agent's reviewer (review-notices.ts), never to
 // the agent: its answers and events say only that the message waits. The
 // decisions are in review.ts.
 
-export function policyOf(agent: AgentRecord, config: Config): SendPolicy {
-  return (agent.sendPolicy as SendPolicy | null) ?? config.sendPolicy;
+/** The send policy in force: the narrowest one set (an agent's own, else its pod's), else SEND_POLICY. */
+export function policyOf(config: Config, set: { agent?: string | null; pod?: string | null }): SendPolicy {
+  return ((set.agent ?? set.pod) as SendPolicy | null | undefined) ?? config.sendPolicy;
 }
 
-/** Whether the agent's policy holds this message for a person's decision. */
+/** A policy as given to be set: one of SEND_POLICIES, or null for the wider scope's. */
+export function checkedPolicy(sendPolicy: string | null): string | null {
+  if (sendPolicy !== null && !(SEND_POLICIES as readonly string[]).includes(sendPolicy)) {
+    throw new ServiceError("BAD_REQUEST", `sendPolicy must be ${SEND_POLICIES.join(", ")} or null`);
+  }
+  return sendPolicy;
+}
+
+/** Whether the agent's policy holds this message for a person's decision; its pod's is read only when it has none. */
 export async function mustHold(services: Services, agent: AgentRecord, message: RecipientLists): Promise<boolean> {
-  const policy = policyOf(agent, services.config);
+  const pod = agent.sendPolicy === null && agent.podId !== null ? await podSendPolicy(services, agent.podId) : null;
+  const policy = policyOf(services.config, { agent: agent.sendPolicy, pod });
   if (policy !== "review_new_recipients") return policy === "review_all";
   const addresses = recipientsOf(message);
   const known = await knownAmong(services.sql, agent.id, addresses);

@@ -42,6 +42,13 @@ export function assertPermitted(grant: Grant, permission: Permission): void {
   if (!grant.permissions.includes(permission)) throw lacking(permission);
 }
 
+/** Refuses (403, manage) a pod's key limited to some of its agents a change to what all of them share. */
+export function assertReachesAll(grant: Grant): void {
+  if (grant.agents) {
+    throw lacking("manage", "A key limited to some of the pod's agents does not change what all of them share");
+  }
+}
+
 /** Whether the grant has lapsed by now: its key is then refused as an invalid one. */
 export const expired = (grant: Grant, now: Date) => grant.expiresAt !== null && grant.expiresAt <= now;
 

@@ -1,7 +1,9 @@
+import type { Config, SendPolicy } from "../config.ts";
 import {
   agentsOutsideAt,
   allPods,
   changePod,
+  changePodSendPolicy,
   deletePodRow,
   insertPod,
   type PodRow,
@@ -10,22 +12,38 @@ import {
   podOfDomain,
 } from "../db/pods.ts";
 import { excerpt, ServiceError } from "../errors.ts";
+import { checkedPolicy, policyOf } from "./approval.ts";
 import { normalised, serves } from "./domains.ts";
+import { assertPermitted, assertReachesAll, type Grant } from "./permissions.ts";
 import type { Services } from "./services.ts";
 
 // Pods: groups of agents under one owner, made by the operator. An agent
 // belongs to at most one pod; one made without a pod works as before. A pod
 // may hold served domains: its agents have their addresses there, and the
 // domains are closed to everyone else (no agent outside the pod registers or
-// is made there). A pod is deleted only once it holds no agent.
+// is made there). A pod is deleted only once it holds no agent. A pod's send
+// policy holds its agents' mail that have none of their own (approval.ts);
+// its lists are senders.ts's.
 
 /** A pod's id: 1-64 lower-case letters, digits, dashes and underscores. */
 export const POD_ID = /^[a-z0-9_-]{1,64}$/;
 const NAME_MAX = 128;
 const DOMAINS_MAX = 20;
 
-/** A pod as every door shows it. */
-export type PodView = PodRow;
+/** A pod as every door shows it: its send policy in force (its own, else SEND_POLICY) and its own. */
+export interface PodView extends Omit<PodRow, "sendPolicy"> {
+  sendPolicy: SendPolicy;
+  sendPolicyOverride: string | null;
+}
+
+/** A pod's send policy, as a key of the pod sees it. */
+export type PodPolicy = Pick<PodView, "sendPolicy" | "sendPolicyOverride">;
+
+const viewOf = (config: Config, { sendPolicy, ...pod }: PodRow): PodView => ({
+  ...pod,
+  sendPolicy: policyOf(config, { pod: sendPolicy }),
+  sendPolicyOverride: sendPolicy,
+});
 
 export interface NewPod {
   id: string;
@@ -76,19 +94,21 @@ export async function createPod(services: Services, input: NewPod): Promise<PodV
   }
   const name = checkedName(input.name);
   const domains = await checkedDomains(services, input.id, input.domains ?? []);
-  const pod = { id: input.id, name, createdAt: services.clock.now() };
+  const pod = { id: input.id, name, createdAt: services.clock.now(), sendPolicy: null };
   const created = await insertPod(services, pod, domains);
   if (!created) throw new ServiceError("CONFLICT", `Pod id ${input.id} or one of its domains is taken already`);
-  return created;
+  return viewOf(services.config, created);
 }
 
-export const listPods = (services: Services): Promise<PodView[]> => allPods(services);
+export async function listPods(services: Services): Promise<PodView[]> {
+  return (await allPods(services)).map((pod) => viewOf(services.config, pod));
+}
 
 /** One pod by its id: 404 when there is none. */
 export async function findPod(services: Services, id: string): Promise<PodView> {
   const pod = POD_ID.test(id) ? await podById(services, id) : null;
   if (!pod) throw notFound(id);
-  return pod;
+  return viewOf(services.config, pod);
 }
 
 /**
@@ -110,7 +130,34 @@ export async function updatePod(services: Services, id: string, change: PodChang
   return findPod(services, id);
 }
 
-/** Deletes an empty pod, its keys and its hold on its domains; refused (409) while it holds agents. */
+/** Sets which of the pod's agents' sends wait for a person, for those without a policy of their own; null: SEND_POLICY. */
+export async function setPodSendPolicy(services: Services, id: string, sendPolicy: string | null): Promise<PodView> {
+  const policy = checkedPolicy(sendPolicy);
+  if (!POD_ID.test(id) || !(await changePodSendPolicy(services, id, policy))) throw notFound(id);
+  return findPod(services, id);
+}
+
+const policyPart = ({ sendPolicy, sendPolicyOverride }: PodView): PodPolicy => ({ sendPolicy, sendPolicyOverride });
+
+/** The pod's send policy, as a key of the pod holding manage reads it. */
+export async function getPodPolicy(services: Services, podId: string, grant: Grant): Promise<PodPolicy> {
+  assertPermitted(grant, "manage");
+  return policyPart(await findPod(services, podId));
+}
+
+/** Sets the pod's send policy by a key of the pod reaching all its agents. */
+export async function setPodPolicy(
+  services: Services,
+  podId: string,
+  grant: Grant,
+  sendPolicy: string | null,
+): Promise<PodPolicy> {
+  assertPermitted(grant, "manage");
+  assertReachesAll(grant);
+  return policyPart(await setPodSendPolicy(services, podId, sendPolicy));
+}
+
+/** Deletes an empty pod, its keys, its lists and its hold on its domains; refused (409) while it holds agents. */
 export async function deletePod(services: Services, id: string): Promise<{ success: boolean; message: string }> {
   const pod = await findPod(services, id);
   if (pod.agents > 0 || !(await deletePodRow(services, id))) {

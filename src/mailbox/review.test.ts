@@ -1,9 +1,11 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { setSendPolicy } from "./admin.ts";
+import { createAgent } from "./agents.ts";
 import { deleteDraft, getDraft, isPending, sendDraft, sendDueDrafts, updateDraft } from "./drafts.ts";
 import { agentEvents } from "./events.ts";
 import { sendEmail } from "./outbox.ts";
+import { createPod, setPodSendPolicy } from "./pods.ts";
 import type { AgentRecord } from "./records.ts";
 import {
   approveByLink,
@@ -61,6 +63,23 @@ describe("the policy", () => {
     const held = await sendEmail(memory.services, await memory.reload(agent), message());
     expect(held).toMatchObject({ status: "pending_approval", to: ["pat@elsewhere.example"] });
     await expect(setSendPolicy(memory.services, agent.id, "sometimes")).rejects.toMatchObject({ kind: "BAD_REQUEST" });
+  });
+
+  test("an agent without a policy of its own follows its pod's, else the instance's; its own wins", async () => {
+    await createPod(memory.services, { id: "crew", name: "Crew" });
+    const { agent } = await createAgent(
+      memory.services,
+      { id: "crewmate", name: "Crewmate", podId: "crew" },
+      "operator",
+    );
+    const held = async () => isPending(await sendEmail(memory.services, await memory.reload(agent), message()));
+    expect(await held()).toBe(true);
+    await setPodSendPolicy(memory.services, "crew", "open");
+    expect(await held()).toBe(false);
+    await setPodSendPolicy(memory.services, "crew", "review_all");
+    expect(await held()).toBe(true);
+    await setSendPolicy(memory.services, agent.id, "open");
+    expect(await held()).toBe(false);
   });
 
   test("the agent hears that its message waits, never the link", async () => {

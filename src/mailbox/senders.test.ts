@@ -1,21 +1,26 @@
 import { describe, expect, test } from "vitest";
+import { requestScope } from "../log.ts";
 import { memoryOfFile } from "../testing/memory.ts";
-import { deleteAgentById } from "./admin.ts";
+import { deleteAgentById, findAgent } from "./admin.ts";
 import { createAgent } from "./agents.ts";
 import { addDomain, deleteDomain } from "./domains.ts";
 import { recipientRefusal, refusedBeforeReading } from "./intake.ts";
+import { FULL_GRANT } from "./permissions.ts";
+import { createPod, deletePod } from "./pods.ts";
 import { returnPathFor } from "./return-path.ts";
 import {
   addListEntry,
   entriesFor,
   explicitlyAllowed,
   getLists,
+  getPodLists,
   getSenders,
   type ListHolder,
   received,
   removeListEntry,
   senderAllowed,
   setLists,
+  setPodLists,
   setSenders,
   standingOf,
 } from "./senders.ts";
@@ -24,12 +29,19 @@ const memory = memoryOfFile({ MAIL_DOMAINS: "agents.example,other.example" });
 
 const INSTANCE = { scope: "instance" } as const;
 const domainOwner = (name: string) => ({ scope: "domain", name }) as const;
+const podOwner = (id: string) => ({ scope: "pod", id }) as const;
 const agentOwner = (id: string) => ({ scope: "agent", id }) as const;
 
-/** A fresh agent, on the default domain unless named. */
-async function agentAt(domain?: string): Promise<ListHolder> {
+/** A fresh agent, on the default domain unless named, in a pod when named. */
+async function agentAt(domain?: string, podId?: string): Promise<ListHolder & { id: string }> {
   const id = `a${Math.random().toString(36).slice(2, 10)}`;
-  return (await createAgent(memory.services, { id, name: id, domain }, "operator")).agent;
+  return (await createAgent(memory.services, { id, name: id, domain, podId }, "operator")).agent;
+}
+
+/** A fresh pod, without domains. */
+async function newPod(): Promise<string> {
+  const id = `p${Math.random().toString(36).slice(2, 10)}`;
+  return (await createPod(memory.services, { id, name: id })).id;
 }
 
 const mayMail = (agent: ListHolder, sender: string) =>
@@ -70,6 +82,29 @@ describe("the deciding rule, on entries naming one address", () => {
       ],
       { verdict: "block", scope: "agent" },
     ],
+    [
+      [
+        { scope: "domain", kind: "allow" },
+        { scope: "pod", kind: "block" },
+        { scope: "instance", kind: "allow" },
+      ],
+      { verdict: "block", scope: "pod" },
+    ],
+    [
+      [
+        { scope: "pod", kind: "block" },
+        { scope: "agent", kind: "allow" },
+      ],
+      { verdict: "allow", scope: "agent" },
+    ],
+    [
+      [
+        { scope: "pod", kind: "allow" },
+        { scope: "pod", kind: "block" },
+        { scope: "domain", kind: "allow" },
+      ],
+      { verdict: "block", scope: "pod" },
+    ],
   ] as const)("%j: %j (the narrowest scope naming it; block over allow within one)", (entries, standing) => {
     expect(standingOf([...entries])).toEqual(standing);
   });
@@ -78,6 +113,7 @@ describe("the deciding rule, on entries naming one address", () => {
     [null, false, true],
     [null, true, false],
     [{ verdict: "allow", scope: "instance" }, true, false],
+    [{ verdict: "allow", scope: "pod" }, true, false],
     [{ verdict: "allow", scope: "agent" }, true, true],
     [{ verdict: "block", scope: "agent" }, false, false],
   ] as const)("%j, allowOnly %s: filed %s", (standing, allowOnly, filed) => {
@@ -160,6 +196,108 @@ describe("three scopes, in the store", () => {
     await setLists(memory.services, agentOwner(agent.id), { send: { allow: ["ceo@competitor.example"] } });
     await expect(send("ceo@competitor.example")).resolves.toMatchObject({ toList: ["ceo@competitor.example"] });
     await setLists(memory.services, INSTANCE, { send: {} });
+  });
+});
+
+describe("a pod's lists, between its agents' own and their domain's", () => {
+  test("a pod's block refuses for its agents only; an agent's allow wins over it, and the pod's over the domain's", async () => {
+    const podId = await newPod();
+    const [member, allowing, outsider] = [
+      await agentAt(undefined, podId),
+      await agentAt(undefined, podId),
+      await agentAt(),
+    ];
+    await setLists(memory.services, domainOwner("agents.example"), { receive: { allow: ["@vendor.example"] } });
+    await setLists(memory.services, podOwner(podId), {
+      receive: { allow: ["@spam.example"], block: ["@vendor.example"] },
+    });
+    await setLists(memory.services, INSTANCE, { receive: { block: ["@spam.example"] } });
+    await setSenders(memory.services, allowing, { allow: ["sales@vendor.example"], allowOnly: false });
+    const outcomes = (holder: ListHolder) =>
+      Promise.all(["sales@vendor.example", "x@spam.example"].map((sender) => mayMail(holder, sender)));
+    expect(await outcomes(member)).toEqual([false, true]);
+    expect(await outcomes(allowing)).toEqual([true, true]);
+    expect(await outcomes(outsider)).toEqual([true, false]);
+    await setLists(memory.services, INSTANCE, { receive: {} });
+    await setLists(memory.services, domainOwner("agents.example"), { receive: {} });
+  });
+
+  test("allow-only mode stays the agent's own: a pod's allow entry does not let a stranger through", async () => {
+    const podId = await newPod();
+    const strict = await agentAt(undefined, podId);
+    await setLists(memory.services, podOwner(podId), { receive: { allow: ["@partner.example"] } });
+    await setSenders(memory.services, strict, { allow: ["boss@work.example"], allowOnly: true });
+    const holder = { ...strict, allowOnly: true };
+    expect([await mayMail(holder, "x@partner.example"), await mayMail(holder, "boss@work.example")]).toEqual([
+      false,
+      true,
+    ]);
+    expect(await explicitlyAllowed(memory.services.sql, memory.services, strict, "x@partner.example")).toBe(true);
+  });
+
+  test("before reading, and at RCPT TO: the pod's block, in the same one read of the lists per recipient", async () => {
+    const podId = await newPod();
+    const [member, outsider] = [await agentAt(undefined, podId), await agentAt()];
+    await setLists(memory.services, podOwner(podId), { receive: { block: ["@spam.example"] } });
+    const at = (agent: { id: string }) => `${agent.id}@agents.example`;
+    expect(await refusedBeforeReading(memory.services, "x@spam.example", [at(member), at(outsider)])).toEqual([
+      at(member),
+    ]);
+    expect(await recipientRefusal(memory.services, at(member), "x@spam.example")).toMatchObject({ code: 550 });
+    expect(await recipientRefusal(memory.services, at(outsider), "x@spam.example")).toBeNull();
+    const statements = async (address: string) => {
+      const scope = { requestId: "r", agentId: null, clientIp: "127.0.0.1", statements: 0 };
+      await requestScope.run(scope, () => refusedBeforeReading(memory.services, "x@spam.example", [address]));
+      return scope.statements;
+    };
+    const [ofMember, ofOutsider] = [await statements(at(member)), await statements(at(outsider))];
+    expect(ofMember).toBeGreaterThan(0);
+    expect(ofMember).toBe(ofOutsider);
+  });
+
+  test("a send to a recipient the pod's send list blocks is refused, naming the pod's list", async () => {
+    const podId = await newPod();
+    const agent = await agentAt(undefined, podId);
+    const sender = await findAgent(memory.services, agent.id);
+    await setLists(memory.services, podOwner(podId), { send: { block: ["@competitor.example"] } });
+    await expect(
+      memory.sendNow(sender, { to: ["ceo@competitor.example"], subject: "Hi", text: "Hello" }),
+    ).rejects.toMatchObject({
+      details: { code: "RECIPIENT_BLOCKED" },
+      message: expect.stringContaining("ceo@competitor.example (the pod's send list)"),
+    });
+  });
+
+  test("a pod's key: manage to read or change them, and reaching every agent of the pod to change them", async () => {
+    const podId = await newPod();
+    const manager = { ...FULL_GRANT, keyId: "k1", podId };
+    const change = { receive: { block: ["X@Spam.example"] } };
+    expect(await setPodLists(memory.services, podId, manager, change)).toEqual({
+      receive: { allow: [], block: ["x@spam.example"] },
+      send: { allow: [], block: [] },
+      allowOnly: null,
+    });
+    expect((await getPodLists(memory.services, podId, manager)).receive.block).toEqual(["x@spam.example"]);
+    const reader = { ...manager, permissions: ["read" as const] };
+    await expect(getPodLists(memory.services, podId, reader)).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      details: { permission: "manage" },
+    });
+    const limited = { ...manager, agents: ["someone"] };
+    await expect(setPodLists(memory.services, podId, limited, change)).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      details: { permission: "manage" },
+    });
+    await expect(setPodLists(memory.services, podId, manager, { allowOnly: true })).rejects.toThrow(/only an agent's/);
+  });
+
+  test("a deleted pod's lists go with it; a pod that is not there has none", async () => {
+    const podId = await newPod();
+    await setLists(memory.services, podOwner(podId), { send: { block: ["x@y.example"] } });
+    await deletePod(memory.services, podId);
+    await createPod(memory.services, { id: podId, name: podId });
+    expect((await getLists(memory.services, podOwner(podId))).send).toEqual({ allow: [], block: [] });
+    await expect(getLists(memory.services, podOwner("nowhere"))).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
 });
 

@@ -15,17 +15,21 @@ import {
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { isEmailAddress } from "../outbound/address.ts";
+import { assertPermitted, assertReachesAll, type Grant } from "./permissions.ts";
+import { findPod } from "./pods.ts";
 import { addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
-// Allow and block lists at three scopes: the instance's and each served
-// domain's (the operator's), and each agent's (its own, or the operator's),
-// each for the mail it receives and the mail it sends. An entry is an
-// address, `@domain` (that domain only) or `@*.domain` (the domain and every
+// Allow and block lists at four scopes: the instance's and each served
+// domain's (the operator's), each pod's (the operator's, or a key of the pod
+// holding manage), and each agent's (its own, or the operator's), each for
+// the mail it receives and the mail it sends. An entry is an address,
+// `@domain` (that domain only) or `@*.domain` (the domain and every
 // subdomain), compared without case.
 //
 // The narrowest scope that names an address decides (agent, then the agent's
-// domain, then the instance); within one scope a block wins over an allow.
+// pod, then its domain, then the instance); within one scope a block wins
+// over an allow.
 // Receiving: a sender decided blocked is refused (at the SMTP door's RCPT TO,
 // else nothing is filed); one decided allowed is explicitly allowed (it passes
 // the spam verdict's junk). An agent in allow-only mode takes mail only from
@@ -43,6 +47,9 @@ export interface SenderLists {
 
 /** One direction's lists as given: a list left out is empty. */
 type GivenLists = { allow?: string[] | null; block?: string[] | null };
+
+/** A change of one scope's lists: each direction given, whole; allowOnly for an agent's. */
+type GivenChange = { receive?: GivenLists | null; send?: GivenLists | null; allowOnly?: boolean | null };
 
 /** An agent's receive lists as its own doors show them. */
 export interface AgentSenders extends SenderLists {
@@ -65,11 +72,13 @@ export interface ListHolder {
   id: string;
   /** Its address's domain; null: the default domain. */
   domain: string | null;
+  /** Its pod; null: none. */
+  podId: string | null;
   allowOnly: boolean;
 }
 
 const MAX_ENTRIES = 1000;
-const NARROWEST_FIRST: ListScope[] = ["agent", "domain", "instance"];
+const NARROWEST_FIRST: ListScope[] = ["agent", "pod", "domain", "instance"];
 const DIRECTIONS: Direction[] = ["receive", "send"];
 
 /** The entries that would name the address: itself, its domain, and `@*.` of its domain and each parent. */
@@ -98,7 +107,7 @@ export function received(standing: Standing, allowOnly: boolean): boolean {
 
 const domainOf = (services: Services, holder: ListHolder) => holder.domain ?? services.config.mailDomain;
 
-/** How the lists of the three scopes stand on each address, in one read. */
+/** How the lists of the four scopes stand on each address, in one read. */
 async function standingsFor(
   db: Tx,
   services: Services,
@@ -106,7 +115,7 @@ async function standingsFor(
   holder: ListHolder,
   addresses: string[],
 ): Promise<Standing[]> {
-  const agent = { id: holder.id, domain: domainOf(services, holder) };
+  const agent = { id: holder.id, domain: domainOf(services, holder), podId: holder.podId };
   const naming = addresses.map(entriesFor);
   const found = await entriesNaming(db, direction, agent, [...new Set(naming.flat())]);
   return naming.map((entries) => standingOf(found.filter((row) => entries.includes(row.entry))));
@@ -114,7 +123,7 @@ async function standingsFor(
 
 /**
  * How the lists stand on mail from a sender to an agent, in one read of all
- * three scopes: whether it is filed, and whether it is explicitly allowed.
+ * four scopes: whether it is filed, and whether it is explicitly allowed.
  * `db`: the filing transaction, or the store's statements at RCPT TO.
  */
 export async function senderStanding(
@@ -182,20 +191,17 @@ function checkedList(entries: string[], name: string): string[] {
   return [...new Set(entries.map((entry) => checkedEntry(entry, name)))];
 }
 
-const notFound = (owner: ListOwner) =>
-  new ServiceError(
-    "NOT_FOUND",
-    owner.scope === "domain" ? `Domain ${excerpt(owner.name)} is not served here` : "Agent not found",
-  );
-
 /** The owner as stored (an agent by its id in any case), with an agent's mode; 404 when it is not there. */
 async function found(services: Services, owner: ListOwner): Promise<{ owner: ListOwner; allowOnly: boolean | null }> {
   if (owner.scope === "agent") {
     const agent = await agentByIdKey(services, owner.id.toLowerCase());
-    if (!agent) throw notFound(owner);
+    if (!agent) throw new ServiceError("NOT_FOUND", "Agent not found");
     return { owner: { scope: "agent", id: agent.id }, allowOnly: agent.allowOnly };
   }
-  if (owner.scope === "domain" && !(await domainExists(services, owner.name))) throw notFound(owner);
+  if (owner.scope === "pod") await findPod(services, owner.id);
+  if (owner.scope === "domain" && !(await domainExists(services, owner.name))) {
+    throw new ServiceError("NOT_FOUND", `Domain ${excerpt(owner.name)} is not served here`);
+  }
   return { owner, allowOnly: null };
 }
 
@@ -230,11 +236,7 @@ async function replaceLists(services: Services, owner: ListOwner, lists: ListCha
 }
 
 /** Replaces each direction's lists given, whole (a direction left out is kept); allowOnly for an agent's. */
-export async function setLists(
-  services: Services,
-  owner: ListOwner,
-  change: { receive?: GivenLists | null; send?: GivenLists | null; allowOnly?: boolean | null },
-): Promise<ScopeLists> {
+export async function setLists(services: Services, owner: ListOwner, change: GivenChange): Promise<ScopeLists> {
   if (owner.scope !== "agent" && change.allowOnly != null) {
     throw new ServiceError("BAD_REQUEST", "allowOnly: only an agent's lists have an allow-only mode");
   }
@@ -291,4 +293,22 @@ export async function setSenders(
   const allowOnly = lists.allowOnly ?? (lists.allow ?? []).length > 0;
   const set = await replaceLists(services, { scope: "agent", id: agent.id }, receive, allowOnly);
   return { ...set.receive, allowOnly };
+}
+
+/** A pod's lists, as a key of the pod holding manage reads them. */
+export async function getPodLists(services: Services, podId: string, grant: Grant): Promise<ScopeLists> {
+  assertPermitted(grant, "manage");
+  return getLists(services, { scope: "pod", id: podId });
+}
+
+/** Replaces a pod's lists (each direction given, whole) by a key of the pod reaching all its agents. */
+export async function setPodLists(
+  services: Services,
+  podId: string,
+  grant: Grant,
+  change: GivenChange,
+): Promise<ScopeLists> {
+  assertPermitted(grant, "manage");
+  assertReachesAll(grant);
+  return setLists(services, { scope: "pod", id: podId }, change);
 }

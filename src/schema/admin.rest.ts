@@ -24,7 +24,9 @@ const AdminAgentFields = graphql(`
   }
 `);
 
-const PodFields = graphql(`fragment PodFields on Pod { id name domains agents createdAt }`);
+const PodFields = graphql(
+  `fragment PodFields on Pod { id name domains agents createdAt sendPolicy sendPolicyOverride }`,
+);
 
 /** What every operator route shares. */
 const OPERATOR = { access: "operator", tag: "admin" } as const;
@@ -461,6 +463,46 @@ export const adminOperations = [
       }`,
       [NewPodKeyFields],
     ),
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/pods/:podId/policy",
+    ...OPERATOR,
+    summary: "Sets which sends of the pod's agents without a policy of their own wait for a person.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetPodSendPolicy($podId: ID!, $sendPolicy: SendPolicy) {
+        admin { setPodSendPolicy(id: $podId, sendPolicy: $sendPolicy) { ...PodFields } }
+      }`,
+      [PodFields],
+    ),
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/pods/:podId/lists",
+    ...OPERATOR,
+    summary: "A pod's allow and block lists, for its agents' receiving and sending.",
+    refuses: [404],
+    operation: graphql(`query AdminPodLists($podId: ID!) { admin { lists(podId: $podId) { ...ScopeListsFields } } }`, [
+      ScopeListsFields,
+    ]),
+    respond: ({ admin }) => withoutMode(admin.lists),
+  }),
+  declare({
+    method: "PUT",
+    path: "/admin/pods/:podId/lists",
+    ...OPERATOR,
+    summary: "Replaces a pod's lists: each direction given (receive, send), whole.",
+    refuses: [404],
+    body: true,
+    operation: graphql(
+      `mutation AdminSetPodLists($podId: ID!, $change: ListsChange!) {
+        admin { setLists(podId: $podId, change: $change) { ...ScopeListsFields } }
+      }`,
+      [ScopeListsFields],
+    ),
+    respond: ({ admin }) => withoutMode(admin.setLists),
   }),
   declare({
     method: "DELETE",

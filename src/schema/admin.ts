@@ -14,7 +14,7 @@ import {
 } from "../mailbox/domains.ts";
 import type { QuarantineReason } from "../mailbox/inspection.ts";
 import { createPodKeyAsOperator } from "../mailbox/pod-keys.ts";
-import { createPod, deletePod, findPod, listPods, updatePod } from "../mailbox/pods.ts";
+import { createPod, deletePod, findPod, listPods, setPodSendPolicy, updatePod } from "../mailbox/pods.ts";
 import {
   deleteQuarantinedMessage,
   listQuarantine,
@@ -216,7 +216,8 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
     }),
     lists: t.field({
       type: ScopeListsType,
-      description: "The allow and block lists of an agent, of a served domain, or (neither named) of the instance.",
+      description:
+        "The allow and block lists of an agent, of a pod, of a served domain, or (none named) of the instance.",
       args: listOwnerArgs,
       resolve: (_, args, ctx) => getLists(ctx, ownerOf(args)),
     }),
@@ -283,9 +284,19 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
     }),
     deletePod: t.field({
       type: OutcomeType,
-      description: "Deletes a pod and its keys; refused while it holds agents.",
+      description: "Deletes a pod, its keys and its lists; refused while it holds agents.",
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => deletePod(ctx, id),
+    }),
+    setPodSendPolicy: t.field({
+      type: PodType,
+      description:
+        "Sets which sends of a pod's agents without a policy of their own wait for a person; null goes back to SEND_POLICY.",
+      args: {
+        id: t.arg.id({ required: true }),
+        sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
+      },
+      resolve: (_, { id, sendPolicy }, ctx) => setPodSendPolicy(ctx, id, sendPolicy ?? null),
     }),
     verifyAgent: t.field({
       type: AdminAgentType,
@@ -348,7 +359,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
     }),
     setSendPolicy: t.field({
       type: AdminAgentType,
-      description: "Sets which of an agent's sends wait for a person; null goes back to SEND_POLICY.",
+      description: "Sets which of an agent's sends wait for a person; null goes back to its pod's, else SEND_POLICY.",
       args: {
         id: t.arg.id({ required: true }),
         sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
@@ -402,7 +413,7 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
     setLists: t.field({
       type: ScopeListsType,
       description:
-        "Replaces lists of an agent, of a served domain, or (neither named) of the instance: each direction given, whole.",
+        "Replaces lists of an agent, of a pod, of a served domain, or (none named) of the instance: each direction given, whole.",
       args: { ...listOwnerArgs, change: t.arg({ type: ListsChange, required: true }) },
       resolve: (_, { change, ...owner }, ctx) => setLists(ctx, ownerOf(owner), change),
     }),

@@ -41,6 +41,23 @@ export const podOperations = [
     ),
   }),
   declare({
+    method: "GET",
+    path: "/pods/:podId/policy",
+    ...podRoute,
+    operation: graphql(`query PodPolicy($podId: ID!) { podPolicy(podId: $podId) { sendPolicy sendPolicyOverride } }`),
+  }),
+  declare({
+    method: "PUT",
+    path: "/pods/:podId/policy",
+    ...podRoute,
+    body: true,
+    operation: graphql(
+      `mutation SetPodPolicy($podId: ID!, $sendPolicy: SendPolicy) {
+        setPodPolicy(podId: $podId, sendPolicy: $sendPolicy) { sendPolicy sendPolicyOverride }
+      }`,
+    ),
+  }),
+  declare({
     method: "POST",
     path: "/pods/:podId/agents",
     ...podRoute,

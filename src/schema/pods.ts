@@ -1,15 +1,34 @@
+import type { SendPolicy } from "../config.ts";
 import * as podAgents from "../mailbox/pod-agents.ts";
 import * as podKeys from "../mailbox/pod-keys.ts";
-import type { PodView } from "../mailbox/pods.ts";
+import { getPodPolicy, type PodPolicy, type PodView, setPodPolicy } from "../mailbox/pods.ts";
 import { CreateAgentPayload } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { SendPolicyEnum } from "./enums.ts";
 import { CreateKeyInput, KeyType, NewKeyType } from "./keys.ts";
 import { needing } from "./own-agent.ts";
 import type { Need } from "./scopes.ts";
 
 // The pods area in GraphQL: a pod as every door shows it, and what a key of
-// the pod does to the pod (its keys) under the podKey scope. The operator's
-// acts on pods are fields of `admin` (admin.ts).
+// the pod does to the pod (its keys, agents and send policy) under the podKey
+// scope. The operator's acts on pods are fields of `admin` (admin.ts).
+
+type Fields<Parent> = PothosSchemaTypes.ObjectFieldBuilder<typeof builder.$inferSchemaTypes, Parent>;
+
+/** A send policy's fields, on a pod and on a pod's policy alone. */
+const policyFields = <Parent extends PodPolicy>(t: Fields<Parent>) => ({
+  sendPolicy: t.field({
+    type: SendPolicyEnum,
+    description: "In force for its agents without one of their own: its own, else SEND_POLICY",
+    resolve: (pod) => pod.sendPolicy,
+  }),
+  sendPolicyOverride: t.field({
+    type: SendPolicyEnum,
+    nullable: true,
+    description: "Its own policy, when one was set",
+    resolve: (pod) => pod.sendPolicyOverride as SendPolicy | null,
+  }),
+});
 
 export const PodType = builder.objectRef<PodView>("Pod").implement({
   description: "A group of agents under one owner, made by the operator",
@@ -21,7 +40,13 @@ export const PodType = builder.objectRef<PodView>("Pod").implement({
     }),
     agents: t.exposeInt("agents", { description: "How many agents it holds" }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    ...policyFields(t),
   }),
+});
+
+const PodPolicyType = builder.objectRef<PodPolicy>("PodPolicy").implement({
+  description: "Which of the pod's agents' sends wait for a person",
+  fields: (t) => policyFields(t),
 });
 
 /** The scope of a field acting on the pod its podId names, with the permission it needs: a key of that pod. */
@@ -55,6 +80,30 @@ builder.mutationFields((t) => ({
     resolve: async (_, { podId, keyId }, ctx) => podKeys.revokePodKey(ctx, podId, await ctx.grant(), keyId),
   }),
 }));
+
+builder.queryField("podPolicy", (t) =>
+  t.field({
+    type: PodPolicyType,
+    description: "The pod's send policy: in force for its agents without one of their own.",
+    args: { podId: t.arg.id({ required: true }) },
+    authScopes: podKeyArg("manage"),
+    resolve: async (_, { podId }, ctx) => getPodPolicy(ctx, podId, await ctx.grant()),
+  }),
+);
+
+builder.mutationField("setPodPolicy", (t) =>
+  t.field({
+    type: PodPolicyType,
+    description:
+      "Sets which sends of the pod's agents without a policy of their own wait for a person; null: the instance's SEND_POLICY. By a key reaching all the pod's agents.",
+    args: {
+      podId: t.arg.id({ required: true }),
+      sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
+    },
+    authScopes: podKeyArg("manage"),
+    resolve: async (_, { podId, sendPolicy }, ctx) => setPodPolicy(ctx, podId, await ctx.grant(), sendPolicy ?? null),
+  }),
+);
 
 const PodAgentType = builder.objectRef<podAgents.PodAgentView>("PodAgent").implement({
   description: "An agent of the pod, as the pod's keys list it",

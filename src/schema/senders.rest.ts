@@ -1,8 +1,13 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare, ownAgent } from "./declare.ts";
+import { declare, ownAgent, podRoute } from "./declare.ts";
 
-// The agent's own sender lists as REST and MCP see them (see declare.ts);
-// the operator's lists of every scope are in admin.rest.ts.
+// The agent's own sender lists as REST and MCP see them, and a pod's lists
+// as its keys' REST does (see declare.ts); the operator's lists of every
+// scope are in admin.rest.ts.
+
+const PodListsFields = graphql(
+  `fragment PodListsFields on ScopeLists { receive { allow block } send { allow block } }`,
+);
 
 export const senderOperations = [
   declare({
@@ -16,7 +21,7 @@ export const senderOperations = [
       name: "get_sender_lists",
       title: "Show your sender lists",
       description:
-        "Shows whose mail reaches you: allow (senders explicitly allowed: their mail is never filed as junk), block (senders whose mail is never filed, refused before its text is read) and allowOnly (only senders in allow reach you). Entries are addresses, @domain or @*.domain (the domain and its subdomains). The operator may keep lists for the whole instance and your domain too: yours win for the senders they name. Returns {allow, block, allowOnly}.",
+        "Shows whose mail reaches you: allow (senders explicitly allowed: their mail is never filed as junk), block (senders whose mail is never filed, refused before its text is read) and allowOnly (only senders in allow reach you). Entries are addresses, @domain or @*.domain (the domain and its subdomains). The operator may keep lists for the whole instance and your domain too, and your pod's owner for your pod: yours win for the senders they name. Returns {allow, block, allowOnly}.",
     },
   }),
   declare({
@@ -37,5 +42,27 @@ export const senderOperations = [
       description:
         "Replaces both your lists whole (a list left out becomes empty): allow and block, each of addresses, @domain or @*.domain (the domain and its subdomains), at most 1,000. allowOnly true: only senders in allow reach you; false: anyone not blocked, allow entries only skip the junk folder; left out: true when allow has entries. Get the lists first to add or remove one entry. Returns {allow, block, allowOnly}.",
     },
+  }),
+  declare({
+    method: "GET",
+    path: "/pods/:podId/lists",
+    ...podRoute,
+    summary: "The pod's allow and block lists, for its agents' receiving and sending.",
+    operation: graphql(`query PodLists($podId: ID!) { podLists(podId: $podId) { ...PodListsFields } }`, [
+      PodListsFields,
+    ]),
+  }),
+  declare({
+    method: "PUT",
+    path: "/pods/:podId/lists",
+    ...podRoute,
+    summary: "Replaces the pod's lists: each direction given (receive, send), whole.",
+    body: true,
+    operation: graphql(
+      `mutation SetPodLists($podId: ID!, $change: PodListsChange!) {
+        setPodLists(podId: $podId, change: $change) { ...PodListsFields }
+      }`,
+      [PodListsFields],
+    ),
   }),
 ];

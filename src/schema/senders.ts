@@ -1,19 +1,23 @@
 import { ServiceError } from "../errors.ts";
 import {
   type AgentSenders,
+  getPodLists,
   getSenders,
   type ListOwner,
   type ScopeLists,
   type SenderLists,
+  setPodLists,
   setSenders,
 } from "../mailbox/senders.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import { agentField, forCaller, verifiedAgentArg } from "./own-agent.ts";
+import { podKeyArg } from "./pods.ts";
 
-// Allow and block lists: the agent's own receive lists, on the agent; every
-// scope's lists for the operator (the admin namespace's fields, in admin.ts,
-// take the arguments and resolvers below).
+// Allow and block lists: the agent's own receive lists, on the agent; a pod's
+// lists for a key of the pod holding manage; every scope's lists for the
+// operator (the admin namespace's fields, in admin.ts, take the arguments and
+// resolvers below).
 
 const SenderListsType = builder.objectRef<AgentSenders>("SenderLists").implement({
   description: "The agent's own receive lists: who it takes mail from.",
@@ -61,7 +65,7 @@ const ListsType = builder.objectRef<SenderLists>("Lists").implement({
 });
 
 export const ScopeListsType = builder.objectRef<ScopeLists>("ScopeLists").implement({
-  description: "The allow and block lists of the instance, a domain or an agent",
+  description: "The allow and block lists of the instance, a domain, a pod or an agent",
   fields: (t) => ({
     receive: t.expose("receive", { type: ListsType, description: "Who may mail it" }),
     send: t.expose("send", { type: ListsType, description: "Whom it may mail" }),
@@ -80,27 +84,63 @@ const ListsInput = builder.inputType("ListsInput", {
   }),
 });
 
+type InputFields = PothosSchemaTypes.InputFieldBuilder<typeof builder.$inferSchemaTypes, "InputObject">;
+
+/** Both directions' lists, each replaced whole when given. */
+const directions = (t: InputFields) => ({
+  receive: t.field({ type: ListsInput, description: "Who may mail it; left out: kept" }),
+  send: t.field({ type: ListsInput, description: "Whom it may mail; left out: kept" }),
+});
+
 export const ListsChange = builder.inputType("ListsChange", {
   description: "What to replace: each direction given, whole; a direction left out is kept",
   fields: (t) => ({
-    receive: t.field({ type: ListsInput }),
-    send: t.field({ type: ListsInput }),
+    ...directions(t),
     allowOnly: t.boolean({ description: "An agent's only: only senders its receive allow list names reach it" }),
   }),
+});
+
+const PodListsChange = builder.inputType("PodListsChange", {
+  description: "What to replace of a pod's lists: each direction given, whole; a direction left out is kept",
+  fields: directions,
 });
 
 /** Whose lists an operator's field reads or replaces. */
 export const listOwnerArgs = builder.args((t) => ({
   domain: t.string({ description: "A served domain's lists" }),
+  podId: t.id({ description: "A pod's lists" }),
   agentId: t.id({ description: "An agent's lists" }),
 }));
 
-/** The scope the operator's arguments name: an agent, a domain, or (neither) the instance. */
-export function ownerOf(args: { domain?: string | null; agentId?: string | null }): ListOwner {
-  if (args.domain != null && args.agentId != null) {
-    throw new ServiceError("BAD_REQUEST", "Name a domain or an agent, not both");
+/** The scope the operator's arguments name: an agent, a pod, a domain, or (none) the instance. */
+export function ownerOf(args: { domain?: string | null; podId?: string | null; agentId?: string | null }): ListOwner {
+  if ([args.domain, args.podId, args.agentId].filter((named) => named != null).length > 1) {
+    throw new ServiceError("BAD_REQUEST", "Name one of a domain, a pod or an agent");
   }
   if (args.agentId != null) return { scope: "agent", id: args.agentId };
+  if (args.podId != null) return { scope: "pod", id: args.podId };
   if (args.domain != null) return { scope: "domain", name: args.domain.toLowerCase() };
   return { scope: "instance" };
 }
+
+builder.queryField("podLists", (t) =>
+  t.field({
+    type: ScopeListsType,
+    description:
+      "The pod's allow and block lists, for its agents' receiving and sending: they decide for an address its agent's own lists do not name.",
+    args: { podId: t.arg.id({ required: true }) },
+    authScopes: podKeyArg("manage"),
+    resolve: async (_, { podId }, ctx) => getPodLists(ctx, podId, await ctx.grant()),
+  }),
+);
+
+builder.mutationField("setPodLists", (t) =>
+  t.field({
+    type: ScopeListsType,
+    description:
+      "Replaces the pod's lists: each direction given (receive, send), whole; by a key reaching all the pod's agents.",
+    args: { podId: t.arg.id({ required: true }), change: t.arg({ type: PodListsChange, required: true }) },
+    authScopes: podKeyArg("manage"),
+    resolve: async (_, { podId, change }, ctx) => setPodLists(ctx, podId, await ctx.grant(), change),
+  }),
+);
