@@ -139,6 +139,10 @@ function call(url: string, method: string, path: string, key?: string, body?: un
   });
 }
 
+/** A connection reset before any answer began: what the kernel does to one still in the accept queue at close. */
+const resetUnread = (answer: Answer) =>
+  answer.kind === "cut" && answer.status === undefined && answer.body === "ECONNRESET";
+
 test("SIGTERM during a burst and an inbound batch: whole answers (503 once draining) or refused connections, exit 0, no mail lost or twice", async () => {
   const database = freshDatabase();
   const env = {
@@ -190,9 +194,12 @@ test("SIGTERM during a burst and an inbound batch: whole answers (503 once drain
   expect(await first.exited).toBe(0);
   await appending;
 
-  expect(settled.filter((answer) => answer.kind === "cut")).toEqual([]);
+  // Sent before the signal: each answered whole. Sent after it on fresh connections: answered 503, refused,
+  // or (meeting the listener's close in the kernel's accept queue) reset before the service read a byte.
+  const sentBefore = settled.slice(0, 340);
+  expect(sentBefore.filter((answer) => answer.kind !== "answered")).toEqual([]);
+  expect(settled.slice(340).filter((answer) => answer.kind === "cut" && !resetUnread(answer))).toEqual([]);
   const answered = settled.filter((answer) => answer.kind === "answered");
-  expect(answered.length).toBeGreaterThan(300);
   for (const answer of answered) {
     expect([200, 201, 503]).toContain(answer.status);
     expect(() => JSON.parse(answer.body ?? "")).not.toThrow();
@@ -203,9 +210,7 @@ test("SIGTERM during a burst and an inbound batch: whole answers (503 once drain
   // Refused; or, when its connection met the listener's close in the kernel's accept queue (a poll every
   // 100 ms sometimes does, on a loaded machine), reset there before the service ever saw it: never a cut answer.
   const last = readiness.at(-1);
-  expect(
-    last?.kind === "refused" || (last?.kind === "cut" && last.status === undefined && last.body === "ECONNRESET"),
-  ).toBe(true);
+  expect(last?.kind === "refused" || (last !== undefined && resetUnread(last))).toBe(true);
   const draining = readiness.filter((answer) => answer.status === 503);
   expect(draining.length).toBeGreaterThan(0);
   expect(JSON.parse(draining[0]?.body ?? "")).toMatchObject({ ready: false, draining: true });
