@@ -21,7 +21,8 @@ import type { Config } from "../config.ts";
 import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
 import { type Access, answerOf, type Route, type Tag } from "../schema/declare.ts";
 import { publicOperations } from "../schema/operations.ts";
-import { operationOf, type Place, partsOf, permissionOfRoute, summaryOf } from "./request.ts";
+import { operationOf, permissionOfRoute, summaryOf } from "./operation.ts";
+import { type Place, partsOf } from "./request.ts";
 
 // The OpenAPI 3.1 description of the REST layer, generated from the
 // operations' declarations: security, tag, statuses and summary as each
