@@ -296,11 +296,20 @@ const positionOf = (email: EmailRecord) => ({ at: email.receivedAt, id: email.id
 /** How a list, a search or a wait is narrowed by labels. */
 export const LABEL_FILTER = "Only mail with each of these labels (without case); -label for mail without it";
 
-/** What a change of labels takes, for emails and threads alike. */
-export const LABEL_CHANGE = {
-  add: `Labels to put on (each 1-${MAX_LABEL_LENGTH} characters, no commas, not starting with -; at most ${MAX_LABELS} on one item); one already there is no error`,
-  remove: "Labels to take off; one that is not there is no error",
-};
+/** A change of labels, for emails and threads alike (the domain's LabelChange). */
+export const labelChangeArgs = builder.args((t) => ({
+  addLabels: t.stringList({
+    description: `Labels to put on (each 1-${MAX_LABEL_LENGTH} characters, no commas, not starting with -; at most ${MAX_LABELS} on one item); one already there is no error`,
+  }),
+  removeLabels: t.stringList({ description: "Labels to take off; one that is not there is no error" }),
+}));
+
+/** A change to emails (the domain's EmailChange): their folder, read flag and labels. */
+const emailChangeArgs = builder.args((t) => ({
+  folder: t.string({ description: "inbox, archive, trash, junk or a custom name" }),
+  isRead: t.boolean({ description: "Read (true) or unread (false)" }),
+  ...labelChangeArgs,
+}));
 
 /** Which of the agent's mail a list shows. */
 const mailArgs = builder.args((t) => ({
@@ -384,10 +393,7 @@ builder.mutationFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       emailId: t.arg.id({ required: true }),
-      folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
-      isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
-      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
-      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
+      ...emailChangeArgs,
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
@@ -400,10 +406,7 @@ builder.mutationFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       emailIds: t.arg.idList({ required: true, description: "1-100 of the agent's emails" }),
-      folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
-      isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
-      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
-      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
+      ...emailChangeArgs,
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),

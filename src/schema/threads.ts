@@ -15,7 +15,7 @@ import {
 } from "../mailbox/threads.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
-import { EmailType, LABEL_CHANGE } from "./emails.ts";
+import { EmailType, labelChangeArgs } from "./emails.ts";
 import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
 import { agentField, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
@@ -161,8 +161,7 @@ builder.mutationField("updateThread", (t) =>
     args: {
       agentId: t.arg.id({ required: true }),
       threadId: t.arg.id({ required: true }),
-      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
-      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
+      ...labelChangeArgs,
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
