@@ -67,7 +67,7 @@ export async function emailSlice(
   agent: { id: string },
   filter: MailFilter,
   request: SliceRequest,
-  query: EmailQuery = {},
+  query: EmailQuery,
 ): Promise<EmailRecord[]> {
   return sliceOfEmails(services, agent.id, await selectorFor(services, agent.id, filter), request, query);
 }
