@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Authentication } from "../mailbox/authentication.ts";
@@ -41,7 +40,7 @@ import {
 } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
-import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageQuery, pageType } from "./pages.ts";
 
 // Received mail and the agent's folders.
 
@@ -350,7 +349,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     complexity: pageCost,
     resolve: (agent, args, ctx, info) => {
       const request = { ...filterOf(args), limit: args.limit, offset: args.offset };
-      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      const query = pageQuery(ctx, info);
       return ctx.answer.load(() => listEmails(ctx, agent, request, query), bodyBytes);
     },
   }),
