@@ -16,7 +16,7 @@ import type { WebhookAttempt, WebhookDelivery } from "../generated/prisma/sqlite
 import { isPublicAddress } from "../outbound/public-address.ts";
 import { checkedEventTypes, type EventType } from "./event-types.ts";
 import { lookupOf } from "./lookups.ts";
-import { type Page, type PageRequest, pageWindow } from "./pages.ts";
+import { type Page, type PageRequest, readPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 // Webhooks: where an agent wants its events POSTed. A delivery is a row,
@@ -160,8 +160,7 @@ export async function listDeliveries(
   request: PageRequest,
 ): Promise<Page<DeliveryRecord>> {
   await getWebhook(services, agent, webhookId);
-  const window = pageWindow(request);
-  return { ...(await deliveryPage(services, webhookId, window)), ...window };
+  return readPage(request, (window) => deliveryPage(services, webhookId, window));
 }
 
 /** Tries a delivery again now, whatever became of it, while its webhook is paused too (not while it is disabled). */
