@@ -49,7 +49,7 @@ export const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, t
 
 /**
  * What every request that writes a message shares: the agent's own, a body
- * up to the send limit, 201.
+ * up to the send limit, 201 (202 when a send waits).
  */
 export const WRITES = {
   access: "agent",
@@ -60,7 +60,7 @@ export const WRITES = {
   status: 201,
 } satisfies Partial<Route>;
 
-/** What every request that sends a message adds: 202 when it waits, its idempotencyKey from the Idempotency-Key header. */
+/** What every request that sends a message adds: its idempotencyKey from the Idempotency-Key header. */
 const SENDS = { ...WRITES, renames: { idempotencyKey: { header: "idempotency-key" } } } satisfies Partial<Route>;
 
 /** What a tool that sends says of a send that waits. */
