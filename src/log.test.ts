@@ -1,8 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { redacted } from "./log.ts";
+import { testTable } from "./testing/table.ts";
 
 describe("redacted", () => {
-  test.each([
+  testTable("%s", redacted, [
     [
       "imap://catchall%40example.com:s3cret@mail.example:993/INBOX",
       "imap://catchall%40example.com:[redacted]@mail.example:993/INBOX",
@@ -18,9 +19,7 @@ describe("redacted", () => {
     ["review /review/pr_ABCDEFGHIJKLMNOPQRSTUVWXYZ012345/approve", "review /review/[redacted]/approve"],
     ["https://example.com/path?q=1", "https://example.com/path?q=1"],
     ["user@example.com wrote", "user@example.com wrote"],
-  ])("%s", (text, expected) => {
-    expect(redacted(text)).toBe(expected);
-  });
+  ]);
 
   test("fields named for a secret, at any depth; other values left as they are", () => {
     expect(

@@ -28,7 +28,7 @@ import { checkedPolicy, policyOf } from "./approval.ts";
 import { serves } from "./domains.ts";
 import { SCREENING_POLICIES, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
-import { type Page, type PageRequest, pageWindow } from "./pages.ts";
+import { type Page, type PageRequest, readPage } from "./pages.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 import { listSuppressions, removeSuppression, type SuppressionRecord } from "./suppressions.ts";
@@ -83,10 +83,11 @@ export interface AgentQuery extends PageRequest {
 
 /** Agents, newest first, with where each stands today. */
 export async function listAgents(services: Services, query: AgentQuery): Promise<Page<AgentOverview>> {
-  const window = pageWindow(query);
   const filter = { verified: query.verified, prefix: query.prefix?.toLowerCase() };
-  const { data, total } = await agentPage(services, filter, window);
-  return { data: await overviews(services, data), total, ...window };
+  return readPage(query, async (window) => {
+    const { data, total } = await agentPage(services, filter, window);
+    return { data: await overviews(services, data), total };
+  });
 }
 
 /** One agent by its id: 404 when there is none. */

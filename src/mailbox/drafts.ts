@@ -41,7 +41,7 @@ import {
   type Outgoing,
   storedMessage,
 } from "./outgoing.ts";
-import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
+import { type Page, type PageRequest, readPage, type SliceRequest } from "./pages.ts";
 import {
   type AgentRecord,
   addressesOf,
@@ -320,8 +320,7 @@ export async function listDrafts(
   request: PageRequest,
   query: DraftQuery = {},
 ): Promise<Page<DraftRecord>> {
-  const window = pageWindow(request);
-  return { ...(await draftPage(services, agent.id, window, query)), ...window };
+  return readPage(request, (window) => draftPage(services, agent.id, window, query));
 }
 
 /** Drafts after or before a position, for cursor paging. */

@@ -24,7 +24,7 @@ import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
 import { folderName, folderSpelling, folderToMoveTo, folderToRead, SYSTEM_FOLDERS } from "./folders.ts";
 import { type CheckedLabels, checkedLabels, type LabelChange, labelSelector, labelsOf, relabelled } from "./labels.ts";
 import { lookupOf } from "./lookups.ts";
-import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
+import { type Page, type PageRequest, readPage, type SliceRequest } from "./pages.ts";
 import type { EmailRecord } from "./records.ts";
 import { filterText, type MailFilter, selectorOf } from "./search.ts";
 import type { Services } from "./services.ts";
@@ -56,9 +56,9 @@ export async function listEmails(
   request: PageRequest & MailFilter,
   query: EmailQuery = {},
 ): Promise<Page<EmailRecord>> {
-  const window = pageWindow(request);
-  const selector = await selectorFor(services, agent.id, request);
-  return { ...(await emailPage(services, agent.id, selector, window, query)), ...window };
+  return readPage(request, async (window) =>
+    emailPage(services, agent.id, await selectorFor(services, agent.id, request), window, query),
+  );
 }
 
 /** Mail the filter selects after or before a position, newest first, for cursor paging. */
@@ -67,7 +67,7 @@ export async function emailSlice(
   agent: { id: string },
   filter: MailFilter,
   request: SliceRequest,
-  query: EmailQuery = {},
+  query: EmailQuery,
 ): Promise<EmailRecord[]> {
   return sliceOfEmails(services, agent.id, await selectorFor(services, agent.id, filter), request, query);
 }

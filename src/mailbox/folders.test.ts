@@ -1,16 +1,15 @@
 import { expect, test } from "vitest";
+import { testTable } from "../testing/table.ts";
 import { folderName } from "./folders.ts";
 
-test.each([
+testTable("%j is the folder %j", folderName, [
   ["INBOX", "inbox"],
   ["Archive", "archive"],
   ["ｔｒａｓｈ", "trash"],
   ["Projects 2026 ✈", "Projects 2026 ✈"],
   ["Cafe\u0301", "Café"],
   ["Инбокс", "Инбокс"],
-])("%j is the folder %j", (name, folder) => {
-  expect(folderName(name)).toBe(folder);
-});
+]);
 
 test.each([
   "іnbox",

@@ -1,21 +1,20 @@
 import { describe, expect, test } from "vitest";
+import { testTable } from "../testing/table.ts";
 import { asFilename, asSubject, checkedOutgoing, type Outgoing } from "./outgoing.ts";
 
 // Received mail made into mail that goes out keeps the rules of /send.
 
 describe("asSubject", () => {
-  test.each([
+  testTable("%j → %j", asSubject, [
     ["Invoice\r\nBcc: victim@example.com", "Invoice Bcc: victim@example.com"],
     ["a\u2028b\u0000c", "a b c"],
     ["\r\n", "(no subject)"],
     ["x".repeat(2000), "x".repeat(998)],
-  ])("%j → %j", (text, subject) => {
-    expect(asSubject(text)).toBe(subject);
-  });
+  ]);
 });
 
 describe("asFilename", () => {
-  test.each([
+  testTable("%j → %j", (name: string) => asFilename(name, 0), [
     ["../../../etc/passwd", "passwd"],
     ["..\\..\\win.ini", "win.ini"],
     ["/", "attachment-1"],
@@ -23,9 +22,7 @@ describe("asFilename", () => {
     ["\u0007bell", "bell"],
     [`${"n".repeat(300)}.pdf`, `${"n".repeat(251)}.pdf`],
     [`${"n".repeat(300)}.p\u0001df`, `${"n".repeat(251)}.pdf`],
-  ])("%j → %j", (name, kept) => {
-    expect(asFilename(name, 0)).toBe(kept);
-  });
+  ]);
 });
 
 describe("checkedOutgoing", () => {

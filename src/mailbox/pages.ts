@@ -22,7 +22,7 @@ export interface PageRequest {
 export const LIMIT_PROBLEM = "Invalid limit: expected an integer of at least 1";
 
 /** limit defaults to 50 and is clamped to 100; below 1, or a negative offset, is a bad request. */
-export function pageWindow({ limit, offset }: PageRequest): { limit: number; offset: number } {
+function pageWindow({ limit, offset }: PageRequest): { limit: number; offset: number } {
   if (limit != null && limit < 1) throw new ServiceError("BAD_REQUEST", LIMIT_PROBLEM);
   if (offset != null && offset < 0)
     throw new ServiceError("BAD_REQUEST", "Invalid offset: expected an integer of at least 0");
@@ -30,3 +30,12 @@ export function pageWindow({ limit, offset }: PageRequest): { limit: number; off
 }
 
 export type { Position, SliceRequest };
+
+/** A page the store reads in the request's window, once the window is checked; answered with that window. */
+export async function readPage<T>(
+  request: PageRequest,
+  read: (window: { limit: number; offset: number }) => Promise<{ data: T[]; total: number }>,
+): Promise<Page<T>> {
+  const window = pageWindow(request);
+  return { ...(await read(window)), ...window };
+}

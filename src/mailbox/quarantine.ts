@@ -5,7 +5,7 @@ import { ServiceError } from "../errors.ts";
 import { findAgent } from "./admin.ts";
 import { withEvents } from "./events.ts";
 import { type Arrival, fileReleased, type HeldArrival, type Outcome } from "./filing.ts";
-import { type Page, type PageRequest, pageWindow } from "./pages.ts";
+import { type Page, type PageRequest, readPage } from "./pages.ts";
 import type { AgentRecord } from "./records.ts";
 import { closeLink, nowClosed, openLink, unknownLink } from "./review.ts";
 import type { Services } from "./services.ts";
@@ -25,9 +25,7 @@ export async function listQuarantine(
   filter: { agentId?: string | null },
   request: PageRequest,
 ): Promise<Page<QuarantinedSummary>> {
-  const window = pageWindow(request);
-  const page = await listQuarantined(services, { agentId: filter.agentId ?? undefined }, window);
-  return { ...page, ...window };
+  return readPage(request, (window) => listQuarantined(services, { agentId: filter.agentId ?? undefined }, window));
 }
 
 const notHeld = () => new ServiceError("NOT_FOUND", "No such message in quarantine: released or deleted already?");

@@ -15,7 +15,7 @@ import { findAgent } from "./admin.ts";
 import { addressOf } from "./agents.ts";
 import { type Emit, withEvents } from "./events.ts";
 import { hashApiKey, REVIEW_TOKEN } from "./keys.ts";
-import { type Page, type PageRequest, pageWindow } from "./pages.ts";
+import { type Page, type PageRequest, readPage } from "./pages.ts";
 import { type AgentRecord, keptAttachmentsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -252,8 +252,7 @@ function checkedReason(reason: string | null): string | null {
 
 /** Every agent's held messages, oldest first: what waits for a decision. */
 export async function listHeld(services: Services, request: PageRequest): Promise<Page<Draft>> {
-  const window = pageWindow(request);
-  return { ...(await heldPage(services, window)), ...window };
+  return readPage(request, (window) => heldPage(services, window));
 }
 
 /** Held messages nobody decided within APPROVAL_TIMEOUT_HOURS: rejected as expired. The number rejected. */

@@ -27,7 +27,7 @@ import { limitsOf } from "./limits.ts";
 import { fileLocally, LOCAL_PROVIDER, recipientsByWay, refuseUnknownLocal } from "./local-delivery.ts";
 import { lookupOf } from "./lookups.ts";
 import { type Outgoing, storedMessage } from "./outgoing.ts";
-import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
+import { type Page, type PageRequest, readPage, type SliceRequest } from "./pages.ts";
 import { type AgentRecord, listsOf, recipientsOf, type SentRecord, splitAddresses } from "./records.ts";
 import { returnPathFor } from "./return-path.ts";
 import { refuseBlockedRecipients } from "./senders.ts";
@@ -368,8 +368,7 @@ export async function listSent(
   request: PageRequest,
   query: SentQuery,
 ): Promise<Page<SentRecord>> {
-  const window = pageWindow(request);
-  return { ...(await sentPage(services, agent.id, window, query)), ...window };
+  return readPage(request, (window) => sentPage(services, agent.id, window, query));
 }
 
 /** Sent mail after or before a position, for cursor paging. */

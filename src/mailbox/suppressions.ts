@@ -2,7 +2,7 @@ import { suppressionPage, unsuppress } from "../db/reports.ts";
 import { ServiceError } from "../errors.ts";
 import type { Suppression } from "../generated/prisma/sqlite/client.ts";
 import type { Outcome } from "./agents.ts";
-import { type Page, type PageRequest, pageWindow } from "./pages.ts";
+import { type Page, type PageRequest, readPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 // The addresses an agent's mail no longer goes to: put there by a hard bounce
@@ -16,8 +16,7 @@ export async function listSuppressions(
   agent: { id: string },
   request: PageRequest,
 ): Promise<Page<SuppressionRecord>> {
-  const window = pageWindow(request);
-  return { ...(await suppressionPage(services, agent.id, window)), ...window };
+  return readPage(request, (window) => suppressionPage(services, agent.id, window));
 }
 
 /** Takes an address off the list, without case: mail to it goes out again. */

@@ -19,7 +19,7 @@ import { addressOf } from "./agents.ts";
 import { folderToRead } from "./folders.ts";
 import { checkedLabels, type LabelChange, labelSelector, relabelled } from "./labels.ts";
 import { lookupOf } from "./lookups.ts";
-import { type Page, type PageRequest, pageWindow, type SliceRequest } from "./pages.ts";
+import { type Page, type PageRequest, readPage, type SliceRequest } from "./pages.ts";
 import { addressesOf } from "./records.ts";
 import type { Services } from "./services.ts";
 import { baseSubject } from "./subjects.ts";
@@ -155,9 +155,9 @@ export async function listThreads(
   request: PageRequest & ThreadFilter,
   query: ThreadQuery,
 ): Promise<Page<Thread>> {
-  const window = pageWindow(request);
-  const page = await threadPage(services, await scopeOf(services, agent, request), window, query);
-  return { ...page, ...window };
+  return readPage(request, async (window) =>
+    threadPage(services, await scopeOf(services, agent, request), window, query),
+  );
 }
 
 /** Threads after or before a position, for cursor paging. */

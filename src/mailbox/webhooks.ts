@@ -18,7 +18,7 @@ import { excerpt, ServiceError } from "../errors.ts";
 import type { WebhookAttempt, WebhookDelivery } from "../generated/prisma/sqlite/client.ts";
 import { isPublicAddress } from "../outbound/public-address.ts";
 import { checkedEventTypes, type EventType } from "./event-types.ts";
-import { type Page, type PageRequest, pageWindow } from "./pages.ts";
+import { type Page, type PageRequest, readPage } from "./pages.ts";
 import type { Services } from "./services.ts";
 
 // Webhooks: where an agent wants its events POSTed, or a pod those of all
@@ -181,8 +181,7 @@ export async function listDeliveries(
   request: PageRequest,
 ): Promise<Page<DeliveryRecord>> {
   await getWebhook(services, owner, webhookId);
-  const window = pageWindow(request);
-  return { ...(await deliveryPage(services, webhookId, window)), ...window };
+  return readPage(request, (window) => deliveryPage(services, webhookId, window));
 }
 
 /** Tries a delivery again now, whatever became of it, while its webhook is paused too (not while it is disabled). */

@@ -9,7 +9,8 @@ import {
   isNonNullType,
 } from "graphql";
 import { type Grant, unlimited } from "../mailbox/permissions.ts";
-import { type Bounds, operationOf, type Part, partsOf, permissionOfRoute } from "../rest/request.ts";
+import { operationOf, permissionOfRoute } from "../rest/operation.ts";
+import { type Bounds, type Part, partsOf } from "../rest/request.ts";
 import type { McpVariant, RestRequest, Route } from "../schema/declare.ts";
 import { schema } from "../schema/index.ts";
 import { operations } from "../schema/operations.ts";

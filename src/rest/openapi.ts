@@ -8,6 +8,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
   getNamedType,
+  isAbstractType,
   isEnumType,
   isInputObjectType,
   isListType,
@@ -21,7 +22,8 @@ import type { Config } from "../config.ts";
 import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
 import { type Access, answerOf, type Route, type Tag } from "../schema/declare.ts";
 import { publicOperations } from "../schema/operations.ts";
-import { operationOf, type Place, partsOf, permissionOfRoute, summaryOf } from "./request.ts";
+import { operationOf, permissionOfRoute, summaryOf } from "./operation.ts";
+import { type Place, partsOf } from "./request.ts";
 
 // The OpenAPI 3.1 description of the REST layer, generated from the
 // operations' declarations: security, tag, statuses and summary as each
@@ -205,13 +207,18 @@ class Sample {
   private fieldNodes(selection: SelectionSetNode | undefined, typeName: string): FieldNode[] {
     return (selection?.selections ?? []).flatMap((s) => {
       if (s.kind === Kind.FIELD) return [s];
-      if (s.kind === Kind.INLINE_FRAGMENT) {
-        const on = s.typeCondition?.name.value;
-        return on === undefined || on === typeName ? this.fieldNodes(s.selectionSet, typeName) : [];
-      }
-      const fragment = this.fragments.get(s.name.value);
-      return fragment?.typeCondition.name.value === typeName ? this.fieldNodes(fragment.selectionSet, typeName) : [];
+      const fragment = s.kind === Kind.INLINE_FRAGMENT ? s : this.fragments.get(s.name.value);
+      const on = fragment?.typeCondition?.name.value;
+      return fragment && this.isOf(on, typeName) ? this.fieldNodes(fragment.selectionSet, typeName) : [];
     });
+  }
+
+  /** A fragment's type condition holds for the type: none, the type itself, or a union or interface it is part of. */
+  private isOf(condition: string | undefined, typeName: string): boolean {
+    if (condition === undefined || condition === typeName) return true;
+    const abstract = this.schema.getType(condition);
+    const type = this.schema.getType(typeName);
+    return isAbstractType(abstract) && isObjectType(type) && this.schema.isSubType(abstract, type);
   }
 
   /** The schema of what a respond function made of the sample. */

@@ -1,10 +1,8 @@
 import {
   coerceInputValue,
   type GraphQLArgument,
-  type GraphQLField,
   GraphQLID,
   type GraphQLInputType,
-  type GraphQLObjectType,
   type GraphQLSchema,
   GraphQLString,
   getNamedType,
@@ -12,10 +10,7 @@ import {
   isInputObjectType,
   isListType,
   isNonNullType,
-  isObjectType,
   Kind,
-  type OperationDefinitionNode,
-  type SelectionSetNode,
   TypeInfo,
   typeFromAST,
   visit,
@@ -23,8 +18,7 @@ import {
 } from "graphql";
 import { ServiceError } from "../errors.ts";
 import type { Rename, RestRequest, Route } from "../schema/declare.ts";
-import { permissionOf } from "../schema/own-agent.ts";
-import type { Need } from "../schema/scopes.ts";
+import { operationOf } from "./operation.ts";
 
 // How a REST request becomes its operation's variables: each variable from
 // the part of the same name (or the one its declaration renames it to), an
@@ -80,47 +74,6 @@ function expected(type: GraphQLInputType, bounds: Bounds): string {
   if (minimum !== undefined) return `${words} of at least ${minimum}`;
   if (maximum !== undefined) return `${words} of at most ${maximum}`;
   return words;
-}
-
-export function operationOf(route: Route): OperationDefinitionNode {
-  const operation = route.operation.definitions.find(
-    (d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION,
-  );
-  if (!operation) throw new Error(`${route.method} ${route.path} has no operation`);
-  return operation;
-}
-
-/**
- * The field an operation is about: down from its root while one field is
- * selected with fields of its own (`agent(id) { emails { … } }` is about
- * `emails`; `deleteAgent { success message }` about `deleteAgent`).
- */
-function leadField(type: GraphQLObjectType, selections: SelectionSetNode): GraphQLField<unknown, unknown> | undefined {
-  const [node, ...others] = selections.selections;
-  if (others.length > 0 || node?.kind !== Kind.FIELD || !node.selectionSet) return undefined;
-  const field = type.getFields()[node.name.value];
-  const inner = field && getNamedType(field.type);
-  return (isObjectType(inner) && leadField(inner, node.selectionSet)) || field;
-}
-
-/** The route's one sentence for the reference: its declaration's, else its operation's field's description. */
-export function summaryOf(route: Route, schema: GraphQLSchema): string {
-  const operation = operationOf(route);
-  const root = schema.getRootType(operation.operation);
-  const summary = route.summary ?? (root && leadField(root, operation.selectionSet)?.description);
-  if (!summary) throw new Error(`${route.method} ${route.path} has no summary and its field no description`);
-  return summary;
-}
-
-/**
- * The permission a key needs for the route: what its operation's field's scope declares (null: none beyond the key;
- * undefined: not an agent's route). What the MCP tool list and the OpenAPI document say.
- */
-export function permissionOfRoute(route: Route, schema: GraphQLSchema): Need | undefined {
-  const operation = operationOf(route);
-  const root = schema.getRootType(operation.operation);
-  const field = root && leadField(root, operation.selectionSet);
-  return permissionOf((field?.extensions.pothosOptions as { authScopes?: unknown } | undefined)?.authScopes);
 }
 
 /** The field argument each variable is passed to, for its description and bounds (an @include's is no field's). */
@@ -264,8 +217,7 @@ function problemOf(part: Part, value: unknown): string | null {
     if (problem) return;
     const at = placeAt(part, path);
     // graphql-js reports a required field left out at its object (one given where a list is asked for too).
-    let inner = at.type;
-    while (isNonNullType(inner) || isListType(inner)) inner = inner.ofType;
+    const inner = getNamedType(at.type);
     const missing =
       isInputObjectType(inner) && typeof invalid === "object" && invalid !== null
         ? Object.values(inner.getFields()).find((f) => isNonNullType(f.type) && !(f.name in invalid))

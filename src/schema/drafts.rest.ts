@@ -1,6 +1,6 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, ownAgent, SEND_BODY_LIMIT } from "./declare.ts";
-import { PendingFields, sendAnswer, waits } from "./sending.rest.ts";
+import { SendResultFields, sendAnswer, WAITS, WRITES, waits } from "./sending.rest.ts";
 
 // The drafts area's operations as REST and MCP see them (see declare.ts).
 
@@ -15,12 +15,7 @@ export const draftOperations = [
   declare({
     method: "POST",
     path: "/agents/:agentId/drafts",
-    access: "agent",
-    tag: "sending",
-    refuses: [403, 404, 409, 422],
-    body: true,
-    maxBodyBytes: SEND_BODY_LIMIT,
-    status: 201,
+    ...WRITES,
     operation: graphql(
       `mutation CreateDraft($agentId: ID!, $input: DraftInput!) {
         createDraft(agentId: $agentId, input: $input) { ...DraftFields }
@@ -105,18 +100,15 @@ export const draftOperations = [
     acceptedWhen: ({ sendDraft }) => waits(sendDraft),
     operation: graphql(
       `mutation SendDraft($agentId: ID!, $draftId: ID!) {
-        sendDraft(agentId: $agentId, draftId: $draftId) {
-          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
-        }
+        sendDraft(agentId: $agentId, draftId: $draftId) { ...SendResultFields }
       }`,
-      [PendingFields],
+      [SendResultFields],
     ),
     respond: ({ sendDraft }) => sendAnswer(sendDraft),
     mcp: {
       name: "send_draft",
       title: "Send a draft",
-      description:
-        'Sends a draft as send_email sends a message (it needs to, a subject and text or html; the same limits apply). The draft is gone after; returns the sent email\'s id and thread. With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt}. A pending_approval message waits for a person, who is sent its review link: you are told the outcome (email.approved or email.rejected), and you can delete the draft to withdraw it.',
+      description: `Sends a draft as send_email sends a message (it needs to, a subject and text or html; the same limits apply). The draft is gone after; returns the sent email's id and thread.${WAITS}`,
     },
   }),
 ];

@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Authentication } from "../mailbox/authentication.ts";
@@ -41,7 +40,7 @@ import {
 } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
-import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageQuery, pageType } from "./pages.ts";
 
 // Received mail and the agent's folders.
 
@@ -296,11 +295,20 @@ const positionOf = (email: EmailRecord) => ({ at: email.receivedAt, id: email.id
 /** How a list, a search or a wait is narrowed by labels. */
 export const LABEL_FILTER = "Only mail with each of these labels (without case); -label for mail without it";
 
-/** What a change of labels takes, for emails and threads alike. */
-export const LABEL_CHANGE = {
-  add: `Labels to put on (each 1-${MAX_LABEL_LENGTH} characters, no commas, not starting with -; at most ${MAX_LABELS} on one item); one already there is no error`,
-  remove: "Labels to take off; one that is not there is no error",
-};
+/** A change of labels, for emails and threads alike (the domain's LabelChange). */
+export const labelChangeArgs = builder.args((t) => ({
+  addLabels: t.stringList({
+    description: `Labels to put on (each 1-${MAX_LABEL_LENGTH} characters, no commas, not starting with -; at most ${MAX_LABELS} on one item); one already there is no error`,
+  }),
+  removeLabels: t.stringList({ description: "Labels to take off; one that is not there is no error" }),
+}));
+
+/** A change to emails (the domain's EmailChange): their folder, read flag and labels. */
+const emailChangeArgs = builder.args((t) => ({
+  folder: t.string({ description: "inbox, archive, trash, junk or a custom name" }),
+  isRead: t.boolean({ description: "Read (true) or unread (false)" }),
+  ...labelChangeArgs,
+}));
 
 /** Which of the agent's mail a list shows. */
 const mailArgs = builder.args((t) => ({
@@ -341,7 +349,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     complexity: pageCost,
     resolve: (agent, args, ctx, info) => {
       const request = { ...filterOf(args), limit: args.limit, offset: args.offset };
-      const query = queryFromInfo({ context: ctx, info, path: ["data"] });
+      const query = pageQuery(ctx, info);
       return ctx.answer.load(() => listEmails(ctx, agent, request, query), bodyBytes);
     },
   }),
@@ -384,10 +392,7 @@ builder.mutationFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       emailId: t.arg.id({ required: true }),
-      folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
-      isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
-      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
-      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
+      ...emailChangeArgs,
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
@@ -400,10 +405,7 @@ builder.mutationFields((t) => ({
     args: {
       agentId: t.arg.id({ required: true }),
       emailIds: t.arg.idList({ required: true, description: "1-100 of the agent's emails" }),
-      folder: t.arg.string({ description: "inbox, archive, trash, junk or a custom name" }),
-      isRead: t.arg.boolean({ description: "Read (true) or unread (false)" }),
-      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
-      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
+      ...emailChangeArgs,
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),

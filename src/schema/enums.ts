@@ -10,8 +10,9 @@ import {
   Kind,
   type SelectionSetNode,
 } from "graphql";
-import { SEND_POLICIES } from "../config.ts";
+import { SEND_POLICIES, VERIFICATION_MODES } from "../config.ts";
 import { type QuarantineReason, type ScreeningPolicy, SPAM_ACTIONS } from "../mailbox/inspection.ts";
+import type { Permission } from "../mailbox/permissions.ts";
 import type { AutoSubmitted, DeliveryStatus } from "../mailbox/reports.ts";
 import { SIGNAL_NAMES, SIGNAL_PLACES } from "../mailbox/screening/index.ts";
 import { builder } from "./builder.ts";
@@ -83,6 +84,22 @@ export const AutoSubmittedEnum = builder.enumType("AutoSubmitted", {
       description: "Mail of a mailing list: List-Id, List-Unsubscribe or Precedence: list",
     },
   } as const,
+});
+
+export const PermissionEnum = builder.enumType("Permission", {
+  description: "What a key may do",
+  values: {
+    read: { description: "Read mail, threads, attachments and search" },
+    send: { description: "Send, reply, forward, and drafts" },
+    manage: { description: "Folders, labels, deletion, lists, webhooks and keys" },
+    events: { description: "Long polls, event streams and subscriptions" },
+    agents: { description: "A pod's key only: the pod's agents (made, listed)" },
+  } satisfies Record<Permission, { description: string }>,
+});
+
+export const VerificationModeEnum = builder.enumType("VerificationMode", {
+  description: "Who verifies agents: a person's post on X (social), the operator (admin), or nobody (none)",
+  values: VERIFICATION_MODES,
 });
 
 export const SendPolicyEnum = builder.enumType("SendPolicy", {

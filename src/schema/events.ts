@@ -23,13 +23,13 @@ export const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
 // Mail the moment it is filed: the event log read after an id (with a wait),
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
 
-/** What a read of events costs: as many as its limit lets through. */
-export const AFTER = "The id of the last event read; without it, events from the start of the log";
-export const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
-export const TYPES = "Only events of these types, e.g. email.received";
+const AFTER = "The id of the last event read; without it, events from the start of the log";
+const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
+const TYPES = "Only events of these types, e.g. email.received";
 export const EVENT_LABELS =
   "Only events about an email with each of these labels as it is now (without case); -label for one without it";
 
+/** What a read of events costs: as many as its limit lets through. */
 export const eventsCost = (args: { limit?: number | null }) => ({
   field: 1,
   multiplier: Math.min(Math.max(args.limit ?? MAX_EVENTS_PER_READ, 0), MAX_EVENTS_PER_READ),
@@ -65,16 +65,19 @@ const EmailWaitFilter = builder.inputType("EmailWaitFilter", {
   }),
 });
 
+/** A read of the event log: where it starts, how many it takes, and which events. */
+export const readArgs = builder.args((t) => ({
+  after: t.id({ description: AFTER }),
+  limit: t.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
+  types: t.stringList({ description: TYPES }),
+  label: t.stringList({ description: EVENT_LABELS }),
+}));
+
 builder.prismaObjectFields(AgentType, (t) => ({
   events: t.field({
     type: EventPageType,
     description: "Events after an id, oldest first.",
-    args: {
-      after: t.arg.id({ description: AFTER }),
-      limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
-      types: t.arg.stringList({ description: TYPES }),
-      label: t.arg.stringList({ description: EVENT_LABELS }),
-    },
+    args: readArgs,
     authScopes: agentField("events"),
     complexity: eventsCost,
     resolve: (agent, args, ctx) => agentEvents(ctx, agent, args),
@@ -87,11 +90,8 @@ builder.queryFields((t) => ({
     description: "Events after an id; with wait (0-25 s), holds on until at least one exists or the time runs out.",
     args: {
       agentId: t.arg.id({ required: true }),
-      after: t.arg.id({ description: AFTER }),
-      limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
+      ...readArgs,
       wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
-      types: t.arg.stringList({ description: TYPES }),
-      label: t.arg.stringList({ description: EVENT_LABELS }),
     },
     authScopes: verifiedAgentArg("events"),
     complexity: eventsCost,

@@ -1,21 +1,10 @@
 import * as keys from "../mailbox/agent-keys.ts";
-import type { Permission } from "../mailbox/permissions.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { PermissionEnum } from "./enums.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 
 // The keys area in GraphQL: an agent's keys, made within the grant of the key
 // that asks, listed without secrets, revoked at once. Each needs `manage`.
-
-export const PermissionEnum = builder.enumType("Permission", {
-  description: "What a key may do",
-  values: {
-    read: { description: "Read mail, threads, attachments and search" },
-    send: { description: "Send, reply, forward, and drafts" },
-    manage: { description: "Folders, labels, deletion, lists, webhooks and keys" },
-    events: { description: "Long polls, event streams and subscriptions" },
-    agents: { description: "A pod's key only: the pod's agents (made, listed)" },
-  } satisfies Record<Permission, { description: string }>,
-});
 
 export const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
   description:

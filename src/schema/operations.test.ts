@@ -1,6 +1,6 @@
 import { Kind } from "graphql";
 import { expect, test } from "vitest";
-import { summaryOf } from "../rest/request.ts";
+import { summaryOf } from "../rest/operation.ts";
 import type { Route } from "./declare.ts";
 import { schema } from "./index.ts";
 import { operations } from "./operations.ts";

@@ -69,6 +69,11 @@ export function connectionOf<T>(
   );
 }
 
+/** The Prisma selection beneath a page's items. */
+export function pageQuery(context: object, info: GraphQLResolveInfo) {
+  return queryFromInfo({ context, info, path: ["data"] });
+}
+
 /** The Prisma selection beneath a connection's nodes, however the client reaches them. */
 export function nodesQuery(context: object, info: GraphQLResolveInfo) {
   return queryFromInfo({ context, info, paths: [["edges", "node"], ["nodes"]] });

@@ -3,17 +3,14 @@ import * as webhooks from "../mailbox/webhooks.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import type { Context } from "./context.ts";
 import {
-  AFTER,
   counted,
   EVENT_LABELS,
-  EVENT_LIMIT,
   EventPageType,
   eventsCost,
   MailEventType,
-  TYPES,
+  readArgs,
   WAIT_EXTENSIONS,
 } from "./events.ts";
-import { LIMIT_EXTENSIONS } from "./pages.ts";
 import { podKeyArg } from "./pods.ts";
 import { CreateWebhookInput, UpdateWebhookInput, WebhookSecretType } from "./webhooks.ts";
 
@@ -32,11 +29,8 @@ builder.queryFields((t) => ({
       "Events of the pod's agents your key reaches after an id, each naming its agent; with wait (0-25 s), holds on until at least one exists or the time runs out.",
     args: {
       podId: t.arg.id({ required: true }),
-      after: t.arg.id({ description: AFTER }),
-      limit: t.arg.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
+      ...readArgs,
       wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
-      types: t.arg.stringList({ description: TYPES }),
-      label: t.arg.stringList({ description: EVENT_LABELS }),
     },
     authScopes: podKeyArg("events"),
     complexity: eventsCost,

@@ -12,9 +12,15 @@ export const SentFields = graphql(`
   }
 `);
 
-export const PendingFields = graphql(`
+const PendingFields = graphql(`
   fragment PendingFields on PendingSend { __typename id status sendAt to subject }
 `);
+
+/** What asking to send answers: the sent email, or the draft it waits as. */
+export const SendResultFields = graphql(
+  `fragment SendResultFields on SendResult { __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields }`,
+  [PendingFields],
+);
 
 /** What a send that waits answers (202): the draft it waits as, its status, and sendAt when it has one. */
 const pendingAnswer = ({ __typename, ...pending }: { __typename: "PendingSend"; sendAt: unknown }) =>
@@ -42,21 +48,23 @@ export const waits = (result: { __typename: string }) => result.__typename === "
 export const sentObject = <T extends { to: string[] }>(sent: T) => ({ ...sent, to: joinedAddresses(sent.to) });
 
 /**
- * What every request that sends a message shares: the agent's own, a body up
- * to the send limit, 201 (202 when it waits), its idempotencyKey from the
- * Idempotency-Key header.
+ * What every request that writes a message shares: the agent's own, a body
+ * up to the send limit, 201 (202 when a send waits).
  */
-const SENDS = {
+export const WRITES = {
   access: "agent",
   tag: "sending",
   refuses: [403, 404, 409, 422],
   body: true,
   maxBodyBytes: SEND_BODY_LIMIT,
   status: 201,
-  renames: { idempotencyKey: { header: "idempotency-key" } },
 } satisfies Partial<Route>;
 
-const WAITS =
+/** What every request that sends a message adds: its idempotencyKey from the Idempotency-Key header. */
+const SENDS = { ...WRITES, renames: { idempotencyKey: { header: "idempotency-key" } } } satisfies Partial<Route>;
+
+/** What a tool that sends says of a send that waits. */
+export const WAITS =
   ' With sendAt, or when your operator has a person approve your mail first, nothing is sent yet: it answers {id, status: "scheduled" or "pending_approval", to, subject, sendAt}. A pending_approval message waits for a person, who is sent its review link: you are told the outcome (email.approved or email.rejected), and you can delete the draft to withdraw it.';
 
 export const sendingOperations = [
@@ -68,10 +76,10 @@ export const sendingOperations = [
     operation: graphql(
       `mutation SendEmail($agentId: ID!, $input: SendEmailInput!, $idempotencyKey: String) {
         sendEmail(agentId: $agentId, input: $input, idempotencyKey: $idempotencyKey) {
-          __typename ... on SentEmail { id subject sentAt threadId } ...PendingFields
+          ...SendResultFields
         }
       }`,
-      [PendingFields],
+      [SendResultFields],
     ),
     // The spec answers `to` as the client gave it: one address or a list.
     respond: ({ sendEmail }, { body }) =>
@@ -98,10 +106,10 @@ export const sendingOperations = [
     operation: graphql(
       `mutation ReplyToEmail($agentId: ID!, $emailId: ID!, $input: ReplyInput!, $idempotencyKey: String) {
         replyToEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
-          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
+          ...SendResultFields
         }
       }`,
-      [PendingFields],
+      [SendResultFields],
     ),
     respond: ({ replyToEmail }) => sendAnswer(replyToEmail),
     mcp: {
@@ -118,10 +126,10 @@ export const sendingOperations = [
     operation: graphql(
       `mutation ForwardEmail($agentId: ID!, $emailId: ID!, $input: ForwardInput!, $idempotencyKey: String) {
         forwardEmail(agentId: $agentId, emailId: $emailId, input: $input, idempotencyKey: $idempotencyKey) {
-          __typename ... on SentEmail { id to subject sentAt threadId } ...PendingFields
+          ...SendResultFields
         }
       }`,
-      [PendingFields],
+      [SendResultFields],
     ),
     respond: ({ forwardEmail }) => sendAnswer(forwardEmail),
     mcp: {

@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import { addressesOf, type SentRecord } from "../mailbox/records.ts";
 import { deleteSent, getSent, listSent, sendQuota, sentSlice } from "../mailbox/sending.ts";
 import { listSuppressions, removeSuppression } from "../mailbox/suppressions.ts";
@@ -7,7 +6,7 @@ import { builder, OutcomeType } from "./builder.ts";
 import { DeliveryStatusEnum, type SentStatus } from "./enums.ts";
 import { BODY_COST, bodyBytes } from "./limits.ts";
 import { agentField, forCaller, verifiedAgentArg } from "./own-agent.ts";
-import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageQuery, pageType } from "./pages.ts";
 
 // Sending, what went out, and the daily quota.
 
@@ -107,10 +106,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     authScopes: agentField("read"),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
-      ctx.answer.load(
-        () => listSent(ctx, agent, args, queryFromInfo({ context: ctx, info, path: ["data"] })),
-        bodyBytes,
-      ),
+      ctx.answer.load(() => listSent(ctx, agent, args, pageQuery(ctx, info)), bodyBytes),
   }),
   sentConnection: t.connection({
     type: SentEmailType,

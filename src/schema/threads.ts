@@ -1,4 +1,3 @@
-import { queryFromInfo } from "@pothos/plugin-prisma";
 import type { Email, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
 import { labelsOf } from "../mailbox/labels.ts";
 import {
@@ -15,11 +14,11 @@ import {
 } from "../mailbox/threads.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
-import { EmailType, LABEL_CHANGE } from "./emails.ts";
+import { EmailType, labelChangeArgs } from "./emails.ts";
 import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
 import { agentField, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
-import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType } from "./pages.ts";
+import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageQuery, pageType } from "./pages.ts";
 import { SentEmailType } from "./sending.ts";
 
 // Conversations: received and sent mail linked by Message-ID. A thread's
@@ -115,10 +114,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     authScopes: agentField("read"),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
-      ctx.answer.load(
-        () => listThreads(ctx, agent, args, queryFromInfo({ context: ctx, info, path: ["data"] })),
-        bodyBytes,
-      ),
+      ctx.answer.load(() => listThreads(ctx, agent, args, pageQuery(ctx, info)), bodyBytes),
   }),
   threadConnection: t.connection({
     type: ThreadType,
@@ -161,8 +157,7 @@ builder.mutationField("updateThread", (t) =>
     args: {
       agentId: t.arg.id({ required: true }),
       threadId: t.arg.id({ required: true }),
-      addLabels: t.arg.stringList({ description: LABEL_CHANGE.add }),
-      removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
+      ...labelChangeArgs,
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>

@@ -1,4 +1,3 @@
-import { VERIFICATION_MODES } from "../config.ts";
 import { VERIFICATION_CODE_MINUTES } from "../mailbox/lifetimes.ts";
 import {
   completeVerification,
@@ -7,6 +6,7 @@ import {
   verificationStatus,
 } from "../mailbox/verification.ts";
 import { builder } from "./builder.ts";
+import { VerificationModeEnum } from "./enums.ts";
 import { needing } from "./own-agent.ts";
 
 // Verification by a public post on X: any valid key, verified or not, or the
@@ -35,14 +35,9 @@ const VerificationResult = builder
     }),
   });
 
-const VerificationModeType = builder.enumType("VerificationMode", {
-  description: "Who verifies agents: a person's post on X (social), the operator (admin), or nobody (none)",
-  values: VERIFICATION_MODES,
-});
-
 const VerificationStatus = builder.objectRef<VerificationStatusRecord>("VerificationStatus").implement({
   fields: (t) => ({
-    mode: t.expose("mode", { type: VerificationModeType, description: "How agents are verified on this instance" }),
+    mode: t.expose("mode", { type: VerificationModeEnum, description: "How agents are verified on this instance" }),
     verified: t.exposeBoolean("verified"),
     verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
     hasActiveCode: t.exposeBoolean("hasActiveCode", { description: "An unexpired verification code exists" }),
