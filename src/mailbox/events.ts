@@ -4,6 +4,7 @@ import type { Tx } from "../db/statements.ts";
 import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
+import type { Reader } from "./emails.ts";
 import { checkedEventTypes, EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
 import { labelSelector } from "./labels.ts";
 import { LIMIT_PROBLEM } from "./pages.ts";
@@ -112,6 +113,12 @@ async function labelled(services: Services, agentId: string, events: EventRecord
   return events.filter((event) => picked.has(emailIdOf(event) ?? ""));
 }
 
+/** Of the events read, all but those of mail filed in the folder the reader is barred from (their subject and sender). */
+const shownTo = (reader: Reader, events: EventRecord[]) =>
+  reader.hidden == null
+    ? events
+    : events.filter((event) => !(event.type === "email.received" && event.data.folder === reader.hidden));
+
 /** The agent's events after an id, oldest first. */
 async function read(services: Services, agentId: string, after: string, limit: number, types: string[] | null) {
   return (await eventsAfter(services, agentId, after, limit, types)) as EventRecord[];
@@ -126,7 +133,7 @@ export interface EventPage {
 /** Events after an id, oldest first; with a wait, holds on until at least one exists or the time runs out. */
 export async function agentEvents(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   request: EventsRequest & { waitSeconds?: number | null },
   signal?: AbortSignal,
 ): Promise<EventPage> {
@@ -140,7 +147,7 @@ export async function agentEvents(
     for (;;) {
       const woken = services.wakeups.next(agent.id, deadline);
       const events = await read(services, agent.id, from, limit, types);
-      const kept = await labelled(services, agent.id, events, labels);
+      const kept = shownTo(agent, await labelled(services, agent.id, events, labels));
       if (kept.length > 0 || deadline.aborted) return { data: kept, nextAfter: events.at(-1)?.id ?? from };
       // None about mail with the labels: move past them.
       if (events.length > 0) {
@@ -170,7 +177,7 @@ const RECHECK_SECONDS = 5;
  */
 export async function* eventStream(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   request: Omit<EventsRequest, "limit">,
   allowed: () => Promise<boolean>,
   signal?: AbortSignal,

@@ -10,6 +10,7 @@ import {
   folderSummary,
   getEmail,
   listEmails,
+  readerOf,
   updateEmail,
   updateEmails,
 } from "../mailbox/emails.ts";
@@ -58,6 +59,9 @@ async function attachmentAgent(ctx: Context, emailId: string): Promise<AgentReco
   return agent ?? ctx.acting(await emailOwner(ctx, emailId));
 }
 
+/** The agent's mail as the request's key may read it (readerOf). */
+export const readerFor = async (ctx: Context, agent: { id: string }) => readerOf(agent, await ctx.grant());
+
 /** Attachment.content carries no more than this; larger ones are downloaded. */
 const MAX_INLINE_CONTENT = 10 * 1024 * 1024;
 
@@ -88,7 +92,8 @@ builder.prismaObject("Attachment", {
         }
         const agent = await attachmentAgent(ctx, a.emailId);
         return ctx.answer.load(
-          async () => (await attachmentContent(ctx, agent, a.emailId, a.id)).content.toString("base64"),
+          async () =>
+            (await attachmentContent(ctx, await readerFor(ctx, agent), a.emailId, a.id)).content.toString("base64"),
           (base64) => base64.length,
         );
       },
@@ -275,7 +280,7 @@ export const EmailType = builder.prismaObject("Email", {
   }),
 });
 
-const EmailPage = pageType("EmailPage", EmailType);
+export const EmailPage = pageType("EmailPage", EmailType);
 
 const FolderType = builder.objectRef<{ name: string; total: number; unread: number }>("Folder").implement({
   fields: (t) => ({
@@ -302,12 +307,14 @@ export const LABEL_CHANGE = {
   remove: "Labels to take off; one that is not there is no error",
 };
 
+/** What a search takes. */
+export const SEARCH_TERMS =
+  'Words (each a prefix, all must match), "exact phrases" and -excluded words; best match first';
+
 /** Which of the agent's mail a list shows. */
-const mailArgs = builder.args((t) => ({
+export const mailArgs = builder.args((t) => ({
   folder: t.string({ description: "inbox, archive, trash, junk or one of the agent's own (without case)" }),
-  search: t.string({
-    description: 'Words (each a prefix, all must match), "exact phrases" and -excluded words; best match first',
-  }),
+  search: t.string({ description: SEARCH_TERMS }),
   from: t.string({ description: "A sender's address, or @domain" }),
   to: t.string({ description: "An address in To or Cc" }),
   // Not after/before: a connection's cursors go by those names.
@@ -324,9 +331,12 @@ const mailArgs = builder.args((t) => ({
 }));
 
 /** The filter's arguments as GraphQL takes them: its times as dates named for what they bound. */
-type MailArgs = Omit<MailFilter, "after" | "before"> & { receivedAfter?: Date | null; receivedBefore?: Date | null };
+export type MailArgs = Omit<MailFilter, "after" | "before"> & {
+  receivedAfter?: Date | null;
+  receivedBefore?: Date | null;
+};
 
-const filterOf = ({ receivedAfter, receivedBefore, ...rest }: MailArgs): MailFilter => ({
+export const filterOf = ({ receivedAfter, receivedBefore, ...rest }: MailArgs): MailFilter => ({
   ...rest,
   after: receivedAfter?.getTime() ?? null,
   before: receivedBefore?.getTime() ?? null,
@@ -342,7 +352,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     resolve: (agent, args, ctx, info) => {
       const request = { ...filterOf(args), limit: args.limit, offset: args.offset };
       const query = queryFromInfo({ context: ctx, info, path: ["data"] });
-      return ctx.answer.load(() => listEmails(ctx, agent, request, query), bodyBytes);
+      return ctx.answer.load(async () => listEmails(ctx, await readerFor(ctx, agent), request, query), bodyBytes);
     },
   }),
   emailConnection: t.connection({
@@ -353,14 +363,17 @@ builder.prismaObjectFields(AgentType, (t) => ({
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
-        ctx.answer.load(() => emailSlice(ctx, agent, filterOf(args), slice, nodesQuery(ctx, info)), bodyBytes),
+        ctx.answer.load(
+          async () => emailSlice(ctx, await readerFor(ctx, agent), filterOf(args), slice, nodesQuery(ctx, info)),
+          bodyBytes,
+        ),
       ),
   }),
   folders: t.field({
     type: [FolderType],
     description: "inbox, archive, trash and junk, then every custom folder that holds mail.",
     authScopes: agentField("read"),
-    resolve: (agent, _, ctx) => folderSummary(ctx, agent),
+    resolve: async (agent, _, ctx) => folderSummary(ctx, await readerFor(ctx, agent)),
   }),
 }));
 
@@ -372,7 +385,7 @@ builder.queryField("email", (t) =>
     args: { agentId: t.arg.id({ required: true }), emailId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("read"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
-      ctx.answer.load(() => getEmail(ctx, agent, args.emailId, query), bodyBytes),
+      ctx.answer.load(async () => getEmail(ctx, await readerFor(ctx, agent), args.emailId, query), bodyBytes),
     ),
   }),
 );

@@ -1,4 +1,4 @@
-import { type EmailQuery, getEmail, waitForEmail } from "../mailbox/emails.ts";
+import { type EmailQuery, getEmail, type Reader, waitForEmail } from "../mailbox/emails.ts";
 import {
   agentEvents,
   type EventPage,
@@ -12,7 +12,7 @@ import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
-import { EmailType, LABEL_FILTER } from "./emails.ts";
+import { EmailType, LABEL_FILTER, readerFor } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { LIMIT_EXTENSIONS } from "./pages.ts";
@@ -77,7 +77,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     },
     authScopes: agentField("events"),
     complexity: eventsCost,
-    resolve: (agent, args, ctx) => agentEvents(ctx, agent, args),
+    resolve: async (agent, args, ctx) => agentEvents(ctx, await readerFor(ctx, agent), args),
   }),
 }));
 
@@ -95,8 +95,8 @@ builder.queryFields((t) => ({
     },
     authScopes: verifiedAgentArg("events"),
     complexity: eventsCost,
-    resolve: forCaller((agent, args, ctx) =>
-      agentEvents(ctx, agent, { ...args, waitSeconds: args.wait }, ctx.signal()),
+    resolve: forCaller(async (agent, args, ctx) =>
+      agentEvents(ctx, await readerFor(ctx, agent), { ...args, waitSeconds: args.wait }, ctx.signal()),
     ),
   }),
   waitForEmail: t.prismaField({
@@ -112,7 +112,7 @@ builder.queryFields((t) => ({
     authScopes: verifiedAgentArg("events"),
     resolve: forCallerWith(async (agent, query: EmailQuery, { filter, timeoutSeconds }, ctx) => {
       const wait = { ...filter, after: filter?.after?.getTime(), timeoutSeconds };
-      const email = await waitForEmail(ctx, agent, wait, ctx.signal(), query);
+      const email = await waitForEmail(ctx, await readerFor(ctx, agent), wait, ctx.signal(), query);
       return email && ctx.answer.load(async () => email, bodyBytes);
     }),
   }),
@@ -126,11 +126,11 @@ builder.queryFields((t) => ({
 async function counted<T>(
   ctx: Context,
   agentId: string,
-  stream: (agent: { id: string }) => AsyncGenerator<T>,
+  stream: (reader: Reader & { id: string }) => AsyncGenerator<T>,
 ): Promise<AsyncIterableIterator<T>> {
-  const agent = await ctx.acting(agentId);
+  const reader = await readerFor(ctx, await ctx.acting(agentId));
   const release = ctx.streams.open(agentId);
-  const events = stream(agent);
+  const events = stream(reader);
   const ended = <R>(result: R) => {
     release();
     return result;
@@ -183,7 +183,7 @@ builder.subscriptionFields((t) => ({
 }));
 
 /** Received emails as they are filed: each email.received event, read as the email it names. */
-async function* receivedEmails(ctx: Context, agent: { id: string }, folder: string | null) {
+async function* receivedEmails(ctx: Context, agent: Reader & { id: string }, folder: string | null) {
   const request = { types: ["email.received"] };
   for await (const event of eventStream(ctx, agent, request, () => ctx.stillCaller(), ctx.signal())) {
     if (folder !== null && !sameFolder(String(event.data.folder), folder)) continue;

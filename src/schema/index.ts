@@ -14,6 +14,7 @@ import "./webhooks.ts";
 import "./keys.ts";
 import "./domains.ts";
 import "./pods.ts";
+import "./pod-mail.ts";
 import "./admin.ts";
 
 export const schema = builder.toSchema();

@@ -6,6 +6,7 @@ import { draftOperations } from "./drafts.rest.ts";
 import { emailOperations } from "./emails.rest.ts";
 import { eventOperations } from "./events.rest.ts";
 import { keyOperations } from "./keys.rest.ts";
+import { podMailOperations } from "./pod-mail.rest.ts";
 import { podOperations } from "./pods.rest.ts";
 import { reviewOperations } from "./review.rest.ts";
 import { senderOperations } from "./senders.rest.ts";
@@ -31,6 +32,7 @@ export const operations: Route[] = [
   ...webhookOperations,
   ...keyOperations,
   ...podOperations,
+  ...podMailOperations,
   ...reviewOperations,
   ...adminOperations,
 ];
