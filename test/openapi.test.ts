@@ -279,6 +279,11 @@ test("every documented operation answers as documented", async () => {
   await call("DELETE", `/pods/${pod}/keys/${podChild.body.id}`, { key: podKey });
   await call("POST", `/pods/${pod}/agents`, { key: podKey, body: { id: uniqueId(), name: "Pod agent" } });
   await call("GET", `/pods/${pod}/agents`, { key: podKey });
+  const podReader = (
+    await api.post(`/admin/pods/${pod}/keys`, { key: ADMIN, body: { name: "r", permissions: ["read"] } })
+  ).body.key;
+  await call("GET", `/pods/${pod}/emails`, { key: podReader });
+  await call("GET", `/pods/${pod}/search?q=hello`, { key: podReader });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

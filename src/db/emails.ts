@@ -314,11 +314,12 @@ export type EmailState = Pick<Email, "id" | "folder" | "isRead" | "labels">;
 // The writes below run in the transaction of the events they report, which
 // is our own (see events.ts): raw SQL.
 
-/** Inside a transaction: the agent's emails of these ids, their rows locked until commit. */
-export async function lockEmails(tx: Tx, agentId: string, ids: string[]): Promise<EmailState[]> {
+/** Inside a transaction: the agent's emails of these ids (but those in the folder left out), their rows locked until commit. */
+export async function lockEmails(tx: Tx, agentId: string, ids: string[], hidden: string | null): Promise<EmailState[]> {
+  const shown = hidden === null ? "" : ` AND "folder" <> ?`;
   const rows = await tx.all(
-    `SELECT "id", "folder", "isRead", "labels" FROM "Email" WHERE "agentId" = ? AND "id" IN (${ids.map(() => "?").join(", ")})${tx.forUpdate}`,
-    [agentId, ...ids],
+    `SELECT "id", "folder", "isRead", "labels" FROM "Email" WHERE "agentId" = ? AND "id" IN (${ids.map(() => "?").join(", ")})${shown}${tx.forUpdate}`,
+    [agentId, ...ids, ...(hidden === null ? [] : [hidden])],
   );
   return rows.map((row) => rowOf(tx, "Email", row));
 }
@@ -337,16 +338,21 @@ export async function changeEmail(
   );
 }
 
-/** Inside a transaction: one of the agent's emails' folder and size, its row locked until commit; null when gone. */
+/**
+ * Inside a transaction: one of the agent's emails' folder and size, its row locked until commit; null when gone, or
+ * in the folder left out.
+ */
 export async function lockEmailSize(
   tx: Tx,
   agentId: string,
   id: string,
+  hidden: string | null,
 ): Promise<{ folder: string; size: number } | null> {
-  const row = await tx.one(`SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?${tx.forUpdate}`, [
-    id,
-    agentId,
-  ]);
+  const shown = hidden === null ? "" : ` AND "folder" <> ?`;
+  const row = await tx.one(
+    `SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?${shown}${tx.forUpdate}`,
+    [id, agentId, ...(hidden === null ? [] : [hidden])],
+  );
   return row ? { folder: row.folder as string, size: Number(row.size) } : null;
 }
 

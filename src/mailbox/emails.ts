@@ -124,15 +124,19 @@ function checkedChange(change: EmailChange): CheckedChange {
   return { folder: change.folder == null ? null : folderName(change.folder), isRead: change.isRead ?? null, labels };
 }
 
-/** Applies the change to the agent's emails, all of them or, when one is not the agent's, none; how many changed. */
+/**
+ * Applies the change to the agent's emails, all of them or, when one is not the agent's (or is in the folder the
+ * reader is barred from), none; how many changed.
+ */
 async function applyChange(
   services: Services,
-  agentId: string,
+  reader: Reader & { id: string },
   emailIds: string[],
   change: CheckedChange,
 ): Promise<number> {
+  const agentId = reader.id;
   return withEvents(services, async (tx, emit) => {
-    const found = await lockEmails(tx, agentId, emailIds);
+    const found = await lockEmails(tx, agentId, emailIds, reader.hidden ?? null);
     if (found.length !== emailIds.length) throw notFound();
     const folder = change.folder === null ? null : await folderToMoveTo(tx, agentId, change.folder);
     let changed = 0;
@@ -155,19 +159,20 @@ async function applyChange(
 /** Moves an email to a folder and/or sets its read flag. */
 export async function updateEmail(
   services: Services,
-  agent: { id: string },
+  reader: Reader & { id: string },
   emailId: string,
   change: EmailChange,
   query: EmailQuery = {},
 ): Promise<EmailRecord> {
-  await applyChange(services, agent.id, [emailId], checkedChange(change));
-  return getEmail(services, agent, emailId, query);
+  await applyChange(services, reader, [emailId], checkedChange(change));
+  // As changed, even into the folder the reader is barred from: the email it just reached.
+  return getEmail(services, { id: reader.id }, emailId, query);
 }
 
 /** One change to up to 100 emails at once: all of them, or none when one is not the agent's. */
 export async function updateEmails(
   services: Services,
-  agent: { id: string },
+  reader: Reader & { id: string },
   emailIds: string[],
   change: EmailChange,
 ): Promise<{ updated: number }> {
@@ -175,18 +180,18 @@ export async function updateEmails(
   if (ids.length < 1 || ids.length > MAX_BATCH) {
     throw new ServiceError("BAD_REQUEST", `emailIds must name 1-${MAX_BATCH} emails`);
   }
-  return { updated: await applyChange(services, agent.id, ids, checkedChange(change)) };
+  return { updated: await applyChange(services, reader, ids, checkedChange(change)) };
 }
 
 /** To trash; from trash, or with permanent, for good, freeing its bytes. */
 export async function deleteEmail(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   emailId: string,
   permanent: boolean,
 ): Promise<Outcome> {
   return withEvents(services, async (tx, emit) => {
-    const email = await lockEmailSize(tx, agent.id, emailId);
+    const email = await lockEmailSize(tx, agent.id, emailId, agent.hidden ?? null);
     if (!email) throw notFound();
     if (!permanent && email.folder !== "trash") {
       if (!(await trashEmail(tx, agent.id, emailId, services.clock.now()))) throw notFound();

@@ -404,7 +404,7 @@ builder.mutationFields((t) => ({
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
-      ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args, query), bodyBytes),
+      ctx.answer.load(async () => updateEmail(ctx, await readerFor(ctx, agent), args.emailId, args, query), bodyBytes),
     ),
   }),
   updateEmails: t.field({
@@ -419,7 +419,9 @@ builder.mutationFields((t) => ({
       removeLabels: t.arg.stringList({ description: LABEL_CHANGE.remove }),
     },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      updateEmails(ctx, await readerFor(ctx, agent), args.emailIds.map(String), args),
+    ),
   }),
   deleteEmail: t.field({
     type: OutcomeType,
@@ -430,6 +432,8 @@ builder.mutationFields((t) => ({
       permanent: t.arg.boolean({ description: "Delete for good, freeing its storage (default false)" }),
     },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => deleteEmail(ctx, agent, args.emailId, args.permanent ?? false)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      deleteEmail(ctx, await readerFor(ctx, agent), args.emailId, args.permanent ?? false),
+    ),
   }),
 }));
