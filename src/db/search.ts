@@ -182,6 +182,10 @@ const SCORE = `bm25("EmailSearch", 10.0, 5.0, 1.0)`;
 /** The owner's agents, one or several. */
 const agentsOf = (owner: MailOwner): readonly string[] => (typeof owner === "string" ? [owner] : owner);
 
+/** Each agent's query joined by the database's OR; one agent's as it is. */
+const anyOf = (queries: string[], or: string) =>
+  queries.length === 1 ? (queries[0] as string) : queries.map((query) => `(${query})`).join(` ${or} `);
+
 /**
  * SQLite's index holds every agent's mail, each word tagged with its agent,
  * so a search reads only its agents' entries however much mail the others
@@ -197,15 +201,19 @@ export function sqliteSearch({ words, phrases, excluded }: SearchTerms, owner: M
     const match = excluded.length > 0 ? `(${wanted.join(" AND ")}) NOT (${unwanted})` : wanted.join(" AND ");
     return { wanted, unwanted, match };
   });
-  const either = (parts: string[]) =>
-    parts.length === 1 ? (parts[0] as string) : parts.map((p) => `(${p})`).join(" OR ");
   const agents = oneOf(`"Email"."agentId"`, owner);
   if (words.length + phrases.length === 0) {
     const where = `"Email"."rowid" NOT IN (SELECT "rowid" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?)`;
-    const unwanted = either(queries.map((query) => query.unwanted));
+    const unwanted = anyOf(
+      queries.map((query) => query.unwanted),
+      "OR",
+    );
     return { join: "", where, params: [unwanted], relevance: null, relevanceParams: [], ranked: null };
   }
-  const match = either(queries.map((query) => query.match));
+  const match = anyOf(
+    queries.map((query) => query.match),
+    "OR",
+  );
   const found = `SELECT "rowid" AS "hit", ${SCORE} AS "score" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`;
   return {
     join: `JOIN "EmailSearch" ON "EmailSearch"."rowid" = "Email"."rowid"`,
@@ -242,16 +250,23 @@ export function postgresSearch({ words, phrases, excluded }: SearchTerms, owner:
     const query = [wanted, ...excluded.map((parts) => `!${phrase(parts)}`)].join(" & ");
     return { wanted, unwanted, query };
   });
-  const either = (parts: string[]) =>
-    parts.length === 1 ? (parts[0] as string) : parts.map((p) => `(${p})`).join(" | ");
   const agents = oneOf(`"Email"."agentId"`, owner);
   if (words.length + phrases.length === 0) {
     const where = `"Email"."id" NOT IN (SELECT "emailId" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery))`;
-    const unwanted = either(queries.map((query) => query.unwanted));
+    const unwanted = anyOf(
+      queries.map((query) => query.unwanted),
+      "|",
+    );
     return { join: "", where, params: [unwanted], relevance: null, relevanceParams: [], ranked: null };
   }
-  const wanted = either(queries.map((query) => query.wanted));
-  const query = either(queries.map((each) => each.query));
+  const wanted = anyOf(
+    queries.map((query) => query.wanted),
+    "|",
+  );
+  const query = anyOf(
+    queries.map((each) => each.query),
+    "|",
+  );
   const found = `SELECT "emailId", "emailReceivedAt", ${POSTGRES_SCORE} AS "score" FROM "EmailSearch"
     WHERE "search" @@ CAST(? AS tsquery)`;
   const order = `"score" DESC, "emailReceivedAt" DESC, "emailId" DESC`;
