@@ -1,11 +1,12 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { createAgent } from "./agents.ts";
-import { folderSummary, getEmail, listEmails, readerOf, updateEmail, waitForEmail } from "./emails.ts";
+import { deleteEmail, folderSummary, getEmail, listEmails, readerOf, updateEmail, waitForEmail } from "./emails.ts";
 import type { Grant } from "./permissions.ts";
 import { listPodEmails } from "./pod-mail.ts";
 import { createPod } from "./pods.ts";
 import type { AgentRecord } from "./records.ts";
+import { getThread, listThreads } from "./threads.ts";
 
 // Reading a pod's mail (the mail of the agents a pod's key reaches, as one
 // agent's is read), and what a key barred from junk reads of an agent's.
@@ -98,7 +99,7 @@ describe("a pod's mail", () => {
 });
 
 describe("a key barred from junk", () => {
-  test("reads no mail in junk: not listed, searched, counted, waited for or found by id", async () => {
+  test("reads or changes no mail in junk: not listed, searched, counted, waited for, found by id or in a thread; not changed", async () => {
     const agent = await memory.agent("screened");
     const junk = await deliver(agent, "Cheap pills");
     const kept = await deliver(agent, "Cheap flights");
@@ -119,6 +120,14 @@ describe("a key barred from junk", () => {
     const since = memory.clock.now().getTime() - 60_000;
     const waited = await waitForEmail(memory.services, barred, { subject: "pills", after: since, timeoutSeconds: 0 });
     expect(waited).toBeNull();
+    await expect(updateEmail(memory.services, barred, junk, { isRead: true })).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+    });
+    await expect(deleteEmail(memory.services, barred, junk, false)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    const { threadId } = await getEmail(memory.services, agent, junk);
+    await expect(getThread(memory.services, barred, threadId)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    const threads = await listThreads(memory.services, barred, {}, {});
+    expect(threads.data.map((thread) => thread.id)).not.toContain(threadId);
     // The agent's own key sees it all.
     expect((await listEmails(memory.services, agent, { folder: "junk" })).data.map((email) => email.id)).toEqual([
       junk,
