@@ -34,7 +34,10 @@ import type { Services } from "./services.ts";
 // folder to any folder, delete moves to trash, and deleting from trash (or
 // with permanent) removes the message and frees its bytes. A change may also
 // put labels on and take them off (labels.ts). Reads are plain
-// statements in keyset order (receivedAt, then id, newest first).
+// statements in keyset order (receivedAt, then id, newest first), by a
+// reader: one agent's mail, or several agents' (a pod's, pod-mail.ts), less
+// the folder the key is barred from (permissions.ts' hiddenFolder), which no
+// read shows and no change by id reaches.
 
 export interface Folder {
   name: string;
@@ -61,8 +64,7 @@ export const readerOf = (agent: { id: string }, grant: Grant): Reader & { id: st
 
 /** The selector a filter makes, its folder by the spelling the mail has, less what the reader is barred from. */
 async function selectorFor(services: Services, reader: Reader, filter: MailFilter): Promise<MailSelector> {
-  const owner = reader.id;
-  const folders = filter.folder == null ? null : await foldersToRead(services, owner, filter.folder);
+  const folders = filter.folder == null ? null : await foldersToRead(services, reader.id, filter.folder);
   const folder = folders !== null && folders.length === 1 ? (folders[0] as string) : folders;
   return { ...selectorOf(filter), folder, hidden: reader.hidden ?? null };
 }
