@@ -52,6 +52,7 @@ describe("making and listing keys", () => {
       name: "dashboard",
       permissions: ["read", "events"],
       expiresAt: null,
+      hideJunk: false,
       createdAt: expect.any(Number),
     });
     const listed = await api.get(keysPath(), { key: agent.apiKey });

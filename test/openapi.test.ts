@@ -307,6 +307,11 @@ test("every documented operation answers as documented", async () => {
   await call("GET", `/pods/${pod}/lists`, { key: podKey });
   await call("PUT", `/pods/${pod}/policy`, { key: podKey, body: { sendPolicy: "review_new_recipients" } });
   await call("GET", `/pods/${pod}/policy`, { key: podKey });
+  const podReader = (
+    await api.post(`/admin/pods/${pod}/keys`, { key: ADMIN, body: { name: "r", permissions: ["read"] } })
+  ).body.key;
+  await call("GET", `/pods/${pod}/emails`, { key: podReader });
+  await call("GET", `/pods/${pod}/search?q=hello`, { key: podReader });
 
   // Endings.
   await call("DELETE", `${base}/emails/${email.id}`, { key, headers: {} });

@@ -23,14 +23,14 @@ const expired = (cutoff: Date) => ({ verifiedAt: null, createdAt: { lte: cutoff 
 // kind of key: an agent's primary one (its own column), or a Key row, an
 // agent's (joined to it) or a pod's (no agent: its columns come back null).
 const BY_KEY = `SELECT ${columnsOf("Agent")}, NULL AS "keyId", NULL AS "keyPermissions", NULL AS "keyExpiresAt",
-    NULL AS "keyPodId", NULL AS "keyAgents"
+    NULL AS "keyPodId", NULL AS "keyAgents", NULL AS "keyHideJunk"
     FROM "Agent" WHERE "apiKeyHash" = ?
   UNION ALL SELECT ${columnsOf("Agent", { table: true })}, "Key"."id", "Key"."permissions", "Key"."expiresAt",
-    "Key"."podId", "Key"."agents"
+    "Key"."podId", "Key"."agents", "Key"."hideJunk"
     FROM "Key" LEFT JOIN "Agent" ON "Agent"."id" = "Key"."agentId" WHERE "Key"."hash" = ?`;
 
 /** A Key row as the lookup reads it; null for the agent's primary key. */
-export type KeyGrantRow = Pick<Key, "id" | "permissions" | "expiresAt" | "podId" | "agents">;
+export type KeyGrantRow = Pick<Key, "id" | "permissions" | "expiresAt" | "podId" | "agents" | "hideJunk">;
 
 /**
  * The agent whose key (primary, or one of its Key rows) has this hash, and that Key row; for a pod's key, no agent
@@ -42,12 +42,17 @@ export async function holderByKeyHash(
 ): Promise<{ agent: Agent | null; key: KeyGrantRow | null } | null> {
   const row = await sql.one(BY_KEY, [hash, hash]);
   if (!row) return null;
-  const { keyId, keyPermissions, keyExpiresAt, keyPodId, keyAgents, ...agent } = row;
+  const { keyId, keyPermissions, keyExpiresAt, keyPodId, keyAgents, keyHideJunk, ...agent } = row;
   const key =
     keyId === null
       ? null
       : {
-          ...rowOf(sql, "Key", { permissions: keyPermissions, expiresAt: keyExpiresAt, agents: keyAgents }),
+          ...rowOf(sql, "Key", {
+            permissions: keyPermissions,
+            expiresAt: keyExpiresAt,
+            agents: keyAgents,
+            hideJunk: keyHideJunk,
+          }),
           id: keyId as string,
           podId: keyPodId as string | null,
         };

@@ -5,7 +5,7 @@ import type { SliceRequest, Window } from "./pages.ts";
 import { columnsOf, rowOf, rowsOf } from "./rows.ts";
 import type { RankedSearch, SearchTerms } from "./search.ts";
 import { likeLiteral, type Sql } from "./sql.ts";
-import type { Param, Tx } from "./statements.ts";
+import { oneOf, type Param, type Tx } from "./statements.ts";
 
 // Reading received mail. Which emails, in which order (folders, filters,
 // full-text search, newest or best first), is our own SQL: Prisma cannot
@@ -19,10 +19,15 @@ import type { Param, Tx } from "./statements.ts";
 /** What a read of emails loads with each: the GraphQL selection, as Prisma takes it. */
 export type EmailQuery = { include?: Prisma.EmailInclude } | { select?: Prisma.EmailSelect };
 
+/** Whose mail a read reads: one agent's, or (a pod's key) several agents' (none: no mail). */
+export type MailOwner = string | readonly string[];
+
 /** Which of an agent's mail a list shows, checked and normalised by the domain. */
 export interface MailSelector {
-  /** A folder's stored name. */
-  folder?: string | null;
+  /** A folder's stored name; several agents' mail may spell a custom one several ways. */
+  folder?: string | readonly string[] | null;
+  /** A folder whose mail is left out whatever else is asked (the key is barred from it). */
+  hidden?: string | null;
   /** The search's terms; null when it can match nothing. */
   search?: SearchTerms | null;
   from?: string | null;
@@ -49,14 +54,19 @@ function senderCondition(from: string): { where: string; params: Param[] } {
 }
 
 /** The rows a selector picks: what to join, the condition, and the order by relevance when it searches. */
-function mailSelection(sql: Sql, agentId: string, selector: MailSelector) {
-  const conditions = [`"Email"."agentId" = ?`];
-  const params: Param[] = [agentId];
+function mailSelection(sql: Sql, owner: MailOwner, selector: MailSelector) {
+  const agents = oneOf(`"Email"."agentId"`, owner);
+  const conditions = [agents.where];
+  const params: Param[] = [...agents.params];
   const add = (where: string, ...values: Param[]) => {
     conditions.push(where);
     params.push(...values);
   };
-  if (selector.folder != null) add(`"folder" = ?`, selector.folder);
+  if (selector.folder != null) {
+    const folder = oneOf(`"folder"`, selector.folder);
+    add(folder.where, ...folder.params);
+  }
+  if (selector.hidden != null) add(`"folder" <> ?`, selector.hidden);
   if (selector.from != null) {
     const sender = senderCondition(selector.from);
     add(sender.where, ...sender.params);
@@ -88,7 +98,7 @@ function mailSelection(sql: Sql, agentId: string, selector: MailSelector) {
     return { join: "", where: conditions.join(" AND "), params, relevance: null, ranked: null };
   }
   const searchAlone = conditions.length === 1;
-  const clause = sql.search(terms, agentId);
+  const clause = sql.search(terms, owner);
   add(clause.where, ...clause.params);
   return {
     join: clause.join,
@@ -121,6 +131,8 @@ interface EmailRead {
   attachments: boolean;
   columns: string;
   byId: string;
+  /** byId, but for mail in a folder left out (the next parameter). */
+  byIdShown: string;
 }
 
 function readWith(prisma: boolean, attachments: boolean): EmailRead {
@@ -128,7 +140,8 @@ function readWith(prisma: boolean, attachments: boolean): EmailRead {
   // a row `pg` built by an object spread a shape of its own when a property is added to it, and every
   // field read of a page of such rows then misses its cache.
   const columns = attachments ? `${COLUMNS}, NULL AS "attachments"` : COLUMNS;
-  return { prisma, attachments, columns, byId: `SELECT ${columns} FROM "Email" WHERE "id" = ? AND "agentId" = ?` };
+  const byId = `SELECT ${columns} FROM "Email" WHERE "id" = ? AND "agentId" = ?`;
+  return { prisma, attachments, columns, byId, byIdShown: `${byId} AND "folder" <> ?` };
 }
 
 const READS = { prisma: readWith(true, false), columns: readWith(false, false), attachments: readWith(false, true) };
@@ -157,10 +170,16 @@ async function planned(db: Store, rows: Email[], query: EmailQuery, read: EmailR
 }
 
 /** One page of the mail a selector picks, best match first when it searches, else newest first; and how much in all. */
-export async function emailPage(db: Store, agentId: string, selector: MailSelector, window: Window, query: EmailQuery) {
+export async function emailPage(
+  db: Store,
+  owner: MailOwner,
+  selector: MailSelector,
+  window: Window,
+  query: EmailQuery,
+) {
   const { sql } = db;
   const read = emailRead(query);
-  const { join, where, params, relevance, ranked } = mailSelection(sql, agentId, selector);
+  const { join, where, params, relevance, ranked } = mailSelection(sql, owner, selector);
   const newest = `"receivedAt" DESC, "id" DESC`;
   const order = relevance ? `${relevance.order}, ${newest}` : newest;
   const [rows, count] = ranked
@@ -191,14 +210,14 @@ function rankedRows(sql: Sql, ranked: RankedSearch, window: Window, columns: str
  */
 export async function emailSlice(
   db: Store,
-  agentId: string,
+  owner: MailOwner,
   selector: MailSelector,
   slice: SliceRequest,
   query: EmailQuery,
 ) {
   const { sql } = db;
   const read = emailRead(query);
-  const { join, where, params } = mailSelection(sql, agentId, selector);
+  const { join, where, params } = mailSelection(sql, owner, selector);
   const conditions = [where];
   const values = [...params];
   const key = `("Email"."receivedAt", "Email"."id")`;
@@ -219,15 +238,18 @@ export async function emailSlice(
   return planned(db, rowsOf(sql, "Email", rows), query, read);
 }
 
-/** One of the agent's emails, or null. */
+/** One of the agent's emails, or null (as for one in the folder left out, when one is). */
 export async function emailById(
   db: Store,
   agentId: string,
   emailId: string,
   query: EmailQuery = {},
+  hidden: string | null = null,
 ): Promise<Email | null> {
   const read = emailRead(query);
-  const row = await db.sql.one(read.byId, [emailId, agentId]);
+  const row = await (hidden === null
+    ? db.sql.one(read.byId, [emailId, agentId])
+    : db.sql.one(read.byIdShown, [emailId, agentId, hidden]));
   if (!row) return null;
   const [email] = await planned(db, [rowOf(db.sql, "Email", row)], query, read);
   return email ?? null;
@@ -245,6 +267,8 @@ export interface MailWait {
   from?: string | null;
   subject?: string | null;
   labels?: LabelSelector | null;
+  /** A folder whose mail is left out. */
+  hidden?: string | null;
 }
 
 /** The first email received after the time that matches, oldest first. */
@@ -256,6 +280,10 @@ export async function firstEmailAfter(db: Store, agentId: string, wait: MailWait
   if (wait.folder != null) {
     conditions.push(`"folder" = ?`);
     params.push(wait.folder);
+  }
+  if (wait.hidden != null) {
+    conditions.push(`"folder" <> ?`);
+    params.push(wait.hidden);
   }
   if (wait.from != null) {
     const sender = senderCondition(wait.from);
@@ -286,11 +314,12 @@ export type EmailState = Pick<Email, "id" | "folder" | "isRead" | "labels">;
 // The writes below run in the transaction of the events they report, which
 // is our own (see events.ts): raw SQL.
 
-/** Inside a transaction: the agent's emails of these ids, their rows locked until commit. */
-export async function lockEmails(tx: Tx, agentId: string, ids: string[]): Promise<EmailState[]> {
+/** Inside a transaction: the agent's emails of these ids (but those in the folder left out), their rows locked until commit. */
+export async function lockEmails(tx: Tx, agentId: string, ids: string[], hidden: string | null): Promise<EmailState[]> {
+  const shown = hidden === null ? "" : ` AND "folder" <> ?`;
   const rows = await tx.all(
-    `SELECT "id", "folder", "isRead", "labels" FROM "Email" WHERE "agentId" = ? AND "id" IN (${ids.map(() => "?").join(", ")})${tx.forUpdate}`,
-    [agentId, ...ids],
+    `SELECT "id", "folder", "isRead", "labels" FROM "Email" WHERE "agentId" = ? AND "id" IN (${ids.map(() => "?").join(", ")})${shown}${tx.forUpdate}`,
+    [agentId, ...ids, ...(hidden === null ? [] : [hidden])],
   );
   return rows.map((row) => rowOf(tx, "Email", row));
 }
@@ -309,16 +338,21 @@ export async function changeEmail(
   );
 }
 
-/** Inside a transaction: one of the agent's emails' folder and size, its row locked until commit; null when gone. */
+/**
+ * Inside a transaction: one of the agent's emails' folder and size, its row locked until commit; null when gone, or
+ * in the folder left out.
+ */
 export async function lockEmailSize(
   tx: Tx,
   agentId: string,
   id: string,
+  hidden: string | null,
 ): Promise<{ folder: string; size: number } | null> {
-  const row = await tx.one(`SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?${tx.forUpdate}`, [
-    id,
-    agentId,
-  ]);
+  const shown = hidden === null ? "" : ` AND "folder" <> ?`;
+  const row = await tx.one(
+    `SELECT "folder", "size" FROM "Email" WHERE "id" = ? AND "agentId" = ?${shown}${tx.forUpdate}`,
+    [id, agentId, ...(hidden === null ? [] : [hidden])],
+  );
   return row ? { folder: row.folder as string, size: Number(row.size) } : null;
 }
 
@@ -351,11 +385,12 @@ export function trashedBefore({ prisma }: Store, before: Date, limit: number) {
   });
 }
 
-/** The folder names the agent's mail has, but these (raw: it is read inside our own transaction of a move). */
-export async function folderNamesBut(tx: Tx, agentId: string, but: string[]): Promise<string[]> {
+/** The folder names the owner's mail has, but these (raw: it is read inside our own transaction of a move). */
+export async function folderNamesBut(tx: Tx, owner: MailOwner, but: string[]): Promise<string[]> {
+  const agents = oneOf(`"agentId"`, owner);
   const rows = await tx.all(
-    `SELECT DISTINCT "folder" FROM "Email" WHERE "agentId" = ? AND "folder" NOT IN (${but.map(() => "?").join(", ")})`,
-    [agentId, ...but],
+    `SELECT DISTINCT "folder" FROM "Email" WHERE ${agents.where} AND "folder" NOT IN (${but.map(() => "?").join(", ")})`,
+    [...agents.params, ...but],
   );
   return rows.map((row) => String(row.folder));
 }
@@ -366,10 +401,13 @@ export async function folderCounts({ prisma }: Store, agentId: string) {
   return groups.map((group) => ({ folder: group.folder, isRead: group.isRead, count: group._count._all }));
 }
 
-/** The part of an email the agent holds: its raw source, and its attachments in the order the message has them. */
-export async function sourceAndAttachments({ prisma }: Store, agentId: string, emailId: string) {
+/**
+ * The part of an email the agent holds: its raw source, and its attachments in the order the message has them; null
+ * as for none when it is in the folder left out.
+ */
+export async function sourceAndAttachments({ prisma }: Store, agentId: string, emailId: string, hidden: string | null) {
   const email = await prisma.email.findFirst({
-    where: { id: emailId, agentId },
+    where: { id: emailId, agentId, ...(hidden === null ? {} : { folder: { not: hidden } }) },
     select: { source: { select: { raw: true } }, attachments: { orderBy: { position: "asc" } } },
   });
   if (!email?.source) return null;

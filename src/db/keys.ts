@@ -9,7 +9,15 @@ import type { Store } from "./client.ts";
 
 export type { Key };
 
-const LISTED = { id: true, name: true, permissions: true, agents: true, expiresAt: true, createdAt: true } as const;
+const LISTED = {
+  id: true,
+  name: true,
+  permissions: true,
+  agents: true,
+  expiresAt: true,
+  hideJunk: true,
+  createdAt: true,
+} as const;
 
 /** A key as listed: all but its hash and its owner. */
 export type ListedKey = Pick<Key, keyof typeof LISTED>;

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import type { Param, Row, Statements } from "./statements.ts";
+import type { MailOwner } from "./emails.ts";
+import { oneOf, type Param, type Row, type Statements } from "./statements.ts";
 
 // Full-text search over received mail as each database does it, in a table
 // "EmailSearch" beside "Email": SQLite's FTS5 index by the email's rowid, and
@@ -178,21 +179,41 @@ export const reindexPostgresSearch = (db: Pick<Statements, "all" | "run">) => re
 /** Subject first, then sender, then text; bm25 is lower for better matches. Ties: the latest filed first. */
 const SCORE = `bm25("EmailSearch", 10.0, 5.0, 1.0)`;
 
+/** The owner's agents, one or several. */
+const agentsOf = (owner: MailOwner): readonly string[] => (typeof owner === "string" ? [owner] : owner);
+
+/** Each agent's query joined by the database's OR; one agent's as it is. */
+const anyOf = (queries: string[], or: string) =>
+  queries.length === 1 ? (queries[0] as string) : queries.map((query) => `(${query})`).join(` ${or} `);
+
 /**
  * SQLite's index holds every agent's mail, each word tagged with its agent,
- * so a search reads only that agent's entries however much mail the others
- * hold: its words are other words than theirs.
+ * so a search reads only its agents' entries however much mail the others
+ * hold: its words are other words than theirs. Several agents' mail (a pod's)
+ * is each agent's query, joined by OR.
  */
-export function sqliteSearch({ words, phrases, excluded }: SearchTerms, agentId: string): SearchClause {
-  const tag = searchTag(agentId);
-  const phrase = (parts: string[]) => `"${parts.map((word) => tag + word).join(" ")}"`;
-  const wanted = [...words.map((word) => `${phrase([word])}*`), ...phrases.map(phrase)];
-  const unwanted = excluded.map(phrase).join(" OR ");
-  if (wanted.length === 0) {
+export function sqliteSearch({ words, phrases, excluded }: SearchTerms, owner: MailOwner): SearchClause {
+  const queries = agentsOf(owner).map((agentId) => {
+    const tag = searchTag(agentId);
+    const phrase = (parts: string[]) => `"${parts.map((word) => tag + word).join(" ")}"`;
+    const wanted = [...words.map((word) => `${phrase([word])}*`), ...phrases.map(phrase)];
+    const unwanted = excluded.map(phrase).join(" OR ");
+    const match = excluded.length > 0 ? `(${wanted.join(" AND ")}) NOT (${unwanted})` : wanted.join(" AND ");
+    return { wanted, unwanted, match };
+  });
+  const agents = oneOf(`"Email"."agentId"`, owner);
+  if (words.length + phrases.length === 0) {
     const where = `"Email"."rowid" NOT IN (SELECT "rowid" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?)`;
+    const unwanted = anyOf(
+      queries.map((query) => query.unwanted),
+      "OR",
+    );
     return { join: "", where, params: [unwanted], relevance: null, relevanceParams: [], ranked: null };
   }
-  const match = excluded.length > 0 ? `(${wanted.join(" AND ")}) NOT (${unwanted})` : wanted.join(" AND ");
+  const match = anyOf(
+    queries.map((query) => query.match),
+    "OR",
+  );
   const found = `SELECT "rowid" AS "hit", ${SCORE} AS "score" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`;
   return {
     join: `JOIN "EmailSearch" ON "EmailSearch"."rowid" = "Email"."rowid"`,
@@ -203,9 +224,9 @@ export function sqliteSearch({ words, phrases, excluded }: SearchTerms, agentId:
     ranked: {
       page: (columns, limit, offset) => ({
         text: `SELECT ${columns} FROM (${found} ORDER BY "score", "rowid" DESC LIMIT ? OFFSET ?) AS "found"
-          JOIN "Email" ON "Email"."rowid" = "found"."hit" AND "Email"."agentId" = ?
+          JOIN "Email" ON "Email"."rowid" = "found"."hit" AND ${agents.where}
           ORDER BY "found"."score", "found"."hit" DESC`,
-        params: [match, limit, offset, agentId],
+        params: [match, limit, offset, ...agents.params],
       }),
       count: { text: `SELECT COUNT(*) AS "n" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?`, params: [match] },
     },
@@ -220,16 +241,32 @@ const POSTGRES_SCORE = `ts_rank("EmailSearch"."search", CAST(? AS tsquery))`;
  * checking and ranking a match reads little, its words tagged as SQLite's
  * are. The query is tsquery text: the terms hold letters and digits only.
  */
-export function postgresSearch({ words, phrases, excluded }: SearchTerms, agentId: string): SearchClause {
-  const tag = searchTag(agentId);
-  const phrase = (parts: string[]) => `(${parts.map((word) => `'${tag}${word}'`).join(" <-> ")})`;
-  const wanted = [...words.map((word) => `'${tag}${word}':*`), ...phrases.map(phrase)].join(" & ");
-  if (!wanted) {
-    const where = `"Email"."id" NOT IN (SELECT "emailId" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery))`;
+export function postgresSearch({ words, phrases, excluded }: SearchTerms, owner: MailOwner): SearchClause {
+  const queries = agentsOf(owner).map((agentId) => {
+    const tag = searchTag(agentId);
+    const phrase = (parts: string[]) => `(${parts.map((word) => `'${tag}${word}'`).join(" <-> ")})`;
+    const wanted = [...words.map((word) => `'${tag}${word}':*`), ...phrases.map(phrase)].join(" & ");
     const unwanted = excluded.map(phrase).join(" | ");
+    const query = [wanted, ...excluded.map((parts) => `!${phrase(parts)}`)].join(" & ");
+    return { wanted, unwanted, query };
+  });
+  const agents = oneOf(`"Email"."agentId"`, owner);
+  if (words.length + phrases.length === 0) {
+    const where = `"Email"."id" NOT IN (SELECT "emailId" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery))`;
+    const unwanted = anyOf(
+      queries.map((query) => query.unwanted),
+      "|",
+    );
     return { join: "", where, params: [unwanted], relevance: null, relevanceParams: [], ranked: null };
   }
-  const query = [wanted, ...excluded.map((parts) => `!${phrase(parts)}`)].join(" & ");
+  const wanted = anyOf(
+    queries.map((query) => query.wanted),
+    "|",
+  );
+  const query = anyOf(
+    queries.map((each) => each.query),
+    "|",
+  );
   const found = `SELECT "emailId", "emailReceivedAt", ${POSTGRES_SCORE} AS "score" FROM "EmailSearch"
     WHERE "search" @@ CAST(? AS tsquery)`;
   const order = `"score" DESC, "emailReceivedAt" DESC, "emailId" DESC`;
@@ -243,8 +280,8 @@ export function postgresSearch({ words, phrases, excluded }: SearchTerms, agentI
     ranked: {
       page: (columns, limit, offset) => ({
         text: `SELECT ${columns} FROM (${found} ORDER BY ${order} LIMIT ? OFFSET ?) AS "found"
-          JOIN "Email" ON "Email"."id" = "found"."emailId" AND "Email"."agentId" = ? ORDER BY ${order}`,
-        params: [wanted, query, limit, offset, agentId],
+          JOIN "Email" ON "Email"."id" = "found"."emailId" AND ${agents.where} ORDER BY ${order}`,
+        params: [wanted, query, limit, offset, ...agents.params],
       }),
       count: {
         text: `SELECT COUNT(*) AS "n" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery)`,

@@ -1,6 +1,7 @@
 import type { Database as SqliteDatabase, Statement } from "better-sqlite3";
 import type pg from "pg";
 import { advisoryKey } from "./advisory.ts";
+import type { MailOwner } from "./emails.ts";
 import {
   indexPostgresEmail,
   indexSqliteEmail,
@@ -31,8 +32,8 @@ export interface Sql extends Tx {
    * this name wait for each other until each commits, across instances.
    */
   takeTurns(tx: Tx, name: TurnName): Promise<void>;
-  /** Full-text search over one agent's "Email" rows, as this database does it. */
-  search(terms: SearchTerms, agentId: string): SearchClause;
+  /** Full-text search over one agent's "Email" rows (or several agents'), as this database does it. */
+  search(terms: SearchTerms, owner: MailOwner): SearchClause;
   /** Inside the transaction that files it: makes a received email searchable. */
   indexForSearch(tx: Tx, email: Row): Promise<void>;
   /**

@@ -16,12 +16,15 @@ export interface ThreadScope {
   agentId: string;
   folder: string | null;
   labels?: LabelSelector | null;
+  /** A folder whose mail is left out: a thread holding no other message is none. */
+  hidden?: string | null;
 }
 
-function threadsWhere({ agentId, folder, labels }: ThreadScope): Prisma.ThreadWhereInput {
+function threadsWhere({ agentId, folder, labels, hidden }: ThreadScope): Prisma.ThreadWhereInput {
   const labelled = labels ? { AND: threadLabelWhere(labels) } : {};
-  if (folder !== null) return { agentId, emails: { some: { folder } }, ...labelled };
-  return { agentId, OR: [{ emails: { some: {} } }, { sent: { some: {} } }], ...labelled };
+  const shown = hidden == null ? {} : { folder: { not: hidden } };
+  if (folder !== null) return { agentId, emails: { some: { AND: [{ folder }, shown] } }, ...labelled };
+  return { agentId, OR: [{ emails: { some: shown } }, { sent: { some: {} } }], ...labelled };
 }
 
 const NEWEST_FIRST = [{ lastMessageAt: "desc" }, { id: "desc" }] satisfies Prisma.ThreadOrderByWithRelationInput[];
@@ -39,11 +42,17 @@ export async function threadSlice({ prisma: db }: Store, scope: ThreadScope, sli
   return rows as Thread[];
 }
 
-/** One of the agent's threads that holds a message, or null. */
-export async function threadById({ prisma: db }: Store, agentId: string, threadId: string, query: ThreadQuery = {}) {
+/** One of the agent's threads that holds a message (not counting those in the folder left out), or null. */
+export async function threadById(
+  { prisma: db }: Store,
+  agentId: string,
+  threadId: string,
+  query: ThreadQuery = {},
+  hidden: string | null = null,
+) {
   const row = await db.thread.findFirst({
     ...query,
-    where: { id: threadId, ...threadsWhere({ agentId, folder: null }) },
+    where: { id: threadId, ...threadsWhere({ agentId, folder: null, hidden }) },
   });
   return row as Thread | null;
 }

@@ -22,6 +22,7 @@ describe("an agent's keys", () => {
       expiresAt: null,
       podId: null,
       agents: null,
+      hideJunk: false,
     });
     expect((await holderOfKey(memory.services, apiKey))?.grant).toEqual(FULL_GRANT);
   });

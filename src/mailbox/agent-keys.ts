@@ -20,6 +20,8 @@ export interface NewKey {
   expiresAt?: Date | null;
   /** A pod's key only: ids of the pod's agents it reaches; all of them when left out. */
   agents?: readonly string[] | null;
+  /** Barred from junk: never sees mail in the junk folder (false when left out). */
+  hideJunk?: boolean | null;
 }
 
 /** A key as shown: never its secret, but once, when it is made. */
@@ -30,6 +32,8 @@ export interface KeyView {
   /** A pod's key: the agents it reaches, null for every agent of the pod; an agent's key: null. */
   agents: string[] | null;
   expiresAt: Date | null;
+  /** Never sees mail in the junk folder. */
+  hideJunk: boolean;
   createdAt: Date;
 }
 
@@ -38,12 +42,15 @@ const NAME_MAX = 100;
 /** A key's id: never its secret. */
 export const newKeyId = () => `key_${randomBytes(12).toString("base64url")}`;
 
-/** A new key's name, permissions (in order) and expiry, checked; the `agents` permission is a pod's key's only. */
+/**
+ * A new key's name, permissions (in order), expiry and junk bar, checked; the `agents` permission is a pod's key's
+ * only.
+ */
 export function checked(
   input: NewKey,
   now: Date,
   owner: "agent" | "pod",
-): Pick<Grant, "permissions" | "expiresAt"> & { name: string } {
+): Pick<Grant, "permissions" | "expiresAt"> & { name: string; hideJunk: boolean } {
   const name = input.name.trim();
   if (name === "" || name.length > NAME_MAX) {
     throw new ServiceError("BAD_REQUEST", `A key's name is 1 to ${NAME_MAX} characters`);
@@ -57,7 +64,7 @@ export function checked(
   }
   const expiresAt = input.expiresAt ?? null;
   if (expiresAt !== null && expiresAt <= now) throw new ServiceError("BAD_REQUEST", "expiresAt must be in the future");
-  return { name, permissions: inOrder(input.permissions), expiresAt };
+  return { name, permissions: inOrder(input.permissions), expiresAt, hideJunk: input.hideJunk ?? false };
 }
 
 export const viewOf = (key: ListedKey): KeyView => ({
@@ -100,6 +107,7 @@ export async function listKeys(services: Services, agent: AgentRecord, grant: Gr
     permissions: [...PERMISSIONS],
     agents: null,
     expiresAt: null,
+    hideJunk: false,
     createdAt: agent.createdAt,
   };
   return [primary, ...(await keysOf(services, { agentId: agent.id })).map(viewOf)];

@@ -3,6 +3,7 @@ import { sourceAndAttachments } from "../db/emails.ts";
 import { ServiceError } from "../errors.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
 import type { MessageAttachment } from "../outbound/compose.ts";
+import type { Reader } from "./emails.ts";
 import { parseMime } from "./mime.ts";
 import { asFilename } from "./outgoing.ts";
 import type { Services } from "./services.ts";
@@ -16,14 +17,17 @@ interface Part {
   content: Buffer;
 }
 
-/** Some parts of one of the agent's emails, with their bytes; null when the email is not the agent's. */
+/**
+ * Some parts of one of the agent's emails, with their bytes; null when the email is not the agent's, or is in the
+ * folder the reader is barred from.
+ */
 async function partsOf(
   services: Services,
-  agentId: string,
+  reader: Reader & { id: string },
   emailId: string,
   which: (attachment: Attachment) => boolean,
 ): Promise<Part[] | null> {
-  const email = await sourceAndAttachments(services, agentId, emailId);
+  const email = await sourceAndAttachments(services, reader.id, emailId, reader.hidden ?? null);
   if (!email) return null;
   const records = email.attachments.filter(which);
   if (records.length === 0) return [];
@@ -41,11 +45,11 @@ async function partsOf(
 /** One attachment with its bytes; 404 unless it is in one of the agent's emails. */
 export async function attachmentContent(
   services: Services,
-  agent: { id: string },
+  reader: Reader & { id: string },
   emailId: string,
   attachmentId: string,
 ): Promise<Part> {
-  const [part] = (await partsOf(services, agent.id, emailId, (a) => a.id === attachmentId)) ?? [];
+  const [part] = (await partsOf(services, reader, emailId, (a) => a.id === attachmentId)) ?? [];
   if (!part) throw new ServiceError("NOT_FOUND", "Attachment not found");
   return part;
 }
@@ -53,10 +57,10 @@ export async function attachmentContent(
 /** Every attachment of an email, ready to go out again with a forward. */
 export async function attachmentsToForward(
   services: Services,
-  agent: { id: string },
+  reader: Reader & { id: string },
   emailId: string,
 ): Promise<MessageAttachment[]> {
-  const parts = await partsOf(services, agent.id, emailId, () => true);
+  const parts = await partsOf(services, reader, emailId, () => true);
   if (!parts) throw new ServiceError("NOT_FOUND", "Email not found");
   return parts.map(({ record, content }, position) => ({
     filename: asFilename(record.filename, position),

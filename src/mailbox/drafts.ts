@@ -23,7 +23,7 @@ import { addressOf, type Outcome } from "./agents.ts";
 import { answering, replyRecipients } from "./answers.ts";
 import { assertAgentMayChange, holding, mustHold, recordHold } from "./approval.ts";
 import { type DueWork, doDueWork } from "./due-work.ts";
-import { getEmail } from "./emails.ts";
+import { getEmail, type Reader } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import type { Link } from "./keys.ts";
 import { limitsOf } from "./limits.ts";
@@ -253,7 +253,11 @@ async function insertStaged(services: Services, agent: AgentRecord, { draft, lin
 }
 
 /** A new draft; with inReplyTo, addressed and titled as a reply to that email unless it says otherwise. */
-export async function createDraft(services: Services, agent: AgentRecord, input: DraftInput): Promise<DraftRecord> {
+export async function createDraft(
+  services: Services,
+  agent: AgentRecord & Reader,
+  input: DraftInput,
+): Promise<DraftRecord> {
   const now = services.clock.now();
   const answered = input.inReplyTo == null ? null : await getEmail(services, agent, input.inReplyTo);
   const reply = answered && replyRecipients(answered, addressOf(agent, services.config), false);

@@ -10,6 +10,7 @@ import {
   lockEmailSize,
   lockEmails,
   lockTrashedSize,
+  type MailOwner,
   type MailSelector,
   emailSlice as sliceOfEmails,
   trashEmail,
@@ -21,10 +22,10 @@ import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import type { Outcome } from "./agents.ts";
 import { type Emit, MAX_WAIT_SECONDS, withEvents } from "./events.ts";
-import { folderName, folderSpelling, folderToMoveTo, folderToRead, SYSTEM_FOLDERS } from "./folders.ts";
+import { folderName, folderSpelling, foldersToRead, folderToMoveTo, SYSTEM_FOLDERS } from "./folders.ts";
 import { type CheckedLabels, checkedLabels, type LabelChange, labelSelector, labelsOf, relabelled } from "./labels.ts";
-import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, readPage, type SliceRequest } from "./pages.ts";
+import { type Grant, hiddenFolder } from "./permissions.ts";
 import type { EmailRecord } from "./records.ts";
 import { filterText, type MailFilter, selectorOf } from "./search.ts";
 import type { Services } from "./services.ts";
@@ -33,7 +34,10 @@ import type { Services } from "./services.ts";
 // folder to any folder, delete moves to trash, and deleting from trash (or
 // with permanent) removes the message and frees its bytes. A change may also
 // put labels on and take them off (labels.ts). Reads are plain
-// statements in keyset order (receivedAt, then id, newest first).
+// statements in keyset order (receivedAt, then id, newest first), by a
+// reader: one agent's mail, or several agents' (a pod's, pod-mail.ts), less
+// the folder the key is barred from (permissions.ts' hiddenFolder), which no
+// read shows and no change by id reaches.
 
 export interface Folder {
   name: string;
@@ -43,37 +47,62 @@ export interface Folder {
 
 const notFound = () => new ServiceError("NOT_FOUND", "Email not found");
 
-/** The selector a filter makes, its folder by the spelling the agent's mail has. */
-async function selectorFor(services: Services, agentId: string, filter: MailFilter): Promise<MailSelector> {
-  const folder = filter.folder == null ? null : await folderToRead(services, agentId, filter.folder);
-  return { ...selectorOf(filter), folder };
+/**
+ * Whose mail a read reads: an agent's (its id), or several agents' (a pod's key: their ids); and the folder the key
+ * is barred from (hiddenFolder), whose mail no read shows. An agent record is a reader that sees every folder.
+ */
+export interface Reader {
+  id: MailOwner;
+  hidden?: string | null;
 }
 
-/** The agent's mail the filter selects: best match first when it searches, else newest first. */
+/** The agent's mail as the grant lets it be read. */
+export const readerOf = (agent: { id: string }, grant: Grant): Reader & { id: string } => ({
+  id: agent.id,
+  hidden: hiddenFolder(grant),
+});
+
+/** The selector a filter makes, its folder by the spelling the mail has, less what the reader is barred from. */
+async function selectorFor(services: Services, reader: Reader, filter: MailFilter): Promise<MailSelector> {
+  const folders = filter.folder == null ? null : await foldersToRead(services, reader.id, filter.folder);
+  const folder = folders !== null && folders.length === 1 ? (folders[0] as string) : folders;
+  return { ...selectorOf(filter), folder, hidden: reader.hidden ?? null };
+}
+
+/** The reader's mail the filter selects: best match first when it searches, else newest first. */
 export async function listEmails(
   services: Services,
-  agent: { id: string },
+  reader: Reader,
   request: PageRequest & MailFilter,
   query: EmailQuery = {},
 ): Promise<Page<EmailRecord>> {
   return readPage(request, async (window) =>
-    emailPage(services, agent.id, await selectorFor(services, agent.id, request), window, query),
+    emailPage(services, reader.id, await selectorFor(services, reader, request), window, query),
   );
 }
 
 /** Mail the filter selects after or before a position, newest first, for cursor paging. */
 export async function emailSlice(
   services: Services,
-  agent: { id: string },
+  reader: Reader,
   filter: MailFilter,
   request: SliceRequest,
   query: EmailQuery,
 ): Promise<EmailRecord[]> {
-  return sliceOfEmails(services, agent.id, await selectorFor(services, agent.id, filter), request, query);
+  return sliceOfEmails(services, reader.id, await selectorFor(services, reader, filter), request, query);
 }
 
-/** One of the agent's received emails. */
-export const getEmail = lookupOf<EmailRecord, EmailQuery>(emailById, "Email");
+/** One of the agent's received emails; 404 as for none when it is in the folder the reader is barred from. */
+export async function getEmail(
+  services: Services,
+  reader: Reader & { id: string },
+  emailId: string,
+  query: EmailQuery = {},
+): Promise<EmailRecord> {
+  const email = await emailById(services, reader.id, emailId, query, reader.hidden ?? null);
+  if (!email) throw notFound();
+  return email;
+}
 
 export interface EmailChange extends LabelChange {
   folder?: string | null;
@@ -97,15 +126,19 @@ function checkedChange(change: EmailChange): CheckedChange {
   return { folder: change.folder == null ? null : folderName(change.folder), isRead: change.isRead ?? null, labels };
 }
 
-/** Applies the change to the agent's emails, all of them or, when one is not the agent's, none; how many changed. */
+/**
+ * Applies the change to the agent's emails, all of them or, when one is not the agent's (or is in the folder the
+ * reader is barred from), none; how many changed.
+ */
 async function applyChange(
   services: Services,
-  agentId: string,
+  reader: Reader & { id: string },
   emailIds: string[],
   change: CheckedChange,
 ): Promise<number> {
+  const agentId = reader.id;
   return withEvents(services, async (tx, emit) => {
-    const found = await lockEmails(tx, agentId, emailIds);
+    const found = await lockEmails(tx, agentId, emailIds, reader.hidden ?? null);
     if (found.length !== emailIds.length) throw notFound();
     const folder = change.folder === null ? null : await folderToMoveTo(tx, agentId, change.folder);
     let changed = 0;
@@ -128,19 +161,20 @@ async function applyChange(
 /** Moves an email to a folder and/or sets its read flag. */
 export async function updateEmail(
   services: Services,
-  agent: { id: string },
+  reader: Reader & { id: string },
   emailId: string,
   change: EmailChange,
   query: EmailQuery = {},
 ): Promise<EmailRecord> {
-  await applyChange(services, agent.id, [emailId], checkedChange(change));
-  return getEmail(services, agent, emailId, query);
+  await applyChange(services, reader, [emailId], checkedChange(change));
+  // As changed, even into the folder the reader is barred from: the email it just reached.
+  return getEmail(services, { id: reader.id }, emailId, query);
 }
 
 /** One change to up to 100 emails at once: all of them, or none when one is not the agent's. */
 export async function updateEmails(
   services: Services,
-  agent: { id: string },
+  reader: Reader & { id: string },
   emailIds: string[],
   change: EmailChange,
 ): Promise<{ updated: number }> {
@@ -148,18 +182,18 @@ export async function updateEmails(
   if (ids.length < 1 || ids.length > MAX_BATCH) {
     throw new ServiceError("BAD_REQUEST", `emailIds must name 1-${MAX_BATCH} emails`);
   }
-  return { updated: await applyChange(services, agent.id, ids, checkedChange(change)) };
+  return { updated: await applyChange(services, reader, ids, checkedChange(change)) };
 }
 
 /** To trash; from trash, or with permanent, for good, freeing its bytes. */
 export async function deleteEmail(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   emailId: string,
   permanent: boolean,
 ): Promise<Outcome> {
   return withEvents(services, async (tx, emit) => {
-    const email = await lockEmailSize(tx, agent.id, emailId);
+    const email = await lockEmailSize(tx, agent.id, emailId, agent.hidden ?? null);
     if (!email) throw notFound();
     if (!permanent && email.folder !== "trash") {
       if (!(await trashEmail(tx, agent.id, emailId, services.clock.now()))) throw notFound();
@@ -194,10 +228,11 @@ export async function deleteFromTrash(
   });
 }
 
-/** inbox, archive, trash and junk, then every custom folder that holds mail. */
-export async function folderSummary(services: Services, agent: { id: string }): Promise<Folder[]> {
+/** inbox, archive, trash and junk, then every custom folder that holds mail; none counted that the reader is barred from. */
+export async function folderSummary(services: Services, reader: Reader & { id: string }): Promise<Folder[]> {
   const folders = new Map(SYSTEM_FOLDERS.map((name) => [name, { name, total: 0, unread: 0 }]));
-  for (const group of await folderCounts(services, agent.id)) {
+  for (const group of await folderCounts(services, reader.id)) {
+    if (group.folder === reader.hidden) continue;
     const folder = folders.get(group.folder) ?? { name: group.folder, total: 0, unread: 0 };
     folder.total += group.count;
     if (!group.isRead) folder.unread += group.count;
@@ -226,7 +261,7 @@ export interface EmailWait {
 /** The first matching email received after `after`, as soon as it is filed; null when none came in time. */
 export async function waitForEmail(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   wait: EmailWait,
   signal?: AbortSignal,
   query: EmailQuery = {},
@@ -241,6 +276,7 @@ export async function waitForEmail(
     from: wait.from == null ? null : filterText(wait.from, "from"),
     subject: wait.subject == null ? null : filterText(wait.subject, "subject"),
     labels: labelSelector(wait.label),
+    hidden: agent.hidden ?? null,
   };
   return withDeadline(timeout * 1000, signal, async (deadline) => {
     for (;;) {

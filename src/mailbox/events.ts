@@ -4,6 +4,7 @@ import type { Tx } from "../db/statements.ts";
 import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
+import type { Reader } from "./emails.ts";
 import { checkedEventTypes, EVENT_TYPES, type EventData, type EventType } from "./event-types.ts";
 import { labelSelector } from "./labels.ts";
 import { LIMIT_PROBLEM } from "./pages.ts";
@@ -126,13 +127,22 @@ async function labelled(services: Services, events: EventRecord[], labels: Label
 export interface EventSource {
   scope: EventScope;
   woken(signal: AbortSignal): Promise<void>;
+  /** The folder whose mail the reader is barred from (hiddenFolder), null for none. */
+  hidden: string | null;
 }
 
-/** The agent's events, woken by its own. */
-const agentSource = (services: Services, agent: { id: string }): EventSource => ({
+/** The agent's events as its reader sees them, woken by its own. */
+const agentSource = (services: Services, agent: Reader & { id: string }): EventSource => ({
   scope: { agentId: agent.id },
   woken: (signal) => services.wakeups.next([agent.id], signal),
+  hidden: agent.hidden ?? null,
 });
+
+/** Of the events read, all but those of mail filed in the folder the source is barred from (their subject and sender). */
+const shownTo = (source: EventSource, events: EventRecord[]) =>
+  source.hidden === null
+    ? events
+    : events.filter((event) => !(event.type === "email.received" && event.data.folder === source.hidden));
 
 /** The source's events after an id, oldest first. */
 async function read(services: Services, source: EventSource, after: string, limit: number, types: string[] | null) {
@@ -151,7 +161,7 @@ export type EventsWait = EventsRequest & { waitSeconds?: number | null };
 /** Events after an id, oldest first; with a wait, holds on until at least one exists or the time runs out. */
 export function agentEvents(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   request: EventsWait,
   signal?: AbortSignal,
 ): Promise<EventPage> {
@@ -175,7 +185,7 @@ export async function sourceEvents(
     for (;;) {
       const woken = source.woken(deadline);
       const events = await read(services, source, from, limit, types);
-      const kept = await labelled(services, events, labels);
+      const kept = shownTo(source, await labelled(services, events, labels));
       if (kept.length > 0 || deadline.aborted) return { data: kept, nextAfter: events.at(-1)?.id ?? from };
       // None about mail with the labels: move past them.
       if (events.length > 0) {
@@ -204,7 +214,7 @@ const RECHECK_SECONDS = 5;
  */
 export function eventStream(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   request: Omit<EventsRequest, "limit">,
   allowed: () => Promise<boolean>,
   signal?: AbortSignal,

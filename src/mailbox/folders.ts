@@ -1,5 +1,5 @@
 import { lockAgent } from "../db/agents.ts";
-import { folderNamesBut } from "../db/emails.ts";
+import { folderNamesBut, type MailOwner } from "../db/emails.ts";
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Services } from "./services.ts";
@@ -94,13 +94,20 @@ export async function folderToMoveTo(tx: Tx, agentId: string, name: string): Pro
   return folderSpelling(tx, agentId, name);
 }
 
-/** A folder to list, by its stored spelling; one that holds no mail and is not inbox, archive or trash is not found. */
-export async function folderToRead(services: Services, agentId: string, name: string): Promise<string> {
+/**
+ * A folder to list, by the spellings the owner's mail has it in (an agent's mail one; several agents' may have
+ * several); one that holds no mail and is not inbox, archive, trash or junk is not found.
+ */
+export async function foldersToRead(services: Services, owner: MailOwner, name: string): Promise<string[]> {
   const checked = folderName(name);
-  if (SYSTEM_FOLDERS.includes(checked)) return checked;
-  const custom = await folderNamesBut(services.sql, agentId, SYSTEM_FOLDERS);
-  const stored = spellingAmong(custom, checked);
-  if (stored !== undefined) return stored;
+  if (SYSTEM_FOLDERS.includes(checked)) return [checked];
+  const custom = await folderNamesBut(services.sql, owner, SYSTEM_FOLDERS);
+  const stored = custom.filter((spelling) => sameFolder(spelling, checked));
+  if (stored.length > 0) return stored;
   const known = [...SYSTEM_FOLDERS, ...custom.sort()].join(", ");
   throw new ServiceError("NOT_FOUND", `Folder ${excerpt(name)} not found: the folders are ${known}`);
 }
+
+/** A folder of the agent's to list, by its stored spelling (foldersToRead). */
+export const folderToRead = async (services: Services, agentId: string, name: string): Promise<string> =>
+  (await foldersToRead(services, agentId, name))[0] as string;

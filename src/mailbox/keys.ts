@@ -86,6 +86,7 @@ const grantOf = (key: KeyGrantRow): Grant => ({
   expiresAt: key.expiresAt,
   podId: key.podId,
   agents: agentLimitOf(key.agents)?.map((id) => id.toLowerCase()) ?? null,
+  hideJunk: key.hideJunk,
 });
 
 /** The agent a verification link is for, or null. */

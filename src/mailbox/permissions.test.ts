@@ -5,6 +5,7 @@ import {
   expired,
   FULL_GRANT,
   type Grant,
+  hiddenFolder,
   inOrder,
   PERMISSIONS,
   unlimited,
@@ -60,5 +61,27 @@ describe("a child key never exceeds its parent", () => {
   test("outliving the parent is refused: a later expiry, or none", () => {
     expect(() => assertWithin(parent, { permissions: ["read"], expiresAt: new Date(10_001) })).toThrow(/outlives/);
     expect(() => assertWithin(parent, { permissions: ["read"], expiresAt: null })).toThrow(/outlives/);
+  });
+
+  test("a child of a key barred from junk is barred too; a key that sees junk may make either", () => {
+    const barred = { ...grant(["read", "manage"]), hideJunk: true };
+    expect(() => assertWithin(barred, { permissions: ["read"], expiresAt: null })).toThrow(
+      expect.objectContaining({ kind: "FORBIDDEN", details: { permission: "manage" } }),
+    );
+    expect(() => assertWithin(barred, { permissions: ["read"], expiresAt: null, hideJunk: false })).toThrow(/junk/);
+    expect(() => assertWithin(barred, { permissions: ["read"], expiresAt: null, hideJunk: true })).not.toThrow();
+    expect(() => assertWithin(FULL_GRANT, { permissions: ["read"], expiresAt: null, hideJunk: true })).not.toThrow();
+  });
+});
+
+describe("a key barred from junk", () => {
+  test("never sees the junk folder; any other key sees every folder", () => {
+    expect(hiddenFolder({ hideJunk: true })).toBe("junk");
+    expect(hiddenFolder({ hideJunk: false })).toBeNull();
+    expect(hiddenFolder(FULL_GRANT)).toBeNull();
+  });
+
+  test("is not the primary key's equal", () => {
+    expect(unlimited({ ...FULL_GRANT, hideJunk: true })).toBe(false);
   });
 });

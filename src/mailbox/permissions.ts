@@ -4,8 +4,10 @@ import { ServiceError } from "../errors.ts";
 // attachments, search), send (send, reply, forward, drafts), manage (folders,
 // labels, deletion, lists, webhooks, keys) and events (long polls, streams,
 // subscriptions), and for a pod's key agents (its agents and their keys). It
-// may be limited further, by an expiry time and (a pod's key) to some of the
-// pod's agents. An agent's primary key (from registration and rotate-key) has
+// may be limited further, by an expiry time, (a pod's key) to some of the
+// pod's agents, and by hideJunk: barred from junk, it never sees mail in the
+// junk folder by any read (quarantined mail no key sees: it is held out of
+// the mailbox until a person releases it). An agent's primary key (from registration and rotate-key) has
 // every permission of an agent and no expiry; a key makes keys only within
 // its own grant.
 
@@ -26,6 +28,8 @@ export interface Grant {
   podId?: string | null;
   /** A pod's key: the ids of the agents it reaches, lower case; null or left out: every agent of its pod. */
   agents?: readonly string[] | null;
+  /** Barred from junk: it never sees mail in the junk folder. Left out: false. */
+  hideJunk?: boolean;
 }
 
 /** The primary key's grant: everything, for ever. */
@@ -49,6 +53,9 @@ export function assertReachesAll(grant: Grant): void {
   }
 }
 
+/** The folder whose mail the grant never sees, by any read: junk for a key barred from it; null for none. */
+export const hiddenFolder = (grant: Pick<Grant, "hideJunk">): string | null => (grant.hideJunk ? "junk" : null);
+
 /** Whether the grant has lapsed by now: its key is then refused as an invalid one. */
 export const expired = (grant: Grant, now: Date) => grant.expiresAt !== null && grant.expiresAt <= now;
 
@@ -58,7 +65,8 @@ export const inOrder = (permissions: readonly Permission[]): Permission[] =>
 
 /**
  * Refuses (403, naming what the parent lacks) a child grant that would exceed its parent: a permission the parent
- * lacks, a later expiry (or none under an expiring parent), or an agent beyond the parent's (or all of them).
+ * lacks, a later expiry (or none under an expiring parent), an agent beyond the parent's (or all of them), or junk
+ * under a parent barred from it.
  */
 export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
   for (const permission of child.permissions) {
@@ -73,13 +81,17 @@ export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
   if (limit && (!child.agents || child.agents.some((agent) => !limit.includes(agent)))) {
     throw lacking("manage", "A key cannot make a key that reaches an agent it does not reach itself");
   }
+  if (parent.hideJunk && !child.hideJunk) {
+    throw lacking("manage", "A key barred from junk cannot make a key that sees junk: give hideJunk true");
+  }
 }
 
 /**
- * Whether the grant holds every permission of an agent with no expiry and no agent limit: what only the primary
- * key's equal may do (rotate it).
+ * Whether the grant holds every permission of an agent with no expiry, no agent limit and junk in sight: what only the
+ * primary key's equal may do (rotate it).
  */
 export const unlimited = (grant: Grant) =>
   PERMISSIONS.every((permission) => grant.permissions.includes(permission)) &&
   grant.expiresAt === null &&
-  !grant.agents;
+  !grant.agents &&
+  !grant.hideJunk;

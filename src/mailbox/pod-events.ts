@@ -8,7 +8,7 @@ import {
   sourceEvents,
   sourceStream,
 } from "./events.ts";
-import { assertPermitted, type Grant, lacking } from "./permissions.ts";
+import { assertPermitted, type Grant, hiddenFolder, lacking } from "./permissions.ts";
 import type { Services } from "./services.ts";
 import type { WebhookOwner } from "./webhooks.ts";
 
@@ -21,11 +21,11 @@ import type { WebhookOwner } from "./webhooks.ts";
 // An agent outside the pod is never read; a deleted agent's events and
 // pending deliveries go with it.
 
-/** The pod's agents the key reaches, as a source of events woken by any of theirs. */
+/** The pod's agents the key reaches, as a source of events woken by any of theirs, as the key may see them. */
 async function podSource(services: Services, podId: string, grant: Grant): Promise<EventSource> {
   const scope = { podId, idKeys: grant.agents ?? null };
   const agentIds = (await agentsOfPod(services, podId, scope.idKeys)).map((agent) => agent.id);
-  return { scope, woken: (signal) => services.wakeups.next(agentIds, signal) };
+  return { scope, woken: (signal) => services.wakeups.next(agentIds, signal), hidden: hiddenFolder(grant) };
 }
 
 /** The events of the pod's agents the key reaches after an id, oldest first; with a wait, as an agent's. */

@@ -1,7 +1,7 @@
 import { addressOf } from "./agents.ts";
 import { answering, replyRecipients } from "./answers.ts";
 import { attachmentsToForward } from "./attachments.ts";
-import { getEmail } from "./emails.ts";
+import { getEmail, type Reader } from "./emails.ts";
 import { type SendResult, sendOnce } from "./outbox.ts";
 import {
   type BodyInput,
@@ -26,7 +26,7 @@ export interface ReplyInput extends BodyInput {
 
 export function replyToEmail(
   services: Services,
-  agent: AgentRecord,
+  agent: AgentRecord & Reader,
   emailId: string,
   input: ReplyInput,
   idempotencyKey?: string | null,
@@ -86,7 +86,7 @@ export interface ForwardInput extends BodyInput {
 
 export function forwardEmail(
   services: Services,
-  agent: AgentRecord,
+  agent: AgentRecord & Reader,
   emailId: string,
   input: ForwardInput,
   idempotencyKey?: string | null,

@@ -16,9 +16,9 @@ import {
 import { ServiceError } from "../errors.ts";
 import type { Email, Prisma, SentEmail, Thread } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
+import type { Reader } from "./emails.ts";
 import { folderToRead } from "./folders.ts";
 import { checkedLabels, type LabelChange, labelSelector, relabelled } from "./labels.ts";
-import { lookupOf } from "./lookups.ts";
 import { type Page, type PageRequest, readPage, type SliceRequest } from "./pages.ts";
 import { addressesOf } from "./records.ts";
 import type { Services } from "./services.ts";
@@ -151,7 +151,7 @@ export interface ThreadFilter {
 /** The agent's threads that hold messages, newest activity first; narrowed by folder and labels. */
 export async function listThreads(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   request: PageRequest & ThreadFilter,
   query: ThreadQuery,
 ): Promise<Page<Thread>> {
@@ -163,7 +163,7 @@ export async function listThreads(
 /** Threads after or before a position, for cursor paging. */
 export async function threadSlice(
   services: Services,
-  agent: { id: string },
+  agent: Reader & { id: string },
   filter: ThreadFilter,
   request: SliceRequest,
   query: ThreadQuery,
@@ -171,14 +171,30 @@ export async function threadSlice(
   return sliceOfThreads(services, await scopeOf(services, agent, filter), request, query);
 }
 
-/** One of the agent's threads; 404 when it is another's, or holds no message any more. */
-export const getThread = lookupOf<Thread, ThreadQuery>(threadById, "Thread");
+/**
+ * One of the agent's threads; 404 when it is another's, or holds no message any more (none but those in the folder
+ * the reader is barred from).
+ */
+export async function getThread(
+  services: Services,
+  reader: Reader & { id: string },
+  threadId: string,
+  query: ThreadQuery = {},
+): Promise<Thread> {
+  const thread = await threadById(services, reader.id, threadId, query, reader.hidden ?? null);
+  if (!thread) throw new ServiceError("NOT_FOUND", "Thread not found");
+  return thread;
+}
 
-const scopeOf = async (services: Services, agent: { id: string }, filter: ThreadFilter) => ({
-  agentId: agent.id,
-  folder: filter.folder == null ? null : await folderToRead(services, agent.id, filter.folder),
+const scopeOf = async (services: Services, reader: Reader & { id: string }, filter: ThreadFilter) => ({
+  agentId: reader.id,
+  folder: filter.folder == null ? null : await folderToRead(services, reader.id, filter.folder),
   labels: labelSelector(filter.label),
+  hidden: reader.hidden ?? null,
 });
+
+/** A thread's received messages a reader sees: all but those in the folder it is barred from (hiddenFolder). */
+export const shownEmails = (hidden: string | null) => (hidden === null ? {} : { folder: { not: hidden } });
 
 /** Puts labels on a thread and takes them off: the thread's own, whatever its messages carry. */
 export async function updateThread(

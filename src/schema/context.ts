@@ -2,7 +2,7 @@ import { ServiceError } from "../errors.ts";
 import { requestScope } from "../log.ts";
 import { keyInvalid, keyNotBearer, keyRequired, reachedAgent } from "../mailbox/access.ts";
 import { holderOfKey, isKey, type KeyHolder, sameSecret } from "../mailbox/keys.ts";
-import type { Grant } from "../mailbox/permissions.ts";
+import { type Grant, hiddenFolder } from "../mailbox/permissions.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import { openReview, type Review } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
@@ -27,6 +27,13 @@ export interface Context extends Instance {
   grant(): Promise<Grant>;
   /** Both: the key's agent and grant, looked up once. */
   holder(): Promise<KeyHolder>;
+  /** The request's key's grant once a scope has looked it up; undefined before. */
+  knownGrant(): Grant | undefined;
+  /**
+   * The folder the request's key is barred from (hiddenFolder), for what Prisma plans from a selection, which is
+   * planned without waiting: known once the field's scope has looked the key up, as every scope reading mail has.
+   */
+  barredFolder(): string | null;
   /** The agent a verification acts on: a verification link's (by its claim token) when given, else the key's. */
   verifying(claimToken: string | null | undefined): Promise<AgentRecord>;
   /** The held message a review link is for: 404 for no such link, 410 once decided. Looked up once per token. */
@@ -88,6 +95,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
   let holder: Promise<KeyHolder> | undefined;
   let caller: Promise<AgentRecord> | undefined;
   let grant: Promise<Grant> | undefined;
+  let found: KeyHolder | undefined;
   const reviews = new Map<string, Promise<Review>>();
   const acting = new Map<string, Promise<AgentRecord>>();
   // The services last: V8 (Node 20) adds a property after a spread by a slow path, some 0.7 µs each.
@@ -145,11 +153,16 @@ export function createContext(services: Instance, request: RequestFacts, streams
       grant ??= this.holder().then(({ grant }) => grant);
       return grant;
     },
+    knownGrant: () => found?.grant,
+    barredFolder() {
+      if (!found) throw new Error("The key is looked up by the field's scope before its selection is planned");
+      return hiddenFolder(found.grant);
+    },
     holder() {
       holder ??= (async () => {
         // Counted as presented, before the lookup: a flood of wrong keys is held back too.
         if (apiKey) await services.limits.perKey(apiKey);
-        const found = await holderOf(services, apiKey);
+        found = await holderOf(services, apiKey);
         const scope = requestScope.getStore();
         if (scope) scope.agentId = found.agent?.id ?? null;
         return found;

@@ -13,6 +13,7 @@ import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoin
 import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import { readerFor } from "./emails.ts";
 import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { BODY_COST } from "./limits.ts";
 import { agentField, forCaller, verifiedAgentArg } from "./own-agent.ts";
@@ -148,7 +149,9 @@ builder.mutationFields((t) => ({
     description: "Writes a draft; it counts against storage until it is sent or deleted.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: DraftInput, required: true }) },
     authScopes: verifiedAgentArg("send"),
-    resolve: forCaller((agent, args, ctx) => createDraft(ctx, agent, args.input)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      createDraft(ctx, { ...agent, ...(await readerFor(ctx, agent)) }, args.input),
+    ),
   }),
   updateDraft: t.field({
     type: DraftType,

@@ -9,6 +9,7 @@ import {
   folderSummary,
   getEmail,
   listEmails,
+  readerOf,
   updateEmail,
   updateEmails,
 } from "../mailbox/emails.ts";
@@ -57,6 +58,9 @@ async function attachmentAgent(ctx: Context, emailId: string): Promise<AgentReco
   return agent ?? ctx.acting(await emailOwner(ctx, emailId));
 }
 
+/** The agent's mail as the request's key may read it (readerOf). */
+export const readerFor = async (ctx: Context, agent: { id: string }) => readerOf(agent, await ctx.grant());
+
 /** Attachment.content carries no more than this; larger ones are downloaded. */
 const MAX_INLINE_CONTENT = 10 * 1024 * 1024;
 
@@ -87,7 +91,8 @@ builder.prismaObject("Attachment", {
         }
         const agent = await attachmentAgent(ctx, a.emailId);
         return ctx.answer.load(
-          async () => (await attachmentContent(ctx, agent, a.emailId, a.id)).content.toString("base64"),
+          async () =>
+            (await attachmentContent(ctx, await readerFor(ctx, agent), a.emailId, a.id)).content.toString("base64"),
           (base64) => base64.length,
         );
       },
@@ -274,7 +279,7 @@ export const EmailType = builder.prismaObject("Email", {
   }),
 });
 
-const EmailPage = pageType("EmailPage", EmailType);
+export const EmailPage = pageType("EmailPage", EmailType);
 
 const FolderType = builder.objectRef<{ name: string; total: number; unread: number }>("Folder").implement({
   fields: (t) => ({
@@ -310,12 +315,14 @@ const emailChangeArgs = builder.args((t) => ({
   ...labelChangeArgs,
 }));
 
+/** What a search takes. */
+export const SEARCH_TERMS =
+  'Words (each a prefix, all must match), "exact phrases" and -excluded words; best match first';
+
 /** Which of the agent's mail a list shows. */
-const mailArgs = builder.args((t) => ({
+export const mailArgs = builder.args((t) => ({
   folder: t.string({ description: "inbox, archive, trash, junk or one of the agent's own (without case)" }),
-  search: t.string({
-    description: 'Words (each a prefix, all must match), "exact phrases" and -excluded words; best match first',
-  }),
+  search: t.string({ description: SEARCH_TERMS }),
   from: t.string({ description: "A sender's address, or @domain" }),
   to: t.string({ description: "An address in To or Cc" }),
   // Not after/before: a connection's cursors go by those names.
@@ -332,9 +339,12 @@ const mailArgs = builder.args((t) => ({
 }));
 
 /** The filter's arguments as GraphQL takes them: its times as dates named for what they bound. */
-type MailArgs = Omit<MailFilter, "after" | "before"> & { receivedAfter?: Date | null; receivedBefore?: Date | null };
+export type MailArgs = Omit<MailFilter, "after" | "before"> & {
+  receivedAfter?: Date | null;
+  receivedBefore?: Date | null;
+};
 
-const filterOf = ({ receivedAfter, receivedBefore, ...rest }: MailArgs): MailFilter => ({
+export const filterOf = ({ receivedAfter, receivedBefore, ...rest }: MailArgs): MailFilter => ({
   ...rest,
   after: receivedAfter?.getTime() ?? null,
   before: receivedBefore?.getTime() ?? null,
@@ -350,7 +360,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     resolve: (agent, args, ctx, info) => {
       const request = { ...filterOf(args), limit: args.limit, offset: args.offset };
       const query = pageQuery(ctx, info);
-      return ctx.answer.load(() => listEmails(ctx, agent, request, query), bodyBytes);
+      return ctx.answer.load(async () => listEmails(ctx, await readerFor(ctx, agent), request, query), bodyBytes);
     },
   }),
   emailConnection: t.connection({
@@ -361,14 +371,17 @@ builder.prismaObjectFields(AgentType, (t) => ({
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
-        ctx.answer.load(() => emailSlice(ctx, agent, filterOf(args), slice, nodesQuery(ctx, info)), bodyBytes),
+        ctx.answer.load(
+          async () => emailSlice(ctx, await readerFor(ctx, agent), filterOf(args), slice, nodesQuery(ctx, info)),
+          bodyBytes,
+        ),
       ),
   }),
   folders: t.field({
     type: [FolderType],
     description: "inbox, archive, trash and junk, then every custom folder that holds mail.",
     authScopes: agentField("read"),
-    resolve: (agent, _, ctx) => folderSummary(ctx, agent),
+    resolve: async (agent, _, ctx) => folderSummary(ctx, await readerFor(ctx, agent)),
   }),
 }));
 
@@ -380,7 +393,7 @@ builder.queryField("email", (t) =>
     args: { agentId: t.arg.id({ required: true }), emailId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("read"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
-      ctx.answer.load(() => getEmail(ctx, agent, args.emailId, query), bodyBytes),
+      ctx.answer.load(async () => getEmail(ctx, await readerFor(ctx, agent), args.emailId, query), bodyBytes),
     ),
   }),
 );
@@ -396,7 +409,7 @@ builder.mutationFields((t) => ({
     },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
-      ctx.answer.load(() => updateEmail(ctx, agent, args.emailId, args, query), bodyBytes),
+      ctx.answer.load(async () => updateEmail(ctx, await readerFor(ctx, agent), args.emailId, args, query), bodyBytes),
     ),
   }),
   updateEmails: t.field({
@@ -408,7 +421,9 @@ builder.mutationFields((t) => ({
       ...emailChangeArgs,
     },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => updateEmails(ctx, agent, args.emailIds.map(String), args)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      updateEmails(ctx, await readerFor(ctx, agent), args.emailIds.map(String), args),
+    ),
   }),
   deleteEmail: t.field({
     type: OutcomeType,
@@ -419,6 +434,8 @@ builder.mutationFields((t) => ({
       permanent: t.arg.boolean({ description: "Delete for good, freeing its storage (default false)" }),
     },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => deleteEmail(ctx, agent, args.emailId, args.permanent ?? false)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      deleteEmail(ctx, await readerFor(ctx, agent), args.emailId, args.permanent ?? false),
+    ),
   }),
 }));

@@ -1,4 +1,4 @@
-import { type EmailQuery, getEmail, waitForEmail } from "../mailbox/emails.ts";
+import { type EmailQuery, getEmail, type Reader, waitForEmail } from "../mailbox/emails.ts";
 import {
   agentEvents,
   type EventPage,
@@ -12,7 +12,7 @@ import type { EmailRecord } from "../mailbox/records.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import type { Context } from "./context.ts";
-import { EmailType, LABEL_FILTER } from "./emails.ts";
+import { EmailType, LABEL_FILTER, readerFor } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { LIMIT_EXTENSIONS } from "./pages.ts";
@@ -80,7 +80,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     args: readArgs,
     authScopes: agentField("events"),
     complexity: eventsCost,
-    resolve: (agent, args, ctx) => agentEvents(ctx, agent, args),
+    resolve: async (agent, args, ctx) => agentEvents(ctx, await readerFor(ctx, agent), args),
   }),
 }));
 
@@ -95,8 +95,8 @@ builder.queryFields((t) => ({
     },
     authScopes: verifiedAgentArg("events"),
     complexity: eventsCost,
-    resolve: forCaller((agent, args, ctx) =>
-      agentEvents(ctx, agent, { ...args, waitSeconds: args.wait }, ctx.signal()),
+    resolve: forCaller(async (agent, args, ctx) =>
+      agentEvents(ctx, await readerFor(ctx, agent), { ...args, waitSeconds: args.wait }, ctx.signal()),
     ),
   }),
   waitForEmail: t.prismaField({
@@ -112,7 +112,7 @@ builder.queryFields((t) => ({
     authScopes: verifiedAgentArg("events"),
     resolve: forCallerWith(async (agent, query: EmailQuery, { filter, timeoutSeconds }, ctx) => {
       const wait = { ...filter, after: filter?.after?.getTime(), timeoutSeconds };
-      const email = await waitForEmail(ctx, agent, wait, ctx.signal(), query);
+      const email = await waitForEmail(ctx, await readerFor(ctx, agent), wait, ctx.signal(), query);
       return email && ctx.answer.load(async () => email, bodyBytes);
     }),
   }),
@@ -160,7 +160,7 @@ builder.subscriptionFields((t) => ({
     },
     authScopes: verifiedAgentArg("events"),
     subscribe: async (_, args, ctx) => {
-      const agent = await ctx.acting(args.agentId);
+      const agent = await readerFor(ctx, await ctx.acting(args.agentId));
       return counted(
         ctx,
         agent.id,
@@ -175,7 +175,7 @@ builder.subscriptionFields((t) => ({
     args: { agentId: t.arg.id({ required: true }), folder: t.arg.string() },
     authScopes: verifiedAgentArg("events"),
     subscribe: async (_, args, ctx) => {
-      const agent = await ctx.acting(args.agentId);
+      const agent = await readerFor(ctx, await ctx.acting(args.agentId));
       return counted(ctx, agent.id, receivedEmails(ctx, agent, args.folder == null ? null : folderName(args.folder)));
     },
     resolve: (email: EmailRecord) => email,
@@ -183,7 +183,7 @@ builder.subscriptionFields((t) => ({
 }));
 
 /** Received emails as they are filed: each email.received event, read as the email it names. */
-async function* receivedEmails(ctx: Context, agent: { id: string }, folder: string | null) {
+async function* receivedEmails(ctx: Context, agent: Reader & { id: string }, folder: string | null) {
   const request = { types: ["email.received"] };
   for await (const event of eventStream(ctx, agent, request, () => ctx.stillCaller(), ctx.signal())) {
     if (folder !== null && !sameFolder(String(event.data.folder), folder)) continue;

@@ -15,6 +15,7 @@ import "./keys.ts";
 import "./domains.ts";
 import "./pods.ts";
 import "./pod-events.ts";
+import "./pod-mail.ts";
 import "./admin.ts";
 
 export const schema = builder.toSchema();

@@ -3,7 +3,7 @@ import { declare, ownAgent } from "./declare.ts";
 
 // The keys area's operations as REST and MCP see them (see declare.ts).
 
-const KeyFields = graphql(`fragment KeyFields on Key { id name permissions expiresAt createdAt }`);
+const KeyFields = graphql(`fragment KeyFields on Key { id name permissions expiresAt hideJunk createdAt }`);
 
 export const keyOperations = [
   declare({
@@ -14,7 +14,7 @@ export const keyOperations = [
     status: 201,
     operation: graphql(
       `mutation CreateKey($agentId: ID!, $input: CreateKeyInput!) {
-        createKey(agentId: $agentId, input: $input) { id key name permissions expiresAt createdAt }
+        createKey(agentId: $agentId, input: $input) { id key name permissions expiresAt hideJunk createdAt }
       }`,
     ),
   }),

@@ -6,6 +6,9 @@ import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 // The keys area in GraphQL: an agent's keys, made within the grant of the key
 // that asks, listed without secrets, revoked at once. Each needs `manage`.
 
+/** What a key barred from junk is kept from. */
+const HIDE_JUNK = "Barred from junk: never sees mail in the junk folder, by any read";
+
 export const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
   description:
     "A key of an agent or of a pod, never with its secret; an agent's primary one (id primary) has every permission.",
@@ -18,6 +21,7 @@ export const KeyType = builder.objectRef<keys.KeyView>("Key").implement({
       description: "A pod's key: the agents it reaches, null for all of the pod's; an agent's key: null",
     }),
     expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true, description: "Refused from then on" }),
+    hideJunk: t.exposeBoolean("hideJunk", { description: HIDE_JUNK }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
   }),
 });
@@ -34,6 +38,7 @@ export const NewKeyType = builder.objectRef<keys.KeyView & { key: string }>("New
       description: "A pod's key: the agents it reaches, null for all of the pod's; an agent's key: null",
     }),
     expiresAt: t.expose("expiresAt", { type: "Timestamp", nullable: true }),
+    hideJunk: t.exposeBoolean("hideJunk", { description: HIDE_JUNK }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
   }),
 });
@@ -53,6 +58,9 @@ export const CreateKeyInput = builder.inputType("CreateKeyInput", {
     expiresAt: t.field({
       type: "Timestamp",
       description: "When it stops working; no later than the asking key's own",
+    }),
+    hideJunk: t.boolean({
+      description: `${HIDE_JUNK} (default false; true under an asking key that is)`,
     }),
   }),
 });

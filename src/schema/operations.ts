@@ -7,6 +7,7 @@ import { emailOperations } from "./emails.rest.ts";
 import { eventOperations } from "./events.rest.ts";
 import { keyOperations } from "./keys.rest.ts";
 import { podEventOperations } from "./pod-events.rest.ts";
+import { podMailOperations } from "./pod-mail.rest.ts";
 import { podOperations } from "./pods.rest.ts";
 import { reviewOperations } from "./review.rest.ts";
 import { senderOperations } from "./senders.rest.ts";
@@ -33,6 +34,7 @@ export const operations: Route[] = [
   ...keyOperations,
   ...podOperations,
   ...podEventOperations,
+  ...podMailOperations,
   ...reviewOperations,
   ...adminOperations,
 ];

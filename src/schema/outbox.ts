@@ -4,6 +4,7 @@ import { sendEmail } from "../mailbox/outbox.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { builder } from "./builder.ts";
 import { DraftType } from "./drafts.ts";
+import { readerFor } from "./emails.ts";
 import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
 import { ATTACHMENTS, AttachmentInput, SentEmailType } from "./sending.ts";
@@ -105,7 +106,9 @@ builder.mutationFields((t) => ({
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
     authScopes: verifiedAgentArg("send"),
-    resolve: forCaller((agent, args, ctx) => replyToEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      replyToEmail(ctx, { ...agent, ...(await readerFor(ctx, agent)) }, args.emailId, args.input, args.idempotencyKey),
+    ),
   }),
   forwardEmail: t.field({
     type: SendResultType,
@@ -118,7 +121,9 @@ builder.mutationFields((t) => ({
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
     authScopes: verifiedAgentArg("send"),
-    resolve: forCaller((agent, args, ctx) => forwardEmail(ctx, agent, args.emailId, args.input, args.idempotencyKey)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      forwardEmail(ctx, { ...agent, ...(await readerFor(ctx, agent)) }, args.emailId, args.input, args.idempotencyKey),
+    ),
   }),
   sendDraft: t.field({
     type: SendResultType,

@@ -1,16 +1,20 @@
 import { isThenable } from "@pothos/core";
 import { Plan } from "@pothos/selection-mapper";
 import { type FieldNode, type GraphQLResolveInfo, type SelectionSetNode, visit } from "graphql";
+import { hiddenFolder } from "../mailbox/permissions.ts";
+import type { Context } from "./context.ts";
 
 // The Prisma plugin plans each field's query from the document afresh at every
 // request (Plan.fromInfo walks the selection, with its fragments, and folds it
 // into a query): for one email that is a sixth of the request. The plan
 // depends only on the document, the field it is made for and the values of the
 // variables its selection reads (@include, @skip, a relation's arguments); the
-// select functions of our types read no context. So a plan is kept per field
-// node of a parsed document (Yoga's parse cache hands back the same nodes for
-// the same text) and per those values, and each request plays it with its own
-// context and info: its loader mappings land on its own context.
+// select functions of our types read no context but the folder the request's
+// key is barred from (a thread's messages leave its mail out). So a plan is
+// kept per field node of a parsed document (Yoga's parse cache hands back the
+// same nodes for the same text), per those values and that folder, and each
+// request plays it with its own context and info: its loader mappings land on
+// its own context.
 //
 // A patch over the pinned versions below: Plan's fields and `query` are read
 // as they are in them (plan-cache.test.ts fails when a version changes).
@@ -62,9 +66,11 @@ function fieldEntry(info: GraphQLResolveInfo) {
 
 /** What besides the field node decides a plan: the call's options and the variables' values. */
 function keyOf(options: Options, variables: string[]): string {
-  const { info, typeName, path, paths, skipDeferredFragments } = options;
+  const { context, info, typeName, path, paths, skipDeferredFragments } = options;
   const values = variables.map((name) => info.variableValues[name]);
+  const grant = (context as Partial<Context>).knownGrant?.();
   return JSON.stringify([
+    grant && hiddenFolder(grant),
     info.parentType.name,
     String(info.returnType),
     info.fieldNodes.length,

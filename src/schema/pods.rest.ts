@@ -6,10 +6,12 @@ import { declare, podRoute, withoutNulls } from "./declare.ts";
 // of a pod does to its pod. No MCP tools: MCP serves an agent's key.
 
 export const NewPodKeyFields = graphql(
-  `fragment NewPodKeyFields on NewKey { id key name permissions agents expiresAt createdAt }`,
+  `fragment NewPodKeyFields on NewKey { id key name permissions agents expiresAt hideJunk createdAt }`,
 );
 
-const PodKeyFields = graphql(`fragment PodKeyFields on Key { id name permissions agents expiresAt createdAt }`);
+const PodKeyFields = graphql(
+  `fragment PodKeyFields on Key { id name permissions agents expiresAt hideJunk createdAt }`,
+);
 
 export const podOperations = [
   declare({

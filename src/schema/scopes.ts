@@ -39,7 +39,8 @@ function assertNeed(grant: Grant, need: Need): void {
     return;
   }
   for (const permission of PERMISSIONS) assertPermitted(grant, permission);
-  if (!unlimited(grant)) throw lacking("manage", "Only a key with every permission and no expiry can do this");
+  if (!unlimited(grant))
+    throw lacking("manage", "Only a key with every permission and no expiry or other limit can do this");
 }
 
 /** A pod a field acts on, and what it needs of the key. */

@@ -5,6 +5,7 @@ import {
   listThreads,
   MESSAGE_ORDER,
   participantsOf,
+  shownEmails,
   type ThreadMessage,
   type ThreadQuery,
   threadMessages,
@@ -14,7 +15,7 @@ import {
 } from "../mailbox/threads.ts";
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
-import { EmailType, labelChangeArgs } from "./emails.ts";
+import { EmailType, labelChangeArgs, readerFor } from "./emails.ts";
 import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
 import { agentField, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
@@ -25,18 +26,23 @@ import { SentEmailType } from "./sending.ts";
 // counts, participants and messages are read from its emails and sent mail,
 // loaded together with the thread; its labels are its own, on its row.
 
-/** What a thread's participants are read from: the addresses of its messages. */
-const ADDRESSES = {
-  emails: { select: { fromAddress: true, toList: true, ccList: true } },
-  sent: { select: { toList: true, ccList: true, bccList: true } },
-  agent: { select: { id: true, domain: true } },
-} as const;
+/** What a thread's participants are read from: the addresses of its messages, those the key may see. */
+const addressesShown = (hidden: string | null) =>
+  ({
+    emails: { select: { fromAddress: true, toList: true, ccList: true }, where: shownEmails(hidden) },
+    sent: { select: { toList: true, ccList: true, bccList: true } },
+    agent: { select: { id: true, domain: true } },
+  }) as const;
 
 /** A relation's planned query with the columns messages are ordered by, when it selects columns at all. */
 function ordered<Q>(query: Q, columns: Record<string, true>): Q {
   if (typeof query !== "object" || query === null || !("select" in query)) return query;
   return { ...query, select: { ...columns, ...(query.select as object) } };
 }
+
+/** A relation's planned query (true: every column) narrowed to the rows a condition picks. */
+const narrowed = <Q>(query: Q, where: object) =>
+  typeof query === "object" && query !== null ? { ...query, where } : { where };
 
 const ThreadMessageType = builder.objectRef<ThreadMessage>("ThreadMessage").implement({
   description: "A message of a thread: an email received, or one sent.",
@@ -65,15 +71,20 @@ export const ThreadType = builder.prismaObject("Thread", {
     subject: t.exposeString("subject", { description: "The first message's subject without Re:/Fwd: prefixes" }),
     participants: t.stringList({
       description: "Every address involved, in lower case",
-      select: ADDRESSES,
+      select: (_args, ctx) => addressesShown(ctx.barredFolder()),
       resolve: (thread, _, ctx) => participantsOf(ctx, thread),
     }),
     messageCount: t.int({
       description: "Received and sent messages",
-      select: { _count: { select: { emails: true, sent: true } } },
+      select: (_args, ctx) => ({
+        _count: { select: { emails: { where: shownEmails(ctx.barredFolder()) }, sent: true } },
+      }),
       resolve: (thread) => thread._count.emails + thread._count.sent,
     }),
-    unreadCount: t.relationCount("emails", { description: "Received messages not read", where: UNREAD_EMAILS }),
+    unreadCount: t.relationCount("emails", {
+      description: "Received messages not read",
+      where: (_args, ctx) => ({ ...UNREAD_EMAILS, ...shownEmails(ctx.barredFolder()) }),
+    }),
     lastMessageAt: t.expose("lastMessageAt", { type: "Timestamp" }),
     labels: t.stringList({
       complexity: 0,
@@ -85,8 +96,8 @@ export const ThreadType = builder.prismaObject("Thread", {
       description: "Received and sent, oldest first.",
       complexity: { field: 1, multiplier: 20 },
       // A message the client reads no field of is still listed, by its direction: its order is all it needs.
-      select: (_args, _ctx, nested) => ({
-        emails: ordered(nested(true, ["email"]), MESSAGE_ORDER.emails),
+      select: (_args, ctx, nested) => ({
+        emails: narrowed(ordered(nested(true, ["email"]), MESSAGE_ORDER.emails), shownEmails(ctx.barredFolder())),
         sent: ordered(nested(true, ["sent"]), MESSAGE_ORDER.sent),
       }),
       resolve: (thread) => threadMessages(thread as Thread & { emails: Email[]; sent: SentEmail[] }),
@@ -114,7 +125,7 @@ builder.prismaObjectFields(AgentType, (t) => ({
     authScopes: agentField("read"),
     complexity: pageCost,
     resolve: (agent, args, ctx, info) =>
-      ctx.answer.load(() => listThreads(ctx, agent, args, pageQuery(ctx, info)), bodyBytes),
+      ctx.answer.load(async () => listThreads(ctx, await readerFor(ctx, agent), args, pageQuery(ctx, info)), bodyBytes),
   }),
   threadConnection: t.connection({
     type: ThreadType,
@@ -124,7 +135,10 @@ builder.prismaObjectFields(AgentType, (t) => ({
     complexity: connectionCost,
     resolve: (agent, args, ctx, info) =>
       connectionOf(args, positionOf, (slice) =>
-        ctx.answer.load(() => threadSlice(ctx, agent, args, slice, nodesQuery(ctx, info)), bodyBytes),
+        ctx.answer.load(
+          async () => threadSlice(ctx, await readerFor(ctx, agent), args, slice, nodesQuery(ctx, info)),
+          bodyBytes,
+        ),
       ),
   }),
 }));
@@ -145,7 +159,7 @@ builder.queryField("thread", (t) =>
     args: { agentId: t.arg.id({ required: true }), threadId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("read"),
     resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
-      ctx.answer.load(() => getThread(ctx, agent, args.threadId, query), bodyBytes),
+      ctx.answer.load(async () => getThread(ctx, await readerFor(ctx, agent), args.threadId, query), bodyBytes),
     ),
   }),
 );

@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Key" ADD COLUMN "hideJunk" BOOLEAN NOT NULL DEFAULT false;
