@@ -15,6 +15,9 @@ import { ServiceError } from "../errors.ts";
 // A connection is idle only when it has read nothing since its last answer: one
 // holding part of a request (its headers still arriving) is left to finish it,
 // and is answered with `Connection: close`, rather than ended under the client.
+// A connection that has not sent its first request yet is not idle either: its
+// client opened it to send one (on a busy client, the request may come well
+// after the connection), so it is waited for, within the grace, and answered.
 
 /** How often, and how many times in a row, no request must be under way before the next step. */
 const CALM_CHECK_MS = 50;
@@ -26,8 +29,11 @@ const STILL_ANSWERED = new Set(["/healthz", "/readyz"]);
 export class Drain {
   #draining = false;
   #underWay = 0;
-  /** Each open connection: how many of its requests are under way, and how many bytes it had read at its last answer. */
-  readonly #connections = new Map<Socket, { requests: number; answeredAt: number }>();
+  /**
+   * Each open connection: how many of its requests are under way, and how many
+   * bytes it had read at its last answer (null before its first).
+   */
+  readonly #connections = new Map<Socket, { requests: number; answeredAt: number | null }>();
   /** When the last connection was taken (performance.now()). */
   #lastConnection = 0;
 
@@ -39,7 +45,7 @@ export class Drain {
   watch(server: Server): void {
     server.on("connection", (socket: Socket) => {
       this.#lastConnection = performance.now();
-      this.#connections.set(socket, { requests: 0, answeredAt: 0 });
+      this.#connections.set(socket, { requests: 0, answeredAt: null });
       socket.once("close", () => this.#connections.delete(socket));
     });
     server.on("request", (request: IncomingMessage, response: ServerResponse) => {
@@ -86,8 +92,8 @@ export class Drain {
     // read yet, and ones whose last answer is still being written out.
     const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
     await this.#calm(signal);
-    // Those with a request under way, or part of one read, close after its answer (Connection: close);
-    // the idle ones end now, once what was written to them has gone out.
+    // Those with a request under way, or part of one read, or none sent yet, close after its answer
+    // (Connection: close); the idle ones end now, once what was written to them has gone out.
     for (const [socket, { requests, answeredAt }] of this.#connections) {
       if (requests === 0 && socket.bytesRead === answeredAt) socket.end();
     }
