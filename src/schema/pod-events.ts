@@ -12,7 +12,7 @@ import {
   WAIT_EXTENSIONS,
 } from "./events.ts";
 import { podKeyArg } from "./pods.ts";
-import { CreateWebhookInput, UpdateWebhookInput, WebhookSecretType } from "./webhooks.ts";
+import { CreateWebhookInput, deliveryArgs, updateWebhookArgs, WebhookSecretType, webhookArgs } from "./webhooks.ts";
 
 // A pod's events in GraphQL, through a key of the pod: the events of the
 // pod's agents the key reaches, long polled and subscribed to as an agent's
@@ -50,7 +50,7 @@ builder.queryFields((t) => ({
     type: "Webhook",
     nullable: true,
     description: "One webhook of your pod.",
-    args: { podId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { podId: t.arg.id({ required: true }), ...webhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (query: webhooks.WebhookQuery, _, { podId, webhookId }, ctx) =>
       webhooks.getWebhook(ctx, await podOwner(ctx, podId), webhookId, query),
@@ -69,11 +69,7 @@ builder.mutationFields((t) => ({
   updatePodWebhook: t.prismaField({
     type: "Webhook",
     description: "Changes a webhook of the pod: its URL, events or description, or turns it on or off.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      webhookId: t.arg.id({ required: true }),
-      input: t.arg({ type: UpdateWebhookInput, required: true }),
-    },
+    args: { podId: t.arg.id({ required: true }), ...updateWebhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (query: webhooks.WebhookQuery, _, { podId, webhookId, input }, ctx) =>
       webhooks.updateWebhook(ctx, await podOwner(ctx, podId), webhookId, input, query),
@@ -81,14 +77,14 @@ builder.mutationFields((t) => ({
   deletePodWebhook: t.field({
     type: OutcomeType,
     description: "Deletes a webhook of the pod and its deliveries.",
-    args: { podId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { podId: t.arg.id({ required: true }), ...webhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, webhookId }, ctx) => webhooks.deleteWebhook(ctx, await podOwner(ctx, podId), webhookId),
   }),
   rotatePodWebhookSecret: t.field({
     type: WebhookSecretType,
     description: "A new signing secret for a webhook of the pod, answered only now; the old one stops signing at once.",
-    args: { podId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { podId: t.arg.id({ required: true }), ...webhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, webhookId }, ctx) =>
       webhooks.rotateWebhookSecret(ctx, await podOwner(ctx, podId), webhookId),
@@ -96,11 +92,7 @@ builder.mutationFields((t) => ({
   retryPodWebhookDelivery: t.field({
     type: OutcomeType,
     description: "Tries a delivery of a webhook of the pod again now, whether it is pending, delivered or given up.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      webhookId: t.arg.id({ required: true }),
-      deliveryId: t.arg.id({ required: true }),
-    },
+    args: { podId: t.arg.id({ required: true }), ...deliveryArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, webhookId, deliveryId }, ctx) =>
       webhooks.retryDelivery(ctx, await podOwner(ctx, podId), webhookId, deliveryId),
