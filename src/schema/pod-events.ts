@@ -2,15 +2,7 @@ import { podEventStream, podEvents, podWebhookOwner } from "../mailbox/pod-event
 import * as webhooks from "../mailbox/webhooks.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import type { Context } from "./context.ts";
-import {
-  counted,
-  EVENT_LABELS,
-  EventPageType,
-  eventsCost,
-  MailEventType,
-  readArgs,
-  WAIT_EXTENSIONS,
-} from "./events.ts";
+import { counted, EventPageType, eventsCost, MailEventType, streamArgs, waitingReadArgs } from "./events.ts";
 import { podKeyArg } from "./pods.ts";
 import { CreateWebhookInput, deliveryArgs, updateWebhookArgs, WebhookSecretType, webhookArgs } from "./webhooks.ts";
 
@@ -27,11 +19,7 @@ builder.queryFields((t) => ({
     type: EventPageType,
     description:
       "Events of the pod's agents your key reaches after an id, each naming its agent; with wait (0-25 s), holds on until at least one exists or the time runs out.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      ...readArgs,
-      wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
-    },
+    args: { podId: t.arg.id({ required: true }), ...waitingReadArgs },
     authScopes: podKeyArg("events"),
     complexity: eventsCost,
     resolve: async (_, { podId, wait, ...args }, ctx) =>
@@ -104,12 +92,7 @@ builder.subscriptionField("podEvents", (t) =>
     type: MailEventType,
     description:
       "Events of the pod's agents your key reaches, each naming its agent: those after `after` first (none when it is left out), then as they happen.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      types: t.arg.stringList(),
-      after: t.arg.id(),
-      label: t.arg.stringList({ description: EVENT_LABELS }),
-    },
+    args: { podId: t.arg.id({ required: true }), ...streamArgs },
     authScopes: podKeyArg("events"),
     subscribe: async (_, { podId, ...args }, ctx) => {
       const stream = podEventStream(ctx, podId, await ctx.grant(), args, () => ctx.stillCaller(), ctx.signal());
