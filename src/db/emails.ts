@@ -169,6 +169,11 @@ async function planned(db: Store, rows: Email[], query: EmailQuery, read: EmailR
   return rows;
 }
 
+/** How to read the mail a selector picks: the query's columns and relations, and the selection's SQL. */
+function mailRead(sql: Sql, owner: MailOwner, selector: MailSelector, query: EmailQuery) {
+  return { read: emailRead(query), ...mailSelection(sql, owner, selector) };
+}
+
 /** One page of the mail a selector picks, best match first when it searches, else newest first; and how much in all. */
 export async function emailPage(
   db: Store,
@@ -178,8 +183,7 @@ export async function emailPage(
   query: EmailQuery,
 ) {
   const { sql } = db;
-  const read = emailRead(query);
-  const { join, where, params, relevance, ranked } = mailSelection(sql, owner, selector);
+  const { read, join, where, params, relevance, ranked } = mailRead(sql, owner, selector, query);
   const newest = `"receivedAt" DESC, "id" DESC`;
   const order = relevance ? `${relevance.order}, ${newest}` : newest;
   const [rows, count] = ranked
@@ -216,8 +220,7 @@ export async function emailSlice(
   query: EmailQuery,
 ) {
   const { sql } = db;
-  const read = emailRead(query);
-  const { join, where, params } = mailSelection(sql, owner, selector);
+  const { read, join, where, params } = mailRead(sql, owner, selector, query);
   const conditions = [where];
   const values = [...params];
   const key = `("Email"."receivedAt", "Email"."id")`;

@@ -186,6 +186,12 @@ const agentsOf = (owner: MailOwner): readonly string[] => (typeof owner === "str
 const anyOf = (queries: string[], or: string) =>
   queries.length === 1 ? (queries[0] as string) : queries.map((query) => `(${query})`).join(` ${or} `);
 
+/** A search of excluded words alone: the mail `where` keeps, each agent's unwanted phrases joined by the database's OR. */
+const excludingOnly = (where: string, queries: { unwanted: string }[], or: string): SearchClause => {
+  const unwanted = queries.map((query) => query.unwanted);
+  return { join: "", where, params: [anyOf(unwanted, or)], relevance: null, relevanceParams: [], ranked: null };
+};
+
 /**
  * SQLite's index holds every agent's mail, each word tagged with its agent,
  * so a search reads only its agents' entries however much mail the others
@@ -204,11 +210,7 @@ export function sqliteSearch({ words, phrases, excluded }: SearchTerms, owner: M
   const agents = oneOf(`"Email"."agentId"`, owner);
   if (words.length + phrases.length === 0) {
     const where = `"Email"."rowid" NOT IN (SELECT "rowid" FROM "EmailSearch" WHERE "EmailSearch" MATCH ?)`;
-    const unwanted = anyOf(
-      queries.map((query) => query.unwanted),
-      "OR",
-    );
-    return { join: "", where, params: [unwanted], relevance: null, relevanceParams: [], ranked: null };
+    return excludingOnly(where, queries, "OR");
   }
   const match = anyOf(
     queries.map((query) => query.match),
@@ -253,11 +255,7 @@ export function postgresSearch({ words, phrases, excluded }: SearchTerms, owner:
   const agents = oneOf(`"Email"."agentId"`, owner);
   if (words.length + phrases.length === 0) {
     const where = `"Email"."id" NOT IN (SELECT "emailId" FROM "EmailSearch" WHERE "search" @@ CAST(? AS tsquery))`;
-    const unwanted = anyOf(
-      queries.map((query) => query.unwanted),
-      "|",
-    );
-    return { join: "", where, params: [unwanted], relevance: null, relevanceParams: [], ranked: null };
+    return excludingOnly(where, queries, "|");
   }
   const wanted = anyOf(
     queries.map((query) => query.wanted),

@@ -1,10 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
+import { createPodWithAgents, podGrant } from "../testing/pods.ts";
 import { createAgent, deleteAgent } from "./agents.ts";
 import { listEmails, updateEmail } from "./emails.ts";
-import type { Grant } from "./permissions.ts";
 import { podEventStream, podEvents, podWebhookOwner } from "./pod-events.ts";
-import { createPod } from "./pods.ts";
 import type { AgentRecord } from "./records.ts";
 import { claimDueDeliveries } from "./webhook-deliveries.ts";
 import { createWebhook, listDeliveries } from "./webhooks.ts";
@@ -15,37 +14,18 @@ import { createWebhook, listDeliveries } from "./webhooks.ts";
 
 const memory = memoryOfFile({ VERIFICATION_MODE: "none" });
 
-/** A pod holding these agents, made by the operator; the agents as made. */
-async function pod(id: string, agents: string[]): Promise<AgentRecord[]> {
-  await createPod(memory.services, { id, name: id });
-  const made: AgentRecord[] = [];
-  for (const agent of agents) {
-    await createAgent(memory.services, { id: agent, name: agent, podId: id }, "operator");
-    made.push(await memory.reload({ id: agent } as AgentRecord));
-  }
-  return made;
-}
-
-const grantOf = (podId: string, permissions: Grant["permissions"], agents: string[] | null = null): Grant => ({
-  keyId: "k",
-  permissions,
-  expiresAt: null,
-  podId,
-  agents,
-});
-
 const mail = (agent: AgentRecord, subject: string) => memory.mailTo(agent, { Subject: subject });
 const subjects = (page: { data: { data: Record<string, unknown> }[] }) => page.data.map((event) => event.data.subject);
 
 describe("a pod's events", () => {
   test("the pod's agents' events in one order, after an id across agents; none of an agent outside", async () => {
-    const [one, two] = (await pod("reading", ["r-one", "r-two"])) as [AgentRecord, AgentRecord];
+    const [one, two] = await createPodWithAgents(memory, "reading", ["r-one", "r-two"]);
     const outsider = await memory.agent("r-outsider");
     await mail(one, "first");
     await mail(outsider, "elsewhere");
     await mail(two, "second");
     await mail(one, "third");
-    const grant = grantOf("reading", ["events"]);
+    const grant = podGrant("reading", ["events"]);
     const first = await podEvents(memory.services, "Reading", grant, { limit: 2 });
     expect(first.data.map((event) => [event.agentId, event.data.subject])).toEqual([
       ["r-one", "first"],
@@ -56,38 +36,49 @@ describe("a pod's events", () => {
   });
 
   test("a key limited to some agents reads theirs only; without events it is refused, naming it", async () => {
-    const [one, two] = (await pod("limited", ["l-one", "l-two"])) as [AgentRecord, AgentRecord];
+    const [one, two] = await createPodWithAgents(memory, "limited", ["l-one", "l-two"]);
     await mail(one, "for one");
     await mail(two, "for two");
-    const page = await podEvents(memory.services, "limited", grantOf("limited", ["events"], ["l-two"]), {});
+    const page = await podEvents(
+      memory.services,
+      "limited",
+      podGrant("limited", ["events"], { agents: ["l-two"] }),
+      {},
+    );
     expect(page.data.map((event) => event.agentId)).toEqual(["l-two"]);
-    await expect(podEvents(memory.services, "limited", grantOf("limited", ["read"]), {})).rejects.toMatchObject({
+    await expect(podEvents(memory.services, "limited", podGrant("limited", ["read"]), {})).rejects.toMatchObject({
       kind: "FORBIDDEN",
       details: { permission: "events" },
     });
   });
 
   test("label keeps the events about an email with the label, each agent's emails read as its own", async () => {
-    const [one, two] = (await pod("labelled", ["lb-one", "lb-two"])) as [AgentRecord, AgentRecord];
+    const [one, two] = await createPodWithAgents(memory, "labelled", ["lb-one", "lb-two"]);
     await mail(one, "marked");
     await mail(two, "unmarked");
     const [mine] = (await listEmails(memory.services, one, {})).data;
     await updateEmail(memory.services, one, mine?.id ?? "", { addLabels: ["todo"] });
-    const grant = grantOf("labelled", ["events"]);
+    const grant = podGrant("labelled", ["events"]);
     const page = await podEvents(memory.services, "labelled", grant, { types: ["email.received"], label: ["todo"] });
     expect(page.data.map((event) => [event.agentId, event.data.subject])).toEqual([["lb-one", "marked"]]);
   });
 
   test("a wait ends at an event of any agent of the pod", async () => {
-    const [, two] = (await pod("waiting", ["w-one", "w-two"])) as [AgentRecord, AgentRecord];
-    const waiting = podEvents(memory.services, "waiting", grantOf("waiting", ["events"]), { waitSeconds: 10 });
+    const [, two] = await createPodWithAgents(memory, "waiting", ["w-one", "w-two"]);
+    const waiting = podEvents(memory.services, "waiting", podGrant("waiting", ["events"]), { waitSeconds: 10 });
     await mail(two, "woke it");
     expect(subjects(await waiting)).toEqual(["woke it"]);
   });
 
   test("a stream hears of an agent made in the pod after it started", async () => {
-    const [one] = (await pod("streaming", ["s-one"])) as [AgentRecord];
-    const stream = podEventStream(memory.services, "streaming", grantOf("streaming", ["events"]), {}, async () => true);
+    const [one] = await createPodWithAgents(memory, "streaming", ["s-one"]);
+    const stream = podEventStream(
+      memory.services,
+      "streaming",
+      podGrant("streaming", ["events"]),
+      {},
+      async () => true,
+    );
     const next = stream.next();
     await mail(one, "before");
     expect((await next).value?.data.subject).toBe("before");
@@ -102,8 +93,8 @@ describe("a pod's events", () => {
 
 describe("a pod's webhooks", () => {
   test("only a key with manage that reaches every agent of the pod has them", () => {
-    expect(podWebhookOwner("Hooks", grantOf("hooks", ["manage"]))).toEqual({ podId: "hooks" });
-    for (const grant of [grantOf("hooks", ["events"]), grantOf("hooks", ["manage"], ["h-one"])]) {
+    expect(podWebhookOwner("Hooks", podGrant("hooks", ["manage"]))).toEqual({ podId: "hooks" });
+    for (const grant of [podGrant("hooks", ["events"]), podGrant("hooks", ["manage"], { agents: ["h-one"] })]) {
       expect(() => podWebhookOwner("hooks", grant)).toThrow(
         expect.objectContaining({ details: { permission: "manage" } }),
       );
@@ -111,7 +102,7 @@ describe("a pod's webhooks", () => {
   });
 
   test("a pod's webhook gets a delivery of each event of the pod's agents, naming the agent, and no other", async () => {
-    const [one, two] = (await pod("hooked", ["h-one", "h-two"])) as [AgentRecord, AgentRecord];
+    const [one, two] = await createPodWithAgents(memory, "hooked", ["h-one", "h-two"]);
     const outsider = await memory.agent("h-outsider");
     const { webhook } = await createWebhook(memory.services, { podId: "hooked" }, { url: "https://hooks.example/pod" });
     await mail(one, "to one");
@@ -124,7 +115,7 @@ describe("a pod's webhooks", () => {
   });
 
   test("deleting an agent deletes its events' deliveries to its pod's webhooks", async () => {
-    const [one, two] = (await pod("forgetting", ["f-one", "f-two"])) as [AgentRecord, AgentRecord];
+    const [one, two] = await createPodWithAgents(memory, "forgetting", ["f-one", "f-two"]);
     const owner = { podId: "forgetting" };
     const { webhook } = await createWebhook(memory.services, owner, { url: "https://hooks.example/forget" });
     await mail(one, "kept");
@@ -133,7 +124,7 @@ describe("a pod's webhooks", () => {
     await deleteAgent(memory.services, two);
     const left = await listDeliveries(memory.services, owner, webhook.id, {});
     expect(left.data.map((delivery) => JSON.parse(delivery.payload).data.agentId)).toEqual(["f-one"]);
-    expect(subjects(await podEvents(memory.services, "forgetting", grantOf("forgetting", ["events"]), {}))).toEqual([
+    expect(subjects(await podEvents(memory.services, "forgetting", podGrant("forgetting", ["events"]), {}))).toEqual([
       "kept",
     ]);
   });

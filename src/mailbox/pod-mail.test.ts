@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
-import { createAgent } from "./agents.ts";
+import { createPodWithAgents, podGrant } from "../testing/pods.ts";
 import { deleteEmail, folderSummary, getEmail, listEmails, readerOf, updateEmail, waitForEmail } from "./emails.ts";
 import type { Grant } from "./permissions.ts";
 import { listPodEmails } from "./pod-mail.ts";
@@ -12,24 +12,6 @@ import { getThread, listThreads } from "./threads.ts";
 // agent's is read), and what a key barred from junk reads of an agent's.
 
 const memory = memoryOfFile({ VERIFICATION_MODE: "none" });
-
-const podKey = (podId: string, rest: Partial<Grant> = {}): Grant => ({
-  keyId: "key_pod",
-  permissions: ["read"],
-  expiresAt: null,
-  podId,
-  agents: null,
-  ...rest,
-});
-
-async function podWithAgents(id: string, agents: string[]): Promise<AgentRecord[]> {
-  await createPod(memory.services, { id, name: id });
-  const made: AgentRecord[] = [];
-  for (const agent of agents) {
-    made.push((await createAgent(memory.services, { id: agent, name: agent, podId: id }, "operator")).agent);
-  }
-  return made;
-}
 
 /** Files a message for the agent; its id. */
 async function deliver(agent: AgentRecord, subject: string, body = "Hello."): Promise<string> {
@@ -45,45 +27,48 @@ const listed = async (podId: string, grant: Grant, filter = {}) =>
 
 describe("a pod's mail", () => {
   test("lists and searches the mail of every agent of the pod, newest first, and no other agent's", async () => {
-    const [one, two] = (await podWithAgents("crew", ["crew-one", "crew-two"])) as [AgentRecord, AgentRecord];
+    const [one, two] = await createPodWithAgents(memory, "crew", ["crew-one", "crew-two"]);
     const outsider = await memory.agent("outsider");
     await deliver(one, "Invoice for one");
     await deliver(two, "Invoice for two");
     await deliver(outsider, "Invoice for outsider");
     await deliver(two, "Lunch");
-    expect(await listed("crew", podKey("crew"))).toEqual([
+    expect(await listed("crew", podGrant("crew"))).toEqual([
       ["crew-two", "Lunch"],
       ["crew-two", "Invoice for two"],
       ["crew-one", "Invoice for one"],
     ]);
-    expect(await listed("crew", podKey("crew"), { search: "invoice" })).toEqual(
+    expect(await listed("crew", podGrant("crew"), { search: "invoice" })).toEqual(
       expect.arrayContaining([
         ["crew-one", "Invoice for one"],
         ["crew-two", "Invoice for two"],
       ]),
     );
-    expect(await listed("crew", podKey("crew"), { search: "invoice" })).toHaveLength(2);
-    expect(await listed("crew", podKey("crew"), { search: "-lunch" })).toHaveLength(2);
-    const page = await listPodEmails(memory.services, "crew", podKey("crew"), { limit: 1, offset: 1 });
+    expect(await listed("crew", podGrant("crew"), { search: "invoice" })).toHaveLength(2);
+    expect(await listed("crew", podGrant("crew"), { search: "-lunch" })).toHaveLength(2);
+    const page = await listPodEmails(memory.services, "crew", podGrant("crew"), { limit: 1, offset: 1 });
     expect(page).toMatchObject({ total: 3, limit: 1, offset: 1 });
   });
 
   test("a key limited to some agents reads theirs only; without read it is refused, naming it", async () => {
-    const [first, second] = (await podWithAgents("duo", ["duo-a", "duo-b"])) as [AgentRecord, AgentRecord];
+    const [first, second] = await createPodWithAgents(memory, "duo", ["duo-a", "duo-b"]);
     await deliver(first, "For a");
     await deliver(second, "For b");
-    expect(await listed("duo", podKey("duo", { agents: ["duo-a"] }))).toEqual([["duo-a", "For a"]]);
-    expect(await listed("duo", podKey("duo", { agents: ["duo-a"] }), { search: "for" })).toEqual([["duo-a", "For a"]]);
-    await expect(
-      listPodEmails(memory.services, "duo", podKey("duo", { permissions: ["send"] }), {}),
-    ).rejects.toMatchObject({ kind: "FORBIDDEN", details: { permission: "read" } });
+    expect(await listed("duo", podGrant("duo", ["read"], { agents: ["duo-a"] }))).toEqual([["duo-a", "For a"]]);
+    expect(await listed("duo", podGrant("duo", ["read"], { agents: ["duo-a"] }), { search: "for" })).toEqual([
+      ["duo-a", "For a"],
+    ]);
+    await expect(listPodEmails(memory.services, "duo", podGrant("duo", ["send"]), {})).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      details: { permission: "read" },
+    });
   });
 
   test("a custom folder spelled two ways by two agents is one folder", async () => {
-    const [first, second] = (await podWithAgents("spell", ["spell-a", "spell-b"])) as [AgentRecord, AgentRecord];
+    const [first, second] = await createPodWithAgents(memory, "spell", ["spell-a", "spell-b"]);
     await updateEmail(memory.services, first, await deliver(first, "A"), { folder: "Projects" });
     await updateEmail(memory.services, second, await deliver(second, "B"), { folder: "PROJECTS" });
-    expect(await listed("spell", podKey("spell"), { folder: "projects" })).toEqual([
+    expect(await listed("spell", podGrant("spell"), { folder: "projects" })).toEqual([
       ["spell-b", "B"],
       ["spell-a", "A"],
     ]);
@@ -91,7 +76,7 @@ describe("a pod's mail", () => {
 
   test("a pod without agents has no mail", async () => {
     await createPod(memory.services, { id: "empty", name: "empty" });
-    expect(await listPodEmails(memory.services, "empty", podKey("empty"), { search: "anything" })).toMatchObject({
+    expect(await listPodEmails(memory.services, "empty", podGrant("empty"), { search: "anything" })).toMatchObject({
       data: [],
       total: 0,
     });
@@ -135,13 +120,13 @@ describe("a key barred from junk", () => {
   });
 
   test("a pod's key barred from junk reads none of its agents' junk", async () => {
-    const [agent] = (await podWithAgents("guarded", ["guarded-a"])) as [AgentRecord];
+    const [agent] = await createPodWithAgents(memory, "guarded", ["guarded-a"]);
     const junk = await deliver(agent, "Spam offer");
     await deliver(agent, "Real offer");
     await updateEmail(memory.services, agent, junk, { folder: "junk" });
-    expect(await listed("guarded", podKey("guarded", { hideJunk: true }), { search: "offer" })).toEqual([
+    expect(await listed("guarded", podGrant("guarded", ["read"], { hideJunk: true }), { search: "offer" })).toEqual([
       ["guarded-a", "Real offer"],
     ]);
-    expect(await listed("guarded", podKey("guarded"), { search: "offer" })).toHaveLength(2);
+    expect(await listed("guarded", podGrant("guarded"), { search: "offer" })).toHaveLength(2);
   });
 });

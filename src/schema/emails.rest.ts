@@ -28,6 +28,23 @@ export const EmailFenceable = graphql(
   [EmailHead],
 );
 
+/** A list of mail's folder and page variables (REST's query parameters of the name). */
+export const FOLDER_PAGE = "$folder: String, $limit: Int, $offset: Int";
+
+/** How a list of mail is narrowed besides its words (q) and folder, and whether its text is fenced. */
+export const MAIL_FILTER = `
+  $from: String, $to: String, $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
+  $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean, $label: [String!], $fenced: Boolean = false
+`;
+
+/** Those variables and q given to a list of mail's field (Agent.emails, podEmails, podSearch) by its argument names. */
+export const MAIL_LIST_ARGUMENTS = `
+  folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
+  receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
+  hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted,
+  spam: $spam, label: $label
+`;
+
 /** What every MCP tool that reads mail sets: the model reads a stranger's words only inside the fence. */
 export const FENCED = { fenced: true } as const;
 
@@ -37,19 +54,9 @@ export const emailOperations = [
     path: "/agents/:agentId/emails",
     ...ownAgent("emails"),
     operation: graphql(
-      `query ListEmails(
-        $agentId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
-        $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
-        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean, $label: [String!],
-        $fenced: Boolean = false
-      ) {
+      `query ListEmails($agentId: ID!, ${FOLDER_PAGE}, $q: String, ${MAIL_FILTER}) {
         agent(id: $agentId) {
-          emails(
-            folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
-            receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
-            hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted,
-            spam: $spam, label: $label
-          ) { data { ...EmailFenceable } total limit offset }
+          emails(${MAIL_LIST_ARGUMENTS}) { data { ...EmailFenceable } total limit offset }
         }
       }`,
       [EmailFenceable],

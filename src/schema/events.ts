@@ -18,7 +18,7 @@ import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-ag
 import { LIMIT_EXTENSIONS } from "./pages.ts";
 
 /** The bounds of a wait in seconds, read by REST's and MCP's checks as the domain refuses them. */
-export const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
+const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
 
 // Mail the moment it is filed: the event log read after an id (with a wait),
 // a wait for one matching email, and subscriptions over SSE or WebSocket.
@@ -26,7 +26,7 @@ export const WAIT_EXTENSIONS = { minimum: 0, maximum: MAX_WAIT_SECONDS };
 const AFTER = "The id of the last event read; without it, events from the start of the log";
 const EVENT_LIMIT = `At most this many (default and most ${MAX_EVENTS_PER_READ})`;
 const TYPES = "Only events of these types, e.g. email.received";
-export const EVENT_LABELS =
+const EVENT_LABELS =
   "Only events about an email with each of these labels as it is now (without case); -label for one without it";
 
 /** What a read of events costs: as many as its limit lets through. */
@@ -66,10 +66,23 @@ const EmailWaitFilter = builder.inputType("EmailWaitFilter", {
 });
 
 /** A read of the event log: where it starts, how many it takes, and which events. */
-export const readArgs = builder.args((t) => ({
+const readArgs = builder.args((t) => ({
   after: t.id({ description: AFTER }),
   limit: t.int({ description: EVENT_LIMIT, extensions: LIMIT_EXTENSIONS }),
   types: t.stringList({ description: TYPES }),
+  label: t.stringList({ description: EVENT_LABELS }),
+}));
+
+/** A read of the event log that may wait for the next event (an agent's or a pod's). */
+export const waitingReadArgs = builder.args((t) => ({
+  ...readArgs,
+  wait: t.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
+}));
+
+/** A subscription to the event log: which events, and where it starts (an agent's or a pod's). */
+export const streamArgs = builder.args((t) => ({
+  types: t.stringList(),
+  after: t.id(),
   label: t.stringList({ description: EVENT_LABELS }),
 }));
 
@@ -88,11 +101,7 @@ builder.queryFields((t) => ({
   agentEvents: t.field({
     type: EventPageType,
     description: "Events after an id; with wait (0-25 s), holds on until at least one exists or the time runs out.",
-    args: {
-      agentId: t.arg.id({ required: true }),
-      ...readArgs,
-      wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
-    },
+    args: { agentId: t.arg.id({ required: true }), ...waitingReadArgs },
     authScopes: verifiedAgentArg("events"),
     complexity: eventsCost,
     resolve: forCaller(async (agent, args, ctx) =>
@@ -152,12 +161,7 @@ builder.subscriptionFields((t) => ({
   mailEvents: t.field({
     type: MailEventType,
     description: "The agent's events: those after `after` first (none when it is left out), then as they happen.",
-    args: {
-      agentId: t.arg.id({ required: true }),
-      types: t.arg.stringList(),
-      after: t.arg.id(),
-      label: t.arg.stringList({ description: EVENT_LABELS }),
-    },
+    args: { agentId: t.arg.id({ required: true }), ...streamArgs },
     authScopes: verifiedAgentArg("events"),
     subscribe: async (_, args, ctx) => {
       const agent = await readerFor(ctx, await ctx.acting(args.agentId));

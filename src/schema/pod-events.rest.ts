@@ -1,9 +1,11 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, podRoute } from "./declare.ts";
-import { WebhookFields } from "./webhooks.rest.ts";
+import { WebhookDeliveryPageFields, WebhookFields, webhookRoutes, withSecret } from "./webhooks.rest.ts";
 
 // A pod's events and webhooks as REST sees them (see declare.ts), for a key
 // of the pod. No MCP tools: MCP serves an agent's key.
+
+const webhooks = webhookRoutes("/pods/:podId", podRoute);
 
 export const podEventOperations = [
   declare({
@@ -19,33 +21,24 @@ export const podEventOperations = [
     `),
   }),
   declare({
-    method: "POST",
-    path: "/pods/:podId/webhooks",
-    ...podRoute,
-    refuses: [403, 404, 409, 422],
-    body: true,
-    status: 201,
+    ...webhooks.create,
     operation: graphql(
       `mutation CreatePodWebhook($podId: ID!, $input: CreateWebhookInput!) {
         createPodWebhook(podId: $podId, input: $input) { webhook { ...WebhookFields } secret }
       }`,
       [WebhookFields],
     ),
-    respond: ({ createPodWebhook }) => ({ ...createPodWebhook.webhook, secret: createPodWebhook.secret }),
+    respond: ({ createPodWebhook }) => withSecret(createPodWebhook),
   }),
   declare({
-    method: "GET",
-    path: "/pods/:podId/webhooks",
-    ...podRoute,
+    ...webhooks.list,
     operation: graphql(`query ListPodWebhooks($podId: ID!) { podWebhooks(podId: $podId) { ...WebhookFields } }`, [
       WebhookFields,
     ]),
     respond: ({ podWebhooks }) => ({ data: podWebhooks }),
   }),
   declare({
-    method: "GET",
-    path: "/pods/:podId/webhooks/:webhookId",
-    ...podRoute,
+    ...webhooks.get,
     operation: graphql(
       `query GetPodWebhook($podId: ID!, $webhookId: ID!) {
         podWebhook(podId: $podId, webhookId: $webhookId) { ...WebhookFields }
@@ -54,10 +47,7 @@ export const podEventOperations = [
     ),
   }),
   declare({
-    method: "PATCH",
-    path: "/pods/:podId/webhooks/:webhookId",
-    ...podRoute,
-    body: true,
+    ...webhooks.update,
     operation: graphql(
       `mutation UpdatePodWebhook($podId: ID!, $webhookId: ID!, $input: UpdateWebhookInput!) {
         updatePodWebhook(podId: $podId, webhookId: $webhookId, input: $input) { ...WebhookFields }
@@ -66,9 +56,7 @@ export const podEventOperations = [
     ),
   }),
   declare({
-    method: "DELETE",
-    path: "/pods/:podId/webhooks/:webhookId",
-    ...podRoute,
+    ...webhooks.remove,
     operation: graphql(`
       mutation DeletePodWebhook($podId: ID!, $webhookId: ID!) {
         deletePodWebhook(podId: $podId, webhookId: $webhookId) { success message }
@@ -76,44 +64,30 @@ export const podEventOperations = [
     `),
   }),
   declare({
-    method: "POST",
-    path: "/pods/:podId/webhooks/:webhookId/rotate-secret",
-    ...podRoute,
+    ...webhooks.rotateSecret,
     operation: graphql(
       `mutation RotatePodWebhookSecret($podId: ID!, $webhookId: ID!) {
         rotatePodWebhookSecret(podId: $podId, webhookId: $webhookId) { webhook { ...WebhookFields } secret }
       }`,
       [WebhookFields],
     ),
-    respond: ({ rotatePodWebhookSecret }) => ({
-      ...rotatePodWebhookSecret.webhook,
-      secret: rotatePodWebhookSecret.secret,
-    }),
+    respond: ({ rotatePodWebhookSecret }) => withSecret(rotatePodWebhookSecret),
   }),
   declare({
-    method: "GET",
-    path: "/pods/:podId/webhooks/:webhookId/deliveries",
-    ...podRoute,
+    ...webhooks.deliveries,
     summary: "The deliveries of one of the pod's webhooks, newest first, each with its attempts.",
-    operation: graphql(`
-      query ListPodWebhookDeliveries($podId: ID!, $webhookId: ID!, $limit: Int, $offset: Int) {
+    operation: graphql(
+      `query ListPodWebhookDeliveries($podId: ID!, $webhookId: ID!, $limit: Int, $offset: Int) {
         podWebhook(podId: $podId, webhookId: $webhookId) {
-          deliveries(limit: $limit, offset: $offset) {
-            data {
-              id eventId type status attempts nextAttemptAt createdAt
-              attemptLog { at statusCode error durationMs }
-            }
-            total limit offset
-          }
+          deliveries(limit: $limit, offset: $offset) { ...WebhookDeliveryPageFields }
         }
-      }
-    `),
+      }`,
+      [WebhookDeliveryPageFields],
+    ),
     respond: ({ podWebhook }) => podWebhook?.deliveries,
   }),
   declare({
-    method: "POST",
-    path: "/pods/:podId/webhooks/:webhookId/deliveries/:deliveryId/retry",
-    ...podRoute,
+    ...webhooks.retryDelivery,
     operation: graphql(`
       mutation RetryPodWebhookDelivery($podId: ID!, $webhookId: ID!, $deliveryId: ID!) {
         retryPodWebhookDelivery(podId: $podId, webhookId: $webhookId, deliveryId: $deliveryId) { success message }

@@ -2,17 +2,9 @@ import { podEventStream, podEvents, podWebhookOwner } from "../mailbox/pod-event
 import * as webhooks from "../mailbox/webhooks.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import type { Context } from "./context.ts";
-import {
-  counted,
-  EVENT_LABELS,
-  EventPageType,
-  eventsCost,
-  MailEventType,
-  readArgs,
-  WAIT_EXTENSIONS,
-} from "./events.ts";
-import { podKeyArg } from "./pods.ts";
-import { CreateWebhookInput, UpdateWebhookInput, WebhookSecretType } from "./webhooks.ts";
+import { counted, EventPageType, eventsCost, MailEventType, streamArgs, waitingReadArgs } from "./events.ts";
+import { podArgs, podKeyArg } from "./pods.ts";
+import { CreateWebhookInput, deliveryArgs, updateWebhookArgs, WebhookSecretType, webhookArgs } from "./webhooks.ts";
 
 // A pod's events in GraphQL, through a key of the pod: the events of the
 // pod's agents the key reaches, long polled and subscribed to as an agent's
@@ -27,11 +19,7 @@ builder.queryFields((t) => ({
     type: EventPageType,
     description:
       "Events of the pod's agents your key reaches after an id, each naming its agent; with wait (0-25 s), holds on until at least one exists or the time runs out.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      ...readArgs,
-      wait: t.arg.int({ description: "Seconds, 0-25", extensions: WAIT_EXTENSIONS }),
-    },
+    args: { ...podArgs, ...waitingReadArgs },
     authScopes: podKeyArg("events"),
     complexity: eventsCost,
     resolve: async (_, { podId, wait, ...args }, ctx) =>
@@ -40,7 +28,7 @@ builder.queryFields((t) => ({
   podWebhooks: t.prismaField({
     type: ["Webhook"],
     description: `The pod's webhooks, oldest first; at most ${webhooks.MAX_WEBHOOKS}.`,
-    args: { podId: t.arg.id({ required: true }) },
+    args: podArgs,
     authScopes: podKeyArg("manage"),
     complexity: { field: 1, multiplier: webhooks.MAX_WEBHOOKS },
     resolve: async (query: webhooks.WebhookQuery, _, { podId }, ctx) =>
@@ -50,7 +38,7 @@ builder.queryFields((t) => ({
     type: "Webhook",
     nullable: true,
     description: "One webhook of your pod.",
-    args: { podId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { ...podArgs, ...webhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (query: webhooks.WebhookQuery, _, { podId, webhookId }, ctx) =>
       webhooks.getWebhook(ctx, await podOwner(ctx, podId), webhookId, query),
@@ -62,18 +50,14 @@ builder.mutationFields((t) => ({
     type: WebhookSecretType,
     description:
       "Adds a webhook of the pod, which receives the events of every agent of the pod; its signing secret is answered only now.",
-    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
+    args: { ...podArgs, input: t.arg({ type: CreateWebhookInput, required: true }) },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, input }, ctx) => webhooks.createWebhook(ctx, await podOwner(ctx, podId), input),
   }),
   updatePodWebhook: t.prismaField({
     type: "Webhook",
     description: "Changes a webhook of the pod: its URL, events or description, or turns it on or off.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      webhookId: t.arg.id({ required: true }),
-      input: t.arg({ type: UpdateWebhookInput, required: true }),
-    },
+    args: { ...podArgs, ...updateWebhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (query: webhooks.WebhookQuery, _, { podId, webhookId, input }, ctx) =>
       webhooks.updateWebhook(ctx, await podOwner(ctx, podId), webhookId, input, query),
@@ -81,14 +65,14 @@ builder.mutationFields((t) => ({
   deletePodWebhook: t.field({
     type: OutcomeType,
     description: "Deletes a webhook of the pod and its deliveries.",
-    args: { podId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { ...podArgs, ...webhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, webhookId }, ctx) => webhooks.deleteWebhook(ctx, await podOwner(ctx, podId), webhookId),
   }),
   rotatePodWebhookSecret: t.field({
     type: WebhookSecretType,
     description: "A new signing secret for a webhook of the pod, answered only now; the old one stops signing at once.",
-    args: { podId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { ...podArgs, ...webhookArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, webhookId }, ctx) =>
       webhooks.rotateWebhookSecret(ctx, await podOwner(ctx, podId), webhookId),
@@ -96,11 +80,7 @@ builder.mutationFields((t) => ({
   retryPodWebhookDelivery: t.field({
     type: OutcomeType,
     description: "Tries a delivery of a webhook of the pod again now, whether it is pending, delivered or given up.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      webhookId: t.arg.id({ required: true }),
-      deliveryId: t.arg.id({ required: true }),
-    },
+    args: { ...podArgs, ...deliveryArgs },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, webhookId, deliveryId }, ctx) =>
       webhooks.retryDelivery(ctx, await podOwner(ctx, podId), webhookId, deliveryId),
@@ -112,12 +92,7 @@ builder.subscriptionField("podEvents", (t) =>
     type: MailEventType,
     description:
       "Events of the pod's agents your key reaches, each naming its agent: those after `after` first (none when it is left out), then as they happen.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      types: t.arg.stringList(),
-      after: t.arg.id(),
-      label: t.arg.stringList({ description: EVENT_LABELS }),
-    },
+    args: { ...podArgs, ...streamArgs },
     authScopes: podKeyArg("events"),
     subscribe: async (_, { podId, ...args }, ctx) => {
       const stream = podEventStream(ctx, podId, await ctx.grant(), args, () => ctx.stillCaller(), ctx.signal());

@@ -1,6 +1,6 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, podRoute } from "./declare.ts";
-import { EmailFenceable } from "./emails.rest.ts";
+import { EmailFenceable, FOLDER_PAGE, MAIL_FILTER, MAIL_LIST_ARGUMENTS } from "./emails.rest.ts";
 
 // A pod's mail as REST sees it (see declare.ts): the agent's list and its
 // search (GET /agents/{id}/emails) over the pod's agents, each item naming
@@ -12,18 +12,8 @@ export const podMailOperations = [
     path: "/pods/:podId/emails",
     ...podRoute,
     operation: graphql(
-      `query ListPodEmails(
-        $podId: ID!, $folder: String, $limit: Int, $offset: Int, $q: String, $from: String, $to: String,
-        $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
-        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean, $label: [String!],
-        $fenced: Boolean = false
-      ) {
-        podEmails(
-          podId: $podId, folder: $folder, limit: $limit, offset: $offset, search: $q, from: $from, to: $to,
-          receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
-          hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted,
-          spam: $spam, label: $label
-        ) { data { ...EmailFenceable } total limit offset }
+      `query ListPodEmails($podId: ID!, ${FOLDER_PAGE}, $q: String, ${MAIL_FILTER}) {
+        podEmails(podId: $podId, ${MAIL_LIST_ARGUMENTS}) { data { ...EmailFenceable } total limit offset }
       }`,
       [EmailFenceable],
     ),
@@ -33,18 +23,8 @@ export const podMailOperations = [
     path: "/pods/:podId/search",
     ...podRoute,
     operation: graphql(
-      `query SearchPodEmails(
-        $podId: ID!, $q: String!, $folder: String, $limit: Int, $offset: Int, $from: String, $to: String,
-        $after: Timestamp, $before: Timestamp, $isRead: Boolean, $hasAttachments: Boolean,
-        $authenticated: Boolean, $autoSubmitted: Boolean, $spam: Boolean, $label: [String!],
-        $fenced: Boolean = false
-      ) {
-        podSearch(
-          podId: $podId, search: $q, folder: $folder, limit: $limit, offset: $offset, from: $from, to: $to,
-          receivedAfter: $after, receivedBefore: $before, isRead: $isRead,
-          hasAttachments: $hasAttachments, authenticated: $authenticated, autoSubmitted: $autoSubmitted,
-          spam: $spam, label: $label
-        ) { data { ...EmailFenceable } total limit offset }
+      `query SearchPodEmails($podId: ID!, $q: String!, ${FOLDER_PAGE}, ${MAIL_FILTER}) {
+        podSearch(podId: $podId, ${MAIL_LIST_ARGUMENTS}) { data { ...EmailFenceable } total limit offset }
       }`,
       [EmailFenceable],
     ),

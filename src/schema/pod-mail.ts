@@ -6,7 +6,7 @@ import type { Context } from "./context.ts";
 import { EmailPage, filterOf, type MailArgs, mailArgs, SEARCH_TERMS } from "./emails.ts";
 import { bodyBytes } from "./limits.ts";
 import { pageArgs, pageCost } from "./pages.ts";
-import { podKeyArg } from "./pods.ts";
+import { podArgs, podKeyArg } from "./pods.ts";
 
 // A pod's mail in GraphQL: the mail of the pod's agents a key of the pod
 // reaches, listed and searched as one agent's is (Agent.emails), each email
@@ -31,7 +31,7 @@ builder.queryFields((t) => ({
     type: EmailPage,
     description:
       "Received mail of every agent of your pod your key reaches, newest first (best match first with search); all folders unless one is named. Each email names its agentId.",
-    args: { podId: t.arg.id({ required: true }), ...mailArgs, ...pageArgs },
+    args: { ...podArgs, ...mailArgs, ...pageArgs },
     authScopes: podKeyArg("read"),
     complexity: pageCost,
     resolve: (_, { podId, ...args }, ctx, info) => podMail(podId, args, ctx, info),
@@ -41,7 +41,7 @@ builder.queryFields((t) => ({
     description:
       "Finds received mail of every agent of your pod your key reaches by words, best match first; narrowed as podEmails is. Each email names its agentId.",
     args: {
-      podId: t.arg.id({ required: true }),
+      ...podArgs,
       search: t.arg.string({ required: true, description: SEARCH_TERMS }),
       ...filterArgs,
       ...pageArgs,

@@ -53,11 +53,14 @@ const PodPolicyType = builder.objectRef<PodPolicy>("PodPolicy").implement({
 export const podKeyArg = (permission: Need) =>
   needing(permission, (_parent: unknown, args: { podId: string }) => ({ podKey: { podId: args.podId, permission } }));
 
+/** The argument naming the pod a field acts on: podKeyArg reads it. */
+export const podArgs = builder.args((t) => ({ podId: t.id({ required: true }) }));
+
 builder.queryField("podKeys", (t) =>
   t.field({
     type: [KeyType],
     description: "The pod's keys, oldest first; never their secrets.",
-    args: { podId: t.arg.id({ required: true }) },
+    args: podArgs,
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId }, ctx) => podKeys.listPodKeys(ctx, podId, await ctx.grant()),
   }),
@@ -68,14 +71,14 @@ builder.mutationFields((t) => ({
     type: NewKeyType,
     description:
       "Makes a key of your pod within your key's own permissions, expiry and agents; its secret is answered only now.",
-    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreateKeyInput, required: true }) },
+    args: { ...podArgs, input: t.arg({ type: CreateKeyInput, required: true }) },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, input }, ctx) => podKeys.createPodKey(ctx, podId, await ctx.grant(), input),
   }),
   revokePodKey: t.field({
     type: OutcomeType,
     description: "Revokes one of your pod's keys: it stops working at once, everywhere.",
-    args: { podId: t.arg.id({ required: true }), keyId: t.arg.id({ required: true }) },
+    args: { ...podArgs, keyId: t.arg.id({ required: true }) },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, keyId }, ctx) => podKeys.revokePodKey(ctx, podId, await ctx.grant(), keyId),
   }),
@@ -85,7 +88,7 @@ builder.queryField("podPolicy", (t) =>
   t.field({
     type: PodPolicyType,
     description: "The pod's send policy: in force for its agents without one of their own.",
-    args: { podId: t.arg.id({ required: true }) },
+    args: podArgs,
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId }, ctx) => getPodPolicy(ctx, podId, await ctx.grant()),
   }),
@@ -97,7 +100,7 @@ builder.mutationField("setPodPolicy", (t) =>
     description:
       "Sets which sends of the pod's agents without a policy of their own wait for a person; null: the instance's SEND_POLICY. By a key reaching all the pod's agents.",
     args: {
-      podId: t.arg.id({ required: true }),
+      ...podArgs,
       sendPolicy: t.arg({ type: SendPolicyEnum, description: "null: the instance's SEND_POLICY" }),
     },
     authScopes: podKeyArg("manage"),
@@ -130,7 +133,7 @@ builder.queryField("podAgents", (t) =>
   t.field({
     type: [PodAgentType],
     description: "The pod's agents your key reaches, oldest first.",
-    args: { podId: t.arg.id({ required: true }) },
+    args: podArgs,
     authScopes: podKeyArg("agents"),
     resolve: async (_, { podId }, ctx) => podAgents.listPodAgents(ctx, podId, await ctx.grant()),
   }),
@@ -141,7 +144,7 @@ builder.mutationField("createPodAgent", (t) =>
     type: CreateAgentPayload,
     description:
       "Makes an agent in your pod, verified, on the pod's first domain when it has some; its API key is answered only now.",
-    args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreatePodAgentInput, required: true }) },
+    args: { ...podArgs, input: t.arg({ type: CreatePodAgentInput, required: true }) },
     authScopes: podKeyArg("agents"),
     resolve: async (_, { podId, input }, ctx) => podAgents.createPodAgent(ctx, podId, await ctx.grant(), input),
   }),

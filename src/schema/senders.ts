@@ -12,7 +12,7 @@ import {
 import { AgentType } from "./agents.ts";
 import { builder } from "./builder.ts";
 import { agentField, forCaller, verifiedAgentArg } from "./own-agent.ts";
-import { podKeyArg } from "./pods.ts";
+import { podArgs, podKeyArg } from "./pods.ts";
 
 // Allow and block lists: the agent's own receive lists, on the agent; a pod's
 // lists for a key of the pod holding manage; every scope's lists for the
@@ -128,7 +128,7 @@ builder.queryField("podLists", (t) =>
     type: ScopeListsType,
     description:
       "The pod's allow and block lists, for its agents' receiving and sending: they decide for an address its agent's own lists do not name.",
-    args: { podId: t.arg.id({ required: true }) },
+    args: podArgs,
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId }, ctx) => getPodLists(ctx, podId, await ctx.grant()),
   }),
@@ -139,7 +139,7 @@ builder.mutationField("setPodLists", (t) =>
     type: ScopeListsType,
     description:
       "Replaces the pod's lists: each direction given (receive, send), whole; by a key reaching all the pod's agents.",
-    args: { podId: t.arg.id({ required: true }), change: t.arg({ type: PodListsChange, required: true }) },
+    args: { ...podArgs, change: t.arg({ type: PodListsChange, required: true }) },
     authScopes: podKeyArg("manage"),
     resolve: async (_, { podId, change }, ctx) => setPodLists(ctx, podId, await ctx.grant(), change),
   }),

@@ -94,6 +94,21 @@ export const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
   }),
 });
 
+/** One webhook of its owner (the owner's id comes first: agentId or podId). */
+export const webhookArgs = builder.args((t) => ({ webhookId: t.id({ required: true }) }));
+
+/** A webhook's change. */
+export const updateWebhookArgs = builder.args((t) => ({
+  webhookId: t.id({ required: true }),
+  input: t.field({ type: UpdateWebhookInput, required: true }),
+}));
+
+/** One delivery of a webhook. */
+export const deliveryArgs = builder.args((t) => ({
+  webhookId: t.id({ required: true }),
+  deliveryId: t.id({ required: true }),
+}));
+
 builder.prismaObjectFields(AgentType, (t) => ({
   webhooks: t.relation("webhooks", {
     description: `The agent's webhooks, oldest first; at most ${webhooks.MAX_WEBHOOKS}.`,
@@ -108,7 +123,7 @@ builder.queryField("webhook", (t) =>
     type: "Webhook",
     nullable: true,
     description: "One webhook of your agent.",
-    args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { agentId: t.arg.id({ required: true }), ...webhookArgs },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
       webhooks.getWebhook(ctx, { agentId: agent.id }, args.webhookId, query),
@@ -127,11 +142,7 @@ builder.mutationFields((t) => ({
   updateWebhook: t.prismaField({
     type: "Webhook",
     description: "Changes its URL, events or description, or turns it on or off.",
-    args: {
-      agentId: t.arg.id({ required: true }),
-      webhookId: t.arg.id({ required: true }),
-      input: t.arg({ type: UpdateWebhookInput, required: true }),
-    },
+    args: { agentId: t.arg.id({ required: true }), ...updateWebhookArgs },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
       webhooks.updateWebhook(ctx, { agentId: agent.id }, args.webhookId, args.input, query),
@@ -140,25 +151,21 @@ builder.mutationFields((t) => ({
   deleteWebhook: t.field({
     type: OutcomeType,
     description: "Deletes a webhook and its deliveries.",
-    args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { agentId: t.arg.id({ required: true }), ...webhookArgs },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => webhooks.deleteWebhook(ctx, { agentId: agent.id }, args.webhookId)),
   }),
   rotateWebhookSecret: t.field({
     type: WebhookSecretType,
     description: "A new signing secret, answered only now; the old one stops signing at once.",
-    args: { agentId: t.arg.id({ required: true }), webhookId: t.arg.id({ required: true }) },
+    args: { agentId: t.arg.id({ required: true }), ...webhookArgs },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) => webhooks.rotateWebhookSecret(ctx, { agentId: agent.id }, args.webhookId)),
   }),
   retryWebhookDelivery: t.field({
     type: OutcomeType,
     description: "Tries a delivery again now, whether it is pending, delivered or given up.",
-    args: {
-      agentId: t.arg.id({ required: true }),
-      webhookId: t.arg.id({ required: true }),
-      deliveryId: t.arg.id({ required: true }),
-    },
+    args: { agentId: t.arg.id({ required: true }), ...deliveryArgs },
     authScopes: verifiedAgentArg("manage"),
     resolve: forCaller((agent, args, ctx) =>
       webhooks.retryDelivery(ctx, { agentId: agent.id }, args.webhookId, args.deliveryId),
