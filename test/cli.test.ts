@@ -338,6 +338,87 @@ test("pods: created, listed, shown, renamed and deleted; an agent created in one
   expect((await cli(["pods", "create", "x"])).code).toBe(2);
 });
 
+describe("keys", () => {
+  test("the operator makes a pod's key (its secret printed once), lists it without it, and revokes it at once", async () => {
+    const podId = uniqueId("pod");
+    await cli(["pods", "create", podId, "--name", "Keyed"]);
+    const expires = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
+    const args = ["--name", "Roster", "--permissions", "agents,read", "--expires", expires];
+    const made = await cli(["keys", "create", "--pod", podId, ...args]);
+    expect(made.code).toBe(0);
+    const [, keyId] = /^Key (key_\S+) made for pod /.exec(made.stdout) ?? [];
+    const [, key = ""] = /\nAPI key \(shown only now\):\n(ph_\S+)\n$/.exec(made.stdout) ?? [];
+    expect(made.stdout).toMatch(/\npermissions: +read,agents\nagents: +all\nexpiresAt: +\S+\nhideJunk: +false\n/);
+    // The printed key works on the service at once: it makes an agent in the pod and lists the pod's agents.
+    const member = uniqueId("member");
+    expect((await api.post(`/pods/${podId}/agents`, { key, body: { id: member, name: "M" } })).status).toBe(201);
+    const roster = await api.get(`/pods/${podId}/agents`, { key });
+    expect([roster.status, roster.body.data]).toEqual([200, [expect.objectContaining({ id: member })]]);
+
+    const limited = await cli(
+      ["keys", "create", "--pod", podId, "--name", "Reader", "--permissions", "read"].concat([
+        "--agents",
+        member,
+        "--hide-junk",
+        "--json",
+      ]),
+    );
+    expect(limited.json).toMatchObject({ name: "Reader", permissions: ["read"], agents: [member], hideJunk: true });
+    const listed = await cli(["keys", "list", "--pod", podId, "--json"]);
+    expect(listed.json).toEqual({
+      data: [
+        {
+          id: keyId,
+          name: "Roster",
+          permissions: ["read", "agents"],
+          agents: null,
+          expiresAt: Date.parse(expires),
+          hideJunk: false,
+          createdAt: expect.any(Number),
+        },
+        expect.objectContaining({ id: limited.json.id, agents: [member] }),
+      ],
+    });
+    expect(listed.stdout).not.toContain(key);
+
+    const revoked = await cli(["keys", "revoke", "--pod", podId, keyId ?? ""]);
+    expect(revoked.stdout).toBe(`Key ${keyId} was revoked; it no longer works.\n`);
+    expect((await api.get(`/pods/${podId}/agents`, { key })).status).toBe(401);
+    expect((await api.get(`/agents/${member}`, { key: limited.json.key })).status).toBe(200);
+    const typo = await cli(["keys", "create", "--pod", podId, "--name", "X", "--permissions", "read,sned"]);
+    expect([typo.code, typo.stderr.split("\n")[0]]).toEqual([
+      2,
+      "--permissions takes read, send, manage, events, agents, comma-separated",
+    ]);
+  });
+
+  test("an agent's keys: listed with its primary one (no secret), revoked at once; made only with its own key", async () => {
+    // Verified as the operator makes it: an unverified agent makes no keys.
+    const made = await cli(["agents", "create", uniqueId("keyed"), "--name", "K", "--json"]);
+    const agent = { id: made.json.agent.id as string, apiKey: made.json.apiKey as string };
+    const reader = await api.post(`/agents/${agent.id}/keys`, {
+      key: agent.apiKey,
+      body: { name: "dashboard", permissions: ["read"] },
+    });
+    const listed = await cli(["keys", "list", agent.id]);
+    expect(listed.stdout).toMatch(
+      new RegExp(
+        `^ID\\s+NAME\\s+PERMISSIONS\\s+EXPIRESAT\\s+HIDEJUNK\\s+CREATEDAT\\nprimary\\s+primary\\s+read,send,manage,events\\s+-\\s+false\\s+\\S+\\n${reader.body.id}\\s+dashboard\\s+read\\s+-\\s+false\\s+\\S+\\n$`,
+      ),
+    );
+    expect(listed.stdout).not.toContain(reader.body.key);
+    const revoked = await cli(["keys", "revoke", agent.id, reader.body.id, "--json"]);
+    expect(revoked.json).toEqual({ success: true, message: `Key ${reader.body.id} was revoked; it no longer works` });
+    expect((await api.get(`/agents/${agent.id}/emails`, { key: reader.body.key })).status).toBe(401);
+    expect((await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey })).status).toBe(200);
+    const own = await cli(["keys", "create", agent.id, "--name", "X", "--permissions", "read"]);
+    expect([own.code, own.stderr.split("\n")[0]]).toEqual([
+      2,
+      "keys create makes a pod's key: --pod <pod id>; an agent's keys are made with its own key (POST /agents/{id}/keys)",
+    ]);
+  });
+});
+
 test("agents create: any id, reserved ones too, verified, its key shown once; doctor lists self-registered holders", async () => {
   const made = await cli(["agents", "create", "abuse", "--name", "Abuse desk"], { env: beside });
   expect(made.code).toBe(0);
@@ -425,6 +506,9 @@ test("doctor: the database, IMAP and SMTP, each in a sentence; a wrong password 
     expect.stringMatching(/^ok {4}database: (SQLite|PostgreSQL) answers and every migration is applied$/),
   );
   expect(lines).toContainEqual("ok    reserved names: no agent registered itself with a reserved id");
+  expect(lines).toContainEqual(
+    expect.stringMatching(/^ok {4}keys: \d+ agents' keys and \d+ pods' keys besides each agent's primary one$/),
+  );
   expect(lines).toContainEqual(
     expect.stringMatching(
       /^ok {4}imap: logged in to 127\.0\.0\.1:\d+ as catchall@mail\.example; INBOX holds \d+ messages$/,

@@ -2,13 +2,14 @@ import { existsSync } from "node:fs";
 import { connect } from "node:net";
 import { ImapFlow } from "imapflow";
 import nodemailer from "nodemailer";
+import { systemClock } from "../clock.ts";
 import { type Config, NO_WAY_IN, notSet } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
 import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { pingClamd } from "../inbound/scanners/clamav.ts";
 import { pingRspamd } from "../inbound/scanners/rspamd.ts";
-import { reviewerCoverage } from "../mailbox/admin.ts";
+import { keyCounts, reviewerCoverage } from "../mailbox/admin.ts";
 import { selfRegisteredReserved } from "../mailbox/agents.ts";
 import { publishedRecords, type RecordCheck, recordsToPublish } from "../mailbox/domains.ts";
 
@@ -81,6 +82,7 @@ async function database(config: Config): Promise<Finding[]> {
         await dkimRecords(db),
         ...(await dnsRecords(db, config)),
         await agentReviewers(db, config),
+        await keys(db),
       ];
     } finally {
       await db.close();
@@ -103,7 +105,6 @@ async function reservedNames(store: Store, config: Config): Promise<Finding> {
   };
 }
 
-/** DKIM keys that wait for their record: signing stays with the old key until then. */
 /** Agents' own reviewers, and agents whose held mail reaches nobody (no reviewer of theirs nor of the instance). */
 async function agentReviewers(store: Store, config: Config): Promise<Finding> {
   const check = "agents' reviewers";
@@ -118,6 +119,19 @@ async function agentReviewers(store: Store, config: Config): Promise<Finding> {
   };
 }
 
+/**
+ * The keys besides each agent's primary one, agents' and pods': the operator's count of what was handed out, and of
+ * expired keys (refused as wrong ones, kept until revoked).
+ */
+async function keys(store: Store): Promise<Finding> {
+  const check = "keys";
+  const { agents, pods, expired } = await keyCounts(store, systemClock.now());
+  const held = `${agents} agents' keys and ${pods} pods' keys besides each agent's primary one`;
+  const lapsed = `; ${expired} of them expired: refused, and listed until revoked (pigeonhole keys list, keys revoke)`;
+  return { check, status: "ok", detail: expired === 0 ? held : held + lapsed };
+}
+
+/** DKIM keys that wait for their record: signing stays with the old key until then. */
 async function dkimRecords(store: Store): Promise<Finding> {
   const check = "dkim";
   const waiting = await recordsToPublish(store);

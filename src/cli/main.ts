@@ -8,6 +8,7 @@ import { migrate, pendingMigrations } from "../db/migrate.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault, type Logger } from "../log.ts";
 import * as admin from "../mailbox/admin.ts";
+import type { KeyView } from "../mailbox/agent-keys.ts";
 import { createAgent } from "../mailbox/agents.ts";
 import {
   addDomain,
@@ -18,6 +19,8 @@ import {
   setDomainOpen,
   verifyDomain,
 } from "../mailbox/domains.ts";
+import { type Permission, POD_PERMISSIONS } from "../mailbox/permissions.ts";
+import { createPodKeyAsOperator, listPodKeysAsOperator, revokePodKeyAsOperator } from "../mailbox/pod-keys.ts";
 import { createPod, deletePod, findPod, listPods, type PodView, setPodSendPolicy, updatePod } from "../mailbox/pods.ts";
 import { deleteQuarantinedMessage, listQuarantine, releaseQuarantined } from "../mailbox/quarantine.ts";
 import { addressesOf } from "../mailbox/records.ts";
@@ -68,6 +71,10 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   pods rename <id> --name <name>
   pods delete <id> [--yes]
   pods policy <id> open|review_new_recipients|review_all|default
+  keys list <agent id> | keys list --pod <pod id>
+  keys create --pod <pod id> --name <name> --permissions <read,send,manage,events,agents>
+              [--agents <id,id,…>] [--expires <ISO 8601 time>] [--hide-junk]
+  keys revoke <agent id> <key id> | keys revoke --pod <pod id> <key id>
   domains add <name> [--open]
   domains show|verify|open|close|delete <name>
   domains list
@@ -103,6 +110,10 @@ const OPTIONS = {
   agent: VALUE,
   pod: VALUE,
   domains: VALUE,
+  permissions: VALUE,
+  agents: VALUE,
+  expires: VALUE,
+  "hide-junk": FLAG,
   open: FLAG,
   email: VALUE,
   "webhook-url": VALUE,
@@ -391,6 +402,91 @@ async function pods(services: Services, [action, id, choice]: string[], options:
   }
 }
 
+/** A key as people read it: its permissions and agents as lists, a pod's key without `agents` reaching them all. */
+const keyRow = (key: KeyView) => ({
+  ...key,
+  permissions: key.permissions.join(","),
+  agents: key.agents?.join(",") ?? "all",
+});
+
+const POD_KEY_COLUMNS = ["id", "name", "permissions", "agents", "expiresAt", "hideJunk", "createdAt"] as const;
+/** An agent's key reaches its agent alone: no `agents`. */
+const AGENT_KEY_COLUMNS = POD_KEY_COLUMNS.filter((column) => column !== "agents");
+
+/** Comma-separated names, each once; none when the option is left out. */
+const namesOf = (value: string | undefined) => [...new Set(value?.split(",").filter((name) => name !== "") ?? [])];
+
+function permissionsOption(value: string | undefined): Permission[] {
+  const named = namesOf(value);
+  if (named.length === 0 || named.some((name) => !(POD_PERMISSIONS as readonly string[]).includes(name))) {
+    throw new UsageError(`--permissions takes ${POD_PERMISSIONS.join(", ")}, comma-separated`);
+  }
+  return named as Permission[];
+}
+
+/** A time in ISO 8601 (a date alone is midnight UTC). */
+function timeOption(value: string | undefined, name: string): Date | undefined {
+  if (value === undefined) return undefined;
+  const time = new Date(value);
+  if (!/^\d{4}-\d{2}-\d{2}/.test(value) || Number.isNaN(time.getTime())) {
+    throw new UsageError(`--${name} must be an ISO 8601 time, such as 2027-01-31T12:00:00Z`);
+  }
+  return time;
+}
+
+const KEYS_USAGE =
+  "keys list <agent id> | keys list --pod <pod id> | keys create --pod <pod id> --name <name> --permissions <p,p,…> [--agents <id,id,…>] [--expires <time>] [--hide-junk] | keys revoke <agent id> <key id> | keys revoke --pod <pod id> <key id>";
+
+/** An agent's keys (named first) or a pod's (--pod): listed, made (a pod's only) and revoked. */
+async function keys(services: Services, [action, ...args]: string[], options: Options): Promise<Output> {
+  const podId = options.pod;
+  if (action === "create") {
+    if (podId === undefined || args.length > 0) {
+      throw new UsageError(
+        "keys create makes a pod's key: --pod <pod id>; an agent's keys are made with its own key (POST /agents/{id}/keys)",
+      );
+    }
+    if (options.name === undefined) throw new UsageError("keys create needs --name <name>");
+    const agents = options.agents === undefined ? undefined : namesOf(options.agents);
+    const made = await createPodKeyAsOperator(services, podId, {
+      name: options.name,
+      permissions: permissionsOption(options.permissions),
+      agents,
+      expiresAt: timeOption(options.expires, "expires"),
+      hideJunk: options["hide-junk"],
+    });
+    const { key, ...view } = made;
+    return {
+      text: `Key ${made.id} made for pod ${podId}:\n${fields(keyRow(view))}\nAPI key (shown only now):\n${key}`,
+      json: made,
+    };
+  }
+  // Whose keys: the pod's with --pod, else the agent's named first.
+  const [owner, ...rest] = podId === undefined ? args : [podId, ...args];
+  const [keyId] = rest;
+  if (action === "list" && owner !== undefined && rest.length === 0) {
+    if (podId !== undefined) {
+      const listed = await listPodKeysAsOperator(services, owner);
+      const text = table(listed.map(keyRow), [...POD_KEY_COLUMNS]);
+      return { text: listed.length === 0 ? `${text}\n(none)` : text, json: { data: listed } };
+    }
+    const listed = await admin.keysOfAgentById(services, owner);
+    // As the API lists an agent's keys: `agents` is a pod's key's only.
+    return {
+      text: table(listed.map(keyRow), AGENT_KEY_COLUMNS),
+      json: { data: listed.map(({ agents: _, ...key }) => key) },
+    };
+  }
+  if (action === "revoke" && owner !== undefined && keyId !== undefined && rest.length === 1) {
+    const outcome =
+      podId === undefined
+        ? await admin.revokeKeyById(services, owner, keyId)
+        : await revokePodKeyAsOperator(services, owner, keyId);
+    return { text: `${outcome.message}.`, json: outcome };
+  }
+  throw new UsageError(KEYS_USAGE);
+}
+
 async function domains(services: Services, [action, name]: string[], options: Options): Promise<Output> {
   if (action === "list") {
     const all = await listDomains(services);
@@ -542,6 +638,7 @@ const SERVICE_COMMANDS: Record<string, (services: Services, args: string[], opti
   held,
   quarantine,
   pods,
+  keys,
   domains,
   lists,
   stats: async (services) => {

@@ -38,3 +38,16 @@ export function keysOf({ prisma }: Store, owner: KeyOwner): Promise<ListedKey[]>
 export async function deleteKey({ prisma }: Store, owner: KeyOwner, id: string): Promise<boolean> {
   return (await prisma.key.deleteMany({ where: { ...owner, id } })).count > 0;
 }
+
+/** How many keys agents hold besides their primary ones, how many pods hold, and how many of all have expired by now. */
+export async function keyTotals(
+  { prisma }: Store,
+  now: Date,
+): Promise<{ agents: number; pods: number; expired: number }> {
+  const [agents, pods, expired] = await Promise.all([
+    prisma.key.count({ where: { agentId: { not: null } } }),
+    prisma.key.count({ where: { podId: { not: null } } }),
+    prisma.key.count({ where: { expiresAt: { lte: now } } }),
+  ]);
+  return { agents, pods, expired };
+}

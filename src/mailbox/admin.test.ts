@@ -5,18 +5,23 @@ import {
   deleteAgentById,
   findAgent,
   instanceStats,
+  keyCounts,
+  keysOfAgentById,
   listAgents,
   reviewerCoverage,
+  revokeKeyById,
   rotateKeyById,
   setLimits,
   setReviewer,
   setSendPolicy,
   verifyAgent,
 } from "./admin.ts";
+import { createKey } from "./agent-keys.ts";
 import { createAgent } from "./agents.ts";
 import { agentEvents } from "./events.ts";
-import { agentByKey } from "./keys.ts";
+import { agentByKey, isKey } from "./keys.ts";
 import { sendEmail } from "./outbox.ts";
+import { FULL_GRANT } from "./permissions.ts";
 import { createPod, setPodSendPolicy } from "./pods.ts";
 import { sendQuota } from "./sending.ts";
 
@@ -155,4 +160,22 @@ describe("the instance", () => {
     expect(after.bytes).toBeGreaterThan(before.bytes);
     expect((await agentOverview(memory.services, agent.id)).lastReceivedAt).toEqual(memory.clock.now());
   });
+});
+
+test("an agent's keys: listed by its id, the primary one first, revoked at once; counted, the expired apart", async () => {
+  const agent = await memory.agent("Keyed");
+  const later = new Date(memory.clock.now().getTime() + 60_000);
+  const made = await createKey(memory.services, agent, FULL_GRANT, {
+    name: "reader",
+    permissions: ["read"],
+    expiresAt: later,
+  });
+  expect((await keysOfAgentById(memory.services, "KEYED")).map((key) => key.id)).toEqual(["primary", made.id]);
+  const now = await keyCounts(memory.services, memory.clock.now());
+  expect(await keyCounts(memory.services, later)).toEqual({ ...now, expired: now.expired + 1 });
+  await expect(revokeKeyById(memory.services, "keyed", "primary")).rejects.toMatchObject({ kind: "BAD_REQUEST" });
+  await revokeKeyById(memory.services, "keyed", made.id);
+  expect(await isKey(memory.services, made.key)).toBe(false);
+  expect(await keyCounts(memory.services, later)).toEqual({ ...now, agents: now.agents - 1 });
+  await expect(revokeKeyById(memory.services, "nobody", made.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
 });

@@ -16,6 +16,7 @@ import {
   sealReviewerSecret,
 } from "../db/agents.ts";
 import type { Store } from "../db/client.ts";
+import { keyTotals } from "../db/keys.ts";
 import { podSendPolicies } from "../db/pods.ts";
 import { QUOTA_MAX, utcDay } from "../db/quota.ts";
 import { compactNotices, noticesInTheClear, sealNotice } from "../db/reviews.ts";
@@ -23,12 +24,14 @@ import { excerpt, ServiceError } from "../errors.ts";
 import { isEmailAddress } from "../outbound/address.ts";
 import { isWebhookSecret } from "../outbound/webhooks.ts";
 import { SEALED, seal } from "../secrets.ts";
+import { type KeyView, listKeys, revokeKey } from "./agent-keys.ts";
 import { addressOf, deleteAgent, type Outcome, rotateKey } from "./agents.ts";
 import { checkedPolicy, policyOf } from "./approval.ts";
 import { serves } from "./domains.ts";
 import { SCREENING_POLICIES, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, readPage } from "./pages.ts";
+import { FULL_GRANT } from "./permissions.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 import { listSuppressions, removeSuppression, type SuppressionRecord } from "./suppressions.ts";
@@ -157,6 +160,16 @@ export async function rotateKeyById(services: Services, id: string): Promise<{ a
   return rotateKey(services, await findAgent(services, id));
 }
 
+/** The agent's keys, its primary one first, as its primary key lists them: never a secret. */
+export async function keysOfAgentById(services: Services, id: string): Promise<KeyView[]> {
+  return listKeys(services, await findAgent(services, id), FULL_GRANT);
+}
+
+/** Revokes one of the agent's keys at once, as its primary key would: 404 for no such agent or key. */
+export async function revokeKeyById(services: Services, id: string, keyId: string) {
+  return revokeKey(services, await findAgent(services, id), FULL_GRANT, keyId);
+}
+
 export async function setLimits(services: Services, id: string, change: LimitOverrides): Promise<AgentOverview> {
   for (const [name, value] of Object.entries(change)) {
     if (value != null && (!Number.isInteger(value) || value < 1 || value > QUOTA_MAX)) {
@@ -276,6 +289,11 @@ export async function reviewerCoverage(store: Store, config: Config) {
     instanceTold ? { ids: [], total: 0 } : heldWithoutOwnReviewer(store, holding, config.sendPolicy !== "open"),
   ]);
   return { own, untold };
+}
+
+/** Keys besides the agents' primary ones, agents' and pods', and those expired by now (refused, kept until revoked). */
+export function keyCounts(store: Store, now: Date) {
+  return keyTotals(store, now);
 }
 
 export interface InstanceStats {

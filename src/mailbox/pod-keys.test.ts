@@ -4,7 +4,14 @@ import { reachedAgent } from "./access.ts";
 import { createKey } from "./agent-keys.ts";
 import { createAgent } from "./agents.ts";
 import { holderOfKey, type KeyHolder } from "./keys.ts";
-import { createPodKey, createPodKeyAsOperator, listPodKeys, revokePodKey } from "./pod-keys.ts";
+import {
+  createPodKey,
+  createPodKeyAsOperator,
+  listPodKeys,
+  listPodKeysAsOperator,
+  revokePodKey,
+  revokePodKeyAsOperator,
+} from "./pod-keys.ts";
 import { createPod } from "./pods.ts";
 
 const memory = memoryOfFile({ VERIFICATION_MODE: "none" });
@@ -87,5 +94,18 @@ describe("a pod's keys", () => {
     expect((await listPodKeys(memory.services, "gamma", grant)).map((key) => key.id)).toEqual([made.id]);
     await revokePodKey(memory.services, "gamma", grant, made.id);
     expect(await holderOfKey(memory.services, made.key)).toBeNull();
+  });
+
+  test("the operator lists and revokes a pod's keys by the pod's id; no such pod or key is a 404", async () => {
+    await podWithAgents("delta", []);
+    const made = await createPodKeyAsOperator(memory.services, "delta", { name: "d", permissions: ["read"] });
+    expect((await listPodKeysAsOperator(memory.services, "delta")).map((key) => key.id)).toEqual([made.id]);
+    await expect(listPodKeysAsOperator(memory.services, "nowhere")).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    await revokePodKeyAsOperator(memory.services, "delta", made.id);
+    expect(await holderOfKey(memory.services, made.key)).toBeNull();
+    await expect(revokePodKeyAsOperator(memory.services, "delta", made.id)).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+      message: `Key ${made.id} not found`,
+    });
   });
 });

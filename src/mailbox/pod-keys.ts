@@ -9,7 +9,7 @@ import type { Services } from "./services.ts";
 
 // A pod's keys: made by the operator (any permissions) or by a pod's key
 // holding `manage` (within its own permissions, expiry and agents), listed
-// without secrets, revoked at once. A pod's key may be limited to some of
+// without secrets, revoked at once (by the operator, or by such a key). A pod's key may be limited to some of
 // the pod's agents; it acts on the agent routes of the agents it reaches as
 // their own key with the same permissions would (access.ts).
 
@@ -70,4 +70,16 @@ export async function revokePodKey(services: Services, podId: string, grant: Gra
     throw new ServiceError("NOT_FOUND", `Key ${excerpt(keyId)} not found`);
   }
   return { success: true, message: `Key ${keyId} was revoked; it no longer works` };
+}
+
+/** The pod's keys, for the operator: 404 for no such pod. */
+export async function listPodKeysAsOperator(services: Services, podId: string): Promise<KeyView[]> {
+  const pod = await findPod(services, podId);
+  return listPodKeys(services, pod.id, OPERATOR_GRANT);
+}
+
+/** Revokes one of the pod's keys at once, for the operator: 404 for no such pod or key. */
+export async function revokePodKeyAsOperator(services: Services, podId: string, keyId: string) {
+  const pod = await findPod(services, podId);
+  return revokePodKey(services, pod.id, OPERATOR_GRANT, keyId);
 }
