@@ -264,6 +264,36 @@ describe("revocation and expiry", () => {
     }
   });
 
+  test("the operator lists an agent's and a pod's keys (never their secrets) and revokes them at once", async () => {
+    const admin = { key: ADMIN_TOKEN };
+    const made = (await makeKey({ permissions: ["read"] })).body;
+    const listed = await api.get(`/admin/agents/${agent.id}/keys`, admin);
+    expect(listed.body.data[0].id).toBe("primary");
+    expect(listed.body.data).toContainEqual(
+      expect.objectContaining({ id: made.id, name: made.name, permissions: ["read"] }),
+    );
+    expect(JSON.stringify(listed.body)).not.toContain(made.key);
+    expect((await api.delete(`/admin/agents/${agent.id}/keys/${made.id}`, admin)).body).toMatchObject({
+      success: true,
+    });
+    expect((await api.get(`/agents/${agent.id}/emails`, { key: made.key })).status).toBe(401);
+    expect((await api.delete(`/admin/agents/${agent.id}/keys/${made.id}`, admin)).status).toBe(404);
+
+    const podId = `opod-${agent.id}`.toLowerCase();
+    await api.post("/admin/pods", { ...admin, body: { id: podId, name: "Pod" } });
+    const podKey = (
+      await api.post(`/admin/pods/${podId}/keys`, { ...admin, body: { name: "a", permissions: ["agents"] } })
+    ).body;
+    const podKeys = await api.get(`/admin/pods/${podId}/keys`, admin);
+    expect(podKeys.body.data).toEqual([expect.objectContaining({ id: podKey.id, name: "a", permissions: ["agents"] })]);
+    expect(JSON.stringify(podKeys.body)).not.toContain(podKey.key);
+    expect((await api.get(`/pods/${podId}/agents`, { key: podKey.key })).status).toBe(200);
+    expect((await api.delete(`/admin/pods/${podId}/keys/${podKey.id}`, admin)).status).toBe(200);
+    expect((await api.get(`/pods/${podId}/agents`, { key: podKey.key })).status).toBe(401);
+    expect((await api.get(`/admin/pods/nope-${podId}/keys`, admin)).status).toBe(404);
+    expect((await api.get(`/admin/pods/${podId}/keys`, { key: agent.apiKey })).status).toBe(403);
+  });
+
   test("an expired key is refused as an invalid one", async () => {
     const key = await keyWith(["read"], { expiresAt: svc.clock.now().getTime() + 60_000 });
     expect((await api.get(`/agents/${agent.id}/emails`, { key })).status).toBe(200);

@@ -2,7 +2,8 @@ import { graphql } from "../rest/graphql.ts";
 import { RegistrationFields } from "./agents.rest.ts";
 import { declare, withoutNulls } from "./declare.ts";
 import { DraftFields } from "./drafts.rest.ts";
-import { NewPodKeyFields } from "./pods.rest.ts";
+import { KeyFields } from "./keys.rest.ts";
+import { NewPodKeyFields, PodKeyFields } from "./pods.rest.ts";
 import { DecisionFields } from "./review.rest.ts";
 
 // The operator's operations as REST sees them (see declare.ts), by
@@ -360,6 +361,27 @@ export const adminOperations = [
     ),
   }),
   declare({
+    method: "GET",
+    path: "/admin/agents/:agentId/keys",
+    ...OPERATOR,
+    refuses: [404],
+    operation: graphql(`query AdminAgentKeys($agentId: ID!) { admin { agentKeys(id: $agentId) { ...KeyFields } } }`, [
+      KeyFields,
+    ]),
+    respond: ({ admin }) => ({ data: admin.agentKeys }),
+  }),
+  declare({
+    method: "DELETE",
+    path: "/admin/agents/:agentId/keys/:keyId",
+    ...OPERATOR,
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminRevokeAgentKey($agentId: ID!, $keyId: ID!) {
+        admin { revokeAgentKey(id: $agentId, keyId: $keyId) { success message } }
+      }`,
+    ),
+  }),
+  declare({
     method: "POST",
     path: "/admin/agents/:agentId/rotate-key",
     ...OPERATOR,
@@ -462,6 +484,27 @@ export const adminOperations = [
         admin { createPodKey(podId: $podId, input: $input) { ...NewPodKeyFields } }
       }`,
       [NewPodKeyFields],
+    ),
+  }),
+  declare({
+    method: "GET",
+    path: "/admin/pods/:podId/keys",
+    ...OPERATOR,
+    refuses: [404],
+    operation: graphql(`query AdminPodKeys($podId: ID!) { admin { podKeys(podId: $podId) { ...PodKeyFields } } }`, [
+      PodKeyFields,
+    ]),
+    respond: ({ admin }) => ({ data: admin.podKeys }),
+  }),
+  declare({
+    method: "DELETE",
+    path: "/admin/pods/:podId/keys/:keyId",
+    ...OPERATOR,
+    refuses: [404],
+    operation: graphql(
+      `mutation AdminRevokePodKey($podId: ID!, $keyId: ID!) {
+        admin { revokePodKey(podId: $podId, keyId: $keyId) { success message } }
+      }`,
     ),
   }),
   declare({

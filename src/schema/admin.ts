@@ -13,7 +13,7 @@ import {
   zoneOf,
 } from "../mailbox/domains.ts";
 import type { QuarantineReason } from "../mailbox/inspection.ts";
-import { createPodKeyAsOperator } from "../mailbox/pod-keys.ts";
+import { createPodKeyAsOperator, listPodKeysAsOperator, revokePodKeyAsOperator } from "../mailbox/pod-keys.ts";
 import { createPod, deletePod, findPod, listPods, setPodSendPolicy, updatePod } from "../mailbox/pods.ts";
 import {
   deleteQuarantinedMessage,
@@ -28,7 +28,7 @@ import { builder, OutcomeType } from "./builder.ts";
 import { DomainType } from "./domains.ts";
 import { DraftType } from "./drafts.ts";
 import { QuarantineReasonEnum, ScreeningPolicyEnum, SendPolicyEnum } from "./enums.ts";
-import { CreateKeyInput, NewKeyType } from "./keys.ts";
+import { CreateKeyInput, KeyType, NewKeyType } from "./keys.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
 import { PodType } from "./pods.ts";
 import { DecisionType, ReleasedType } from "./review.ts";
@@ -232,6 +232,18 @@ const AdminQuery = builder.objectRef<object>("AdminQuery").implement({
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => findPod(ctx, id),
     }),
+    podKeys: t.field({
+      type: [KeyType],
+      description: "A pod's keys, oldest first; never their secrets.",
+      args: { podId: t.arg.id({ required: true }) },
+      resolve: (_, { podId }, ctx) => listPodKeysAsOperator(ctx, podId),
+    }),
+    agentKeys: t.field({
+      type: [KeyType],
+      description: "An agent's keys, its primary key first; never their secrets.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => admin.keysOfAgentById(ctx, id),
+    }),
     stats: t.field({
       type: StatsType,
       description: "The instance at a glance.",
@@ -282,6 +294,12 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       args: { podId: t.arg.id({ required: true }), input: t.arg({ type: CreateKeyInput, required: true }) },
       resolve: (_, { podId, input }, ctx) => createPodKeyAsOperator(ctx, podId, input),
     }),
+    revokePodKey: t.field({
+      type: OutcomeType,
+      description: "Revokes one of a pod's keys: it stops working at once, everywhere.",
+      args: { podId: t.arg.id({ required: true }), keyId: t.arg.id({ required: true }) },
+      resolve: (_, { podId, keyId }, ctx) => revokePodKeyAsOperator(ctx, podId, keyId),
+    }),
     deletePod: t.field({
       type: OutcomeType,
       description: "Deletes a pod, its keys and its lists; refused while it holds agents.",
@@ -315,6 +333,12 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       description: "Issues an agent a new API key; its current one stops working at once.",
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => admin.rotateKeyById(ctx, id),
+    }),
+    revokeAgentKey: t.field({
+      type: OutcomeType,
+      description: "Revokes one of an agent's keys besides its primary one: it stops working at once, everywhere.",
+      args: { id: t.arg.id({ required: true }), keyId: t.arg.id({ required: true }) },
+      resolve: (_, { id, keyId }, ctx) => admin.revokeKeyById(ctx, id, keyId),
     }),
     removeSuppression: t.field({
       type: OutcomeType,

@@ -3,7 +3,7 @@ import { declare, ownAgent } from "./declare.ts";
 
 // The keys area's operations as REST and MCP see them (see declare.ts).
 
-const KeyFields = graphql(`fragment KeyFields on Key { id name permissions expiresAt hideJunk createdAt }`);
+export const KeyFields = graphql(`fragment KeyFields on Key { id name permissions expiresAt hideJunk createdAt }`);
 
 export const keyOperations = [
   declare({

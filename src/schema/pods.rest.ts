@@ -9,7 +9,7 @@ export const NewPodKeyFields = graphql(
   `fragment NewPodKeyFields on NewKey { id key name permissions agents expiresAt hideJunk createdAt }`,
 );
 
-const PodKeyFields = graphql(
+export const PodKeyFields = graphql(
   `fragment PodKeyFields on Key { id name permissions agents expiresAt hideJunk createdAt }`,
 );
 
