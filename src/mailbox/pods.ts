@@ -23,7 +23,8 @@ import type { Services } from "./services.ts";
 // domains are closed to everyone else (no agent outside the pod registers or
 // is made there). A pod is deleted only once it holds no agent. A pod's send
 // policy holds its agents' mail that have none of their own (approval.ts);
-// its lists are senders.ts's.
+// its lists are senders.ts's. A pod is verified as an agent is
+// (verification.ts); a verified pod's keys make verified agents.
 
 /** A pod's id: 1-64 lower-case letters, digits, dashes and underscores. */
 export const POD_ID = /^[a-z0-9_-]{1,64}$/;
@@ -94,7 +95,21 @@ export async function createPod(services: Services, input: NewPod): Promise<PodV
   }
   const name = checkedName(input.name);
   const domains = await checkedDomains(services, input.id, input.domains ?? []);
-  const pod = { id: input.id, name, createdAt: services.clock.now(), sendPolicy: null };
+  const now = services.clock.now();
+  // VERIFICATION_MODE=none verifies every pod as it is made, as it does every agent.
+  const verified = services.config.verificationMode === "none";
+  const pod = {
+    id: input.id,
+    name,
+    createdAt: now,
+    sendPolicy: null,
+    verifiedAt: verified ? now : null,
+    verifiedBy: verified ? "none" : null,
+    socialUsername: null,
+    verificationCode: null,
+    verificationExpires: null,
+    claimTokenHash: null,
+  };
   const created = await insertPod(services, pod, domains);
   if (!created) throw new ServiceError("CONFLICT", `Pod id ${input.id} or one of its domains is taken already`);
   return viewOf(services.config, created);
