@@ -32,7 +32,7 @@ import { SCREENING_POLICIES, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, readPage } from "./pages.ts";
 import { FULL_GRANT } from "./permissions.ts";
-import { findPod, type PodView } from "./pods.ts";
+import { findPod, type PodView, podRecord } from "./pods.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 import { listSuppressions, removeSuppression, type SuppressionRecord } from "./suppressions.ts";
@@ -155,7 +155,7 @@ export async function verifyAgent(services: Services, id: string): Promise<Agent
 
 /** The operator verifies a pod, and with it its agents not yet verified, in any VERIFICATION_MODE. */
 export async function verifyPod(services: Services, id: string): Promise<PodView> {
-  await verifyByOperator(services, { kind: "pod", record: await findPod(services, id) });
+  await verifyByOperator(services, { kind: "pod", record: await podRecord(services, id) });
   return findPod(services, id);
 }
 

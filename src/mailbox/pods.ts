@@ -32,7 +32,10 @@ const NAME_MAX = 128;
 const DOMAINS_MAX = 20;
 
 /** A pod as every door shows it: its send policy in force (its own, else SEND_POLICY) and its own. */
-export interface PodView extends Omit<PodRow, "sendPolicy"> {
+/** What of a pod's verification stays inside: its code, its expiry, and its link's hash. */
+type Unshown = "sendPolicy" | "verificationCode" | "verificationExpires" | "claimTokenHash";
+
+export interface PodView extends Omit<PodRow, Unshown> {
   sendPolicy: SendPolicy;
   sendPolicyOverride: string | null;
 }
@@ -40,7 +43,10 @@ export interface PodView extends Omit<PodRow, "sendPolicy"> {
 /** A pod's send policy, as a key of the pod sees it. */
 export type PodPolicy = Pick<PodView, "sendPolicy" | "sendPolicyOverride">;
 
-const viewOf = (config: Config, { sendPolicy, ...pod }: PodRow): PodView => ({
+const viewOf = (
+  config: Config,
+  { sendPolicy, verificationCode, verificationExpires, claimTokenHash, ...pod }: PodRow,
+): PodView => ({
   ...pod,
   sendPolicy: policyOf(config, { pod: sendPolicy }),
   sendPolicyOverride: sendPolicy,
@@ -119,11 +125,16 @@ export async function listPods(services: Services): Promise<PodView[]> {
   return (await allPods(services)).map((pod) => viewOf(services.config, pod));
 }
 
-/** One pod by its id: 404 when there is none. */
-export async function findPod(services: Services, id: string): Promise<PodView> {
+/** One pod's row by its id, its verification's code and link included: 404 when there is none. */
+export async function podRecord(services: Services, id: string): Promise<PodRow> {
   const pod = POD_ID.test(id) ? await podById(services, id) : null;
   if (!pod) throw notFound(id);
-  return viewOf(services.config, pod);
+  return pod;
+}
+
+/** One pod by its id: 404 when there is none. */
+export async function findPod(services: Services, id: string): Promise<PodView> {
+  return viewOf(services.config, await podRecord(services, id));
 }
 
 /**

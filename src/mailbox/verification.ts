@@ -7,7 +7,7 @@ import {
   setVerificationCode,
   type Verification,
 } from "../db/agents.ts";
-import { setPodClaimHash } from "../db/pods.ts";
+import { type PodRow, setPodClaimHash } from "../db/pods.ts";
 import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { containsCode, mentions, parsePostUrl } from "../social/posts.ts";
@@ -17,7 +17,7 @@ import { type Emit, withEvents } from "./events.ts";
 import { claimHolder, newClaimToken } from "./keys.ts";
 import { expiryCutoff, isExpired, UNVERIFIED_LIFETIME_HOURS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
 import { assertPermitted, type Grant, lacking } from "./permissions.ts";
-import { findPod, type PodView } from "./pods.ts";
+import { podRecord } from "./pods.ts";
 import type { AgentRecord } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -35,7 +35,7 @@ const CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789";
 export const CODE_LENGTH = 6;
 
 /** What is verified: an agent, or a pod. */
-export type Owner = { kind: "agent"; record: AgentRecord } | { kind: "pod"; record: PodView };
+export type Owner = { kind: "agent"; record: AgentRecord } | { kind: "pod"; record: PodRow };
 
 export const agentOwner = (record: AgentRecord): Owner => ({ kind: "agent", record });
 
@@ -75,7 +75,7 @@ export async function claimOf(services: Services, claimToken: string): Promise<C
   const holder = await claimHolder(services, claimToken);
   if (!holder) return { state: "unknown" };
   const owner: Owner =
-    "agent" in holder ? agentOwner(holder.agent) : { kind: "pod", record: await findPod(services, holder.podId) };
+    "agent" in holder ? agentOwner(holder.agent) : { kind: "pod", record: await podRecord(services, holder.podId) };
   if (owner.kind === "agent" && isExpired(owner.record, services.clock.now())) return { state: "expired" };
   const shown = owner.kind === "agent" ? addressOf(owner.record, services.config) : `pod ${owner.record.id}`;
   return { state: owner.record.verifiedAt === null ? "open" : "verified", owner, shown };
@@ -276,5 +276,5 @@ export async function startPodVerification(
 export async function podOwner(services: Services, podId: string, grant: Grant): Promise<Owner> {
   assertPermitted(grant, "agents");
   if (grant.agents) throw lacking("agents", "A key limited to some of the pod's agents does not verify the pod");
-  return { kind: "pod", record: await findPod(services, podId) };
+  return { kind: "pod", record: await podRecord(services, podId.toLowerCase()) };
 }
