@@ -11,7 +11,7 @@ import {
 import { builder } from "./builder.ts";
 import { VerificationModeEnum } from "./enums.ts";
 import { needing } from "./own-agent.ts";
-import { podKeyArg } from "./pods.ts";
+import { podArgs, podKeyArg } from "./pods.ts";
 
 // Verification by a public post on X: any valid key, verified or not, or the
 // claim token of the agent's (or pod's) verification link, which can do
@@ -111,7 +111,7 @@ builder.mutationFields((t) => ({
   startPodVerification: t.field({
     type: PodVerificationChallenge,
     description: `Issues a code for your pod valid for ${VERIFICATION_CODE_MINUTES} minutes, and a verification page's link for a person, replacing any earlier ones.`,
-    args: { podId: t.arg.id({ required: true }) },
+    args: podArgs,
     authScopes: podKeyArg("agents"),
     resolve: async (_, { podId }, ctx) => startPodVerification(ctx, await podOwner(ctx, podId, await ctx.grant())),
   }),
@@ -119,10 +119,7 @@ builder.mutationFields((t) => ({
     type: VerificationResult,
     description:
       "Checks the public post on X and verifies your pod: its agents not yet verified, and those its keys make, are verified with it.",
-    args: {
-      podId: t.arg.id({ required: true }),
-      tweetUrl: t.arg.string({ required: true, description: "URL of the public post" }),
-    },
+    args: { ...podArgs, tweetUrl: t.arg.string({ required: true, description: "URL of the public post" }) },
     authScopes: podKeyArg("agents"),
     resolve: async (_, { podId, tweetUrl }, ctx) =>
       completeVerification(ctx, await podOwner(ctx, podId, await ctx.grant()), tweetUrl),
