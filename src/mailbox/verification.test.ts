@@ -1,9 +1,9 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile, openMemory } from "../testing/memory.ts";
+import { podGrant } from "../testing/pods.ts";
 import { createAgent } from "./agents.ts";
 import { agentEvents } from "./events.ts";
 import { UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
-import type { Grant } from "./permissions.ts";
 import { createPodAgent } from "./pod-agents.ts";
 import { createPod, findPod } from "./pods.ts";
 import {
@@ -125,15 +125,8 @@ describe("where the operator verifies", () => {
 });
 
 describe("a pod", () => {
-  const podKey = (podId: string, permissions: Grant["permissions"], agents: string[] | null = null): Grant => ({
-    keyId: "k",
-    permissions,
-    expiresAt: null,
-    podId,
-    agents,
-  });
   const makeAgent = (podId: string, id: string) =>
-    createPodAgent(memory.services, podId, podKey(podId, ["agents"]), { id, name: id });
+    createPodAgent(memory.services, podId, podGrant(podId, ["agents"]), { id, name: id });
 
   test("an unverified pod's key makes unverified agents; its owner's post verifies it and them, and later ones", async () => {
     await createPod(memory.services, { id: "crew", name: "Crew" });
@@ -141,7 +134,7 @@ describe("a pod", () => {
     expect(before.verifiedAt).toBeNull();
     const own = (await makeAgent("crew", "crewself")).agent;
     await verifyByOperator(memory.services, agentOwner(own));
-    const grant = podKey("crew", ["agents"]);
+    const grant = podGrant("crew", ["agents"]);
     const { tweetText } = await startVerification(memory.services, await podOwner(memory.services, "crew", grant));
     expect(tweetText).toMatch(/pod crew at .* with @pigeonhole PIGEON-/);
     const verified = await completeVerification(
@@ -163,10 +156,12 @@ describe("a pod", () => {
 
   test("a key without agents, or limited to some agents, does not verify it", async () => {
     await createPod(memory.services, { id: "narrow", name: "Narrow" });
-    await expect(podOwner(memory.services, "narrow", podKey("narrow", ["manage"]))).rejects.toMatchObject({
+    await expect(podOwner(memory.services, "narrow", podGrant("narrow", ["manage"]))).rejects.toMatchObject({
       details: { permission: "agents" },
     });
-    await expect(podOwner(memory.services, "narrow", podKey("narrow", ["agents"], ["a"]))).rejects.toMatchObject({
+    await expect(
+      podOwner(memory.services, "narrow", podGrant("narrow", ["agents"], { agents: ["a"] })),
+    ).rejects.toMatchObject({
       details: { permission: "agents" },
     });
   });
@@ -177,7 +172,7 @@ describe("a pod", () => {
     memory.clock.advance(UNVERIFIED_LIFETIME_MS + 1);
     await verifyByOperator(
       memory.services,
-      await podOwner(memory.services, "latecrew", podKey("latecrew", ["agents"])),
+      await podOwner(memory.services, "latecrew", podGrant("latecrew", ["agents"])),
     );
     expect((await memory.reload(late)).verifiedAt).toBeNull();
   });
