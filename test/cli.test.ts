@@ -345,6 +345,8 @@ describe("keys", () => {
   test("the operator makes a pod's key (its secret printed once), lists it without it, and revokes it at once", async () => {
     const podId = uniqueId("pod");
     await cli(["pods", "create", podId, "--name", "Keyed"]);
+    // Verified, so that the agent its key makes below is verified with it and can be read.
+    await cli(["pods", "verify", podId]);
     const expires = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
     const args = ["--name", "Roster", "--permissions", "agents,read", "--expires", expires];
     const made = await cli(["keys", "create", "--pod", podId, ...args]);
