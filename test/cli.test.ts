@@ -320,13 +320,16 @@ test("domains: open to registration as added (--open), closed and opened again",
   expect([refused.code, refused.stderr]).toEqual([1, expect.stringContaining("MAIL_DOMAINS")]);
 });
 
-test("pods: created, listed, shown, renamed and deleted; an agent created in one; a pod holding agents stays", async () => {
+test("pods: created, listed, shown, renamed, verified and deleted; an agent created in one; a pod holding agents stays", async () => {
   const id = uniqueId("pod");
   const made = await cli(["pods", "create", id, "--name", "Support", "--json"]);
   expect([made.code, made.json]).toEqual([0, expect.objectContaining({ id, name: "Support", domains: [], agents: 0 })]);
   expect((await cli(["pods", "list"])).stdout).toMatch(new RegExp(`^ID\\s+NAME\\s+DOMAINS\\s+AGENTS[\\s\\S]*${id}`));
   expect((await cli(["pods", "rename", id, "--name", "Helpdesk"])).stdout).toContain(`Pod ${id} renamed.`);
   expect((await cli(["pods", "show", id, "--json"])).json.name).toBe("Helpdesk");
+  const verified = await cli(["pods", "verify", id, "--json"]);
+  expect([verified.code, verified.json]).toEqual([0, expect.objectContaining({ verifiedBy: "admin" })]);
+  expect((await cli(["pods", "verify", id])).stderr).toBe("Pod is already verified\n");
   const agentId = uniqueId("member");
   expect((await cli(["agents", "create", agentId, "--name", "M", "--pod", id])).code).toBe(0);
   expect((await cli(["agents", "show", agentId, "--json"])).json.podId).toBe(id);
@@ -342,6 +345,8 @@ describe("keys", () => {
   test("the operator makes a pod's key (its secret printed once), lists it without it, and revokes it at once", async () => {
     const podId = uniqueId("pod");
     await cli(["pods", "create", podId, "--name", "Keyed"]);
+    // Verified, so that the agent its key makes below is verified with it and can be read.
+    await cli(["pods", "verify", podId]);
     const expires = new Date(Date.now() + 86_400_000).toISOString().replace(/\.\d{3}Z$/, "Z");
     const args = ["--name", "Roster", "--permissions", "agents,read", "--expires", expires];
     const made = await cli(["keys", "create", "--pod", podId, ...args]);

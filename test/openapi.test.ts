@@ -274,6 +274,12 @@ test("every documented operation answers as documented", async () => {
       body: { name: "p", permissions: ["manage", "agents", "events"] },
     })
   ).body.key;
+  // Verified by its owner's post, so that the agent its key makes is verified with it.
+  const podStart = await call("POST", `/pods/${pod}/verify/start`, { key: podKey });
+  await call("POST", `/pods/${pod}/verify/complete`, {
+    key: podKey,
+    body: { tweetUrl: publishPost(x, uniqueAuthor(), podStart.body.tweetText) },
+  });
   const podChild = await call("POST", `/pods/${pod}/keys`, {
     key: podKey,
     body: { name: "c", permissions: ["manage"] },

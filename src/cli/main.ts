@@ -69,6 +69,7 @@ const USAGE = `Usage: pigeonhole <command> [--json]
   pods list
   pods show <id>
   pods rename <id> --name <name>
+  pods verify <id>
   pods delete <id> [--yes]
   pods policy <id> open|review_new_recipients|review_all|default
   keys list <agent id> | keys list --pod <pod id>
@@ -359,7 +360,7 @@ async function held(services: Services, [action, agentId, draftId]: string[], op
   );
 }
 
-const POD_COLUMNS: (keyof PodView)[] = ["id", "name", "domains", "agents", "sendPolicy", "createdAt"];
+const POD_COLUMNS: (keyof PodView)[] = ["id", "name", "domains", "agents", "sendPolicy", "verifiedAt", "createdAt"];
 
 async function pods(services: Services, [action, id, choice]: string[], options: Options): Promise<Output> {
   if (action === "list") {
@@ -379,6 +380,10 @@ async function pods(services: Services, [action, id, choice]: string[], options:
     case "rename": {
       if (options.name === undefined) throw new UsageError("pods rename <id> needs --name <name>");
       return shown(await updatePod(services, id, { name: options.name }), `Pod ${id} renamed.`);
+    }
+    case "verify": {
+      const pod = await admin.verifyPod(services, id);
+      return shown(pod, `Pod ${id} verified: its agents are verified with it.`);
     }
     case "policy": {
       if (!choice) throw new UsageError("pods policy <id> open|review_new_recipients|review_all|default");

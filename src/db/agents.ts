@@ -261,50 +261,74 @@ export async function instanceTotals({ prisma }: Store, day: string) {
   };
 }
 
-/** A new verification code for an unverified agent; false when it is verified already. */
-export async function setVerificationCode({ prisma }: Store, id: string, code: string, expires: Date) {
-  const { count } = await prisma.agent.updateMany({
-    where: { id, verifiedAt: null },
-    data: { verificationCode: code, verificationExpires: expires },
-  });
+/** What is verified: an agent, or a pod (src/mailbox/verification.ts). */
+export type OwnerKind = "agent" | "pod";
+
+/** Sets the unverified owner's code; false when it is verified (or gone). */
+export async function setVerificationCode({ prisma }: Store, kind: OwnerKind, id: string, code: string, expires: Date) {
+  const change = { where: { id, verifiedAt: null }, data: { verificationCode: code, verificationExpires: expires } };
+  const { count } = kind === "agent" ? await prisma.agent.updateMany(change) : await prisma.pod.updateMany(change);
   return count > 0;
 }
 
-/** How an agent was verified. */
+/** How an agent or a pod was verified. */
 export interface Verification {
   at: Date;
   by: "social" | "admin";
   /** The X account, in lower case, when by social. */
   socialUsername: string | null;
-  /** Social: the code the post carried, still the agent's active one. */
+  /** Social: the code the post carried, still the owner's active one. */
   code: string | null;
 }
 
 /**
- * Inside the transaction that writes its event: marks the agent verified,
- * if it is still unverified, unexpired by the cutoff and (with a code)
- * holding that code unexpired. "taken" when the X account verified another
- * agent. Raw: the event's transaction is our own.
+ * Inside the transaction that writes its events: marks the agent or pod
+ * verified, if it is still unverified, (an agent) unexpired by the cutoff,
+ * and (with a code) holding that code unexpired. "taken" when the X account
+ * verified another of its kind. Raw: the events' transaction is our own.
  */
 export async function markVerified(
   tx: Tx,
+  kind: OwnerKind,
   id: string,
   verification: Verification,
   cutoff: Date,
 ): Promise<"verified" | "changed" | "taken"> {
   const { at, by, socialUsername, code } = verification;
+  const unexpired = kind === "agent" ? ` AND "createdAt" > ?` : "";
   const codeStill = code === null ? "" : ` AND "verificationCode" = ? AND "verificationExpires" > ?`;
   try {
     const changed = await tx.run(
-      `UPDATE "Agent" SET "verifiedAt" = ?, "socialUsername" = ?, "verifiedBy" = ?, "verificationCode" = NULL,
-        "verificationExpires" = NULL WHERE "id" = ? AND "verifiedAt" IS NULL AND "createdAt" > ?${codeStill}`,
-      [tx.at(at), socialUsername, by, id, tx.at(cutoff), ...(code === null ? [] : [code, tx.at(at)])],
+      `UPDATE "${kind === "agent" ? "Agent" : "Pod"}" SET "verifiedAt" = ?, "socialUsername" = ?, "verifiedBy" = ?,
+        "verificationCode" = NULL, "verificationExpires" = NULL WHERE "id" = ? AND "verifiedAt" IS NULL${unexpired}${codeStill}`,
+      [
+        tx.at(at),
+        socialUsername,
+        by,
+        id,
+        ...(kind === "agent" ? [tx.at(cutoff)] : []),
+        ...(code === null ? [] : [code, tx.at(at)]),
+      ],
     );
     return changed > 0 ? "verified" : "changed";
   } catch (error) {
     if (isUniqueViolation(error)) return "taken";
     throw error;
   }
+}
+
+/**
+ * In the pod's verification's transaction, one statement: its agents not yet
+ * verified and unexpired by the cutoff are verified with it; their ids, for
+ * their events. Raw, as markVerified: the events' transaction is our own.
+ */
+export async function markPodAgentsVerified(tx: Tx, podId: string, at: Date, cutoff: Date): Promise<string[]> {
+  const rows = await tx.all(
+    `UPDATE "Agent" SET "verifiedAt" = ?, "verifiedBy" = 'pod', "verificationCode" = NULL, "verificationExpires" = NULL
+      WHERE "podId" = ? AND "verifiedAt" IS NULL AND "createdAt" > ? RETURNING "id"`,
+    [tx.at(at), podId, tx.at(cutoff)],
+  );
+  return rows.map((row) => row.id as string);
 }
 
 /** What filing, and the SMTP door's RCPT TO, need of the agent a message is addressed to. */

@@ -132,3 +132,13 @@ export async function podSendPolicies({ prisma }: Store, ids: string[]): Promise
 export async function changePodSendPolicy({ prisma }: Store, id: string, sendPolicy: string | null) {
   return (await prisma.pod.updateMany({ where: { id }, data: { sendPolicy } })).count > 0;
 }
+
+/** The id of the pod a verification link is for (by its claim token's hash), or null. */
+export async function podIdByClaimHash({ prisma }: Store, claimTokenHash: string): Promise<string | null> {
+  return (await prisma.pod.findUnique({ where: { claimTokenHash }, select: { id: true } }))?.id ?? null;
+}
+
+/** Gives the unverified pod a new verification link (its claim token's hash); false when it is verified or gone. */
+export async function setPodClaimHash({ prisma }: Store, id: string, claimTokenHash: string): Promise<boolean> {
+  return (await prisma.pod.updateMany({ where: { id, verifiedAt: null }, data: { claimTokenHash } })).count > 0;
+}

@@ -32,10 +32,11 @@ import { SCREENING_POLICIES, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import { type Page, type PageRequest, readPage } from "./pages.ts";
 import { FULL_GRANT } from "./permissions.ts";
+import { findPod, type PodView, podRecord } from "./pods.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 import { listSuppressions, removeSuppression, type SuppressionRecord } from "./suppressions.ts";
-import { verifyByOperator } from "./verification.ts";
+import { agentOwner, verifyByOperator } from "./verification.ts";
 import { validUrl } from "./webhooks.ts";
 
 // The operator's view of the instance and its acts on any agent, for the
@@ -148,8 +149,14 @@ async function overviews(services: Services, agents: AgentRecord[]): Promise<Age
 }
 
 export async function verifyAgent(services: Services, id: string): Promise<AgentOverview> {
-  await verifyByOperator(services, await findAgent(services, id));
+  await verifyByOperator(services, agentOwner(await findAgent(services, id)));
   return agentOverview(services, id);
+}
+
+/** The operator verifies a pod, and with it its agents not yet verified, in any VERIFICATION_MODE. */
+export async function verifyPod(services: Services, id: string): Promise<PodView> {
+  await verifyByOperator(services, { kind: "pod", record: await podRecord(services, id) });
+  return findPod(services, id);
 }
 
 export async function deleteAgentById(services: Services, id: string): Promise<Outcome> {

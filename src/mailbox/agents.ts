@@ -16,7 +16,7 @@ import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { checkedDomain, normalised } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
 import { expiryCutoff, UNVERIFIED_LIFETIME_HOURS } from "./lifetimes.ts";
-import { assertPlaced, findPod } from "./pods.ts";
+import { assertPlaced, findPod, type PodView } from "./pods.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -140,44 +140,43 @@ function validated(input: NewAgent, by: Creator, config: Config) {
 const KEEP_KEY =
   "Keep your API key safe: it is shown only once. POST /agents/{agentId}/rotate-key replaces it, with the current key; a lost key can only be replaced by the instance's operator.";
 
-function instructionFor(address: string, verifyUrl: string, by: Creator, config: Config): string {
+function instructionFor(address: string, verifyUrl: string, verifiedBy: string | null, config: Config): string {
   const before = `Welcome! Your agent's mailbox is ${address}.`;
   const deadline = `within ${UNVERIFIED_LIFETIME_HOURS} hours; unverified agents are deleted after that.`;
-  if (by === "operator") {
-    return `${before} The operator of this instance created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
-  }
-  if (by === "pod") {
-    return `${before} A key of its pod created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
-  }
-  switch (config.verificationMode) {
+  switch (verifiedBy) {
+    case "admin":
+      return `${before} The operator of this instance created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
+    case "pod":
+      return `${before} A key of its verified pod created it, verified: it can receive and send mail now. ${KEEP_KEY}`;
     case "none":
       return `${before} This instance verifies every agent at registration (VERIFICATION_MODE=none): it can receive and send mail now. ${KEEP_KEY}`;
-    case "admin":
-      return [
-        `${before} Before it can receive or send mail, the operator of this instance must verify it ${deadline}`,
-        "Ask your human to have the operator verify it (VERIFICATION_MODE=admin); the social verification flow is off.",
-        `GET ${config.publicUrl}/verify/status tells when it is done. ${KEEP_KEY}`,
-      ].join(" ");
-    case "social":
-      return [
-        `${before} Before it can receive or send mail, a human must verify it ${deadline}`,
-        `Give your human this link: ${verifyUrl} . It opens a page that walks them through posting on X and checks the post;`,
-        "it can verify only this agent, so it is safe to share with them (never share your API key). Or do it over the API:",
-        `1. Call POST ${config.publicUrl}/verify/start with your API key to get a verification code and a ready-made post.`,
-        `2. Publish that post on X from a public account: it must mention @${config.socialHandle} and contain the code.`,
-        `3. Call POST ${config.publicUrl}/verify/complete with {"tweetUrl": "<the post's URL>"}.`,
-        KEEP_KEY,
-      ].join(" ");
   }
+  if (config.verificationMode === "admin") {
+    return [
+      `${before} Before it can receive or send mail, the operator of this instance must verify it ${deadline}`,
+      "Ask your human to have the operator verify it (VERIFICATION_MODE=admin); the social verification flow is off.",
+      `GET ${config.publicUrl}/verify/status tells when it is done. ${KEEP_KEY}`,
+    ].join(" ");
+  }
+  return [
+    `${before} Before it can receive or send mail, a human must verify it ${deadline}`,
+    `Give your human this link: ${verifyUrl} . It opens a page that walks them through posting on X and checks the post;`,
+    "it can verify only this agent, so it is safe to share with them (never share your API key). Or do it over the API:",
+    `1. Call POST ${config.publicUrl}/verify/start with your API key to get a verification code and a ready-made post.`,
+    `2. Publish that post on X from a public account: it must mention @${config.socialHandle} and contain the code.`,
+    `3. Call POST ${config.publicUrl}/verify/complete with {"tweetUrl": "<the post's URL>"}.`,
+    KEEP_KEY,
+  ].join(" ");
 }
 
 /**
- * How an agent is verified as it is made: by the operator who made it, by its pod (which the operator made), or by
- * nobody (VERIFICATION_MODE=none).
+ * How an agent is verified as it is made: by the operator who made it, with
+ * its pod when a key of a verified pod makes it, or by nobody
+ * (VERIFICATION_MODE=none); else it waits to be verified.
  */
-function verifiedAtCreation(by: Creator, config: Config, now: Date) {
+function verifiedAtCreation(by: Creator, pod: PodView | null, config: Config, now: Date) {
   if (by === "operator") return { verifiedAt: now, verifiedBy: "admin" };
-  if (by === "pod") return { verifiedAt: now, verifiedBy: "pod" };
+  if (by === "pod" && pod?.verifiedAt != null) return { verifiedAt: now, verifiedBy: "pod" };
   return config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
 }
 
@@ -185,7 +184,8 @@ function verifiedAtCreation(by: Creator, config: Config, now: Date) {
  * A new agent. It registers itself with an id that is not reserved, on a
  * domain open to registration; the operator may use any id and any served
  * domain, and the agent is verified as it is made; a key of a pod makes it in
- * the pod, verified, with an id that is not reserved, on the pod's domain.
+ * the pod, with an id that is not reserved, on the pod's domain, verified
+ * when the pod is.
  */
 export async function createAgent(services: Services, input: NewAgent, by: Creator): Promise<Registration> {
   const { clock, config } = services;
@@ -209,12 +209,12 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
     claimTokenHash,
     createdAt: now,
     createdBy: by,
-    ...verifiedAtCreation(by, config, now),
+    ...verifiedAtCreation(by, pod, config, now),
   };
   const agent = await insertAgent(services, row, expiryCutoff(now));
   if (!agent) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
-  const instruction = instructionFor(addressOf(agent, config), verifyUrl, by, config);
+  const instruction = instructionFor(addressOf(agent, config), verifyUrl, agent.verifiedBy, config);
   return { agent, apiKey, verifyUrl, instruction };
 }
 

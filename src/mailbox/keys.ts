@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { agentByClaimHash, holderByKeyHash, type KeyGrantRow } from "../db/agents.ts";
+import { podIdByClaimHash } from "../db/pods.ts";
 import { keyPrefixOf } from "../wire-names.ts";
 import { expired, FULL_GRANT, type Grant } from "./permissions.ts";
 import { type AgentRecord, agentLimitOf, permissionsOf } from "./records.ts";
@@ -12,7 +13,8 @@ import type { Services } from "./services.ts";
 
 /**
  * The token in a verification link: not the key, since a link ends up in
- * browser history, logs and Referer headers. It can only verify its agent.
+ * browser history, logs and Referer headers. It can only verify its agent
+ * (or pod).
  */
 const CLAIM_PREFIX = "pv_";
 export const CLAIM_TOKEN = /^pv_[A-Za-z0-9_-]{43}$/;
@@ -89,10 +91,17 @@ const grantOf = (key: KeyGrantRow): Grant => ({
   hideJunk: key.hideJunk,
 });
 
-/** The agent a verification link is for, or null. */
-export async function agentByClaimToken(services: Services, claimToken: string): Promise<AgentRecord | null> {
+/** The agent or (by its id) the pod a verification link is for, or null. */
+export async function claimHolder(
+  services: Services,
+  claimToken: string,
+): Promise<{ agent: AgentRecord } | { podId: string } | null> {
   if (!CLAIM_TOKEN.test(claimToken)) return null;
-  return agentByClaimHash(services, hashApiKey(claimToken));
+  const hash = hashApiKey(claimToken);
+  const agent = await agentByClaimHash(services, hash);
+  if (agent) return { agent };
+  const podId = await podIdByClaimHash(services, hash);
+  return podId === null ? null : { podId };
 }
 
 /** Compared in constant time: digests of equal length, whatever was sent. */

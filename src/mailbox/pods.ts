@@ -23,7 +23,8 @@ import type { Services } from "./services.ts";
 // domains are closed to everyone else (no agent outside the pod registers or
 // is made there). A pod is deleted only once it holds no agent. A pod's send
 // policy holds its agents' mail that have none of their own (approval.ts);
-// its lists are senders.ts's.
+// its lists are senders.ts's. A pod is verified as an agent is
+// (verification.ts); a verified pod's keys make verified agents.
 
 /** A pod's id: 1-64 lower-case letters, digits, dashes and underscores. */
 export const POD_ID = /^[a-z0-9_-]{1,64}$/;
@@ -31,7 +32,10 @@ const NAME_MAX = 128;
 const DOMAINS_MAX = 20;
 
 /** A pod as every door shows it: its send policy in force (its own, else SEND_POLICY) and its own. */
-export interface PodView extends Omit<PodRow, "sendPolicy"> {
+/** What of a pod's verification stays inside: its code, its expiry, and its link's hash. */
+type Unshown = "sendPolicy" | "verificationCode" | "verificationExpires" | "claimTokenHash";
+
+export interface PodView extends Omit<PodRow, Unshown> {
   sendPolicy: SendPolicy;
   sendPolicyOverride: string | null;
 }
@@ -39,7 +43,10 @@ export interface PodView extends Omit<PodRow, "sendPolicy"> {
 /** A pod's send policy, as a key of the pod sees it. */
 export type PodPolicy = Pick<PodView, "sendPolicy" | "sendPolicyOverride">;
 
-const viewOf = (config: Config, { sendPolicy, ...pod }: PodRow): PodView => ({
+const viewOf = (
+  config: Config,
+  { sendPolicy, verificationCode, verificationExpires, claimTokenHash, ...pod }: PodRow,
+): PodView => ({
   ...pod,
   sendPolicy: policyOf(config, { pod: sendPolicy }),
   sendPolicyOverride: sendPolicy,
@@ -94,7 +101,21 @@ export async function createPod(services: Services, input: NewPod): Promise<PodV
   }
   const name = checkedName(input.name);
   const domains = await checkedDomains(services, input.id, input.domains ?? []);
-  const pod = { id: input.id, name, createdAt: services.clock.now(), sendPolicy: null };
+  const now = services.clock.now();
+  // VERIFICATION_MODE=none verifies every pod as it is made, as it does every agent.
+  const verified = services.config.verificationMode === "none";
+  const pod = {
+    id: input.id,
+    name,
+    createdAt: now,
+    sendPolicy: null,
+    verifiedAt: verified ? now : null,
+    verifiedBy: verified ? "none" : null,
+    socialUsername: null,
+    verificationCode: null,
+    verificationExpires: null,
+    claimTokenHash: null,
+  };
   const created = await insertPod(services, pod, domains);
   if (!created) throw new ServiceError("CONFLICT", `Pod id ${input.id} or one of its domains is taken already`);
   return viewOf(services.config, created);
@@ -104,11 +125,16 @@ export async function listPods(services: Services): Promise<PodView[]> {
   return (await allPods(services)).map((pod) => viewOf(services.config, pod));
 }
 
-/** One pod by its id: 404 when there is none. */
-export async function findPod(services: Services, id: string): Promise<PodView> {
+/** One pod's row by its id, its verification's code and link included: 404 when there is none. */
+export async function podRecord(services: Services, id: string): Promise<PodRow> {
   const pod = POD_ID.test(id) ? await podById(services, id) : null;
   if (!pod) throw notFound(id);
-  return viewOf(services.config, pod);
+  return pod;
+}
+
+/** One pod by its id: 404 when there is none. */
+export async function findPod(services: Services, id: string): Promise<PodView> {
+  return viewOf(services.config, await podRecord(services, id));
 }
 
 /**

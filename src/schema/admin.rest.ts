@@ -26,7 +26,7 @@ const AdminAgentFields = graphql(`
 `);
 
 const PodFields = graphql(
-  `fragment PodFields on Pod { id name domains agents createdAt sendPolicy sendPolicyOverride }`,
+  `fragment PodFields on Pod { id name domains agents createdAt verified verifiedAt verifiedBy sendPolicy sendPolicyOverride }`,
 );
 
 /** What every operator route shares. */
@@ -471,6 +471,15 @@ export const adminOperations = [
       }`,
       [PodFields],
     ),
+  }),
+  declare({
+    method: "POST",
+    path: "/admin/pods/:podId/verify",
+    ...OPERATOR,
+    refuses: [404],
+    operation: graphql(`mutation AdminVerifyPod($podId: ID!) { admin { verifyPod(id: $podId) { ...PodFields } } }`, [
+      PodFields,
+    ]),
   }),
   declare({
     method: "POST",

@@ -322,6 +322,13 @@ const AdminMutation = builder.objectRef<object>("AdminMutation").implement({
       args: { id: t.arg.id({ required: true }) },
       resolve: (_, { id }, ctx) => admin.verifyAgent(ctx, id),
     }),
+    verifyPod: t.field({
+      type: PodType,
+      description:
+        "Verifies a pod as the operator, in any VERIFICATION_MODE: its agents not yet verified are verified with it.",
+      args: { id: t.arg.id({ required: true }) },
+      resolve: (_, { id }, ctx) => admin.verifyPod(ctx, id),
+    }),
     deleteAgent: t.field({
       type: OutcomeType,
       description: "Deletes an agent with all its mail and data, permanently.",

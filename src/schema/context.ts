@@ -6,7 +6,7 @@ import { type Grant, hiddenFolder } from "../mailbox/permissions.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import { openReview, type Review } from "../mailbox/review.ts";
 import type { Services } from "../mailbox/services.ts";
-import { openClaim } from "../mailbox/verification.ts";
+import { agentOwner, type Owner, openClaim } from "../mailbox/verification.ts";
 import type { Instance } from "../services.ts";
 import { AnswerBudget } from "./limits.ts";
 import type { Streams } from "./streams.ts";
@@ -34,8 +34,8 @@ export interface Context extends Instance {
    * planned without waiting: known once the field's scope has looked the key up, as every scope reading mail has.
    */
   barredFolder(): string | null;
-  /** The agent a verification acts on: a verification link's (by its claim token) when given, else the key's. */
-  verifying(claimToken: string | null | undefined): Promise<AgentRecord>;
+  /** What a verification acts on: a verification link's agent or pod (by its claim token) when given, else the key's agent. */
+  verifying(claimToken: string | null | undefined): Promise<Owner>;
   /** The held message a review link is for: 404 for no such link, 410 once decided. Looked up once per token. */
   reviewing(token: string): Promise<Review>;
   /** A person's request, or the operator's: 403 with an agent's key (its held mail is never its own to decide). */
@@ -136,7 +136,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
       return review;
     },
     async verifying(claimToken) {
-      if (claimToken == null) return this.caller();
+      if (claimToken == null) return agentOwner(await this.caller());
       return openClaim(services, claimToken);
     },
     caller() {

@@ -40,6 +40,15 @@ export const PodType = builder.objectRef<PodView>("Pod").implement({
     }),
     agents: t.exposeInt("agents", { description: "How many agents it holds" }),
     createdAt: t.expose("createdAt", { type: "Timestamp" }),
+    verified: t.boolean({
+      description: "Verified by its owner's post or the operator: its keys make verified agents",
+      resolve: (pod) => pod.verifiedAt !== null,
+    }),
+    verifiedAt: t.expose("verifiedAt", { type: "Timestamp", nullable: true }),
+    verifiedBy: t.exposeString("verifiedBy", {
+      nullable: true,
+      description: "social (its owner's post on X), admin (the operator) or none (VERIFICATION_MODE=none)",
+    }),
     ...policyFields(t),
   }),
 });
@@ -143,7 +152,7 @@ builder.mutationField("createPodAgent", (t) =>
   t.field({
     type: CreateAgentPayload,
     description:
-      "Makes an agent in your pod, verified, on the pod's first domain when it has some; its API key is answered only now.",
+      "Makes an agent in your pod, on the pod's first domain when it has some, verified when the pod is; its API key is answered only now.",
     args: { ...podArgs, input: t.arg({ type: CreatePodAgentInput, required: true }) },
     authScopes: podKeyArg("agents"),
     resolve: async (_, { podId, input }, ctx) => podAgents.createPodAgent(ctx, podId, await ctx.grant(), input),

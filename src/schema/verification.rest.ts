@@ -1,9 +1,10 @@
 import { graphql } from "../rest/graphql.ts";
-import { declare, withoutNulls } from "./declare.ts";
+import { declare, podRoute, withoutNulls } from "./declare.ts";
 
 // The verification area's operations as REST and MCP see them (see
 // declare.ts). Starting and completing each have two routes: with the
-// agent's key, or by the token of its verification link (the page's calls).
+// agent's key, or by the token of its verification link (the page's calls);
+// a pod's with a key of the pod.
 
 const CodeFields = graphql(`
   fragment CodeFields on VerificationChallenge { verificationCode expiresAt tweetText socialIntentUrl }
@@ -78,5 +79,27 @@ export const verificationOperations = [
       description:
         "Tells whether a human has verified you yet (mail can be read and sent only then) and whether a verification code is waiting to be posted. Use it while you wait for your human to open your verification link.",
     },
+  }),
+  declare({
+    method: "POST",
+    path: "/pods/:podId/verify/start",
+    ...podRoute,
+    operation: graphql(
+      `mutation StartPodVerification($podId: ID!) {
+        startPodVerification(podId: $podId) { verificationCode expiresAt tweetText socialIntentUrl verifyUrl }
+      }`,
+    ),
+  }),
+  declare({
+    method: "POST",
+    path: "/pods/:podId/verify/complete",
+    ...podRoute,
+    body: true,
+    operation: graphql(
+      `mutation CompletePodVerification($podId: ID!, $tweetUrl: String!) {
+        completePodVerification(podId: $podId, tweetUrl: $tweetUrl) { ...VerifiedFields }
+      }`,
+      [VerifiedFields],
+    ),
   }),
 ];

@@ -4,10 +4,12 @@ import type { Services } from "../mailbox/services.ts";
 import { type Claim, claimOf } from "../mailbox/verification.ts";
 import { escaped, newNonce, notice, pageDocument, pagePolicy } from "./html.ts";
 
-// The page a person opens from an agent's verifyUrl: one self-contained
+// The page a person opens from an agent's or a pod's verifyUrl: one self-contained
 // document (its style and script inline under a nonce, nothing fetched from
 // elsewhere, no cookies) that calls POST /verify/<token>/start and /complete,
 // the same operations as the key's /verify/start and /verify/complete.
+
+type OpenClaim = Extract<Claim, { owner: unknown }>;
 
 export interface VerifyPage {
   status: 200 | 404 | 410;
@@ -80,12 +82,30 @@ $("check-form").addEventListener("submit", async (event) => {
 });
 `;
 
-function openPage(agent: { name: string }, address: string, config: Config, nonce: string): string {
+/** Who asks a person to vouch for it, in the page's words: an agent, or a pod of agents. */
+function introOf({ owner, shown }: OpenClaim): { title: string; text: string } {
+  const name = `<strong>${escaped(owner.record.name)}</strong>`;
+  const at = `<span class="address">${escaped(shown)}</span>`;
+  if (owner.kind === "pod") {
+    return {
+      title: "A pod of AI agents asks you to vouch for it",
+      text: `The pod ${name} (${at}) holds AI agents with mailboxes here. To prove that a person stands behind it, post a short message on X from your account: its agents are verified with it, and those it makes from now on. Each X account can verify one pod (and one agent).`,
+    };
+  }
+  return {
+    title: "An AI agent asks you to vouch for it",
+    text: `The agent ${name} wants the mailbox ${at}. To prove that a person stands behind it, post a short message on X from your account. Each X account can verify one agent.`,
+  };
+}
+
+function openPage(claim: OpenClaim, config: Config, nonce: string): string {
+  const { name } = claim.owner.record;
+  const intro = introOf(claim);
   const body = `<p>Pigeonhole · ${escaped(config.publicUrl.replace(/^https?:\/\//, ""))}</p>
-<h1>Verify ${escaped(agent.name)}</h1>
+<h1>Verify ${escaped(name)}</h1>
 <section id="intro" aria-labelledby="intro-title">
-<h2 id="intro-title" tabindex="-1">An AI agent asks you to vouch for it</h2>
-<p>The agent <strong>${escaped(agent.name)}</strong> wants the mailbox <span class="address">${escaped(address)}</span>. To prove that a person stands behind it, post a short message on X from your account. Each X account can verify one agent.</p>
+<h2 id="intro-title" tabindex="-1">${intro.title}</h2>
+<p>${intro.text}</p>
 <noscript><p>This page needs JavaScript to check your post.</p></noscript>
 <button id="start" type="button">Get my code</button>
 </section>
@@ -114,32 +134,34 @@ function openPage(agent: { name: string }, address: string, config: Config, nonc
 </section>
 <section id="result" class="ok" aria-labelledby="result-title" hidden>
 <h2 id="result-title" tabindex="-1">Verified</h2>
-<p><strong>${escaped(agent.name)}</strong> (<span class="address">${escaped(address)}</span>) is verified by <strong id="who"></strong>. It can now receive and send mail; you can close this page.</p>
+<p><strong>${escaped(name)}</strong> (<span class="address">${escaped(claim.shown)}</span>) is verified by <strong id="who"></strong>. ${claim.owner.kind === "pod" ? "Its agents" : "It"} can now receive and send mail; you can close this page.</p>
 </section>
 <script nonce="${nonce}">${SCRIPT}</script>`;
-  return pageDocument(`Verify ${agent.name}`, body, nonce);
+  return pageDocument(`Verify ${name}`, body, nonce);
 }
 
 function pageFor(claim: Claim, config: Config, nonce: string): Pick<VerifyPage, "status" | "html"> {
   switch (claim.state) {
     case "open":
       if (config.verificationMode === "admin") {
+        const { kind, record } = claim.owner;
+        const within = kind === "agent" ? ` within ${UNVERIFIED_LIFETIME_HOURS} hours of its registering` : "";
         return {
           status: 200,
           html: notice(
             "The operator verifies agents here",
-            `${claim.agent.name} (${claim.address}) waits to be verified. On this service its operator verifies agents, not a post on X: ask them to verify this agent within ${UNVERIFIED_LIFETIME_HOURS} hours of its registering.`,
+            `${record.name} (${claim.shown}) waits to be verified. On this service its operator verifies agents and pods, not a post on X: ask them to verify this ${kind}${within}.`,
             nonce,
           ),
         };
       }
-      return { status: 200, html: openPage(claim.agent, claim.address, config, nonce) };
+      return { status: 200, html: openPage(claim, config, nonce) };
     case "verified":
       return {
         status: 410,
         html: notice(
           "Already verified",
-          `${claim.agent.name} (${claim.address}) is already verified${claim.agent.socialUsername ? ` by @${claim.agent.socialUsername}` : ""}. This link has done its work; there is nothing more to do.`,
+          `${claim.owner.record.name} (${claim.shown}) is already verified${claim.owner.record.socialUsername ? ` by @${claim.owner.record.socialUsername}` : ""}. This link has done its work; there is nothing more to do.`,
           nonce,
         ),
       };
