@@ -26,7 +26,9 @@ await build({
   target: "node20",
   external: EXTERNAL,
   // CommonJS packages in an ES module bundle still call require() for Node's own modules.
-  banner: { js: 'import { createRequire as createRequireOfBundle } from "node:module"; const require = createRequireOfBundle(import.meta.url);' },
+  banner: {
+    js: 'import { createRequire as createRequireOfBundle } from "node:module"; const require = createRequireOfBundle(import.meta.url);',
+  },
   sourcemap: true,
   sourcesContent: false,
   logLevel: "warning",
