@@ -1,12 +1,14 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
-import { Server as NetServer, type Socket } from "node:net";
+import { type AddressInfo, Server as NetServer, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { MiddlewareHandler } from "hono";
 import { ServiceError } from "../errors.ts";
+import { acceptQueue } from "./accept-queue.ts";
 
 // Stopping without dropping a request. Closing the listening socket resets
 // every connection the kernel has accepted but Node has not yet taken (many,
-// while a batch of mail keeps the event loop busy), and closing idle
+// while a batch of mail keeps the event loop busy: accept-queue.ts counts
+// them, and the listener is closed only once none waits), and closing idle
 // connections resets a request sent on one at that moment. So a stopping
 // service first drains: it goes on listening, answers what arrives with 503
 // and `Connection: close` (and /readyz with 503, so a load balancer stops
@@ -86,12 +88,13 @@ export class Drain {
     this.#draining = true;
     const cut = () => server.closeAllConnections();
     signal.addEventListener("abort", cut, { once: true });
-    await this.#calm(signal);
+    const { port } = server.address() as AddressInfo;
+    await this.#calm(signal, () => acceptQueue(port));
     // http.Server's own close() would also destroy the connections it counts
     // idle, among them ones accepted a moment ago whose request has not been
     // read yet, and ones whose last answer is still being written out.
     const closed = new Promise<void>((resolve) => NetServer.prototype.close.call(server, () => resolve()));
-    await this.#calm(signal);
+    await this.#calm(signal, async () => 0);
     // Those with a request under way, or part of one read, or none sent yet, close after its answer
     // (Connection: close); the idle ones end now, once what was written to them has gone out.
     for (const [socket, { requests, answeredAt }] of this.#connections) {
@@ -102,18 +105,20 @@ export class Drain {
   }
 
   /**
-   * Resolves once, for a few checks in a row, no request has been under way
-   * and no connection came; or when the signal aborts. Each check runs just
-   * after the event loop has taken what the kernel accepted (setImmediate
-   * follows the loop's poll), so a busy loop's backlog is not mistaken for
-   * quiet.
+   * Resolves once, for a few checks in a row, no request has been under way,
+   * no connection came and none waits to be taken (`waiting`: the kernel's
+   * accept queue, where a busy loop leaves them); or when the signal aborts.
+   * Each check runs just after the event loop's poll (setImmediate follows it).
    */
-  async #calm(signal: AbortSignal): Promise<void> {
+  async #calm(signal: AbortSignal, waiting: () => Promise<number | null>): Promise<void> {
     let calm = 0;
     while (calm < CALM_CHECKS && !signal.aborted) {
       await sleep(CALM_CHECK_MS);
       await new Promise((resolve) => setImmediate(resolve));
-      const quiet = this.#underWay === 0 && performance.now() - this.#lastConnection >= CALM_CHECK_MS;
+      const quiet =
+        this.#underWay === 0 &&
+        performance.now() - this.#lastConnection >= CALM_CHECK_MS &&
+        ((await waiting()) ?? 0) === 0;
       calm = quiet ? calm + 1 : 0;
     }
   }
