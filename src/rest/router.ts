@@ -114,7 +114,15 @@ export function mountRoutes<E extends HonoEnv>(app: Hono<E>, run: RunRoute, conf
     if (route.body) app.on(route.method, route.path, limitBody(route.maxBodyBytes ?? DEFAULT_BODY_LIMIT));
     app.on(route.method, route.path, async (c) => {
       const body = route.body ? await readJsonObject(c) : {};
-      const request = { params: c.req.param(), query: c.req.query(), body, headers: c.req.header() };
+      const request = {
+        params: c.req.param(),
+        query: c.req.query(),
+        body,
+        // Gathered only for a route that reads a header (Idempotency-Key): most never ask.
+        get headers() {
+          return c.req.header();
+        },
+      };
       const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
       const answer = await run(route, request, facts);
       if ("file" in answer) return answerFile(c, answer.file.record, answer.file.content);

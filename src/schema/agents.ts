@@ -12,7 +12,13 @@ import { forCaller, needing, ownAgentArg } from "./own-agent.ts";
 const REGISTRATION = "registration";
 
 export const AgentType = builder.prismaObject("Agent", {
-  authScopes: (agent) => ({ $granted: REGISTRATION, verifiedAgent: { agentId: agent.id, permission: null } }),
+  // What reached the agent has checked it already (a root field's scope, by ctx.acting): said at once, so that
+  // reading its fields waits on nothing. Else checked here, or granted by a registration's answer.
+  authScopes: (agent, ctx) =>
+    ctx.knownActing(agent.id)?.verifiedAt != null || {
+      $granted: REGISTRATION,
+      verifiedAgent: { agentId: agent.id, permission: null },
+    },
   fields: (t) => ({
     id: t.exposeID("id"),
     email: t.string({

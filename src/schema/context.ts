@@ -23,6 +23,8 @@ export interface Context extends Instance {
    * pod's key); any other 403, none 404 (access.ts). Looked up once per id.
    */
   acting(agentId: string): Promise<AgentRecord>;
+  /** The agent acting(agentId) found, once it has; undefined before, or when it refused. */
+  knownActing(agentId: string): AgentRecord | undefined;
   /** What the request's key may do: its permissions and limits (401 as caller() for no key). */
   grant(): Promise<Grant>;
   /** Both: the key's agent and grant, looked up once. */
@@ -98,6 +100,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
   let found: KeyHolder | undefined;
   const reviews = new Map<string, Promise<Review>>();
   const acting = new Map<string, Promise<AgentRecord>>();
+  const reached = new Map<string, AgentRecord>();
   // The services last: V8 (Node 20) adds a property after a spread by a slow path, some 0.7 µs each.
   return {
     answer: request.answer,
@@ -145,10 +148,15 @@ export function createContext(services: Instance, request: RequestFacts, streams
     },
     acting(agentId) {
       const idKey = agentId.toLowerCase();
-      const found = acting.get(idKey) ?? this.holder().then((holder) => reachedAgent(services, holder, agentId));
-      acting.set(idKey, found);
+      let found = acting.get(idKey);
+      if (!found) {
+        found = this.holder().then((holder) => reachedAgent(services, holder, agentId));
+        found.then((agent) => reached.set(idKey, agent)).catch(() => {});
+        acting.set(idKey, found);
+      }
       return found;
     },
+    knownActing: (agentId) => reached.get(agentId.toLowerCase()),
     grant() {
       grant ??= this.holder().then(({ grant }) => grant);
       return grant;

@@ -76,14 +76,17 @@ function isIntrospection(document: DocumentNode): boolean {
  * does schema.graphql. Executed on graphql-js, which takes the schema given.
  */
 function agentIntrospection(schema: GraphQLSchema): Plugin<Context> {
-  const agentView = pruneSchema(filterSchema({ schema, rootFieldFilter: (_, name) => name !== "admin" }));
+  // Made at the first agent's introspection, not at start: most instances' agents never ask.
+  let agentView: GraphQLSchema | undefined;
+  const agentViewOf = () =>
+    (agentView ??= pruneSchema(filterSchema({ schema, rootFieldFilter: (_, name) => name !== "admin" })));
   return {
     // Not async: every other operation goes on without waiting a turn for a promise.
     onExecute({ args, executeFn, setExecuteFn }) {
       if (!isIntrospection(args.document)) return;
       return args.contextValue.operator().then(
         () => {},
-        () => setExecuteFn((given) => executeFn({ ...given, schema: agentView })),
+        () => setExecuteFn((given) => executeFn({ ...given, schema: agentViewOf() })),
       );
     },
   };
