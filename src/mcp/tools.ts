@@ -47,7 +47,7 @@ export interface Tool {
   all: Parameter[];
   /** Parameters the tool sets itself. */
   fills: Readonly<Record<string, unknown>>;
-  /** The path parameters the key gives: agentId (an agent's key) or podId (a pod's). */
+  /** The path parameter the key gives: agentId (an agent's key) or podId (a pod's, whose tools on an agent take agentId). */
   fromKey: "agentId" | "podId";
   /** The fields of the route's answer it gives, when not all of them. */
   keeps?: readonly string[];
@@ -76,8 +76,6 @@ function parametersOf(route: Route, parts: Part[]): Parameter[] {
   const unread = inPath.filter((name) => !parts.some((part) => part.place === "path" && part.name === name));
   return [...partParameters(parts), ...unread.map(pathOnly)];
 }
-
-const inPath = (name: string) => (p: Parameter) => p.place === "path" && p.name === name;
 
 function partParameters(parts: Part[]): Parameter[] {
   return parts.flatMap((part): Parameter[] => {
@@ -143,10 +141,12 @@ function objectSchemaOf(
 const withoutUndefined = (bounds: Bounds): Bounds =>
   Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));
 
-/** The tool as a key gives it the path parameter fromKey: every other of the route's it takes (those declared). */
+/** The tool for keys that give the path parameter fromKey: it takes the route's others (those declared, and agentId). */
 function toolOf(route: Route, parts: Part[], declared: McpVariant, fromKey: Tool["fromKey"]): Tool {
   const all = parametersOf(route, parts);
-  const offered = all.filter((p) => !inPath(fromKey)(p));
+  const offered = all
+    .filter((p) => !(p.place === "path" && p.name === fromKey))
+    .map((p) => (p.name === "agentId" ? { ...p, description: AGENT_ID } : p));
   const parameters = declared.takes
     ? offered.filter(({ name }) => declared.takes?.includes(name) || name === "agentId")
     : offered;
@@ -162,7 +162,7 @@ function toolOf(route: Route, parts: Part[], declared: McpVariant, fromKey: Tool
     keeps: declared.keeps,
     permission: permissionOfRoute(route, schema) ?? null,
     readOnly: operationOf(route).operation === "query",
-    inputSchema: objectSchemaOf(parameters.map((p) => (p.name === "agentId" ? { ...p, description: AGENT_ID } : p))),
+    inputSchema: objectSchemaOf(parameters),
   };
 }
 
