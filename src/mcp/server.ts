@@ -10,22 +10,31 @@ import {
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { KeyHolder } from "../mailbox/keys.ts";
-import type { AgentRecord } from "../mailbox/records.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
 import type { RequestFacts } from "../schema/context.ts";
-import { answerOf, permits, requestOf, type Tool, tools } from "./tools.ts";
+import { answerOf, permits, podTools, requestOf, type Tool, tools } from "./tools.ts";
 
-// /mcp: the Model Context Protocol over Streamable HTTP, for the agent whose
-// key the request carries. Each POST gets a server of its own and answers in
-// JSON (no session, no stream), so any instance can answer any call and
-// nothing outlives the request. A key sees the tools its permissions allow.
+// /mcp: the Model Context Protocol over Streamable HTTP, for the agent or
+// the pod whose key the request carries. Each POST gets a server of its own
+// and answers in JSON (no session, no stream), so any instance can answer
+// any call and nothing outlives the request. A key sees the tools its
+// permissions allow.
 
-const INSTRUCTIONS =
+const ANSWERS =
+  "Each tool answers what its REST route answers " +
+  '(the same JSON), then the current time as {"now": ms since 1970}. Errors carry the service\'s code and message.';
+
+const AGENT_INSTRUCTIONS =
   "Your own email mailbox. get_agent tells your address. Mail that arrives is in list_emails and search_emails, " +
   "conversations in list_threads and read_thread; read_email reads one whole; wait_for_email waits for one. " +
-  "send_email, reply_to_email and forward_email send from your address. Each tool answers what its REST route answers " +
-  '(the same JSON), then the current time as {"now": ms since 1970}. Errors carry the service\'s code and message.';
+  `send_email, reply_to_email and forward_email send from your address. ${ANSWERS}`;
+
+const POD_INSTRUCTIONS =
+  "The mailboxes of a pod's agents: this is a pod's key, not an agent's. Every tool on a mailbox takes agentId, " +
+  "the agent of the pod it acts on (get_agent with it tells that agent's address); list_pod_agents lists them and " +
+  "create_pod_agent makes one. list_pod_emails and search_pod_emails read the mail of all of them at once, each " +
+  `email naming its agentId. ${ANSWERS}`;
 
 /** What ends every answer: the current time, which a model does not know, for sendAt and after. */
 const clockOf = (now: Date) => ({ type: "text" as const, text: JSON.stringify({ now: now.getTime() }) });
@@ -58,19 +67,13 @@ const refusal = (error: ServiceError, now: Date): CallToolResult => ({
   content: [{ type: "text", text: JSON.stringify(error.toBody()) }, clockOf(now)],
 });
 
-const BY_NAME = new Map(tools.map((tool) => [tool.name, tool]));
-
-/** Runs the tool's route for the agent, which checks the arguments as REST checks its request. */
-async function callTool(
-  tool: Tool,
-  args: Record<string, unknown> | undefined,
-  agent: AgentRecord,
-  context: ToolContext,
-) {
+/** Runs the tool's route for the key's agent or pod, which checks the arguments as REST checks its request. */
+async function callTool(tool: Tool, args: Record<string, unknown> | undefined, keyId: string, context: ToolContext) {
   const now = () => context.services.clock.now();
   try {
-    const answer = await context.run(tool.route, requestOf(tool, args ?? {}, agent.id), context.facts);
-    return resultOf(tool, answer, now(), `${context.services.config.publicUrl}/agents/${agent.id}`);
+    const request = requestOf(tool, args ?? {}, keyId);
+    const answer = await context.run(tool.route, request, context.facts);
+    return resultOf(tool, answer, now(), `${context.services.config.publicUrl}/agents/${request.params.agentId}`);
   } catch (error) {
     return refusal(asServiceError(error, requestFault(context.services.log)), now());
   }
@@ -84,7 +87,7 @@ const listingOf = (tool: Tool) => ({
   inputSchema: tool.inputSchema,
   annotations: { readOnlyHint: tool.readOnly, openWorldHint: !tool.readOnly },
 });
-const LISTINGS = new Map(tools.map((tool) => [tool, listingOf(tool)]));
+const LISTINGS = new Map([...tools, ...podTools].map((tool) => [tool, listingOf(tool)]));
 
 interface ToolContext {
   services: Services;
@@ -95,18 +98,19 @@ interface ToolContext {
 
 // The SDK's McpServer would check arguments itself and refuse in words of
 // its own; the low-level server lets every tool error be the spec's body.
-function mcpServer({ agent, grant }: KeyHolder & { agent: AgentRecord }, context: ToolContext): Server {
-  const server = new Server(
-    { name: "pigeonhole", version: "1" },
-    { capabilities: { tools: {} }, instructions: INSTRUCTIONS },
-  );
+function mcpServer({ agent, grant }: KeyHolder, context: ToolContext): Server {
+  // A pod's key (no agent of its own) names its pod.
+  const [keyId, own, instructions] = agent
+    ? [agent.id, tools, AGENT_INSTRUCTIONS]
+    : [grant.podId ?? "", podTools, POD_INSTRUCTIONS];
+  const server = new Server({ name: "pigeonhole", version: "1" }, { capabilities: { tools: {} }, instructions });
   // A key sees only the tools its permissions let it call; another is refused by its route (403, naming the permission).
-  const shown = tools.filter((tool) => permits(grant, tool)).map((tool) => LISTINGS.get(tool));
+  const shown = own.filter((tool) => permits(grant, tool)).map((tool) => LISTINGS.get(tool));
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: shown }));
   server.setRequestHandler(CallToolRequestSchema, (request) => {
-    const named = BY_NAME.get(request.params.name);
+    const named = own.find((tool) => tool.name === request.params.name);
     if (!named) throw new McpError(ErrorCode.InvalidParams, `Tool ${request.params.name} not found`);
-    return callTool(named, request.params.arguments, agent, context);
+    return callTool(named, request.params.arguments, keyId, context);
   });
   return server;
 }
@@ -128,12 +132,8 @@ async function messagesOf(request: Request): Promise<unknown> {
   return body;
 }
 
-/** Answers one POST /mcp for the agent the request's key names (checked before). */
-export async function answerMcp(
-  request: Request,
-  holder: KeyHolder & { agent: AgentRecord },
-  context: ToolContext,
-): Promise<Response> {
+/** Answers one POST /mcp for the agent or pod the request's key names (checked before). */
+export async function answerMcp(request: Request, holder: KeyHolder, context: ToolContext): Promise<Response> {
   const server = mcpServer(holder, context);
   const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: true });
   const parsedBody = await messagesOf(request);

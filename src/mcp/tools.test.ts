@@ -2,11 +2,12 @@ import { expect, test } from "vitest";
 import { openApiDocument } from "../rest/openapi.ts";
 import { schema } from "../schema/index.ts";
 import { operations } from "../schema/operations.ts";
-import { requestOf, type Tool, tools } from "./tools.ts";
+import { podTools, requestOf, type Tool, tools } from "./tools.ts";
 
 // The tools made from the declarations: each takes the parameters its REST
-// route takes, as the OpenAPI document names them, and makes the request
-// REST would read.
+// route takes, as the OpenAPI document names them (but the id the key
+// gives), and makes the request REST would read. A pod's key's tools on an
+// agent are the agent's key's, taking agentId besides.
 
 type Parameters = { name: string; in: string }[];
 type Body = { content: Record<string, { schema: { properties?: Record<string, unknown> } }> };
@@ -15,27 +16,49 @@ const document = openApiDocument(schema, { publicUrl: "https://mail.example" }) 
   paths: Record<string, Record<string, { parameters?: Parameters; requestBody?: Body }>>;
 };
 
-/** What REST takes for a route, as a tool names it: the key's agent left out, the Idempotency-Key header as idempotencyKey. */
+/** What REST takes for a route, as a tool names it: the key's agent or pod left out, the Idempotency-Key header as idempotencyKey. */
 function restParameters(tool: Tool): string[] {
   const { method, path } = tool.route;
   const described = document.paths[path.replace(/:(\w+)/g, "{$1}")]?.[method.toLowerCase()];
   const inRequest = (described?.parameters ?? [])
-    .filter(({ name }) => name !== "agentId")
+    .filter(({ name }) => name !== tool.fromKey)
     .map(({ name }) => (name === "Idempotency-Key" ? "idempotencyKey" : name));
   const body = Object.keys(described?.requestBody?.content["application/json"]?.schema.properties ?? {});
   return [...inRequest, ...body].sort();
 }
 
-const named = (name: string) => tools.find((tool) => tool.name === name) as Tool;
+const named = (name: string, among = tools) => among.find((tool) => tool.name === name) as Tool;
 
 test("every declaration with a tool yields it, taking exactly its REST route's parameters", () => {
   const declared = operations.filter((route) => route.mcp);
   expect(declared.length).toBeGreaterThan(0);
   for (const route of declared) {
-    const tool = named(route.mcp?.name ?? "");
+    const tool = named(route.mcp?.name ?? "") ?? named(route.mcp?.name ?? "", podTools);
     expect(tool.route, tool.name).toBe(route);
     expect(Object.keys(tool.inputSchema.properties).sort(), tool.name).toEqual(restParameters(tool));
   }
+});
+
+test("a pod's key: each agent's tool on an agent, taking agentId (required) besides; the pod's tools, for it only", () => {
+  const onAgent = tools.filter((tool) => tool.route.path.startsWith("/agents/:agentId"));
+  for (const tool of onAgent) {
+    const { inputSchema, fills, permission } = named(tool.name, podTools);
+    const { agentId, ...others } = inputSchema.properties;
+    expect(agentId, tool.name).toMatchObject({ type: "string" });
+    expect(others, tool.name).toEqual(tool.inputSchema.properties);
+    expect(inputSchema.required, tool.name).toEqual(["agentId", ...(tool.inputSchema.required ?? [])]);
+    expect([fills, permission], tool.name).toEqual([tool.fills, tool.permission]);
+  }
+  // The key's own agent, which a pod's key has none of.
+  expect(named("get_verification_status", podTools)).toBeUndefined();
+  const podOnly = podTools.filter((tool) => !named(tool.name)).map((tool) => [tool.name, tool.permission]);
+  expect(podOnly).toEqual([
+    ["create_pod_agent", "agents"],
+    ["list_pod_agents", "agents"],
+    ["list_pod_emails", "read"],
+    ["search_pod_emails", "read"],
+  ]);
+  expect(podTools).toHaveLength(onAgent.length + podOnly.length);
 });
 
 test("a variant takes some of its route's parameters and fills only others of them", () => {
@@ -81,5 +104,20 @@ test("the request REST would read: path, query as text, body, header; ISO 8601 a
     agentId: "a1",
     emailId: "e1",
     attachmentId: "t1",
+  });
+});
+
+test("a pod's key gives its pod's id; its agent is the tool's argument, left out when not given", () => {
+  expect(requestOf(named("read_email", podTools), { agentId: "a2", emailId: "e1" }, "team").params).toEqual({
+    podId: "team",
+    agentId: "a2",
+    emailId: "e1",
+  });
+  expect(requestOf(named("get_agent", podTools), {}, "team").params).toEqual({ podId: "team" });
+  expect(requestOf(named("search_pod_emails", podTools), { q: "x", agentId: "a2" }, "team")).toEqual({
+    params: { podId: "team" },
+    query: { q: "x", fenced: "true" },
+    body: {},
+    headers: {},
   });
 });

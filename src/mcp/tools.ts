@@ -16,12 +16,14 @@ import { schema } from "../schema/index.ts";
 import { operations } from "../schema/operations.ts";
 import type { Need } from "../schema/scopes.ts";
 
-// The tools an agent's model sees, made from the declared operations that
-// name one (src/schema/*.rest.ts): each runs its operation's REST route, its
-// arguments the route's parameters by the same names (the agent's id from
-// the key, an input object's fields as the body takes them), described and
-// bounded as the GraphQL arguments are, and checked by REST's own coercion,
-// so a refusal reads as REST's. Its answer is the route's.
+// The tools a model sees, made from the declared operations that name one
+// (src/schema/*.rest.ts): each runs its operation's REST route, its
+// arguments the route's parameters by the same names (an input object's
+// fields as the body takes them), described and bounded as the GraphQL
+// arguments are, and checked by REST's own coercion, so a refusal reads as
+// REST's. Its answer is the route's. An agent's key fills the agent's id;
+// a pod's key fills the pod's, and its tools on an agent take agentId, one
+// of the pod's agents, which the route's scope checks as REST's.
 
 /** A parameter as the model gives it, and where REST takes it. */
 interface Parameter {
@@ -45,6 +47,8 @@ export interface Tool {
   all: Parameter[];
   /** Parameters the tool sets itself. */
   fills: Readonly<Record<string, unknown>>;
+  /** The path parameter the key gives: agentId (an agent's key) or podId (a pod's, whose tools on an agent take agentId). */
+  fromKey: "agentId" | "podId";
   /** The fields of the route's answer it gives, when not all of them. */
   keeps?: readonly string[];
   /** What the key needs to see and call it: a key without it is not shown the tool. */
@@ -66,13 +70,11 @@ const pathOnly = (name: string): Parameter => ({
   bounds: {},
 });
 
-/** The route's parameters as a caller names them: every part but the key's agent, an input object's fields spread. */
-export function parametersOf(route: Route, parts: Part[]): Parameter[] {
+/** The route's parameters as a caller names them: every part, an input object's fields spread. */
+function parametersOf(route: Route, parts: Part[]): Parameter[] {
   const inPath = [...route.path.matchAll(/:(\w+)/g)].map(([, name]) => name as string);
   const unread = inPath.filter((name) => !parts.some((part) => part.place === "path" && part.name === name));
-  return [...partParameters(parts), ...unread.map(pathOnly)].filter(
-    (p) => !(p.place === "path" && p.name === "agentId"),
-  );
+  return [...partParameters(parts), ...unread.map(pathOnly)];
 }
 
 function partParameters(parts: Part[]): Parameter[] {
@@ -139,9 +141,15 @@ function objectSchemaOf(
 const withoutUndefined = (bounds: Bounds): Bounds =>
   Object.fromEntries(Object.entries(bounds).filter(([, value]) => value !== undefined));
 
-function toolOf(route: Route, parts: Part[], declared: McpVariant): Tool {
+/** The tool for keys that give the path parameter fromKey: it takes the route's others (those declared, and agentId). */
+function toolOf(route: Route, parts: Part[], declared: McpVariant, fromKey: Tool["fromKey"]): Tool {
   const all = parametersOf(route, parts);
-  const parameters = declared.takes ? all.filter(({ name }) => declared.takes?.includes(name)) : all;
+  const offered = all
+    .filter((p) => !(p.place === "path" && p.name === fromKey))
+    .map((p) => (p.name === "agentId" ? { ...p, description: AGENT_ID } : p));
+  const parameters = declared.takes
+    ? offered.filter(({ name }) => declared.takes?.includes(name) || name === "agentId")
+    : offered;
   return {
     name: declared.name,
     title: declared.title,
@@ -150,6 +158,7 @@ function toolOf(route: Route, parts: Part[], declared: McpVariant): Tool {
     parameters,
     all,
     fills: declared.fills ?? {},
+    fromKey,
     keeps: declared.keeps,
     permission: permissionOfRoute(route, schema) ?? null,
     readOnly: operationOf(route).operation === "query",
@@ -157,13 +166,26 @@ function toolOf(route: Route, parts: Part[], declared: McpVariant): Tool {
   };
 }
 
-/** Every declared tool and its variants, in the order of the declarations. */
-export const tools: Tool[] = operations.flatMap((route) => {
-  if (!route.mcp) return [];
-  const parts = partsOf(route, schema);
-  const { variants = [], ...primary } = route.mcp;
-  return [toolOf(route, parts, primary), ...variants.map((variant) => toolOf(route, parts, variant))];
-});
+/** What agentId is, to a model holding a pod's key. */
+const AGENT_ID = "The id of the agent of your pod to act on (list_pod_agents lists them).";
+
+/** Every declared tool and its variants, in the order of the declarations, as the given keys see them. */
+function toolsFor(fromKey: Tool["fromKey"]): Tool[] {
+  return operations.flatMap((route) => {
+    // A pod's key acts on its agents and its pod; an agent's key on its own agent (and on what needs no id).
+    const onPod = route.path.includes(":podId");
+    const onAgent = route.path.includes(":agentId");
+    if (!route.mcp || (fromKey === "podId" ? !(onPod || onAgent) : onPod)) return [];
+    const parts = partsOf(route, schema);
+    const { variants = [], ...primary } = route.mcp;
+    return [primary, ...variants].map((declared) => toolOf(route, parts, declared, fromKey));
+  });
+}
+
+/** The tools an agent's key sees. */
+export const tools: Tool[] = toolsFor("agentId");
+/** The tools a pod's key sees: those on an agent taking its agentId, and the pod's own. */
+export const podTools: Tool[] = toolsFor("podId");
 
 /** Whether a key of this grant may see and call the tool. */
 export function permits(grant: Grant, tool: Tool): boolean {
@@ -185,11 +207,11 @@ const queryText = (value: unknown) => (Array.isArray(value) ? value.join(",") : 
 
 /**
  * The request REST would get for these arguments: the path's names from
- * them (the agent's id from the key), a renamed header by its name, the
- * rest in the query of a read or the body of a write.
+ * them (the agent's or the pod's id from the key), a renamed header by its
+ * name, the rest in the query of a read or the body of a write.
  */
-export function requestOf(tool: Tool, args: Record<string, unknown>, agentId: string): RestRequest {
-  const request: RestRequest = { params: { agentId }, query: {}, body: {}, headers: {} };
+export function requestOf(tool: Tool, args: Record<string, unknown>, keyId: string): RestRequest {
+  const request: RestRequest = { params: { [tool.fromKey]: keyId }, query: {}, body: {}, headers: {} };
   const given = { ...args, ...tool.fills };
   const taken = new Set([...tool.parameters.map(({ name }) => name), ...Object.keys(tool.fills)]);
   for (const { name, place, partName, type } of tool.all) {

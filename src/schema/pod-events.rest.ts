@@ -3,7 +3,8 @@ import { declare, podRoute } from "./declare.ts";
 import { WebhookDeliveryPageFields, WebhookFields, webhookRoutes, withSecret } from "./webhooks.rest.ts";
 
 // A pod's events and webhooks as REST sees them (see declare.ts), for a key
-// of the pod. No MCP tools: MCP serves an agent's key.
+// of the pod. No MCP tools: a model waits for mail with wait_for_email, and
+// reads it through the fence, which events do not carry.
 
 const webhooks = webhookRoutes("/pods/:podId", podRoute);
 

@@ -1,10 +1,10 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, podRoute } from "./declare.ts";
-import { EmailFenceable, FOLDER_PAGE, MAIL_FILTER, MAIL_LIST_ARGUMENTS } from "./emails.rest.ts";
+import { EmailFenceable, FENCED, FOLDER_PAGE, MAIL_FILTER, MAIL_LIST_ARGUMENTS } from "./emails.rest.ts";
 
-// A pod's mail as REST sees it (see declare.ts): the agent's list and its
-// search (GET /agents/{id}/emails) over the pod's agents, each item naming
-// its agentId. No MCP tools: MCP serves an agent's key.
+// A pod's mail as REST and MCP see it (see declare.ts): the agent's list and
+// its search (GET /agents/{id}/emails) over the pod's agents, each item
+// naming its agentId. Its tools are shown to a pod's key only.
 
 export const podMailOperations = [
   declare({
@@ -17,6 +17,13 @@ export const podMailOperations = [
       }`,
       [EmailFenceable],
     ),
+    mcp: {
+      name: "list_pod_emails",
+      title: "List the pod's emails",
+      fills: FENCED,
+      description:
+        "Lists the emails received by all the agents of your pod this key reaches, newest first, each as list_emails gives it and naming its agentId (use it with read_email and the other tools). Narrow by folder, sender, time, label or words. Returns {data, total, limit, offset}.",
+    },
   }),
   declare({
     method: "GET",
@@ -28,5 +35,12 @@ export const podMailOperations = [
       }`,
       [EmailFenceable],
     ),
+    mcp: {
+      name: "search_pod_emails",
+      title: "Search the pod's emails",
+      fills: FENCED,
+      description:
+        'Finds emails received by any agent of your pod this key reaches, by words in the subject, sender or text, best match first, each naming its agentId. Words match by prefix without regard to case or accents; "an exact phrase" in quotes; -word excludes. Returns {data, total, limit, offset}.',
+    },
   }),
 ];

@@ -2,8 +2,8 @@ import { graphql } from "../rest/graphql.ts";
 import { RegistrationFields } from "./agents.rest.ts";
 import { declare, podRoute, withoutNulls } from "./declare.ts";
 
-// The pods area's operations as REST sees them (see declare.ts): what a key
-// of a pod does to its pod. No MCP tools: MCP serves an agent's key.
+// The pods area's operations as REST and MCP see them (see declare.ts): what
+// a key of a pod does to its pod. Its tools are shown to a pod's key only.
 
 export const NewPodKeyFields = graphql(
   `fragment NewPodKeyFields on NewKey { id key name permissions agents expiresAt hideJunk createdAt }`,
@@ -73,6 +73,12 @@ export const podOperations = [
       [RegistrationFields],
     ),
     respond: ({ createPodAgent }) => ({ ...createPodAgent, agent: withoutNulls(createPodAgent.agent) }),
+    mcp: {
+      name: "create_pod_agent",
+      title: "Make an agent in the pod",
+      description:
+        "Makes a new agent (a mailbox) in your pod, its id the local part of its address. Returns the agent, its own API key (shown once), and, while the pod is not verified, the link a human opens to verify it. Its other tools then take its id as agentId.",
+    },
   }),
   declare({
     method: "GET",
@@ -82,5 +88,11 @@ export const podOperations = [
       `query ListPodAgents($podId: ID!) { podAgents(podId: $podId) { id email name createdAt verified } }`,
     ),
     respond: ({ podAgents }) => ({ data: podAgents }),
+    mcp: {
+      name: "list_pod_agents",
+      title: "List the pod's agents",
+      description:
+        "Lists the agents of your pod this key reaches, oldest first: each one's id (the agentId the other tools take), address, name and whether it is verified. Returns {data}.",
+    },
   }),
 ];

@@ -102,11 +102,10 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   mountRoutes(app, run, services.config);
   app.post("/mcp", limitBody(SEND_BODY_LIMIT), async (c) => {
     const facts = requestFacts(c.req.header("authorization") ?? null, () => c.req.raw.signal);
-    const { agent, grant } = await holderOf(services, facts.key);
-    if (!agent) throw new ServiceError("FORBIDDEN", "MCP serves an agent's API key: a pod's key uses REST or GraphQL");
+    const holder = await holderOf(services, facts.key);
     // The MCP SDK is loaded with the first call to it: an instance without MCP clients keeps none of it.
     const { answerMcp } = await import("../mcp/server.ts");
-    return answerMcp(c.req.raw, { agent, grant }, { services, run, facts });
+    return answerMcp(c.req.raw, holder, { services, run, facts });
   });
   serveDescriptions(app, services.config);
   // After the routes: /verify/status, /start and /complete are theirs (a GET there
