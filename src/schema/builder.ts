@@ -67,7 +67,8 @@ export const builder = new SchemaBuilder<{
   complexity: {
     defaultComplexity: FIELD_COST,
     defaultListMultiplier: 1,
-    limit: { complexity: LIMITS.cost },
+    // A document costed once when it was prepared (a REST route's) is not costed at each request.
+    limit: (ctx) => (ctx.costBounded ? {} : { complexity: LIMITS.cost }),
     complexityError: (_kind, { complexity }) => costOverLimit(complexity),
   },
 });

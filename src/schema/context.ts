@@ -48,6 +48,8 @@ export interface Context extends Instance {
   stillCaller(): Promise<boolean>;
   /** The mail bodies this request's answer carries so far. */
   answer: AnswerBudget;
+  /** The operation's document was found at most LIMITS.cost whatever its variables (a REST route's): not costed again. */
+  costBounded: boolean;
   /** Aborts when the client goes away, where the transport tells. */
   signal(): AbortSignal | undefined;
   streams: Streams;
@@ -92,7 +94,12 @@ export async function holderOf(services: Services, apiKey: string | null): Promi
 const podHasNoAgent = () =>
   new ServiceError("FORBIDDEN", "A pod's API key has no agent of its own: name one of its pod's agents");
 
-export function createContext(services: Instance, request: RequestFacts, streams: Streams): Context {
+export function createContext(
+  services: Instance,
+  request: RequestFacts,
+  streams: Streams,
+  costBounded = false,
+): Context {
   const apiKey = request.key;
   let holder: Promise<KeyHolder> | undefined;
   let caller: Promise<AgentRecord> | undefined;
@@ -104,6 +111,7 @@ export function createContext(services: Instance, request: RequestFacts, streams
   // The services last: V8 (Node 20) adds a property after a spread by a slow path, some 0.7 µs each.
   return {
     answer: request.answer,
+    costBounded,
     streams,
     signal: request.signal,
     async operator() {

@@ -1,5 +1,6 @@
 import { useGraphQlJit } from "@envelop/graphql-jit";
 import { filterSchema, pruneSchema } from "@graphql-tools/utils";
+import { complexityFromQuery } from "@pothos/plugin-complexity";
 import {
   BREAK,
   type DocumentNode,
@@ -12,6 +13,7 @@ import {
   isObjectType,
   Kind,
   TypeInfo,
+  type VariableDefinitionNode,
   visit,
   visitWithTypeInfo,
 } from "graphql";
@@ -23,12 +25,14 @@ import type { Instance } from "../services.ts";
 import { type Context, createContext, type RequestFacts, requestFacts } from "./context.ts";
 import { located, serviceErrorOf, toServiceError } from "./errors.ts";
 import { cleanLiterals, jsonProblem } from "./input.ts";
-import { documentLimits } from "./limits.ts";
+import { documentLimits, LIMITS } from "./limits.ts";
 import { Streams } from "./streams.ts";
 
 /** What a caller of the pipeline passes in; Yoga's own requests bring the HTTP request instead. */
 export interface ServerContext {
   request?: RequestFacts;
+  /** The document costs at most the limit whatever its variables (preparedOperation). */
+  costBounded?: boolean;
   /** The request's query and operationName, which Yoga's own check of the operation reads. */
   params?: GraphqlParams;
 }
@@ -212,19 +216,50 @@ export async function runOperation(
   return isDocument(checked) ? executed(enveloped, checked, params) : checked;
 }
 
+/** The most an Int holds: every cost clamps the page sizes it multiplies by (pageCost) well below it. */
+const MOST_INT = 2 ** 31 - 1;
+
+function isIntVariable({ type }: VariableDefinitionNode): boolean {
+  const named = type.kind === Kind.NON_NULL_TYPE ? type.type : type;
+  return named.kind === Kind.NAMED_TYPE && named.name.value === "Int";
+}
+
+/**
+ * The most a document can cost whatever its variables: its Int variables
+ * (the page sizes a cost multiplies by) at the most an Int holds, the others
+ * as a request gave them. Undefined when they do not make a valid operation.
+ */
+export function worstCost(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>) {
+  const definitions = getOperationAST(document)?.variableDefinitions ?? [];
+  const most = Object.fromEntries(
+    definitions.filter(isIntVariable).map((definition) => [definition.variable.name.value, MOST_INT]),
+  );
+  try {
+    return complexityFromQuery(document, { schema, variables: { ...variables, ...most } }).complexity;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * An operation whose document never changes (a REST route's): parsed and
- * validated by the pipeline at its first run, which no request can change;
- * every run then builds its context and executes, with every plugin's
- * execute hooks in force.
+ * validated by the pipeline at its first run, which no request can change,
+ * and costed once: a document that costs at most the limit whatever its
+ * variables is not costed at each run. Every run then builds its context
+ * and executes, with every plugin's execute hooks in force.
  */
 export function preparedOperation(graphql: Graphql, query: string) {
   let checked: DocumentNode | ExecutionResult | undefined;
+  let costBounded = false;
   return (variables: Record<string, unknown>, request: RequestFacts): Promise<ExecutionResult> => {
     const params = { query, variables };
-    const enveloped = graphql.getEnveloped({ request, params });
+    const enveloped = graphql.getEnveloped({ request, params, costBounded });
     checked ??= checkedDocument(enveloped, query);
-    return isDocument(checked) ? executed(enveloped, checked, params) : Promise.resolve(checked);
+    if (!isDocument(checked)) return Promise.resolve(checked);
+    if (!costBounded && (worstCost(enveloped.schema, checked, variables) ?? Infinity) <= LIMITS.cost) {
+      costBounded = true;
+    }
+    return executed(enveloped, checked, params);
   };
 }
 
@@ -280,7 +315,7 @@ export function createGraphql(schema: GraphQLSchema, services: Instance): Graphq
     ],
     context: (initial) => {
       const facts = initial.request as Request | RequestFacts;
-      if (!(facts instanceof Request)) return createContext(services, facts, streams);
+      if (!(facts instanceof Request)) return createContext(services, facts, streams, initial.costBounded);
       return createContext(
         services,
         requestFacts(facts.headers.get("authorization"), () => facts.signal),
