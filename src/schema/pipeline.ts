@@ -64,14 +64,24 @@ const requestChecks: Plugin = {
   },
 };
 
-/** A document that only asks about the schema: what GraphiQL's explorer and typed-client generators send. */
+const introspections = new WeakMap<DocumentNode, boolean>();
+
+/**
+ * A document that only asks about the schema: what GraphiQL's explorer and typed-client generators send.
+ * Decided once per document, which the parser's cache hands back the same.
+ */
 function isIntrospection(document: DocumentNode): boolean {
-  const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
-  return operations.every((operation) =>
-    operation.selectionSet.selections.every(
-      (s) => s.kind === Kind.FIELD && ["__schema", "__type", "__typename"].includes(s.name.value),
-    ),
-  );
+  let only = introspections.get(document);
+  if (only === undefined) {
+    const operations = document.definitions.filter((d) => d.kind === Kind.OPERATION_DEFINITION);
+    only = operations.every((operation) =>
+      operation.selectionSet.selections.every(
+        (s) => s.kind === Kind.FIELD && ["__schema", "__type", "__typename"].includes(s.name.value),
+      ),
+    );
+    introspections.set(document, only);
+  }
+  return only;
 }
 
 /**
