@@ -150,6 +150,10 @@ describe("a pod's send policy", () => {
     const set = await api.call("PUT", `/pods/${pod.id}/policy`, { key: manager, body: { sendPolicy: "review_all" } });
     expect(set.body).toEqual({ sendPolicy: "review_all", sendPolicyOverride: "review_all" });
     expect((await api.get(`/pods/${pod.id}/policy`, { key: manager })).body.sendPolicy).toBe("review_all");
+    for (const looser of ["open", null]) {
+      const refused = await api.call("PUT", `/pods/${pod.id}/policy`, { key: manager, body: { sendPolicy: looser } });
+      expect([refused.status, refused.body.message]).toEqual([403, expect.stringContaining("stricter, never looser")]);
+    }
     const held = await send(pod.member);
     expect([held.status, held.body.status]).toEqual([202, "pending_approval"]);
     expect((await send(outsider)).status).toBe(201);

@@ -133,6 +133,23 @@ export async function changePodSendPolicy({ prisma }: Store, id: string, sendPol
   return (await prisma.pod.updateMany({ where: { id }, data: { sendPolicy } })).count > 0;
 }
 
+/**
+ * Sets the pod's own send policy only while the one it has is among `from`
+ * (null: none of its own): one conditional statement, so that of two
+ * changes at once neither is made over a policy it was not judged against.
+ * False when the pod has no such policy, or there is no such pod.
+ */
+export async function changePodSendPolicyFrom(
+  { prisma }: Store,
+  id: string,
+  from: (string | null)[],
+  sendPolicy: string | null,
+): Promise<boolean> {
+  const own = from.filter((policy) => policy !== null);
+  const where = { id, OR: [{ sendPolicy: { in: own } }, ...(from.includes(null) ? [{ sendPolicy: null }] : [])] };
+  return (await prisma.pod.updateMany({ where, data: { sendPolicy } })).count > 0;
+}
+
 /** The id of the pod a verification link is for (by its claim token's hash), or null. */
 export async function podIdByClaimHash({ prisma }: Store, claimTokenHash: string): Promise<string | null> {
   return (await prisma.pod.findUnique({ where: { claimTokenHash }, select: { id: true } }))?.id ?? null;

@@ -1,12 +1,14 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
+import { podGrant } from "../testing/pods.ts";
 import { createAgent } from "./agents.ts";
 import { addDomain } from "./domains.ts";
 import { POD_PERMISSIONS } from "./permissions.ts";
 import { createPodAgent, listPodAgents } from "./pod-agents.ts";
-import { createPod, deletePod, findPod, listPods, updatePod } from "./pods.ts";
+import { createPod, deletePod, findPod, listPods, setPodPolicy, setPodSendPolicy, updatePod } from "./pods.ts";
 
 const memory = memoryOfFile({ VERIFICATION_MODE: "none" });
+const strict = memoryOfFile({ VERIFICATION_MODE: "none", SEND_POLICY: "review_all" });
 
 describe("pods", () => {
   test("made, listed, renamed and deleted; an id is lower case only", async () => {
@@ -86,5 +88,35 @@ describe("pods", () => {
       kind: "FORBIDDEN",
       details: { permission: "agents" },
     });
+  });
+});
+
+describe("a pod's send policy, set by its key", () => {
+  const manager = podGrant("ratchet", ["manage"]);
+  const bySet = (policy: string | null) => setPodPolicy(memory.services, "ratchet", manager, policy);
+
+  test("only ever stricter: loosening it, or going back to a looser SEND_POLICY, is the operator's", async () => {
+    await createPod(memory.services, { id: "ratchet", name: "Ratchet" });
+    expect(await bySet("review_new_recipients")).toEqual({
+      sendPolicy: "review_new_recipients",
+      sendPolicyOverride: "review_new_recipients",
+    });
+    expect(await bySet("review_all")).toMatchObject({ sendPolicy: "review_all" });
+    expect(await bySet("review_all")).toMatchObject({ sendPolicy: "review_all" });
+    for (const looser of ["open", "review_new_recipients", null]) {
+      await expect(bySet(looser)).rejects.toMatchObject({ kind: "FORBIDDEN" });
+    }
+    expect(await setPodSendPolicy(memory.services, "ratchet", "open")).toMatchObject({ sendPolicy: "open" });
+    expect(await bySet(null)).toEqual({ sendPolicy: "open", sendPolicyOverride: null });
+  });
+
+  test("under a strict SEND_POLICY a key can neither set a looser policy nor keep one the operator set", async () => {
+    await createPod(strict.services, { id: "ratchet", name: "Ratchet" });
+    const set = (policy: string | null) => setPodPolicy(strict.services, "ratchet", manager, policy);
+    await expect(set("open")).rejects.toMatchObject({ kind: "FORBIDDEN" });
+    expect(await set(null)).toEqual({ sendPolicy: "review_all", sendPolicyOverride: null });
+    await setPodSendPolicy(strict.services, "ratchet", "open");
+    expect(await set("review_new_recipients")).toMatchObject({ sendPolicy: "review_new_recipients" });
+    await expect(set(null).then(() => set("open"))).rejects.toMatchObject({ kind: "FORBIDDEN" });
   });
 });

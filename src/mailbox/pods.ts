@@ -1,9 +1,10 @@
-import type { Config, SendPolicy } from "../config.ts";
+import { type Config, SEND_POLICIES, type SendPolicy } from "../config.ts";
 import {
   agentsOutsideAt,
   allPods,
   changePod,
   changePodSendPolicy,
+  changePodSendPolicyFrom,
   deletePodRow,
   insertPod,
   type PodRow,
@@ -171,7 +172,15 @@ export async function getPodPolicy(services: Services, podId: string, grant: Gra
   return policyPart(await findPod(services, podId));
 }
 
-/** Sets the pod's send policy by a key of the pod reaching all its agents. */
+/** How strict a send policy is: SEND_POLICIES run from open to review_all. */
+const strictness = (policy: SendPolicy) => SEND_POLICIES.indexOf(policy);
+
+/**
+ * Sets the pod's send policy by a key of the pod reaching all its agents:
+ * only ever stricter than the one in force (its own, else SEND_POLICY), or
+ * as strict. A person's review is the operator's to lift, never a key's
+ * (403); the operator sets any (setPodSendPolicy).
+ */
 export async function setPodPolicy(
   services: Services,
   podId: string,
@@ -180,7 +189,21 @@ export async function setPodPolicy(
 ): Promise<PodPolicy> {
   assertPermitted(grant, "manage");
   assertReachesAll(grant);
-  return policyPart(await setPodSendPolicy(services, podId, sendPolicy));
+  const wanted = checkedPolicy(sendPolicy);
+  const ceiling = strictness(policyOf(services.config, { pod: wanted }));
+  // What the pod may have now for this change to be allowed: its own policies no stricter, or none when SEND_POLICY is not.
+  const from = [
+    ...SEND_POLICIES.filter((policy) => strictness(policy) <= ceiling),
+    ...(strictness(services.config.sendPolicy) <= ceiling ? [null] : []),
+  ];
+  if (!(await changePodSendPolicyFrom(services, podId, from, wanted))) {
+    const { sendPolicy: inForce } = await findPod(services, podId);
+    throw new ServiceError(
+      "FORBIDDEN",
+      `A pod's key can make its send policy stricter, never looser: ${inForce} is in force; the operator can change it`,
+    );
+  }
+  return policyPart(await findPod(services, podId));
 }
 
 /** Deletes an empty pod, its keys, its lists and its hold on its domains; refused (409) while it holds agents. */
