@@ -174,6 +174,27 @@ describe("the verification page", () => {
   });
 });
 
+describe("verified while its agents are made", () => {
+  // Each round: a pod's key makes agents while the operator verifies the pod.
+  // Whichever way the two interleave, every agent made ends verified with it.
+  const ROUNDS = 20;
+  const AGENTS = 10;
+
+  test("every agent a pod's key makes as the pod is verified ends verified", async () => {
+    for (let round = 0; round < ROUNDS; round++) {
+      const { podId, key } = await podWithKey(api, ["agents"]);
+      const made = Array.from({ length: AGENTS }, () => makeAgent(api, podId, key));
+      const verified = operator(api, "POST", `/pods/${podId}/verify`);
+      const more = Array.from({ length: AGENTS }, () => makeAgent(api, podId, key));
+      expect((await verified).status).toBe(200);
+      const agents = await Promise.all([...made, ...more]);
+      const listed = (await api.get(`/pods/${podId}/agents`, { key })).body.data as { id: string; verified: boolean }[];
+      expect(listed).toHaveLength(agents.length);
+      expect(listed.filter((agent) => !agent.verified).map((agent) => agent.id)).toEqual([]);
+    }
+  });
+});
+
 describe("other modes", () => {
   test("admin: the operator verifies a pod, and with it its agents; the post flow is refused", async () => {
     await withService({ ADMIN_TOKEN: TOKEN, VERIFICATION_MODE: "admin" }, async (service) => {

@@ -3,9 +3,9 @@ import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
 import type { Window } from "./pages.ts";
-import { columnsOf, rowOf, rowsOf } from "./rows.ts";
+import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import { likeLiteral } from "./sql.ts";
-import type { Param, Tx } from "./statements.ts";
+import type { Param, Row, Tx } from "./statements.ts";
 
 // Agents: who they are, their keys, their verification, their limits. An
 // agent is expired once it has stayed unverified past a cutoff the domain
@@ -89,25 +89,50 @@ export async function liveAgentExists({ prisma }: Store, idKey: string, cutoff: 
   return found !== null;
 }
 
+/** A new agent's row: what its maker sets; the other columns take their defaults. */
+export type NewAgentRow = Pick<
+  Agent,
+  "id" | "idKey" | "name" | "domain" | "podId" | "apiKeyHash" | "claimTokenHash" | "createdAt" | "createdBy"
+> &
+  Partial<Pick<Agent, "metadata" | "verifiedAt" | "verifiedBy">>;
+
 /**
  * Adds the agent; null when its id is taken. An expired agent the cleanup
  * job has not reached yet no longer holds its id: it goes first, together.
+ * With `withPod`, the agent is verified with its pod (by "pod", as it is
+ * made) when the pod is verified as this transaction reads it: the pod's row
+ * is held unchanged until commit, so that the pod's verification, which
+ * changes it and then verifies the pod's agents, either ends before the read
+ * or finds this agent once it is committed. Raw: Prisma cannot lock a row it
+ * reads, so the transaction is our own, and the delete and insert with it.
  */
 export async function insertAgent(
-  { prisma }: Store,
-  agent: Prisma.AgentUncheckedCreateInput,
+  { sql }: Store,
+  agent: NewAgentRow,
   cutoff: Date,
+  withPod: boolean,
 ): Promise<Agent | null> {
   try {
-    const [, created] = await prisma.$transaction([
-      prisma.agent.deleteMany({ where: { idKey: agent.idKey, ...expired(cutoff) } }),
-      prisma.agent.create({ data: agent }),
-    ]);
-    return created;
+    return await sql.transaction(async (tx) => {
+      const podVerified = withPod && agent.podId !== null && (await podIsVerified(tx, agent.podId));
+      await tx.run(`DELETE FROM "Agent" WHERE "idKey" = ? AND "verifiedAt" IS NULL AND "createdAt" <= ?`, [
+        agent.idKey,
+        tx.at(cutoff),
+      ]);
+      await insertRow(tx, "Agent", podVerified ? { ...agent, verifiedAt: agent.createdAt, verifiedBy: "pod" } : agent);
+      const row = await tx.one(`SELECT ${columnsOf("Agent")} FROM "Agent" WHERE "id" = ?`, [agent.id]);
+      return rowOf(tx, "Agent", row as Row);
+    });
   } catch (error) {
     if (isUniqueViolation(error)) return null;
     throw error;
   }
+}
+
+/** Inside a transaction: whether the pod is verified, its row held unchanged until commit. */
+async function podIsVerified(tx: Tx, podId: string): Promise<boolean> {
+  const row = await tx.one(`SELECT "verifiedAt" FROM "Pod" WHERE "id" = ?${tx.forShare}`, [podId]);
+  return row?.verifiedAt != null;
 }
 
 /** Replaces the key's hash, unless another rotation replaced it first; false then. */

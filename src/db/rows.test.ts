@@ -10,6 +10,7 @@ const sqlite: Dialect = {
   at: (date: Date) => date.toISOString(),
   flag: (value: unknown) => value === 1,
   forUpdate: "",
+  forShare: "",
 };
 
 test("a row's Json fields are read as arrays and objects, its text fields as they are", () => {

@@ -78,6 +78,7 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
     flag: (value) => value === 1,
     // Writers take turns already: a transaction holds the database's one write lock.
     forUpdate: "",
+    forShare: "",
   };
   /** Reads inside a transaction go to the writer, which sees the transaction's own writes. */
   const inTransaction: Tx = {
@@ -163,6 +164,7 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
     at: (date) => date.toISOString(),
     flag: (value) => value === true,
     forUpdate: " FOR UPDATE",
+    forShare: " FOR SHARE",
   };
   const on = (client: pg.Pool | pg.PoolClient): Tx => {
     const query = (text: string, params: Param[]) => {

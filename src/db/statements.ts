@@ -49,6 +49,11 @@ export interface Dialect {
   flag(value: unknown): boolean;
   /** Appended to a SELECT in a transaction: locks its rows until commit, so that checks made under it hold. */
   forUpdate: string;
+  /**
+   * Appended to a SELECT in a transaction: keeps its rows from being changed until commit, while other
+   * transactions may read them so too; a change already under way is waited for, and read once committed.
+   */
+  forShare: string;
 }
 
 /** Statements with the dialect they are written in: alone, or one transaction's. */

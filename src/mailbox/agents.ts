@@ -16,7 +16,7 @@ import type { Prisma } from "../generated/prisma/sqlite/client.ts";
 import { checkedDomain, normalised } from "./domains.ts";
 import { newApiKey, newClaimToken } from "./keys.ts";
 import { expiryCutoff, UNVERIFIED_LIFETIME_HOURS } from "./lifetimes.ts";
-import { assertPlaced, findPod, type PodView } from "./pods.ts";
+import { assertPlaced, findPod } from "./pods.ts";
 import { type AgentRecord, addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -127,7 +127,7 @@ function validated(input: NewAgent, by: Creator, config: Config) {
   const name = input.name.trim();
   if ([...name].length < 1 || [...name].length > NAME_MAX) throw bad(`name must be 1-${NAME_MAX} characters`);
   if (NAME_FORBIDDEN.test(name)) throw bad("name must not contain <, > or @: it is the display name of sent mail");
-  const metadata = (input.metadata ?? undefined) as Prisma.InputJsonObject | undefined;
+  const metadata = (input.metadata ?? undefined) as Prisma.JsonObject | undefined;
   if (metadata && jsonDepth(metadata) > METADATA_MAX_DEPTH) {
     throw bad(`metadata must nest at most ${METADATA_MAX_DEPTH} levels`);
   }
@@ -170,13 +170,14 @@ function instructionFor(address: string, verifyUrl: string, verifiedBy: string |
 }
 
 /**
- * How an agent is verified as it is made: by the operator who made it, with
- * its pod when a key of a verified pod makes it, or by nobody
- * (VERIFICATION_MODE=none); else it waits to be verified.
+ * How an agent is verified as it is made: by the operator who made it, or by
+ * nobody (VERIFICATION_MODE=none); else it waits to be verified. One a key of
+ * a verified pod makes is verified with the pod instead, as the pod is when
+ * the agent is inserted (insertAgent), whatever the pod's verification does
+ * meanwhile.
  */
-function verifiedAtCreation(by: Creator, pod: PodView | null, config: Config, now: Date) {
+function verifiedAtCreation(by: Creator, config: Config, now: Date) {
   if (by === "operator") return { verifiedAt: now, verifiedBy: "admin" };
-  if (by === "pod" && pod?.verifiedAt != null) return { verifiedAt: now, verifiedBy: "pod" };
   return config.verificationMode === "none" ? { verifiedAt: now, verifiedBy: "none" } : {};
 }
 
@@ -202,16 +203,16 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
     id,
     idKey: id.toLowerCase(),
     name,
-    metadata,
+    metadata: metadata ?? null,
     domain,
     podId: pod?.id ?? null,
     apiKeyHash,
     claimTokenHash,
     createdAt: now,
     createdBy: by,
-    ...verifiedAtCreation(by, pod, config, now),
+    ...verifiedAtCreation(by, config, now),
   };
-  const agent = await insertAgent(services, row, expiryCutoff(now));
+  const agent = await insertAgent(services, row, expiryCutoff(now), by === "pod");
   if (!agent) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
   const instruction = instructionFor(addressOf(agent, config), verifyUrl, agent.verifiedBy, config);

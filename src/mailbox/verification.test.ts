@@ -4,7 +4,7 @@ import { podGrant } from "../testing/pods.ts";
 import { createAgent } from "./agents.ts";
 import { agentEvents } from "./events.ts";
 import { UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
-import { createPodAgent } from "./pod-agents.ts";
+import { createPodAgent, listPodAgents } from "./pod-agents.ts";
 import { createPod, findPod } from "./pods.ts";
 import {
   agentOwner,
@@ -152,6 +152,18 @@ describe("a pod", () => {
     await expect(startVerification(memory.services, await podOwner(memory.services, "crew", grant))).rejects.toThrow(
       "Pod is already verified",
     );
+  });
+
+  test("the agents its key makes as it is verified all end verified, whichever goes first", async () => {
+    await createPod(memory.services, { id: "busy", name: "Busy" });
+    const grant = podGrant("busy", ["agents"]);
+    const made = Array.from({ length: 5 }, (_, i) => makeAgent("busy", `busyfirst${i}`));
+    const verified = podOwner(memory.services, "busy", grant).then((pod) => verifyByOperator(memory.services, pod));
+    const more = Array.from({ length: 5 }, (_, i) => makeAgent("busy", `busythen${i}`));
+    await Promise.all([...made, verified, ...more]);
+    const agents = await listPodAgents(memory.services, "busy", grant);
+    expect(agents).toHaveLength(10);
+    expect(agents.filter((agent) => !agent.verified)).toEqual([]);
   });
 
   test("a key without agents, or limited to some agents, does not verify it", async () => {
