@@ -145,16 +145,29 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
   return app;
 }
 
-/** What describes this instance to developers and agents, written once at start. */
+/**
+ * What describes this instance to developers and agents, written once, when
+ * the first of them is asked for: an instance nobody reads them from holds
+ * none of them (/openapi.json alone is some 340 KB).
+ */
 function serveDescriptions(app: Hono<Env>, config: Config): void {
-  const openApi = openApiDocument(schema, config);
-  const files: [string, string, string][] = [
-    ["/openapi.json", "application/json", JSON.stringify(openApi)],
-    ["/skill.md", "text/markdown; charset=utf-8", skillMarkdown(config, openApi)],
-    ["/skill.json", "application/json", skillJson(config, openApi)],
-    ["/llms.txt", "text/plain; charset=utf-8", llmsTxt(config)],
+  const files: [string, string, (openApi: Record<string, unknown>) => string][] = [
+    ["/openapi.json", "application/json", (openApi) => JSON.stringify(openApi)],
+    ["/skill.md", "text/markdown; charset=utf-8", (openApi) => skillMarkdown(config, openApi)],
+    ["/skill.json", "application/json", (openApi) => skillJson(config, openApi)],
+    ["/llms.txt", "text/plain; charset=utf-8", () => llmsTxt(config)],
   ];
-  for (const [path, type, text] of files) app.get(path, (c) => c.body(text, 200, { "Content-Type": type }));
+  let texts: Map<string, string> | undefined;
+  const write = () => {
+    const openApi = openApiDocument(schema, config);
+    return new Map(files.map(([path, , text]) => [path, text(openApi)]));
+  };
+  for (const [path, type] of files) {
+    app.get(path, (c) => {
+      texts ??= write();
+      return c.body(texts.get(path) ?? "", 200, { "Content-Type": type });
+    });
+  }
   app.get("/docs", async (c) => {
     const page = await docsPage();
     return c.body(page.html, 200, page.headers);

@@ -27,9 +27,14 @@ export function startCommand(checkout = "."): { command: string; args: string[] 
   const { scripts } = JSON.parse(readFileSync(resolve(checkout, "package.json"), "utf8")) as {
     scripts: { start: string };
   };
-  // `exec` makes the shell npm runs the script in become node, so that npm's forwarded SIGTERM reaches it.
-  const [, ...args] = scripts.start.replace(/^exec\s+/, "").split(/\s+/);
-  return { command: process.execPath, args: args.map((arg) => (arg.startsWith("-") ? arg : resolve(checkout, arg))) };
+  // `exec` makes the shell npm runs the script in become node (through `env`,
+  // which sets the allocator's variables and becomes node in turn), so that
+  // npm's forwarded SIGTERM reaches it.
+  const words = scripts.start.replace(/^exec\s+/, "").split(/\s+/);
+  const node = words.indexOf("node");
+  const args = words.slice(node + 1).map((arg) => (arg.startsWith("-") ? arg : resolve(checkout, arg)));
+  const [command = "", ...before] = words.slice(0, node);
+  return node === 0 ? { command: process.execPath, args } : { command, args: [...before, process.execPath, ...args] };
 }
 
 async function answering(port: number): Promise<number> {
