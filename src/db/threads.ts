@@ -3,7 +3,7 @@ import type { Store } from "./client.ts";
 import { type LabelSelector, threadLabelWhere } from "./labels.ts";
 import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
 import { insertRows, rowOf, statementSizes, written } from "./rows.ts";
-import type { Tx } from "./statements.ts";
+import { inList, type Tx } from "./statements.ts";
 
 // Reading an agent's threads, with whatever the caller selects beneath them
 // (their emails, sent mail, attachments) loaded by the same query.
@@ -72,9 +72,10 @@ export async function referencesOf({ prisma }: Store, agentId: string, messageId
 /** The threads these Message-IDs of the agent belong to, by id. */
 export async function threadsOfIds(tx: Tx, agentId: string, messageIds: string[]): Promise<Map<string, string>> {
   if (messageIds.length === 0) return new Map();
+  const ids = inList(messageIds);
   const rows = await tx.all(
-    `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? AND "messageId" IN (${messageIds.map(() => "?").join(", ")})`,
-    [agentId, ...messageIds],
+    `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? AND "messageId" IN (${ids.list})`,
+    [agentId, ...ids.params],
   );
   return new Map(rows.map((row) => [row.messageId as string, row.threadId as string]));
 }
