@@ -1,4 +1,5 @@
 import type { Store } from "./client.ts";
+import { statementSizes } from "./rows.ts";
 import { deleteInBatches } from "./sql.ts";
 import type { Tx } from "./statements.ts";
 
@@ -14,17 +15,35 @@ export interface StoredEvent {
   data: Record<string, unknown>;
 }
 
-/** Inside the transaction that makes the change: appends the event; its id. */
-export async function appendEvent(
-  tx: Tx,
-  event: { agentId: string; type: string; data: unknown; createdAt: Date },
-): Promise<string> {
-  const row = await tx.one(
-    `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES (?, ?, ?, ?) RETURNING "id"`,
-    // JSON text: PostgreSQL casts it to jsonb.
-    [event.agentId, event.type, JSON.stringify(event.data), tx.at(event.createdAt)],
-  );
-  return String(row?.id);
+/** An event as appended. */
+export interface NewStoredEvent {
+  agentId: string;
+  type: string;
+  data: unknown;
+  createdAt: Date;
+}
+
+/**
+ * Inside the transaction that makes the change, holding the event log's turn:
+ * appends the events, a statement for many; their ids, in the events' order.
+ * A statement hands out ids in the order of its rows; RETURNING promises no
+ * order (SQLite says so), so they are put back in it.
+ */
+export async function appendEvents(tx: Tx, events: NewStoredEvent[]): Promise<string[]> {
+  const ids: string[] = [];
+  let at = 0;
+  for (const size of statementSizes(events.length)) {
+    const chunk = events.slice(at, at + size);
+    at += size;
+    const rows = await tx.all(
+      `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")} RETURNING "id"`,
+      // JSON text: PostgreSQL casts it to jsonb.
+      chunk.flatMap((event) => [event.agentId, event.type, JSON.stringify(event.data), tx.at(event.createdAt)]),
+    );
+    const handed = rows.map((row) => BigInt(row.id as string | number));
+    ids.push(...handed.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)).map(String));
+  }
+  return ids;
 }
 
 /** Whose events: one agent's, or those of a pod's agents (those with these ids in lower case, or all: null). */

@@ -1,5 +1,5 @@
 import type { Store } from "./client.ts";
-import type { Tx } from "./statements.ts";
+import { inList, type Tx } from "./statements.ts";
 
 // The allow and block lists of the instance, the served domains, the pods and
 // the agents (src/mailbox/senders.ts decides with them): one "ListEntry" row
@@ -47,11 +47,12 @@ export async function entriesNaming(
   agent: { id: string; domain: string; podId: string | null },
   candidates: string[],
 ): Promise<StoredEntry[]> {
+  const entries = inList(candidates);
   const rows = await tx.all(
-    `SELECT "scope", "kind", "entry" FROM "ListEntry" WHERE "direction" = ? AND "entry" IN (${candidates.map(() => "?").join(", ")})
+    `SELECT "scope", "kind", "entry" FROM "ListEntry" WHERE "direction" = ? AND "entry" IN (${entries.list})
       AND (("scope" = 'instance' AND "scopeId" = '') OR ("scope" = 'domain' AND "scopeId" = ?)
         OR ("scope" = 'pod' AND "scopeId" = ?) OR ("scope" = 'agent' AND "scopeId" = ?))`,
-    [direction, ...candidates, agent.domain, agent.podId, agent.id],
+    [direction, ...entries.params, agent.domain, agent.podId, agent.id],
   );
   return rows.map((row) => ({
     scope: row.scope as ListScope,

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
-import { rowOf, written } from "./rows.ts";
-import type { Dialect } from "./statements.ts";
+import { rowOf, statementSizes, written } from "./rows.ts";
+import { type Dialect, inList } from "./statements.ts";
 
 // Our own statements read and write Json fields as Prisma does: arrays and
 // objects above the store, JSON text in the database.
@@ -36,4 +36,14 @@ test("a Json field is written as JSON text, a text field as it is, a date as the
   expect(written(sqlite, "Draft", "subject", "[]")).toBe("[]");
   expect(written(sqlite, "Draft", "sendAt", new Date(0))).toBe("1970-01-01T00:00:00.000Z");
   expect(written(sqlite, "Domain", "lastCheck", null)).toBeNull();
+});
+
+test("a batch's rows go in statements of a few sizes, and an IN list of any length is one of a few texts", () => {
+  expect(statementSizes(0)).toEqual([]);
+  expect(statementSizes(1)).toEqual([1]);
+  expect(statementSizes(100)).toEqual([64, 32, 4]);
+  expect(statementSizes(200)).toEqual([64, 64, 64, 8]);
+  expect(inList([])).toEqual({ list: "", params: [] });
+  expect(inList(["a"])).toEqual({ list: "?", params: ["a"] });
+  expect(inList(["a", "b", "c"])).toEqual({ list: "?, ?, ?, ?", params: ["a", "b", "c", "c"] });
 });

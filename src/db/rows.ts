@@ -87,11 +87,45 @@ export function written(dialect: Dialect, model: Model, name: string, value: unk
 }
 
 /** Inserts a row of the model, naming each column the row has, each value as written() makes it. */
-export async function insertRow<M extends Model>(tx: Tx, model: M, row: Partial<Shape<M>>): Promise<void> {
-  const names = Object.keys(row);
-  const values = names.map((name) => written(tx, model, name, row[name as keyof typeof row]));
+export const insertRow = <M extends Model>(tx: Tx, model: M, row: Partial<Shape<M>>): Promise<void> =>
+  insertRows(tx, model, [row]);
+
+/** The most rows one statement of insertRows writes. */
+const MOST_ROWS = 64;
+
+/**
+ * Row counts of the statements that write `count` rows: powers of two, the
+ * largest first, so that a table's statements have at most seven texts, each
+ * prepared once per connection however batches vary.
+ */
+export function statementSizes(count: number): number[] {
+  const sizes: number[] = [];
+  for (let left = count; left > 0; ) {
+    const size = Math.min(MOST_ROWS, 2 ** Math.floor(Math.log2(left)));
+    sizes.push(size);
+    left -= size;
+  }
+  return sizes;
+}
+
+/**
+ * Inserts rows of the model, all naming the columns of the first, in as few
+ * statements as statementSizes allows. Raw: Prisma's createMany is a
+ * statement of its own outside our transactions, and hands back no rows on SQLite.
+ */
+export async function insertRows<M extends Model>(tx: Tx, model: M, rows: Partial<Shape<M>>[]): Promise<void> {
+  const [first] = rows;
+  if (!first) return;
+  const names = Object.keys(first);
   const columns = names.map((name) => `"${name}"`).join(", ");
-  await tx.run(`INSERT INTO "${model}" (${columns}) VALUES (${names.map(() => "?").join(", ")})`, values);
+  const tuple = `(${names.map(() => "?").join(", ")})`;
+  let at = 0;
+  for (const size of statementSizes(rows.length)) {
+    const chunk = rows.slice(at, at + size);
+    at += size;
+    const values = chunk.flatMap((row) => names.map((name) => written(tx, model, name, row[name as keyof typeof row])));
+    await tx.run(`INSERT INTO "${model}" (${columns}) VALUES ${chunk.map(() => tuple).join(", ")}`, values);
+  }
 }
 
 /**

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import type { MailOwner } from "./emails.ts";
+import { statementSizes } from "./rows.ts";
 import { oneOf, type Param, type Row, type Statements } from "./statements.ts";
 
 // Full-text search over received mail as each database does it, in a table
@@ -170,9 +171,17 @@ async function reindex(index: SearchIndex, db: Pick<Statements, "all" | "run">):
   }
 }
 
-/** Adds a just filed email to the index, in the transaction that files it. Its searched columns never change. */
-export const indexSqliteEmail = (tx: Statements, email: Row) => writeEntries(SQLITE_INDEX, tx, [email]);
-export const indexPostgresEmail = (tx: Statements, email: Row) => writeEntries(POSTGRES_INDEX, tx, [email]);
+/** Adds just filed emails to the index, in the transaction that files them, a statement for many. Their searched columns never change. */
+async function indexEmails(index: SearchIndex, tx: Statements, emails: Row[]): Promise<void> {
+  let at = 0;
+  for (const size of statementSizes(emails.length)) {
+    await writeEntries(index, tx, emails.slice(at, at + size));
+    at += size;
+  }
+}
+
+export const indexSqliteEmails = (tx: Statements, emails: Row[]) => indexEmails(SQLITE_INDEX, tx, emails);
+export const indexPostgresEmails = (tx: Statements, emails: Row[]) => indexEmails(POSTGRES_INDEX, tx, emails);
 export const reindexSqliteSearch = (db: Pick<Statements, "all" | "run">) => reindex(SQLITE_INDEX, db);
 export const reindexPostgresSearch = (db: Pick<Statements, "all" | "run">) => reindex(POSTGRES_INDEX, db);
 

@@ -3,8 +3,8 @@ import type pg from "pg";
 import { advisoryKey } from "./advisory.ts";
 import type { MailOwner } from "./emails.ts";
 import {
-  indexPostgresEmail,
-  indexSqliteEmail,
+  indexPostgresEmails,
+  indexSqliteEmails,
   postgresSearch,
   type SearchClause,
   type SearchTerms,
@@ -34,8 +34,8 @@ export interface Sql extends Tx {
   takeTurns(tx: Tx, name: TurnName): Promise<void>;
   /** Full-text search over one agent's "Email" rows (or several agents'), as this database does it. */
   search(terms: SearchTerms, owner: MailOwner): SearchClause;
-  /** Inside the transaction that files it: makes a received email searchable. */
-  indexForSearch(tx: Tx, email: Row): Promise<void>;
+  /** Inside the transaction that files them: makes received emails searchable. */
+  indexForSearch(tx: Tx, emails: Row[]): Promise<void>;
   /**
    * Leaves no copy of a value the table no longer holds in the database's own
    * files (its old rows, free pages, write-ahead log); false when part of that
@@ -107,7 +107,7 @@ export function sqliteSql(reader: SqliteDatabase, writer: SqliteDatabase, lock: 
     // Writers already take turns on SQLite.
     takeTurns: async () => {},
     search: sqliteSearch,
-    indexForSearch: indexSqliteEmail,
+    indexForSearch: indexSqliteEmails,
     // SQLite rewrites the whole file: VACUUM writes every page anew, through
     // the log, and a TRUNCATE checkpoint moves them into the file and empties
     // the log. Deleted rows are gone from both.
@@ -200,7 +200,7 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
       await tx.one("SELECT pg_advisory_xact_lock(?::bigint)", [turnKeys[name]]);
     },
     search: postgresSearch,
-    indexForSearch: indexPostgresEmail,
+    indexForSearch: indexPostgresEmails,
     // VACUUM FULL writes the table (its TOAST and indexes too) into new files and drops the old ones,
     // but copies the old versions of rows that a transaction still open in the database may read:
     // it runs once every transaction older than the change has ended, or the wait is over.

@@ -30,6 +30,17 @@ export function oneOf(column: string, values: string | readonly string[]): { whe
   return { where: `${column} IN (${values.map(() => "?").join(", ")})`, params: [...values] };
 }
 
+/**
+ * An IN list's placeholders and values for a list of any length: padded to a
+ * power of two with its last value (IN is the same with it twice), so that
+ * lists of a batch's length make a few texts, each prepared once per connection.
+ */
+export function inList(values: readonly string[]): { list: string; params: string[] } {
+  const size = values.length <= 1 ? values.length : 2 ** Math.ceil(Math.log2(values.length));
+  const params = [...values, ...Array<string>(size - values.length).fill(values.at(-1) as string)];
+  return { list: params.map(() => "?").join(", "), params };
+}
+
 /** Statements: alone, or inside one transaction. */
 export interface Statements {
   /** The first row, or undefined. */

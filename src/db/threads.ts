@@ -2,8 +2,8 @@ import type { Prisma, Thread } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { type LabelSelector, threadLabelWhere } from "./labels.ts";
 import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
-import { rowOf, written } from "./rows.ts";
-import type { Tx } from "./statements.ts";
+import { insertRows, rowOf, statementSizes, written } from "./rows.ts";
+import { inList, type Tx } from "./statements.ts";
 
 // Reading an agent's threads, with whatever the caller selects beneath them
 // (their emails, sent mail, attachments) loaded by the same query.
@@ -72,9 +72,10 @@ export async function referencesOf({ prisma }: Store, agentId: string, messageId
 /** The threads these Message-IDs of the agent belong to, by id. */
 export async function threadsOfIds(tx: Tx, agentId: string, messageIds: string[]): Promise<Map<string, string>> {
   if (messageIds.length === 0) return new Map();
+  const ids = inList(messageIds);
   const rows = await tx.all(
-    `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? AND "messageId" IN (${messageIds.map(() => "?").join(", ")})`,
-    [agentId, ...messageIds],
+    `SELECT "messageId", "threadId" FROM "ThreadMessageId" WHERE "agentId" = ? AND "messageId" IN (${ids.list})`,
+    [agentId, ...ids.params],
   );
   return new Map(rows.map((row) => [row.messageId as string, row.threadId as string]));
 }
@@ -84,6 +85,49 @@ export async function insertThread(tx: Tx, thread: { id: string; agentId: string
     `INSERT INTO "Thread" ("id", "agentId", "subject", "startedAt", "lastMessageAt") VALUES (?, ?, ?, ?, ?)`,
     [thread.id, thread.agentId, thread.subject, tx.at(thread.at), tx.at(thread.at)],
   );
+}
+
+/** Inserts new threads, each started by one message at its time, a statement for many. */
+export async function insertThreads(tx: Tx, threads: { id: string; agentId: string; subject: string; at: Date }[]) {
+  const rows = threads.map(({ id, agentId, subject, at }) => ({
+    id,
+    agentId,
+    subject,
+    startedAt: at,
+    lastMessageAt: at,
+  }));
+  await insertRows(tx, "Thread", rows);
+}
+
+/** A Message-ID an agent's thread holds. */
+export interface MessageIdClaim {
+  agentId: string;
+  messageId: string;
+  threadId: string;
+}
+
+/** The claim's text in the set claimAll answers. */
+export const claimKey = ({ agentId, messageId }: { agentId: string; messageId: string }) => `${agentId}\n${messageId}`;
+
+/**
+ * Records the Message-IDs as their threads', as claimMessageIds does for one
+ * thread, for several agents' threads at once: a statement for many. The
+ * claims this call made, by claimKey. Each agent's id given once.
+ */
+export async function claimAll(tx: Tx, claims: MessageIdClaim[]): Promise<Set<string>> {
+  const claimed = new Set<string>();
+  let at = 0;
+  for (const size of statementSizes(claims.length)) {
+    const chunk = claims.slice(at, at + size);
+    at += size;
+    const rows = await tx.all(
+      `INSERT INTO "ThreadMessageId" ("agentId", "messageId", "threadId") VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}
+       ON CONFLICT DO NOTHING RETURNING "agentId", "messageId"`,
+      chunk.flatMap(({ agentId, messageId, threadId }) => [agentId, messageId, threadId]),
+    );
+    for (const row of rows) claimed.add(claimKey(row as { agentId: string; messageId: string }));
+  }
+  return claimed;
 }
 
 /**

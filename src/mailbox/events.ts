@@ -1,4 +1,4 @@
-import { appendEvent, type EventScope, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
+import { appendEvents, type EventScope, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
 import { emailsLabelled, type LabelSelector } from "../db/labels.ts";
 import type { Tx } from "../db/statements.ts";
 import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
@@ -48,10 +48,11 @@ async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promis
     await wakeups.announce(tx, agentId);
   }
   await sql.takeTurns(tx, "events");
-  for (const event of events) {
-    const createdAt = clock.now();
-    const id = await appendEvent(tx, { ...event, createdAt });
-    await queueDeliveries(tx, { ...event, id, createdAt }, webhooks.get(event.agentId) ?? []);
+  const stored = events.map((event) => ({ ...event, createdAt: clock.now() }));
+  const ids = await appendEvents(tx, stored);
+  for (const [index, event] of stored.entries()) {
+    const id = ids[index] as string;
+    await queueDeliveries(tx, { ...event, id }, webhooks.get(event.agentId) ?? []);
   }
 }
 

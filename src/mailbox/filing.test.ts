@@ -99,9 +99,14 @@ describe("filing", () => {
 });
 
 describe("messages handed over together", () => {
-  const arrival = async (agent: AgentRecord, subject: string): Promise<Arrival> => {
+  const arrival = async (
+    agent: AgentRecord,
+    subject: string,
+    headers: Record<string, string> = {},
+    body?: string,
+  ): Promise<Arrival> => {
     const raw = Buffer.from(
-      rawMessage({ To: `${agent.id}@agents.example`, Subject: subject }).replace(/\r?\n/g, "\r\n"),
+      rawMessage({ To: `${agent.id}@agents.example`, Subject: subject, ...headers }, body).replace(/\r?\n/g, "\r\n"),
     );
     const message = await memory.services.reader.read(raw);
     const recipients = [`${agent.id}@agents.example`];
@@ -132,5 +137,63 @@ describe("messages handed over together", () => {
     );
     expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "rejected"]);
     expect(await subjects(agent)).toEqual(["first"]);
+  });
+
+  /** Files the arrivals in one group: the first transaction takes another agent's message alone, the next these. */
+  const fileTogether = async (arrivals: Arrival[]) => {
+    const first = fileDelivered(memory.services, await arrival(await memory.agent(`first-${++groups}`), "first"));
+    const filed = await Promise.all(arrivals.map((one) => fileDelivered(memory.services, one)));
+    await first;
+    return filed.map(([one]) => one?.outcome);
+  };
+  let groups = 0;
+  const threadsOf = async (agent: AgentRecord) =>
+    Object.fromEntries(
+      (await listEmails(memory.services, agent, {})).data.map((email) => [email.subject, email.threadId]),
+    );
+
+  test("a reply filed after its parent, and a parent after its reply, in one group: each pair shares one thread", async () => {
+    const agent = await memory.agent("threaded");
+    const parent = await arrival(agent, "parent", { "Message-ID": "<p@x>" });
+    const reply = await arrival(agent, "reply", { "In-Reply-To": "<p@x>", References: "<p@x>" });
+    const child = await arrival(agent, "child", { "In-Reply-To": "<late@x>", References: "<late@x>" });
+    const late = await arrival(agent, "late", { "Message-ID": "<late@x>" });
+    const alone = await arrival(agent, "alone");
+    expect(await fileTogether([parent, reply, child, late, alone])).toEqual(Array(5).fill("stored"));
+    const threads = await threadsOf(agent);
+    expect(threads.reply).toBe(threads.parent);
+    expect(threads.late).toBe(threads.child);
+    expect(new Set(Object.values(threads)).size).toBe(3);
+  });
+
+  test("the same message twice in one group is filed once; twice without room, it is refused twice", async () => {
+    const agent = await memory.agent("twice");
+    const once = await arrival(agent, "once");
+    expect(await fileTogether([once, once])).toEqual(["stored", "duplicate"]);
+    const big = await arrival(agent, "big", {}, "x".repeat(2_500));
+    expect(await fileTogether([big, big])).toEqual(["over_quota", "over_quota"]);
+    expect(await subjects(agent)).toEqual(["once"]);
+    expect((await memory.reload(agent)).storageUsed).toBe(once.raw.length);
+  });
+
+  test("storage in one group: each message takes its own in order while it fits, and what was not used is given back", async () => {
+    const agent = await memory.agent("sized");
+    const [one, two, three] = await Promise.all(["1", "2", "3"].map((n) => arrival(agent, n, {}, "x".repeat(600))));
+    const small = await arrival(agent, "small");
+    expect(await fileTogether([one, two, three, small] as Arrival[])).toEqual([
+      "stored",
+      "stored",
+      "over_quota",
+      "stored",
+    ]);
+    const used = [one, two, small].reduce((sum, each) => sum + (each as Arrival).raw.length, 0);
+    expect((await memory.reload(agent)).storageUsed).toBe(used);
+
+    const roomy = await memory.agent("roomy");
+    await setSenders(memory.services, roomy, { block: ["foe@sender.example"] });
+    const [a, b] = await Promise.all(["a", "b"].map((n) => arrival(roomy, n)));
+    const foe = await arrival(roomy, "foe", { From: "foe@sender.example" });
+    expect(await fileTogether([a, foe, b] as Arrival[])).toEqual(["stored", "sender_refused", "stored"]);
+    expect((await memory.reload(roomy)).storageUsed).toBe((a as Arrival).raw.length + (b as Arrival).raw.length);
   });
 });

@@ -1,25 +1,22 @@
 import { randomUUID } from "node:crypto";
-import { forgetDelivery, insertEmail, rememberDelivery } from "../db/filing.ts";
+import { forgetDelivery } from "../db/filing.ts";
 import { type ImapCursor, readCursor, writeCursor } from "../db/imap-cursor.ts";
 import { type Lease, lease } from "../db/lease.ts";
 import { insertQuarantined } from "../db/quarantine.ts";
-import { takeStorage } from "../db/quota.ts";
 import { jsonInput } from "../db/rows.ts";
 import type { Tx } from "../db/statements.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
 import { addressOf } from "./agents.ts";
 import type { SenderChecks } from "./authentication.ts";
 import { type Emit, withEvents } from "./events.ts";
+import { FilingBatch } from "./filing-batch.ts";
 import { type Placement, placementOf, type QuarantineReason, type Scans, type ScreeningPolicy } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
 import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordReport } from "./reports.ts";
-import { addresseeAt } from "./return-path.ts";
 import { announceQuarantined } from "./review-notices.ts";
 import type { Screening } from "./screening/index.ts";
-import { senderStanding } from "./senders.ts";
 import type { Services } from "./services.ts";
-import { joinThread } from "./threads.ts";
 
 // Filing inbound mail: one batch of messages, and the mailbox cursor moved
 // past them, in the same transaction, so a crash anywhere leaves either both
@@ -127,16 +124,17 @@ async function fileOne(
   tx: Tx,
   emit: Emit,
   services: Services,
+  batch: FilingBatch,
   arrival: Arrival,
   address: string,
   released: Release | null = null,
 ): Promise<Outcome> {
-  const addressee = await addresseeAt(tx, services, address);
+  const addressee = await batch.addressee(address);
   if (!addressee) return "unknown_recipient";
   const { agent } = addressee;
   const agentId = agent.id;
   const { message, raw, authentication: auth, envelope } = arrival;
-  if (!released && !(await rememberDelivery(tx, agentId, message.dedupeKey))) return "duplicate";
+  if (!released && !(await batch.remember(agentId, message.dedupeKey))) return "duplicate";
   if (agent.verifiedAt === null) return "unverified";
   // About mail the agent sent: recorded on it and not filed once it proves itself; else filed, saying why not.
   let reportIgnored: ReportIgnored | null = null;
@@ -153,7 +151,7 @@ async function fileOne(
   // Asked again, though the inbound paths asked before reading (intake.ts refusedBeforeReading): this is where
   // mail between agents here and a release from quarantine are asked, where a return path's mail is once its
   // report was looked for, where a header section too long to read alone is, and where lists changed since are.
-  const sender = await senderStanding(tx, services, agent, message.from.address);
+  const sender = await batch.standing(agent, message.from.address);
   if (!sender.filed) return "sender_refused";
   const placement: Placement = released
     ? { folder: "inbox", spam: false }
@@ -166,15 +164,15 @@ async function fileOne(
     return "quarantined";
   }
   const { storageBytes } = limitsOf(agent, services.config);
-  if (!(await takeStorage(tx, agentId, raw.length, storageBytes))) {
+  if (!(await batch.takeStorage(agentId, raw.length, storageBytes))) {
     // Not kept: a retry, once there is room, is not a duplicate (a release stays held).
     if (!released) await forgetDelivery(tx, agentId, message.dedupeKey);
     return "over_quota";
   }
-  const { sql, config, clock } = services;
+  const { config, clock } = services;
   const emailId = randomUUID();
   const now = clock.now();
-  const threadId = await joinThread(tx, { agentId, ...message, at: now });
+  const threadId = await batch.thread({ agentId, ...message, at: now });
   const { subject, from, reading, screening } = message;
   const email = {
     id: emailId,
@@ -213,7 +211,7 @@ async function fileOne(
     screeningSignals: screening.signals.map((signal) => ({ ...signal })),
   };
   const attachments = message.attachments.map((a) => ({ ...a, id: randomUUID(), emailId }));
-  await insertEmail(sql, tx, { ...email, folder: placement.folder }, raw, attachments);
+  batch.store({ email: { ...email, folder: placement.folder }, raw, attachments });
   released?.filed(emailId);
   const { folder } = placement;
   await emit({
@@ -266,14 +264,18 @@ async function holdInQuarantine(
 }
 
 /** Inside a transaction: files a message a person let out of quarantine, for its one recipient. */
-export function fileReleased(
+export async function fileReleased(
   tx: Tx,
   emit: Emit,
   services: Services,
   arrival: Arrival,
   filed: (emailId: string) => void,
 ): Promise<Outcome> {
-  return fileOne(tx, emit, services, arrival, arrival.recipients[0] as string, { filed });
+  const address = arrival.recipients[0] as string;
+  const batch = await FilingBatch.open(tx, services, [{ arrival, address, released: true }]);
+  const outcome = await fileOne(tx, emit, services, batch, arrival, address, { filed });
+  await batch.finish();
+  return outcome;
 }
 
 /** What a filed email keeps of the scanners' verdicts. */
@@ -294,13 +296,30 @@ async function confirmLease(tx: Tx, lease: Lease): Promise<void> {
   if (!(await lease.confirm(tx))) throw new BatchRefused("the poller lease was taken over");
 }
 
+/**
+ * Inside the filing transaction: each message filed for each of its
+ * recipients, in their order, as one batch (filing-batch.ts).
+ */
+async function fileAll(tx: Tx, emit: Emit, services: Services, arrivals: Arrival[]): Promise<Filed[][]> {
+  const items = arrivals.flatMap((arrival) =>
+    arrival.recipients.map((address) => ({ arrival, address, released: false })),
+  );
+  const batch = await FilingBatch.open(tx, services, items);
+  const filed: Filed[][] = [];
+  for (const arrival of arrivals) {
+    const each: Filed[] = [];
+    for (const recipient of arrival.recipients) {
+      each.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, batch, arrival, recipient) });
+    }
+    filed.push(each);
+  }
+  await batch.finish();
+  return filed;
+}
+
 /** Inside the filing transaction: the message filed for each of its recipients, in their order. */
 export async function fileForEach(tx: Tx, emit: Emit, services: Services, arrival: Arrival): Promise<Filed[]> {
-  const filed: Filed[] = [];
-  for (const recipient of arrival.recipients) {
-    filed.push({ uid: arrival.uid, recipient, outcome: await fileOne(tx, emit, services, arrival, recipient) });
-  }
-  return filed;
+  return (await fileAll(tx, emit, services, [arrival]))[0] ?? [];
 }
 
 /**
@@ -320,8 +339,7 @@ export async function fileBatch(
     if (current && current.uidValidity === through.uidValidity && current.lastUid >= through.lastUid) {
       throw new BatchRefused("the cursor is past this batch already");
     }
-    const filed: Filed[] = [];
-    for (const arrival of arrivals) filed.push(...(await fileForEach(tx, emit, services, arrival)));
+    const filed = (await fileAll(tx, emit, services, arrivals)).flat();
     await writeCursor(tx, mailbox, through);
     return filed;
   });
@@ -351,11 +369,14 @@ async function fileGroups(services: Services, group: Group): Promise<void> {
   while (group.waiting.length > 0) {
     const taken = group.waiting.splice(0, GROUP_LIMIT);
     try {
-      const filed = await withEvents(services, async (tx, emit) => {
-        const each: Filed[][] = [];
-        for (const { arrival } of taken) each.push(await fileForEach(tx, emit, services, arrival));
-        return each;
-      });
+      const filed = await withEvents(services, (tx, emit) =>
+        fileAll(
+          tx,
+          emit,
+          services,
+          taken.map(({ arrival }) => arrival),
+        ),
+      );
       for (const [index, { resolve }] of taken.entries()) resolve(filed[index] ?? []);
     } catch (error) {
       for (const { reject } of taken) reject(error);

@@ -136,6 +136,22 @@ export async function senderStanding(
   return { filed: received(standing, agent.allowOnly), allowed: standing?.verdict === "allow" };
 }
 
+/** How the lists stand on mail from each of the senders to an agent, in one read as senderStanding's: by sender. */
+export async function senderStandings(
+  db: Tx,
+  services: Services,
+  agent: ListHolder,
+  senders: string[],
+): Promise<Map<string, { filed: boolean; allowed: boolean }>> {
+  const standings = await standingsFor(db, services, "receive", agent, senders);
+  return new Map(
+    senders.map((sender, n) => {
+      const standing = standings[n] ?? null;
+      return [sender, { filed: received(standing, agent.allowOnly), allowed: standing?.verdict === "allow" }];
+    }),
+  );
+}
+
 /** Whether mail from the sender may be filed for the agent. */
 export async function senderAllowed(db: Tx, services: Services, agent: ListHolder, sender: string): Promise<boolean> {
   return (await senderStanding(db, services, agent, sender)).filed;

@@ -53,6 +53,19 @@ export interface Threading {
   threadId?: string | null;
 }
 
+/** The Message-IDs a message names, its parents first (In-Reply-To, then References newest first), with its own. */
+export function threadIdsOf(message: Pick<Threading, "messageId" | "inReplyTo" | "references">) {
+  const own = message.messageId;
+  const parents = [message.inReplyTo, ...[...message.references].reverse()]
+    .filter((id): id is string => id !== null)
+    .slice(0, MAX_NAMED);
+  const ids = [...new Set([...parents, ...(own ? [own] : [])])];
+  return { own, parents, ids };
+}
+
+const parentThread = (parents: string[], known: Map<string, string>) =>
+  parents.map((id) => known.get(id)).find((id) => id !== undefined);
+
 /**
  * The thread a new message joins, inside the transaction that stores it:
  * its parent's, found through In-Reply-To, then References newest first;
@@ -60,25 +73,55 @@ export interface Threading {
  * missing parent; else a new one. Only that waiting thread is merged in.
  */
 export async function joinThread(tx: Tx, message: Threading): Promise<string> {
-  const { agentId, at, messageId: own } = message;
-  const parents = [message.inReplyTo, ...[...message.references].reverse()]
-    .filter((id): id is string => id !== null)
-    .slice(0, MAX_NAMED);
-  const ids = [...new Set([...parents, ...(own ? [own] : [])])];
+  const { agentId, at } = message;
+  const { own, parents, ids } = threadIdsOf(message);
   const subject = baseSubject(message.subject);
-  const parentThread = (known: Map<string, string>) =>
-    parents.map((id) => known.get(id)).find((id) => id !== undefined);
-  let known = await threadsOfIds(tx, agentId, ids);
-  const named = message.threadId ?? parentThread(known) ?? (own ? known.get(own) : undefined);
+  const known = await threadsOfIds(tx, agentId, ids);
+  const named = message.threadId ?? parentThread(parents, known) ?? (own ? known.get(own) : undefined);
   // A thread named when the message was written (a draft's) may have been deleted since: it starts anew.
   const started = named === undefined || !(await widenThread(tx, named, subject, at, at));
-  let threadId = started ? randomUUID() : named;
+  const threadId = started ? randomUUID() : named;
   if (started) await insertThread(tx, { id: threadId, agentId, subject, at });
   const claimed = await claimMessageIds(tx, agentId, ids, threadId);
+  return settleThread(tx, message, { threadId, started, known, claimed });
+}
+
+/** A thread a message starts, its row and the ids it claims, before they are written. */
+export interface Started {
+  thread: { id: string; agentId: string; subject: string; at: Date };
+  ids: string[];
+}
+
+/**
+ * The thread a message starts when none of the ids it has or names is known
+ * to the agent's threads (joinThread would start one and merge nothing),
+ * else null: written later, with other messages' (settleThread after).
+ */
+export function startedThread(message: Threading, known: ReadonlyMap<string, string>): Started | null {
+  const { ids } = threadIdsOf(message);
+  if (message.threadId || ids.some((id) => known.has(id))) return null;
+  const thread = { id: randomUUID(), agentId: message.agentId, subject: baseSubject(message.subject), at: message.at };
+  return { thread, ids };
+}
+
+/**
+ * Once the message's ids are claimed for its thread (joinThread, or a batch's
+ * started threads): its thread, the claims of concurrent writers met. A
+ * thread it started joins its parent's, found meanwhile; a thread waiting
+ * for it as a missing parent joins its own.
+ */
+export async function settleThread(
+  tx: Tx,
+  message: Threading,
+  claim: { threadId: string; started: boolean; known: Map<string, string>; claimed: Set<string> },
+): Promise<string> {
+  const { own, parents, ids } = threadIdsOf(message);
+  const { started, claimed } = claim;
+  let { threadId, known } = claim;
   // An id neither claimed now nor known before was claimed by a concurrent writer meanwhile: read them again.
-  if (ids.some((id) => !claimed.has(id) && !known.has(id))) known = await threadsOfIds(tx, agentId, ids);
+  if (ids.some((id) => !claimed.has(id) && !known.has(id))) known = await threadsOfIds(tx, message.agentId, ids);
   else for (const id of claimed) known.set(id, threadId);
-  const parent = parentThread(known);
+  const parent = parentThread(parents, known);
   if (started && parent !== undefined && parent !== threadId) {
     // A sibling filed meanwhile started the parent's thread: this new one, holding only this message, joins it.
     await mergeThread(tx, threadId, parent);
