@@ -1,5 +1,5 @@
 import type { Store } from "./client.ts";
-import { statementSizes } from "./rows.ts";
+import { statementChunks } from "./rows.ts";
 import { deleteInBatches } from "./sql.ts";
 import type { Tx } from "./statements.ts";
 
@@ -31,10 +31,7 @@ export interface NewStoredEvent {
  */
 export async function appendEvents(tx: Tx, events: NewStoredEvent[]): Promise<string[]> {
   const ids: string[] = [];
-  let at = 0;
-  for (const size of statementSizes(events.length)) {
-    const chunk = events.slice(at, at + size);
-    at += size;
+  for (const chunk of statementChunks(events)) {
     const rows = await tx.all(
       `INSERT INTO "Event" ("agentId", "type", "data", "createdAt") VALUES ${chunk.map(() => "(?, ?, ?, ?)").join(", ")} RETURNING "id"`,
       // JSON text: PostgreSQL casts it to jsonb.

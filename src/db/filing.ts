@@ -1,11 +1,11 @@
 import type { Attachment, Email } from "../generated/prisma/sqlite/client.ts";
-import { insertRows, statementSizes } from "./rows.ts";
+import { insertRows, statementChunks } from "./rows.ts";
 import type { Sql } from "./sql.ts";
 import type { Tx } from "./statements.ts";
 
 // Storing received mail, inside the transaction that files a batch and moves
 // the mailbox cursor past it: ours, so raw SQL. A batch's rows of a table are
-// written together, a statement for many (rows.ts statementSizes).
+// written together, a statement for many (rows.ts statementChunks).
 
 /** Remembers that the message was meant for the agent, whatever becomes of it; false when it was already. */
 export async function rememberDelivery(tx: Tx, agentId: string, dedupeKey: string): Promise<boolean> {
@@ -27,15 +27,12 @@ export const deliveryKey = ({ agentId, dedupeKey }: DeliveryKey) => `${agentId}\
 
 /**
  * Remembers each delivery as rememberDelivery does, in as few statements as
- * statementSizes allows, in the keys' order; those that were not remembered
+ * statementChunks cuts them, in the keys' order; those that were not remembered
  * before, by deliveryKey. Each key given once.
  */
 export async function rememberDeliveries(tx: Tx, keys: DeliveryKey[]): Promise<Set<string>> {
   const remembered = new Set<string>();
-  let at = 0;
-  for (const size of statementSizes(keys.length)) {
-    const chunk = keys.slice(at, at + size);
-    at += size;
+  for (const chunk of statementChunks(keys)) {
     const rows = await tx.all(
       `INSERT INTO "Delivery" ("agentId", "dedupeKey") VALUES ${chunk.map(() => "(?, ?)").join(", ")}
         ON CONFLICT DO NOTHING RETURNING "agentId", "dedupeKey"`,

@@ -1,5 +1,5 @@
 import { expect, test } from "vitest";
-import { rowOf, statementSizes, written } from "./rows.ts";
+import { rowOf, statementChunks, statementSizes, written } from "./rows.ts";
 import { type Dialect, inList } from "./statements.ts";
 
 // Our own statements read and write Json fields as Prisma does: arrays and
@@ -43,6 +43,12 @@ test("a batch's rows go in statements of a few sizes, and an IN list of any leng
   expect(statementSizes(1)).toEqual([1]);
   expect(statementSizes(100)).toEqual([64, 32, 4]);
   expect(statementSizes(200)).toEqual([64, 64, 64, 8]);
+  const rows = Array.from({ length: 100 }, (_, i) => i);
+  expect([...statementChunks(rows)].map((chunk) => [chunk[0], chunk.length])).toEqual([
+    [0, 64],
+    [64, 32],
+    [96, 4],
+  ]);
   expect(inList([])).toEqual({ list: "", params: [] });
   expect(inList(["a"])).toEqual({ list: "?", params: ["a"] });
   expect(inList(["a", "b", "c"])).toEqual({ list: "?, ?, ?, ?", params: ["a", "b", "c", "c"] });

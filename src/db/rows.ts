@@ -108,9 +108,18 @@ export function statementSizes(count: number): number[] {
   return sizes;
 }
 
+/** The items in order, cut in the sizes statementSizes gives: one statement's rows each. */
+export function* statementChunks<T>(items: T[]): Generator<T[]> {
+  let at = 0;
+  for (const size of statementSizes(items.length)) {
+    yield items.slice(at, at + size);
+    at += size;
+  }
+}
+
 /**
  * Inserts rows of the model, all naming the columns of the first, in as few
- * statements as statementSizes allows. Raw: Prisma's createMany is a
+ * statements as statementChunks cuts them. Raw: Prisma's createMany is a
  * statement of its own outside our transactions, and hands back no rows on SQLite.
  */
 export async function insertRows<M extends Model>(tx: Tx, model: M, rows: Partial<Shape<M>>[]): Promise<void> {
@@ -119,10 +128,7 @@ export async function insertRows<M extends Model>(tx: Tx, model: M, rows: Partia
   const names = Object.keys(first);
   const columns = names.map((name) => `"${name}"`).join(", ");
   const tuple = `(${names.map(() => "?").join(", ")})`;
-  let at = 0;
-  for (const size of statementSizes(rows.length)) {
-    const chunk = rows.slice(at, at + size);
-    at += size;
+  for (const chunk of statementChunks(rows)) {
     const values = chunk.flatMap((row) => names.map((name) => written(tx, model, name, row[name as keyof typeof row])));
     await tx.run(`INSERT INTO "${model}" (${columns}) VALUES ${chunk.map(() => tuple).join(", ")}`, values);
   }

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { MailOwner } from "./emails.ts";
-import { statementSizes } from "./rows.ts";
+import { statementChunks } from "./rows.ts";
 import { oneOf, type Param, type Row, type Statements } from "./statements.ts";
 
 // Full-text search over received mail as each database does it, in a table
@@ -173,11 +173,7 @@ async function reindex(index: SearchIndex, db: Pick<Statements, "all" | "run">):
 
 /** Adds just filed emails to the index, in the transaction that files them, a statement for many. Their searched columns never change. */
 async function indexEmails(index: SearchIndex, tx: Statements, emails: Row[]): Promise<void> {
-  let at = 0;
-  for (const size of statementSizes(emails.length)) {
-    await writeEntries(index, tx, emails.slice(at, at + size));
-    at += size;
-  }
+  for (const chunk of statementChunks(emails)) await writeEntries(index, tx, chunk);
 }
 
 export const indexSqliteEmails = (tx: Statements, emails: Row[]) => indexEmails(SQLITE_INDEX, tx, emails);

@@ -2,7 +2,7 @@ import type { Prisma, Thread } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { type LabelSelector, threadLabelWhere } from "./labels.ts";
 import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
-import { insertRows, rowOf, statementSizes, written } from "./rows.ts";
+import { insertRows, rowOf, statementChunks, written } from "./rows.ts";
 import { inList, type Tx } from "./statements.ts";
 
 // Reading an agent's threads, with whatever the caller selects beneath them
@@ -116,10 +116,7 @@ export const claimKey = ({ agentId, messageId }: { agentId: string; messageId: s
  */
 export async function claimAll(tx: Tx, claims: MessageIdClaim[]): Promise<Set<string>> {
   const claimed = new Set<string>();
-  let at = 0;
-  for (const size of statementSizes(claims.length)) {
-    const chunk = claims.slice(at, at + size);
-    at += size;
+  for (const chunk of statementChunks(claims)) {
     const rows = await tx.all(
       `INSERT INTO "ThreadMessageId" ("agentId", "messageId", "threadId") VALUES ${chunk.map(() => "(?, ?, ?)").join(", ")}
        ON CONFLICT DO NOTHING RETURNING "agentId", "messageId"`,
