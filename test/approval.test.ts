@@ -789,8 +789,8 @@ describe("SECRETS_KEY set on a database that holds a reviewer's secret and a rev
     }
     await own.up();
     const sealedEnv = { ...env, SECRETS_KEY: Buffer.alloc(32, 5).toString("base64"), SMTP_URL: provider.url };
-    // A transaction elsewhere in the database that could still read the rows in the clear:
-    // compacting waits for it to end.
+    // Transactions elsewhere in the database that could still read the rows in the clear
+    // (one with a snapshot, one with only a transaction id): compacting waits for both to end.
     const release = await holdSnapshot(database.url);
     const released = new Promise((resolve) => setTimeout(resolve, 1_000)).then(release);
     const after = await startTestService(sealedEnv, database);

@@ -217,9 +217,12 @@ export function postgresSql(pool: pg.Pool, types: typeof pg.types, schema: strin
 const COMPACT_WAIT_MS = 10_000;
 
 /**
- * Waits until no other session of the database holds a snapshot older than
- * now (pg_stat_activity's backend_xmin; age() compares transaction ids across
- * their wraparound); false when one still did at the end of the wait.
+ * Waits until no other session of the database holds a snapshot or a
+ * transaction id older than now (pg_stat_activity's backend_xmin, and
+ * backend_xid: a READ COMMITTED transaction that has written and waits
+ * between statements has no snapshot, yet VACUUM keeps what it may still
+ * see; age() compares transaction ids across their wraparound); false when
+ * one still did at the end of the wait.
  */
 async function olderTransactionsEnded(pool: pg.Pool): Promise<boolean> {
   const now = await pool.query<{ xid: string }>(`SELECT (txid_current() % 4294967296)::text AS "xid"`);
@@ -227,7 +230,8 @@ async function olderTransactionsEnded(pool: pg.Pool): Promise<boolean> {
   for (;;) {
     const older = await pool.query<{ count: number }>(
       `SELECT count(*)::int AS "count" FROM pg_stat_activity WHERE datname = current_database()
-        AND pid <> pg_backend_pid() AND age(backend_xmin) > age($1::xid)`,
+        AND pid <> pg_backend_pid()
+        AND (age(backend_xmin) > age($1::xid) OR age(backend_xid) > age($1::xid))`,
       [now.rows[0]?.xid],
     );
     if (older.rows[0]?.count === 0) return true;

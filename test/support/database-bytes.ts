@@ -20,17 +20,31 @@ export async function databaseBytes(url: string, prisma: PrismaClient, table: st
 }
 
 /**
- * PostgreSQL: a session of the same database holding a snapshot taken now (as
- * a long report would), until the returned function ends it. SQLite: nothing.
+ * PostgreSQL: sessions of the same database holding, until the returned
+ * function ends them one after the other, what keeps old copies of rows
+ * alive: a snapshot taken now (as a long report would), then a transaction
+ * id with no snapshot (a READ COMMITTED transaction that has written, between
+ * its statements), a second later, so that a wait for either alone shows.
+ * SQLite: nothing.
  */
 export async function holdSnapshot(url: string): Promise<() => Promise<void>> {
   if (url.startsWith("file:")) return async () => {};
-  const client = new pg.Client({ connectionString: url.replace(/\?.*$/, "") });
-  await client.connect();
-  await client.query("BEGIN ISOLATION LEVEL REPEATABLE READ");
-  await client.query("SELECT 1");
+  const open = async (begin: string, statement: string) => {
+    const client = new pg.Client({ connectionString: url.replace(/\?.*$/, "") });
+    await client.connect();
+    await client.query(begin);
+    await client.query(statement);
+    return client;
+  };
+  const clients = [
+    await open("BEGIN ISOLATION LEVEL REPEATABLE READ", "SELECT 1"),
+    await open("BEGIN ISOLATION LEVEL READ COMMITTED", "SELECT txid_current()"),
+  ];
   return async () => {
-    await client.query("COMMIT");
-    await client.end();
+    for (const [n, client] of clients.entries()) {
+      if (n > 0) await new Promise((resolve) => setTimeout(resolve, 1_000));
+      await client.query("COMMIT");
+      await client.end();
+    }
   };
 }
