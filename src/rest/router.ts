@@ -87,8 +87,8 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
   });
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    let known = prepared.get(route);
-    if (!known) prepared.set(route, (known = prepare(route)));
+    const known = prepared.get(route) ?? prepare(route);
+    prepared.set(route, known);
     const { run, parts, respell } = known;
     const variables = variablesFrom(parts, request);
     assertValidVariables(parts, variables);

@@ -21,5 +21,6 @@ test("no two declarations share a route, an operation name, a summary or a tool 
 });
 
 test("every declared operation is valid against the schema", () => {
-  for (const route of operations) expect(validate(schema, route.operation), `${route.method} ${route.path}`).toEqual([]);
+  for (const route of operations)
+    expect(validate(schema, route.operation), `${route.method} ${route.path}`).toEqual([]);
 });
