@@ -1,7 +1,5 @@
 import { existsSync } from "node:fs";
 import { connect } from "node:net";
-import { ImapFlow } from "imapflow";
-import nodemailer from "nodemailer";
 import { systemClock } from "../clock.ts";
 import { type Config, NO_WAY_IN, notSet } from "../config.ts";
 import { openDatabase, providerOf, type Store } from "../db/client.ts";
@@ -213,6 +211,8 @@ async function imap({ imap: settings }: Config): Promise<Finding | null> {
   if (!settings) return null;
   const check = "imap";
   const where = `${settings.host}:${settings.port} as ${settings.user}`;
+  // Loaded by the check that uses it: every other command of the CLI starts without it.
+  const { ImapFlow } = await import("imapflow");
   const client = new ImapFlow({
     host: settings.host,
     port: settings.port,
@@ -251,6 +251,7 @@ async function smtp({ smtp: settings }: Config): Promise<Finding | null> {
   if (!settings) return null;
   const check = "smtp";
   const where = `${settings.host}:${settings.port}`;
+  const { default: nodemailer } = await import("nodemailer");
   const transport = nodemailer.createTransport({
     host: settings.host,
     port: settings.port,

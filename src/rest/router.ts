@@ -1,4 +1,4 @@
-import { type GraphQLSchema, print, validate } from "graphql";
+import { type GraphQLSchema, print } from "graphql";
 import type { Hono, Context as HonoContext, Env as HonoEnv, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import type { Config } from "../config.ts";
@@ -73,20 +73,22 @@ interface Prepared {
   respell: ((data: unknown) => void) | null;
 }
 
-/** The one way a route runs, for REST and for the MCP tools: the operations checked once. */
+/**
+ * The one way a route runs, for REST and for the MCP tools: each route made
+ * ready by its first request, not at start (that every operation is valid
+ * against the schema is a test's, src/schema/operations.test.ts).
+ */
 export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: Services): RunRoute {
   const prepared = new Map<Route, Prepared>();
-  for (const route of operations) {
-    const [invalid] = validate(schema, route.operation);
-    if (invalid) throw new Error(`${route.method} ${route.path}: ${invalid.message}`);
-    const respell = respellerOf(schema, route.operation);
-    const run = preparedOperation(graphql, print(route.operation));
-    prepared.set(route, { run, parts: partsOf(route, schema), respell });
-  }
+  const prepare = (route: Route): Prepared => ({
+    run: preparedOperation(graphql, print(route.operation)),
+    parts: partsOf(route, schema),
+    respell: respellerOf(schema, route.operation),
+  });
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    const known = prepared.get(route);
-    if (!known) throw internalError();
+    const known = prepared.get(route) ?? prepare(route);
+    prepared.set(route, known);
     const { run, parts, respell } = known;
     const variables = variablesFrom(parts, request);
     assertValidVariables(parts, variables);

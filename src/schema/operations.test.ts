@@ -1,4 +1,4 @@
-import { Kind } from "graphql";
+import { Kind, validate } from "graphql";
 import { expect, test } from "vitest";
 import { summaryOf } from "../rest/operation.ts";
 import type { Route } from "./declare.ts";
@@ -18,4 +18,9 @@ test("no two declarations share a route, an operation name, a summary or a tool 
   distinct(operations.map(nameOf));
   distinct(operations.map((route) => summaryOf(route, schema)));
   distinct(operations.flatMap(({ mcp }) => (mcp ? [mcp, ...(mcp.variants ?? [])].map((tool) => tool.name) : [])));
+});
+
+test("every declared operation is valid against the schema", () => {
+  for (const route of operations)
+    expect(validate(schema, route.operation), `${route.method} ${route.path}`).toEqual([]);
 });
