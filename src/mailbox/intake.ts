@@ -81,7 +81,7 @@ export async function refusedBeforeReading(services: Services, from: string, rec
 }
 
 /** Which scanners the operator will not take mail without (RSPAMD_REQUIRED, CLAMAV_REQUIRED). */
-export type RequiredScanners = Pick<Config, "rspamdRequired" | "clamavRequired">;
+type RequiredScanners = Pick<Config, "rspamdRequired" | "clamavRequired">;
 
 /** Whether a scanner the operator requires did not answer for this message. */
 function requiredUnanswered({ spam, malware }: Scans, required: RequiredScanners): boolean {
