@@ -55,6 +55,7 @@ describe("configuration", () => {
       rspamdUrl: null,
       rspamdRequired: false,
       clamavUrl: null,
+      clamavRequired: false,
       trustedMxHosts: [],
       corsOrigins: [],
       wireNames: "spec",

@@ -810,7 +810,7 @@ const SETTINGS = {
     name: "RSPAMD_REQUIRED",
     default: false,
     description:
-      "while Rspamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned",
+      "while Rspamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned; see [when a scanner cannot answer](docs/filtering.md#when-a-scanner-cannot-answer)",
   }),
   clamavUrl: optionalText({
     name: "CLAMAV_URL",
@@ -819,6 +819,12 @@ const SETTINGS = {
     valid: (v) => clamdAddress(v) !== null,
     description:
       "clamd (`unix:///run/clamav/clamd.ctl` or `tcp://127.0.0.1:3310`): infected mail is refused at the SMTP door, else quarantined ([filtering](docs/filtering.md))",
+  }),
+  clamavRequired: boolean({
+    name: "CLAMAV_REQUIRED",
+    default: false,
+    description:
+      "while clamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned; see [when a scanner cannot answer](docs/filtering.md#when-a-scanner-cannot-answer)",
   }),
   feedbackLoopDomains: hostNames({
     name: "FEEDBACK_LOOP_DOMAINS",

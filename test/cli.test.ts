@@ -570,17 +570,18 @@ test("doctor: Rspamd and clamd, when configured, answer their pings; one that do
     expect(socket.json).not.toContainEqual(expect.objectContaining({ check: "rspamd" }));
     const port = await freePort();
     const gone = { RSPAMD_URL: `http://127.0.0.1:${port}`, CLAMAV_URL: `tcp://127.0.0.1:${port}` };
-    const down = await cli(["doctor", "--json"], { env: { ...gone, RSPAMD_REQUIRED: "true" } });
+    // One scanner required, the other not: each says what becomes of mail meanwhile.
+    const down = await cli(["doctor", "--json"], { env: { ...gone, CLAMAV_REQUIRED: "true" } });
     expect(down.code).toBe(1);
     expect(down.json).toContainEqual({
       check: "rspamd",
       status: "fail",
-      detail: `http://127.0.0.1:${port} (RSPAMD_URL) does not answer: Rspamd is not reachable (ECONNREFUSED). Meanwhile the SMTP door answers 451 until it does (RSPAMD_REQUIRED)`,
+      detail: `http://127.0.0.1:${port} (RSPAMD_URL) does not answer: Rspamd is not reachable (ECONNREFUSED). Meanwhile mail is filed unscanned until it does`,
     });
     expect(down.json).toContainEqual({
       check: "clamav",
       status: "fail",
-      detail: `clamd at tcp://127.0.0.1:${port} (CLAMAV_URL) does not answer: clamd is not reachable (ECONNREFUSED). Meanwhile mail is filed unscanned for malware`,
+      detail: `clamd at tcp://127.0.0.1:${port} (CLAMAV_URL) does not answer: clamd is not reachable (ECONNREFUSED). Meanwhile the SMTP door answers 451 until it does (CLAMAV_REQUIRED)`,
     });
   } finally {
     await Promise.all([rspamd.stop(), clamd.stop()]);

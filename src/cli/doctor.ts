@@ -271,30 +271,29 @@ async function smtp({ smtp: settings }: Config): Promise<Finding | null> {
   }
 }
 
+/** What becomes of inbound mail while a scanner does not answer: filed unscanned, or 451 where it is required. */
+const meanwhile = (required: boolean, variable: string, unscanned: string) =>
+  required ? `the SMTP door answers 451 until it does (${variable})` : unscanned;
+
 /** Rspamd, when RSPAMD_URL is set: its ping answers pong. */
 async function rspamd({ rspamdUrl: url, rspamdRequired }: Config): Promise<Finding | null> {
   if (!url) return null;
   const check = "rspamd";
   const why = await pingRspamd(url, { timeoutMs: TIMEOUT_MS });
   if (why === null) return { check, status: "ok", detail: `${url} answers: inbound mail is scanned for spam` };
-  const meanwhile = rspamdRequired
-    ? "the SMTP door answers 451 until it does (RSPAMD_REQUIRED)"
-    : "mail is filed unscanned until it does";
-  return { check, status: "fail", detail: `${url} (RSPAMD_URL) does not answer: ${why} Meanwhile ${meanwhile}` };
+  const then = meanwhile(rspamdRequired, "RSPAMD_REQUIRED", "mail is filed unscanned until it does");
+  return { check, status: "fail", detail: `${url} (RSPAMD_URL) does not answer: ${why} Meanwhile ${then}` };
 }
 
 /** clamd, when CLAMAV_URL is set: it answers PING with PONG. */
-async function clamav({ clamavUrl: url }: Config): Promise<Finding | null> {
+async function clamav({ clamavUrl: url, clamavRequired }: Config): Promise<Finding | null> {
   if (!url) return null;
   const check = "clamav";
   const why = await pingClamd(url, { timeoutMs: TIMEOUT_MS });
   if (why === null)
     return { check, status: "ok", detail: `clamd at ${url} answers: inbound mail is scanned for malware` };
-  return {
-    check,
-    status: "fail",
-    detail: `clamd at ${url} (CLAMAV_URL) does not answer: ${why} Meanwhile mail is filed unscanned for malware`,
-  };
+  const then = meanwhile(clamavRequired, "CLAMAV_REQUIRED", "mail is filed unscanned for malware");
+  return { check, status: "fail", detail: `clamd at ${url} (CLAMAV_URL) does not answer: ${why} Meanwhile ${then}` };
 }
 
 /** Where held mail's review links go for agents without a reviewer of their own, and whether they can get there. */

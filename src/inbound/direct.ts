@@ -97,7 +97,7 @@ export function startDirectIntake(services: Services): DirectIntake {
         recipients,
       }),
     ]);
-    const refusal = envelope.refusable ? scanRefusal(scans, config.rspamdRequired) : null;
+    const refusal = envelope.refusable ? scanRefusal(scans, config) : null;
     if (refusal) throw new RefusedByScan(refusal);
     const recorded = { from: envelope.from, to: recipients };
     return fileDelivered(services, { uid: 0n, raw, message, recipients, authentication, scans, envelope: recorded });

@@ -3,7 +3,7 @@ import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import { setScreeningPolicy } from "./admin.ts";
 import { addressOf } from "./agents.ts";
 import { getEmail, listEmails } from "./emails.ts";
-import type { Scans, SpamAction } from "./inspection.ts";
+import { NOT_SCANNED, type Scans, type SpamAction } from "./inspection.ts";
 import { scanRefusal } from "./intake.ts";
 import { deleteQuarantinedMessage, listQuarantine, releaseQuarantined } from "./quarantine.ts";
 import type { AgentRecord } from "./records.ts";
@@ -62,14 +62,25 @@ describe("spam verdicts", () => {
 });
 
 describe("the SMTP door's answer by the scans", () => {
+  const NONE = { rspamdRequired: false, clamavRequired: false };
+  const RSPAMD = { rspamdRequired: true, clamavRequired: false };
+  const CLAMAV = { rspamdRequired: false, clamavRequired: true };
+  const SPAM_DOWN: Scans = { spam: { status: "unscanned", reason: "down" }, malware: { status: "clean" } };
+  const CLAMD_DOWN: Scans = { spam: spam("no action").spam, malware: { status: "unscanned", reason: "down" } };
   test.each([
-    [INFECTED, false, 554],
-    [spam("reject"), false, 550],
-    [spam("soft reject"), false, 451],
-    [spam("greylist"), false, 451],
-    [spam("add header"), false, null],
-    [{ spam: { status: "unscanned", reason: "down" }, malware: null } as Scans, true, 451],
-    [{ spam: { status: "unscanned", reason: "down" }, malware: null } as Scans, false, null],
+    [INFECTED, NONE, 554],
+    [spam("reject"), NONE, 550],
+    [spam("soft reject"), NONE, 451],
+    [spam("greylist"), NONE, 451],
+    [spam("add header"), NONE, null],
+    [SPAM_DOWN, RSPAMD, 451],
+    [SPAM_DOWN, CLAMAV, null],
+    [SPAM_DOWN, NONE, null],
+    [CLAMD_DOWN, CLAMAV, 451],
+    [CLAMD_DOWN, RSPAMD, null],
+    [CLAMD_DOWN, NONE, null],
+    // Required but not run (no URL): nothing to wait for.
+    [NOT_SCANNED, { rspamdRequired: true, clamavRequired: true }, null],
   ])("%#", (scans, required, code) => {
     expect(scanRefusal(scans, required)?.code ?? null).toBe(code);
   });

@@ -14,8 +14,9 @@ import type { Screening } from "./screening/index.ts";
 //   the sender (an allow never passes malware or a reject).
 // - Screening: suspicious mail is filed and marked, or quarantined when the
 //   agent's screening policy says so.
-// - A scanner that did not answer: filed as unscanned (and, with
-//   RSPAMD_REQUIRED, the door answers 451 instead).
+// - A scanner that did not answer: filed as unscanned (the door answers 451
+//   instead when the operator requires that scanner: RSPAMD_REQUIRED,
+//   CLAMAV_REQUIRED).
 
 export const SPAM_ACTIONS = [
   "no action",

@@ -1,3 +1,4 @@
+import type { Config } from "../config.ts";
 import { serves } from "./domains.ts";
 import type { Outcome } from "./filing.ts";
 import type { Scans } from "./inspection.ts";
@@ -79,8 +80,20 @@ export async function refusedBeforeReading(services: Services, from: string, rec
   return refused;
 }
 
+/** Which scanners the operator will not take mail without (RSPAMD_REQUIRED, CLAMAV_REQUIRED). */
+type RequiredScanners = Pick<Config, "rspamdRequired" | "clamavRequired">;
+
+/** Whether a scanner the operator requires did not answer for this message. */
+function requiredUnanswered({ spam, malware }: Scans, required: RequiredScanners): boolean {
+  const verdicts = [
+    [spam, required.rspamdRequired],
+    [malware, required.clamavRequired],
+  ] as const;
+  return verdicts.some(([verdict, isRequired]) => isRequired && verdict?.status === "unscanned");
+}
+
 /** Why the SMTP door refuses a message by its scans, before anyone keeps it (inspection.ts), in SMTP's words; null when it may be filed. */
-export function scanRefusal(scans: Scans, spamRequired: boolean): Reply | null {
+export function scanRefusal(scans: Scans, required: RequiredScanners): Reply | null {
   const { spam, malware } = scans;
   if (malware?.status === "infected") {
     return reply(554, "5.7.1", `Refused: the message carries malware (${malware.signature})`);
@@ -91,7 +104,7 @@ export function scanRefusal(scans: Scans, spamRequired: boolean): Reply | null {
   if (spam?.status === "scanned" && (spam.action === "soft reject" || spam.action === "greylist")) {
     return reply(451, "4.7.1", "Try again later");
   }
-  if (spamRequired && spam?.status === "unscanned") {
+  if (requiredUnanswered(scans, required)) {
     return reply(451, "4.7.1", "The message cannot be checked now: try again later");
   }
   return null;

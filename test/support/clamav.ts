@@ -9,7 +9,8 @@ import { type Daemon, freePort, startDaemon } from "./process.ts";
 // There are no downloads here, so the database is one body signature the test
 // writes (an .ndb line: the EICAR test file's bytes at any offset), which
 // clamd's mail scanner finds in a plain body and in a decoded attachment
-// alike. With one signature clamd starts in well under a second.
+// alike. With one signature clamd starts in well under a second, so a test
+// can stop it for a while and have it back on the same port.
 
 /** The EICAR anti-virus test file (eicar.org): 68 harmless bytes every scanner is meant to flag. */
 export const EICAR = "X5O!P%@AP[4\\PZX54(P^)7CC)7}$EICAR-STANDARD-ANTIVIRUS-TEST-FILE!$H+H*";
@@ -34,6 +35,11 @@ Bytecode no
 `;
 }
 
+/** clamd on its directory's config; as root without a User line, it stays root and reads its root-owned directory. */
+function launch(dir: string, port: number): Promise<Daemon> {
+  return startDaemon("clamd", ["-c", join(dir, "clamd.conf")], dir, () => answering(port), 50);
+}
+
 async function answering(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = createConnection({ host: "127.0.0.1", port });
@@ -49,7 +55,7 @@ export class Clamd {
   private constructor(
     readonly dir: string,
     readonly port: number,
-    private readonly daemon: Daemon,
+    private daemon: Daemon,
   ) {}
 
   /** For CLAMAV_URL, over TCP. */
@@ -71,9 +77,19 @@ export class Clamd {
     );
     const port = await freePort();
     writeFileSync(join(dir, "clamd.conf"), config(dir, port));
-    // As root without a User line, clamd stays root and reads its root-owned directory.
-    const daemon = await startDaemon("clamd", ["-c", join(dir, "clamd.conf")], dir, () => answering(port), 50);
-    return new Clamd(dir, port, daemon);
+    return new Clamd(dir, port, await launch(dir, port));
+  }
+
+  /** Runs `run` while clamd is stopped (its port refuses connections), then starts it again on the same port. */
+  async whileStopped<T>(run: () => Promise<T>): Promise<T> {
+    const { child, exited } = this.daemon;
+    child.kill("SIGTERM");
+    await exited;
+    try {
+      return await run();
+    } finally {
+      this.daemon = await launch(this.dir, this.port);
+    }
   }
 
   stop(): Promise<void> {

@@ -10,7 +10,9 @@ import { type Daemon, freePort, startDaemon } from "./process.ts";
 // loopback port, no controller, no proxy), no Redis, and no lookups outward:
 // its resolver is the tests' empty zone, and the modules that judge by DNS
 // (host names, RBLs, SPF, DMARC, ASN, reputation, the fuzzy servers) are off,
-// so an ordinary message scores low. GTUBE is rejected by Rspamd's core.
+// so an ordinary message scores low. GTUBE is rejected by Rspamd's core, its
+// siblings (test patterns) add a header or rewrite the subject; a token in the
+// Subject forces the actions no pattern gives (a multimap rule's action).
 
 /** Debian's package makes this user; Rspamd refuses to run its workers as root. */
 const USER = "_rspamd";
@@ -21,6 +23,30 @@ const USER = "_rspamd";
  * handful of suffixes does for the tests' mail.
  */
 const SUFFIXES = ["com", "net", "org", "example", "test"];
+
+/** A Subject holding one of these gets that action from Rspamd, whatever the message's score. */
+export const FORCED_ACTIONS = {
+  "soft reject": "PIGEONHOLE-TEST-SOFT-REJECT",
+  greylist: "PIGEONHOLE-TEST-GREYLIST",
+} as const;
+
+/** One multimap rule a forced action: its symbol when the Subject holds the token, and the action as a pre-result. */
+function forcedActions(dir: string): string {
+  return Object.entries(FORCED_ACTIONS)
+    .map(([action, token]) => {
+      writeFileSync(join(dir, `${token}.map`), `/${token}/\n`);
+      return `${token.replaceAll("-", "_")} {
+  type = "header";
+  header = "Subject";
+  regexp = true;
+  map = "${dir}/${token}.map";
+  symbol = "${token.replaceAll("-", "_")}";
+  action = "${action}";
+}
+`;
+    })
+    .join("");
+}
 
 const DNS_MODULES = ["hfilter", "rbl", "spf", "dmarc", "asn", "reputation", "whitelist"];
 
@@ -76,6 +102,7 @@ export class Rspamd {
     writeFileSync(join(dir, "rspamd.conf"), config(dir, port));
     writeFileSync(join(dir, "options.inc"), options(dir, await emptyZone()));
     writeFileSync(join(dir, "suffixes.dat"), `${SUFFIXES.join("\n")}\n`);
+    writeFileSync(join(dir, "local.d", "multimap.conf"), forcedActions(dir));
     for (const module of DNS_MODULES) writeFileSync(join(dir, "local.d", `${module}.conf`), "enabled = false;\n");
     execFileSync("chown", ["-R", `${USER}:${USER}`, dir]);
     const url = `http://127.0.0.1:${port}`;
