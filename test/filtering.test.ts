@@ -154,6 +154,39 @@ async function visibleTo(agent: TestAgent, word: string): Promise<Record<string,
   }
 }
 
+/** A released spam message's verdict by every door, and how many of the agent's mail each door's spam filter passes. */
+async function releasedSpamSeen(agent: TestAgent, emailId: string) {
+  const key = agent.apiKey;
+  const rest = async (path: string) => (await api.get(`/agents/${agent.id}${path}`, { key })).body;
+  const graphql = await api.graphql(
+    `query($a: ID!, $e: ID!) {
+      email(agentId: $a, emailId: $e) { spam { action isSpam } }
+      agent(id: $a) { notSpam: emails(spam: false) { total } spam: emails(spam: true) { total } }
+    }`,
+    { a: agent.id, e: emailId },
+    key,
+  );
+  const { email, agent: lists } = graphql.body.data;
+  const mcp = await mcpClient(key);
+  try {
+    const verdict = ({ action, isSpam }: { action: string; isSpam: boolean }) => ({ action, isSpam });
+    const mcpTotal = async (spam: boolean) => (await callTool(mcp, "list_emails", { spam })).body.total;
+    return {
+      rest: verdict((await rest(`/emails/${emailId}`)).spam),
+      graphql: verdict(email.spam),
+      mcp: verdict((await callTool(mcp, "get_email", { emailId })).body.spam),
+      spamFalse: {
+        rest: (await rest("/emails?spam=false")).total,
+        graphql: lists.notSpam.total,
+        mcp: await mcpTotal(false),
+      },
+      spamTrue: { rest: (await rest("/emails?spam=true")).total, graphql: lists.spam.total, mcp: await mcpTotal(true) },
+    };
+  } finally {
+    await mcp.close();
+  }
+}
+
 const NOTHING = {
   rest: 0,
   restSearch: 0,
@@ -210,6 +243,13 @@ describe("spam: GTUBE", () => {
     expect(released.body).toEqual({ emailId: expect.any(String) });
     const email = await api.get(`/agents/${agent.id}/emails/${released.body.emailId}`, { key: agent.apiKey });
     expect(email.body).toMatchObject({ subject: "Cheap pills", folder: "inbox" });
+    expect(await releasedSpamSeen(agent, released.body.emailId)).toEqual({
+      rest: { action: "reject", isSpam: true },
+      graphql: { action: "reject", isSpam: true },
+      mcp: { action: "reject", isSpam: true },
+      spamFalse: { rest: 0, graphql: 0, mcp: 0 },
+      spamTrue: { rest: 1, graphql: 1, mcp: 1 },
+    });
     const events = (await api.get(`/agents/${agent.id}/events?types=email.received`, { key: agent.apiKey })).body;
     expect(events.data).toEqual([expect.objectContaining({ type: "email.received" })]);
     expect(JSON.stringify(events.data[0])).toContain(released.body.emailId);

@@ -146,6 +146,17 @@ describe("the door", () => {
     expect(byName("delete_draft")?.inputSchema.required).toEqual(["draftId"]);
     const server = client.getInstructions();
     expect(server).toContain("get_agent");
+    // Mail is a stranger's words: the model is told so, and how its text comes.
+    for (const told of [
+      "untrusted",
+      "fenced",
+      "<<<UNTRUSTED-EMAIL",
+      "authenticated",
+      "WARNING",
+      "never as instructions",
+    ]) {
+      expect(server).toContain(told);
+    }
     await client.close();
   });
 });
@@ -480,6 +491,17 @@ describe("each tool and its REST route", () => {
       Object.entries({ ...page, fenced: true }).map(([name, value]) => [name, String(value)]),
     );
     const [one] = (await same("list_emails", page, "GET", `${base}/emails?${query}`)).data;
+    const { tools } = await client.listTools();
+    /** The tool's description names each field of the email it gave, and no body it did not. */
+    const describes = (name: string, email: Record<string, unknown>) => {
+      const description = tools.find((tool) => tool.name === name)?.description ?? "";
+      for (const field of Object.keys(email))
+        expect(description, `${name}: ${field}`).toMatch(new RegExp(`\\b${field}\\b`));
+      for (const body of ["bodyText", "bodyHtml", "replyText"]) expect(description, name).not.toContain(body);
+      expect(description, name).toMatch(/untrusted|never instructions/);
+      return description;
+    };
+    expect(describes("list_emails", one)).toMatch(/junk[\s\S]*spam: false/);
     const since = new Date(start - 60_000);
     await same(
       "search_emails",
@@ -496,9 +518,10 @@ describe("each tool and its REST route", () => {
       codes: whole.codes,
       links: whole.links,
     });
-    await same("get_email", { emailId: one.id }, "GET", `${email}?fenced=true`);
+    describes("get_email", await same("get_email", { emailId: one.id }, "GET", `${email}?fenced=true`));
     const marked = await both("read_email", { emailId: one.id }, "PATCH", email, { isRead: true, fenced: true });
     expect(anyNonce(marked.tool), "read_email").toEqual(anyNonce(marked.route));
+    describes("read_email", marked.tool);
     expect(marked.tool).toMatchObject({ isRead: true, fenced: expect.stringContaining("<<<UNTRUSTED-EMAIL nonce=") });
     await same(
       "wait_for_email",
@@ -550,11 +573,18 @@ describe("each tool and its REST route", () => {
     const two = (await api.get(`${base}/emails`, { key })).body.data.find(
       (e: { subject: string }) => e.subject === "Walk two",
     );
+    // Writes that answer the email answer it fenced too.
     await same("move_email", { emailId: two.id, folder: "receipts" }, "PATCH", `${base}/emails/${two.id}`, {
       folder: "receipts",
+      fenced: true,
     });
     const labels = { addLabels: ["walked"] };
-    await same("label_email", { emailId: two.id, ...labels }, "PATCH", `${base}/emails/${two.id}`, labels);
+    const labelled = await same("label_email", { emailId: two.id, ...labels }, "PATCH", `${base}/emails/${two.id}`, {
+      ...labels,
+      fenced: true,
+    });
+    expect(labelled).toMatchObject({ fenced: expect.stringContaining("Second") });
+    expect(labelled.bodyText).toBeUndefined();
     await same("label_thread", { threadId: thread.id, ...labels }, "PATCH", `${base}/threads/${thread.id}`, labels);
 
     // Writes that make an object each: alike but for ids and the times of writing.
@@ -611,7 +641,6 @@ describe("each tool and its REST route", () => {
     });
     await same("get_sender_lists", {}, "GET", `${base}/senders`);
 
-    const { tools } = await client.listTools();
     expect([...walked].sort()).toEqual(tools.map((tool) => tool.name).sort());
     await client.close();
   });

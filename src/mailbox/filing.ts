@@ -10,7 +10,14 @@ import { addressOf } from "./agents.ts";
 import type { SenderChecks } from "./authentication.ts";
 import { type Emit, withEvents } from "./events.ts";
 import { FilingBatch } from "./filing-batch.ts";
-import { type Placement, placementOf, type QuarantineReason, type Scans, type ScreeningPolicy } from "./inspection.ts";
+import {
+  type Placement,
+  placementOf,
+  type QuarantineReason,
+  releasedPlacement,
+  type Scans,
+  type ScreeningPolicy,
+} from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import type { Reading } from "./reading/index.ts";
 import { type AutoSubmitted, type DeliveryReport, type ReportIgnored, recordReport } from "./reports.ts";
@@ -154,7 +161,7 @@ async function fileOne(
   const sender = await batch.standing(agent, message.from.address);
   if (!sender.filed) return "sender_refused";
   const placement: Placement = released
-    ? { folder: "inbox", spam: false }
+    ? releasedPlacement(arrival.scans)
     : placementOf(arrival.scans, message.screening, {
         allowed: sender.allowed,
         policy: agent.screeningPolicy as ScreeningPolicy,

@@ -103,15 +103,45 @@ describe("quarantine", () => {
     expect(held.total).toBe(2);
   });
 
-  test("released: filed into the inbox as it came, email.received then; once", async () => {
+  test("released: filed into the inbox as it came, still called spam, email.received then; once", async () => {
     const agent = await memory.agent("release");
     await receive(agent, spam("reject"), "Kept for a person.");
     const [held] = (await listQuarantine(memory.services, { agentId: agent.id }, {})).data;
     const { emailId } = await releaseQuarantined(memory.services, held?.id as string);
     const email = await getEmail(memory.services, agent, emailId);
-    expect(email).toMatchObject({ folder: "inbox", bodyText: "Kept for a person.\n", spamAction: "reject" });
+    expect(email).toMatchObject({
+      folder: "inbox",
+      bodyText: "Kept for a person.\n",
+      spamAction: "reject",
+      spam: true,
+    });
+    expect((await listEmails(memory.services, agent, { spam: false })).total).toBe(0);
+    expect((await listEmails(memory.services, agent, { spam: true })).data.map(({ id }) => id)).toEqual([emailId]);
     expect(await memory.eventTypes(agent)).toEqual(["email.received"]);
     await expect(releaseQuarantined(memory.services, held?.id as string)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+
+  test("released malware or injection Rspamd passed: in the inbox, not called spam", async () => {
+    const agent = await memory.agent("release-clean");
+    await setScreeningPolicy(memory.services, agent.id, "quarantine");
+    await receive(agent, { ...INFECTED, spam: spam("no action").spam });
+    await receive(agent, spam("no action"), INJECTION, "sam@sender.example");
+    const held = (await listQuarantine(memory.services, { agentId: agent.id }, {})).data;
+    for (const { id } of held) await releaseQuarantined(memory.services, id);
+    const filed = (await listEmails(memory.services, agent, {})).data;
+    const shown = filed.map(({ folder, spam, malwareStatus, screening }) => ({
+      folder,
+      spam,
+      malwareStatus,
+      screening,
+    }));
+    expect(shown).toHaveLength(2);
+    expect(shown).toEqual(
+      expect.arrayContaining([
+        { folder: "inbox", spam: false, malwareStatus: "infected", screening: "clear" },
+        { folder: "inbox", spam: false, malwareStatus: null, screening: "suspicious" },
+      ]),
+    );
   });
 
   test("the same message again is a duplicate, held or released", async () => {

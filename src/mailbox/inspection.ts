@@ -17,6 +17,8 @@ import type { Screening } from "./screening/index.ts";
 // - A scanner that did not answer: filed as unscanned (the door answers 451
 //   instead when the operator requires that scanner: RSPAMD_REQUIRED,
 //   CLAMAV_REQUIRED).
+// - Released from quarantine by a person: filed in the inbox, its verdicts
+//   kept as they were (released spam is still called spam).
 
 export const SPAM_ACTIONS = [
   "no action",
@@ -53,7 +55,9 @@ export type QuarantineReason = (typeof QUARANTINE_REASONS)[number];
 
 export type Placement = { folder: "inbox" | "junk"; spam: boolean } | { quarantine: QuarantineReason; detail: string };
 
-const JUNK_ACTIONS: readonly SpamAction[] = ["add header", "rewrite subject", "soft reject", "greylist"];
+/** Whether Rspamd's verdict calls the message spam: every action but no action. */
+export const callsSpam = (spam: SpamVerdict | null): boolean =>
+  spam?.status === "scanned" && spam.action !== "no action";
 
 /** Where the message goes for one agent. `allowed`: an allow entry names its sender. */
 export function placementOf(
@@ -69,6 +73,9 @@ export function placementOf(
   if (screening.verdict === "suspicious" && agent.policy === "quarantine") {
     return { quarantine: "injection", detail: [...new Set(screening.signals.map((s) => s.name))].join(", ") };
   }
-  const isSpam = spam?.status === "scanned" && JUNK_ACTIONS.includes(spam.action);
-  return { folder: isSpam && !agent.allowed ? "junk" : "inbox", spam: isSpam };
+  const spammy = callsSpam(spam);
+  return { folder: spammy && !agent.allowed ? "junk" : "inbox", spam: spammy };
 }
+
+/** Where a message a person let out of quarantine goes: the inbox, its spam verdict kept as the scanner gave it. */
+export const releasedPlacement = (scans: Scans): Placement => ({ folder: "inbox", spam: callsSpam(scans.spam) });

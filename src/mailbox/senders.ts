@@ -77,7 +77,8 @@ export interface ListHolder {
   allowOnly: boolean;
 }
 
-const MAX_ENTRIES = 1000;
+/** At most this many entries in one list. */
+export const MAX_ENTRIES = 1000;
 const NARROWEST_FIRST: ListScope[] = ["agent", "pod", "domain", "instance"];
 const DIRECTIONS: Direction[] = ["receive", "send"];
 

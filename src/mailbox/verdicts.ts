@@ -6,7 +6,7 @@ import { fence, newNonce, type Screening, type Signal } from "./screening/index.
 // every door shows them, and its text for reading inside a fence. Each is
 // read from the email's own row: no query beyond it.
 
-/** Rspamd's verdict as shown: null when no scanner ran. `isSpam`: the verdict calls it spam (junk unless allowed). */
+/** Rspamd's verdict as shown: null when no scanner ran. `isSpam`: the verdict calls it spam (junk unless allowed or released). */
 export interface ShownSpam {
   status: "scanned" | "unscanned";
   action: SpamAction | null;

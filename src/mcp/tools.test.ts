@@ -1,5 +1,6 @@
 import { expect, test } from "vitest";
 import { openApiDocument } from "../rest/openapi.ts";
+import { answeredFields } from "../rest/operation.ts";
 import { schema } from "../schema/index.ts";
 import { operations } from "../schema/operations.ts";
 import { podTools, requestOf, type Tool, tools } from "./tools.ts";
@@ -105,6 +106,29 @@ test("the request REST would read: path, query as text, body, header; ISO 8601 a
     emailId: "e1",
     attachmentId: "t1",
   });
+});
+
+/** An email's fields that carry its text as the sender wrote it, unfenced. */
+const BODIES = ["bodyText", "bodyHtml", "text", "replyText"];
+
+test("no tool gives a model an email's text but inside the fence; each that answers emails names their fields", () => {
+  for (const tool of [...tools, ...podTools]) {
+    const fields = answeredFields(tool.route, schema, tool.fills).get("Email") ?? [];
+    const given = tool.keeps ? fields.filter((name) => tool.keeps?.includes(name)) : fields;
+    for (const body of BODIES) expect(given, tool.name).not.toContain(body);
+    if (tool.keeps || tool.route.file || !fields.includes("subject")) continue;
+    expect(fields, tool.name).toContain("fenced");
+    for (const name of fields) expect(tool.description, `${tool.name}: ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
+  }
+});
+
+test("the fields an answer gives, as the variables decide @include and @skip (else their defaults)", () => {
+  const route = named("get_email").route;
+  const email = (variables: Record<string, unknown>) => answeredFields(route, schema, variables).get("Email");
+  expect(email({ fenced: true })).toEqual(expect.arrayContaining(["subject", "screening", "spam", "fenced"]));
+  expect(email({})).toEqual(expect.arrayContaining(BODIES));
+  expect(email({})).not.toContain("fenced");
+  expect(answeredFields(route, schema, {}).get("SpamVerdict")).toContain("isSpam");
 });
 
 test("a pod's key gives its pod's id; its agent is the tool's argument, left out when not given", () => {

@@ -9,7 +9,7 @@ import {
   isNonNullType,
 } from "graphql";
 import { type Grant, unlimited } from "../mailbox/permissions.ts";
-import { operationOf, permissionOfRoute } from "../rest/operation.ts";
+import { answeredFields, operationOf, permissionOfRoute } from "../rest/operation.ts";
 import { type Bounds, type Part, partsOf } from "../rest/request.ts";
 import type { McpVariant, RestRequest, Route } from "../schema/declare.ts";
 import { schema } from "../schema/index.ts";
@@ -23,7 +23,9 @@ import type { Need } from "../schema/scopes.ts";
 // arguments are, and checked by REST's own coercion, so a refusal reads as
 // REST's. Its answer is the route's. An agent's key fills the agent's id;
 // a pod's key fills the pod's, and its tools on an agent take agentId, one
-// of the pod's agents, which the route's scope checks as REST's.
+// of the pod's agents, which the route's scope checks as REST's. A tool
+// that answers emails says which fields each has, as its operation selects
+// them with its fills (fenced: the text inside the fence, not the bodies).
 
 /** A parameter as the model gives it, and where REST takes it. */
 interface Parameter {
@@ -153,7 +155,7 @@ function toolOf(route: Route, parts: Part[], declared: McpVariant, fromKey: Tool
   return {
     name: declared.name,
     title: declared.title,
-    description: declared.description,
+    description: `${declared.description}${emailFieldsNote(route, declared)}`,
     route,
     parameters,
     all,
@@ -164,6 +166,13 @@ function toolOf(route: Route, parts: Part[], declared: McpVariant, fromKey: Tool
     readOnly: operationOf(route).operation === "query",
     inputSchema: objectSchemaOf(parameters),
   };
+}
+
+/** The fields the answer gives of each email, for its description; none for a file, or a tool that keeps some fields. */
+function emailFieldsNote(route: Route, declared: McpVariant): string {
+  if (route.file || declared.keeps) return "";
+  const fields = answeredFields(route, schema, declared.fills ?? {}).get("Email");
+  return fields ? ` Each email in the answer has ${fields.join(", ")}.` : "";
 }
 
 /** What agentId is, to a model holding a pod's key. */

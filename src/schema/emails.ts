@@ -141,7 +141,7 @@ const SpamVerdictType = builder.objectRef<ShownSpam>("SpamVerdict").implement({
     isSpam: t.exposeBoolean("isSpam", {
       complexity: 0,
       description:
-        "The verdict calls it spam (add header, rewrite subject, soft reject or greylist): filed in junk unless an allow entry names the sender",
+        "The verdict calls it spam (any action but no action): filed in junk unless an allow entry names the sender, in the inbox when a person released it from quarantine",
     }),
   }),
 });
@@ -149,7 +149,11 @@ const SpamVerdictType = builder.objectRef<ShownSpam>("SpamVerdict").implement({
 const MalwareVerdictType = builder.objectRef<ShownMalware>("MalwareVerdict").implement({
   description: "clamd's verdict at filing",
   fields: (t) => ({
-    status: t.expose("status", { type: MalwareStatusEnum, complexity: 0, description: "clean, or unscanned" }),
+    status: t.expose("status", {
+      type: MalwareStatusEnum,
+      complexity: 0,
+      description: "clean or unscanned; infected only on mail a person released from quarantine",
+    }),
   }),
 });
 

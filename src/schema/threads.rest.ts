@@ -58,7 +58,7 @@ export const threadOperations = [
       title: "Read a conversation",
       fills: FENCED,
       description:
-        "Reads one conversation whole: the messages received and sent in it, each marked inbound or outbound.",
+        "Reads one conversation whole: the messages received and sent in it, oldest first, each marked by direction (received or sent); a received one's text is only in fenced, as read_email gives it.",
     },
   }),
   declare({

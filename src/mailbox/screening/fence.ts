@@ -18,6 +18,9 @@ import type { Screening } from "./signals.ts";
 
 const NONCE = /^[0-9a-f]{32}$/;
 
+/** The fence's name in its markers: <<<UNTRUSTED-EMAIL …>>> opens it, <<<END-UNTRUSTED-EMAIL …>>> closes it. */
+export const FENCE_NAME = "UNTRUSTED-EMAIL";
+
 /** 128 random bits as 32 hex digits, for one answer's fence. */
 export function newNonce(): string {
   return randomBytes(16).toString("hex");
@@ -46,7 +49,7 @@ export function fence(
   nonce: string,
 ): string {
   if (!NONCE.test(nonce)) throw new Error("A fence's nonce is 32 hex digits, as newNonce makes it");
-  const open = `<<<UNTRUSTED-EMAIL nonce=${nonce} from=${quotedAddress(label.from)} authenticated=${label.authenticated ? "yes" : "no"} verdict=${label.screening.verdict}>>>`;
-  const lines = [open, neutralised(text), `<<<END-UNTRUSTED-EMAIL nonce=${nonce}>>>`];
+  const open = `<<<${FENCE_NAME} nonce=${nonce} from=${quotedAddress(label.from)} authenticated=${label.authenticated ? "yes" : "no"} verdict=${label.screening.verdict}>>>`;
+  const lines = [open, neutralised(text), `<<<END-${FENCE_NAME} nonce=${nonce}>>>`];
   return (label.screening.verdict === "suspicious" ? [warningOf(label.screening), ...lines] : lines).join("\n");
 }
