@@ -152,6 +152,17 @@ describe("configuration", () => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^${name} must be`));
   });
 
+  test.each([
+    ["RSPAMD_REQUIRED", "RSPAMD_URL", "http://127.0.0.1:11333"],
+    ["CLAMAV_REQUIRED", "CLAMAV_URL", "tcp://127.0.0.1:3310"],
+  ])("%s=true needs %s: requiring a scanner that is not there is refused", (name, scanner, url) => {
+    expect(() => loadConfig({ [name]: "true" })).toThrow(new RegExp(`^${name} needs ${scanner}`));
+    expect(loadConfig({ [name]: "true", [scanner]: url })).toMatchObject({
+      [scanner.toLowerCase().replace("_url", "Url")]: url,
+    });
+    expect(() => loadConfig({ [name]: "false" })).not.toThrow();
+  });
+
   test("the reviewer's webhook comes with a secret of its own, never repeated in the refusal", () => {
     const secret = `whsec_${Buffer.alloc(24, 1).toString("base64")}`;
     const url = "https://hooks.example/held";

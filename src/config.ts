@@ -125,6 +125,23 @@ function boolean(spec: Described & { default: boolean }): Setting<boolean> {
   );
 }
 
+/**
+ * A scanner's _REQUIRED flag: true only beside the scanner's URL, since
+ * requiring a scanner that is not there would promise a check that never runs.
+ */
+function scannerRequired({ scanner, ...spec }: Described & { scanner: string }): Setting<boolean> {
+  const flag = boolean({ ...spec, default: false });
+  return {
+    ...flag,
+    read: (env) => {
+      const required = flag.read(env);
+      if (required && !env[scanner])
+        throw new ConfigError(`${spec.name} needs ${scanner}: there is no scanner to require`);
+      return required;
+    },
+  };
+}
+
 /** One of the choices, the first the default, all named in the message when the value is another. */
 function choice<T extends string>(spec: Described & { choices: readonly T[] }): Setting<T> {
   const { choices } = spec;
@@ -806,11 +823,11 @@ const SETTINGS = {
     description:
       "Rspamd's normal worker (`http://127.0.0.1:11333`): every inbound message is scanned before it is filed ([filtering](docs/filtering.md))",
   }),
-  rspamdRequired: boolean({
+  rspamdRequired: scannerRequired({
     name: "RSPAMD_REQUIRED",
-    default: false,
+    scanner: "RSPAMD_URL",
     description:
-      "while Rspamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned; see [when a scanner cannot answer](docs/filtering.md#when-a-scanner-cannot-answer)",
+      "while Rspamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned (set with `RSPAMD_URL` only); see [when a scanner cannot answer](docs/filtering.md#when-a-scanner-cannot-answer)",
   }),
   clamavUrl: optionalText({
     name: "CLAMAV_URL",
@@ -820,11 +837,11 @@ const SETTINGS = {
     description:
       "clamd (`unix:///run/clamav/clamd.ctl` or `tcp://127.0.0.1:3310`): infected mail is refused at the SMTP door, else quarantined ([filtering](docs/filtering.md))",
   }),
-  clamavRequired: boolean({
+  clamavRequired: scannerRequired({
     name: "CLAMAV_REQUIRED",
-    default: false,
+    scanner: "CLAMAV_URL",
     description:
-      "while clamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned; see [when a scanner cannot answer](docs/filtering.md#when-a-scanner-cannot-answer)",
+      "while clamd does not answer, the SMTP door answers 451 (the sender tries again) instead of filing mail unscanned (set with `CLAMAV_URL` only); see [when a scanner cannot answer](docs/filtering.md#when-a-scanner-cannot-answer)",
   }),
   feedbackLoopDomains: hostNames({
     name: "FEEDBACK_LOOP_DOMAINS",
