@@ -2,6 +2,7 @@ import { describe, expect, test } from "vitest";
 import { Api, createAgent, type TestAgent, uniqueId } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
+import { adminOf } from "./support/pods.ts";
 import { served } from "./support/served.ts";
 import { startTestService } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
@@ -18,7 +19,7 @@ const { svc, api, dovecot } = served({
   env: { ADMIN_TOKEN: TOKEN, VERIFICATION_MODE: "admin", DAILY_SEND_LIMIT: "5" },
 });
 
-const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: TOKEN, body });
+const admin = adminOf(api, TOKEN);
 
 async function verifiedAgent(prefix = "agent"): Promise<TestAgent> {
   const agent = await createAgent(api, uniqueId(prefix));

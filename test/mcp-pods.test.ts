@@ -1,7 +1,8 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
-import { createAgent, type TestAgent, uniqueId } from "./support/api.ts";
+import { uniqueId } from "./support/api.ts";
 import { callTool, connectMcp } from "./support/mcp.ts";
+import { adminOf, makePodKey, makePodWithMail, type PodWithMail } from "./support/pods.ts";
 import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -16,17 +17,13 @@ const TOKEN = "admin-token-mcp-pods-0123456789abcdef";
 
 const { svc, api } = served({ env: { ADMIN_TOKEN: TOKEN, MAIL_DOMAINS: "localhost", VERIFICATION_MODE: "none" } });
 
-const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: TOKEN, body });
+const admin = adminOf(api, TOKEN);
 
 /** A pod of three agents, each with one email from an agent outside it. */
-const pod = { id: "", agents: [] as string[], outsider: undefined as unknown as TestAgent };
+let pod: PodWithMail;
 
 /** A key of the pod the operator makes. */
-async function podKey(body: Record<string, unknown>): Promise<string> {
-  const made = await admin("POST", `/pods/${pod.id}/keys`, { name: "a key", ...body });
-  expect(made.status).toBe(201);
-  return made.body.key;
-}
+const podKey = async (body: Record<string, unknown>) => (await makePodKey(admin, pod.id, body)).key;
 
 const clients: Client[] = [];
 async function connect(key: string): Promise<Client> {
@@ -44,19 +41,7 @@ const POD_TOOLS = ["create_pod_agent", "list_pod_agents", "list_pod_emails", "se
 const anyNonce = (answer: unknown) => JSON.parse(JSON.stringify(answer).replace(/nonce=[0-9a-f]{32}/g, "nonce=…"));
 
 beforeAll(async () => {
-  pod.id = uniqueId("pod");
-  expect((await admin("POST", "/pods", { id: pod.id, name: "Team" })).status).toBe(201);
-  pod.outsider = await createAgent(api);
-  for (const name of ["one", "two", "three"]) {
-    const id = uniqueId(name);
-    expect((await admin("POST", "/agents", { id, name, podId: pod.id })).status).toBe(201);
-    const sent = await api.post(`/agents/${pod.outsider.id}/send`, {
-      key: pod.outsider.apiKey,
-      body: { to: `${id}@localhost`, subject: `Hello ${name}`, text: "Hi." },
-    });
-    expect(sent.status).toBe(201);
-    pod.agents.push(id);
-  }
+  pod = await makePodWithMail(api, admin);
   const key = await podKey({ permissions: ["read"] });
   await waitFor(async () => (await api.get(`/pods/${pod.id}/emails`, { key })).body.total === 3);
 });

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAgent, type TestAgent, uniqueId } from "./support/api.ts";
+import { adminOf, makePodAgent, makePodKey } from "./support/pods.ts";
 import { served } from "./support/served.ts";
 import { sseSubscription } from "./support/streams.ts";
 import { waitFor } from "./support/wait.ts";
@@ -16,7 +17,7 @@ const { svc, api } = served({
   env: { ADMIN_TOKEN: TOKEN, MAIL_DOMAINS: "localhost", VERIFICATION_MODE: "none", WEBHOOK_ALLOW_PRIVATE: "true" },
 });
 
-const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: TOKEN, body });
+const admin = adminOf(api, TOKEN);
 
 interface Event {
   id: string;
@@ -29,18 +30,10 @@ interface Event {
 const team = { id: "", one: "", two: "", outsider: undefined as unknown as TestAgent, key: "" };
 
 /** A key of the team's pod the operator makes. */
-async function teamKey(body: Record<string, unknown>): Promise<string> {
-  const made = await admin("POST", `/pods/${team.id}/keys`, { name: "a key", ...body });
-  expect(made.status).toBe(201);
-  return made.body.key;
-}
+const teamKey = async (body: Record<string, unknown>) => (await makePodKey(admin, team.id, body)).key;
 
 /** An agent of the team's pod, made by the operator. */
-async function podAgent(name: string): Promise<string> {
-  const id = uniqueId(name);
-  expect((await admin("POST", "/agents", { id, name, podId: team.id })).status).toBe(201);
-  return id;
-}
+const podAgent = async (name: string) => (await makePodAgent(admin, team.id, name)).id;
 
 /** Mail from the outsider to the agent, filed at once (localhost); its subject. */
 async function mailTo(agentId: string, subject = uniqueId("subject")): Promise<string> {

@@ -2,6 +2,7 @@ import nodemailer from "nodemailer";
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAgent, type TestAgent, uniqueId } from "./support/api.ts";
 import { rawMessage } from "./support/mail.ts";
+import { adminOf, makePodAgent, makePodKey } from "./support/pods.ts";
 import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
 
@@ -27,7 +28,7 @@ const { api } = served({
   },
 });
 
-const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: ADMIN, body });
+const admin = adminOf(api, ADMIN);
 const lacks = (permission: string) => ({ error: "Forbidden", message: expect.any(String), permission });
 const door = nodemailer.createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
 
@@ -37,18 +38,10 @@ let outsider: TestAgent;
 let manager: string;
 
 /** An agent the operator makes in the pod, with its key. */
-async function memberOf(podId: string): Promise<TestAgent> {
-  const id = uniqueId("member");
-  const made = await admin("POST", "/agents", { id, name: id, podId });
-  expect(made.status).toBe(201);
-  return { id, apiKey: made.body.apiKey };
-}
+const memberOf = (podId: string) => makePodAgent(admin, podId, "member");
 
-async function podKey(permissions: string[], agents?: string[]): Promise<string> {
-  const made = await admin("POST", `/pods/${pod.id}/keys`, { name: "a key", permissions, agents });
-  expect(made.status).toBe(201);
-  return made.body.key;
-}
+const podKey = async (permissions: string[], agents?: string[]) =>
+  (await makePodKey(admin, pod.id, { permissions, agents })).key;
 
 const address = (agent: TestAgent) => `${agent.id}@mail.example`;
 

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
 import { createAgent, type TestAgent, uniqueId } from "./support/api.ts";
+import { adminOf, makePodAgent, makePodKey } from "./support/pods.ts";
 import { served } from "./support/served.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -12,17 +13,13 @@ const TOKEN = "admin-token-pod-mail-0123456789abcdef";
 
 const { api } = served({ env: { ADMIN_TOKEN: TOKEN, MAIL_DOMAINS: "localhost", VERIFICATION_MODE: "none" } });
 
-const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: TOKEN, body });
+const admin = adminOf(api, TOKEN);
 
 /** A pod of two agents (on localhost, where mail between agents is filed at once); an agent outside it. */
 const pod = { id: "", agents: [] as TestAgent[], outsider: undefined as unknown as TestAgent };
 
 /** A key of the pod the operator makes. */
-async function podKey(body: Record<string, unknown>): Promise<string> {
-  const made = await admin("POST", `/pods/${pod.id}/keys`, { name: "a key", ...body });
-  expect(made.status).toBe(201);
-  return made.body.key;
-}
+const podKey = async (body: Record<string, unknown>) => (await makePodKey(admin, pod.id, body)).key;
 
 /** Sends from one agent to another: the subject, filed at once. */
 async function mail(from: TestAgent, to: TestAgent, subject: string) {
@@ -40,12 +37,7 @@ const pairs = (data: Listed[]) => data.map((email) => [email.agentId, email.subj
 beforeAll(async () => {
   pod.id = uniqueId("pod");
   expect((await admin("POST", "/pods", { id: pod.id, name: "Mail team" })).status).toBe(201);
-  for (const name of ["one", "two"]) {
-    const id = uniqueId(name);
-    const made = await admin("POST", "/agents", { id, name, podId: pod.id });
-    expect(made.status).toBe(201);
-    pod.agents.push({ id, apiKey: made.body.apiKey });
-  }
+  for (const name of ["one", "two"]) pod.agents.push(await makePodAgent(admin, pod.id, name));
   pod.outsider = await createAgent(api);
   const [one, two] = pod.agents as [TestAgent, TestAgent];
   await mail(pod.outsider, one, "Budget for one");

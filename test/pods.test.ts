@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, test } from "vitest";
-import { Api, createAgent, type TestAgent, uniqueId } from "./support/api.ts";
+import { Api, createAgent, uniqueId } from "./support/api.ts";
+import { adminOf, makePodKey, makePodWithMail, type PodWithMail } from "./support/pods.ts";
 import { served } from "./support/served.ts";
 
 // Pods over HTTP: the operator makes, lists, renames and deletes them (REST
@@ -16,36 +17,20 @@ const { svc, api } = served({
   },
 });
 
-const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: TOKEN, body });
+const admin = adminOf(api, TOKEN);
 
 const podId = () => uniqueId("pod");
 
-/** A pod without domains holding three agents (on localhost, where mail between agents is filed at once), each with mail. */
-const team = { id: "", agents: [] as string[], outsider: undefined as unknown as TestAgent };
+/** A pod without domains holding three agents, each with mail. */
+let team: PodWithMail;
 
 /** A key of the team's pod the operator makes. */
-async function teamKey(body: Record<string, unknown>): Promise<{ id: string; key: string }> {
-  const made = await admin("POST", `/pods/${team.id}/keys`, { name: "a key", ...body });
-  expect(made.status).toBe(201);
-  return made.body;
-}
+const teamKey = (body: Record<string, unknown>) => makePodKey(admin, team.id, body);
 
 const lacks = (permission: string) => ({ error: "Forbidden", message: expect.any(String), permission });
 
 beforeAll(async () => {
-  team.id = podId();
-  expect((await admin("POST", "/pods", { id: team.id, name: "Team" })).status).toBe(201);
-  team.outsider = await createAgent(api);
-  for (const name of ["one", "two", "three"]) {
-    const id = uniqueId(name);
-    expect((await admin("POST", "/agents", { id, name, podId: team.id })).status).toBe(201);
-    const sent = await api.post(`/agents/${team.outsider.id}/send`, {
-      key: team.outsider.apiKey,
-      body: { to: `${id}@localhost`, subject: `Hello ${name}`, text: "Hi." },
-    });
-    expect(sent.status).toBe(201);
-    team.agents.push(id);
-  }
+  team = await makePodWithMail(api, admin);
 });
 
 describe("happy", () => {

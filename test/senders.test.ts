@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
+import { adminOf } from "./support/pods.ts";
 import { freePort } from "./support/process.ts";
 import { Rspamd } from "./support/rspamd.ts";
 import { served } from "./support/served.ts";
@@ -43,7 +44,7 @@ const { svc, api, x, dovecot, provider } = served({
   }),
 });
 
-const admin = (method: string, path: string, body?: unknown) => api.call(method, `/admin${path}`, { key: ADMIN, body });
+const admin = adminOf(api, ADMIN);
 
 /** One SMTP dialogue on a raw socket: each command's reply, after the banner's. */
 async function dialogue(commands: string[]): Promise<string[]> {
