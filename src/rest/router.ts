@@ -87,8 +87,11 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
   });
   return async (route, request, facts) => {
     assertCleanRequest(request);
-    const known = prepared.get(route) ?? prepare(route);
-    prepared.set(route, known);
+    let known = prepared.get(route);
+    if (!known) {
+      known = prepare(route);
+      prepared.set(route, known);
+    }
     const { run, parts, respell } = known;
     const variables = variablesFrom(parts, request);
     assertValidVariables(parts, variables);
