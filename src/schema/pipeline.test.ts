@@ -3,7 +3,7 @@ import { parse } from "graphql";
 import { expect, test } from "vitest";
 import { MAX_PAGE_SIZE } from "../mailbox/pages.ts";
 import { schema } from "./index.ts";
-import { worstCost } from "./pipeline.ts";
+import { alwaysWithinCost, worstCost } from "./pipeline.ts";
 
 // A prepared document is costed once, at the most any variables could make it cost.
 
@@ -22,4 +22,22 @@ test("a document's worst cost is its cost at the largest page, whatever page the
 test("variables that make no valid operation give no bound, so the document is costed at each request", () => {
   expect(worstCost(schema, document, {})).toBeUndefined();
   expect(worstCost(schema, document, { agentId: { not: "an id" } })).toBeUndefined();
+});
+
+test("a /graphql document is costed once when nothing a request sends can raise its cost", () => {
+  const list = (limit: string) => `sent(limit: ${limit}) { data { id bodyText bodyHtml subject } total }`;
+  const within = (text: string) => alwaysWithinCost(schema, parse(text));
+  expect(within(`{ agent(id: "scout") { id name } }`)).toBe(true);
+  expect(within(`query ($n: Int) { agent(id: "scout") { ${list("$n")} } }`)).toBe(true);
+  // Over the limit as written: costed, and refused, at each request.
+  expect(
+    within(`{ agent(id: "scout") { a: ${list("100")} b: ${list("100")} c: ${list("100")} d: ${list("100")} } }`),
+  ).toBe(false);
+  // Other variables (an id, a flag that includes a field) are the request's: costed with their values.
+  expect(within(`query ($id: ID!) { agent(id: $id) { id } }`)).toBe(false);
+  expect(
+    within(`query ($f: Boolean!) { agent(id: "scout") { sent(limit: 100) @include(if: $f) { data { id } total } } }`),
+  ).toBe(false);
+  // Two operations: which one runs is the request's choice.
+  expect(within(`query A { agent(id: "scout") { id } } query B { agent(id: "scout") { name } }`)).toBe(false);
 });

@@ -221,9 +221,13 @@ export async function runOperation(
   params: GraphqlParams,
   request: RequestFacts,
 ): Promise<ExecutionResult> {
-  const enveloped = graphql.getEnveloped({ request, params });
+  const initial: ServerContext = { request, params };
+  const enveloped = graphql.getEnveloped(initial);
   const checked = checkedDocument(enveloped, params.query);
-  return isDocument(checked) ? executed(enveloped, checked, params) : checked;
+  if (!isDocument(checked)) return checked;
+  // The context is made from this object when the operation executes.
+  initial.costBounded = alwaysWithinCost(enveloped.schema, checked);
+  return executed(enveloped, checked, params);
 }
 
 /** The most an Int holds: every cost clamps the page sizes it multiplies by (pageCost) well below it. */
@@ -251,6 +255,30 @@ export function worstCost(schema: GraphQLSchema, document: DocumentNode, variabl
   }
 }
 
+const withinCost = new WeakMap<DocumentNode, boolean>();
+
+/**
+ * Whether a document costs at most the limit whatever a request sends: one
+ * whose variables are all Ints (the page sizes, taken at their most), costed
+ * once. The parser's cache hands back the same document for the same text;
+ * a document with other variables is costed at each run, with its values.
+ */
+export function alwaysWithinCost(schema: GraphQLSchema, document: DocumentNode): boolean {
+  let within = withinCost.get(document);
+  if (within === undefined) {
+    const operation = getOperationAST(document) ?? undefined;
+    within =
+      operation !== undefined &&
+      (operation.variableDefinitions ?? []).every(isIntVariable) &&
+      isWithinCost(schema, document, {});
+    withinCost.set(document, within);
+  }
+  return within;
+}
+
+const isWithinCost = (schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown>) =>
+  (worstCost(schema, document, variables) ?? Infinity) <= LIMITS.cost;
+
 /**
  * An operation whose document never changes (a REST route's): parsed and
  * validated by the pipeline at its first run, which no request can change,
@@ -266,9 +294,7 @@ export function preparedOperation(graphql: Graphql, query: string) {
     const enveloped = graphql.getEnveloped({ request, params, costBounded });
     checked ??= checkedDocument(enveloped, query);
     if (!isDocument(checked)) return Promise.resolve(checked);
-    if (!costBounded && (worstCost(enveloped.schema, checked, variables) ?? Infinity) <= LIMITS.cost) {
-      costBounded = true;
-    }
+    if (!costBounded && isWithinCost(enveloped.schema, checked, variables)) costBounded = true;
     return executed(enveloped, checked, params);
   };
 }
