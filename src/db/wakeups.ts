@@ -2,24 +2,23 @@ import type pg from "pg";
 import { pgModule } from "./pg.ts";
 import type { Statements } from "./statements.ts";
 
-// Wake-ups for whoever waits on an agent's events (or on any of a pod's agents'): long polls, subscriptions,
-// the webhook worker. A wake-up only says "look again"; the event log is the
-// truth, so a lost one is repaired by reading the log, never by replaying.
+// Wake-ups for whoever waits on an agent's events (or on any of a pod's agents'): long polls and
+// subscriptions; and for the webhook worker, under a name of its own, when deliveries were queued. A wake-up
+// only says "look again"; the event log is the truth, so a lost one is repaired by reading the log, never by
+// replaying.
 
 export interface Wakeups {
-  /** Inside the transaction that wrote the event: tells other instances once it commits. */
+  /** Inside the transaction that wrote the event (or queued deliveries): tells other instances once it commits. */
   announce(tx: Statements, agentId: string): Promise<void>;
   /** Resolves at the next wake-up for any of the agents (or for everyone), or when the signal aborts. */
   next(agentIds: readonly string[], signal?: AbortSignal): Promise<void>;
-  /** Resolves at the next wake-up for any agent, or when the signal aborts. */
-  nextAny(signal?: AbortSignal): Promise<void>;
-  /** After a commit that wrote the agents' events: wakes their waiters in this process. */
+  /** After a commit that wrote the agents' events (or queued deliveries): wakes their waiters in this process. */
   committed(agentIds: Iterable<string>): void;
   close(): Promise<void>;
 }
 
-/** Who waits on any agent's events. */
-const ANY = "*";
+/** What the webhook worker waits on, announced as an agent's id is: no agent's id holds a "*". */
+export const DELIVERIES_QUEUED = "*deliveries";
 
 /** The waiters of this process, by agent. */
 class Waiters {
@@ -48,7 +47,7 @@ class Waiters {
   }
 
   wake(agentId: string): void {
-    for (const done of [...(this.#byAgent.get(agentId) ?? []), ...(this.#byAgent.get(ANY) ?? [])]) done();
+    for (const done of [...(this.#byAgent.get(agentId) ?? [])]) done();
   }
 
   wakeAll(): void {
@@ -62,7 +61,6 @@ export function localWakeups(): Wakeups {
   return {
     announce: async () => {},
     next: (agentIds, signal) => waiters.next(agentIds, signal),
-    nextAny: (signal) => waiters.next([ANY], signal),
     committed: (agentIds) => {
       for (const agentId of agentIds) waiters.wake(agentId);
     },
@@ -117,7 +115,6 @@ export function listeningWakeups(connectionString: string, channel: string, onEr
       await tx.one("SELECT pg_notify(?, ?)", [channel, agentId]);
     },
     next: (agentIds, signal) => waiters.next(agentIds, signal),
-    nextAny: (signal) => waiters.next([ANY], signal),
     committed: () => {},
     close: async () => {
       closed = true;

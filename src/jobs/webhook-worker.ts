@@ -2,14 +2,20 @@ import { withDeadline } from "../deadline.ts";
 import { excerpt } from "../errors.ts";
 import { describeFault } from "../log.ts";
 import type { Services } from "../mailbox/services.ts";
-import { claimDueDeliveries, type DueDelivery, recordAttempt, releaseClaim } from "../mailbox/webhook-deliveries.ts";
+import {
+  claimDueDeliveries,
+  type DueDelivery,
+  deliveriesQueued,
+  recordAttempt,
+  releaseClaim,
+} from "../mailbox/webhook-deliveries.ts";
 import { postWebhook, signedHeaders, statusProblem } from "../outbound/webhooks.ts";
 
 // Sends due webhook deliveries: claims them (one instance at a time per
 // delivery), signs each the Standard Webhooks way and POSTs it, and records
-// the attempt. It looks for due deliveries whenever an event is written and
-// at least every second, which is also how retries and claims that ran out
-// on a crashed instance are found.
+// the attempt. It looks for due deliveries whenever a transaction queued
+// some (on any instance) and at least every second, which is also how
+// retries and claims that ran out on a crashed instance are found.
 
 /** Deliveries in flight at once, across all webhooks. */
 const IN_FLIGHT = 16;
@@ -39,7 +45,7 @@ export function startWebhookWorker(services: Services): WebhookWorker {
       const freed = new Promise<void>((resolve) => {
         slotFreed = resolve;
       });
-      return Promise.race([services.wakeups.nextAny(wake), freed]);
+      return Promise.race([deliveriesQueued(services, wake), freed]);
     });
 
   const loop = async () => {

@@ -1,6 +1,7 @@
 import { appendEvents, type EventScope, eventsAfter, newestEventId, type StoredEvent } from "../db/events.ts";
 import { emailsLabelled, type LabelSelector } from "../db/labels.ts";
 import type { Tx } from "../db/statements.ts";
+import { DELIVERIES_QUEUED } from "../db/wakeups.ts";
 import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
@@ -32,14 +33,15 @@ export const MAX_WAIT_SECONDS = 25;
 /**
  * Appends the transaction's events once its work is done. What needs no order
  * first: each agent's webhooks, and the NOTIFY (PostgreSQL delivers it when
- * the transaction commits). Then the appending takes its turn, held until
+ * the transaction commits), the webhook worker's too when an agent has
+ * webhooks (whether true: its waiters in this process are woken at commit). Then the appending takes its turn, held until
  * commit, so that event ids become visible in the order they were handed out
  * (a sequence alone hands them out before commit, and id 101 could be seen
  * before 100). Last and short: transactions on other agents' mail run side by
  * side up to it, on several instances too; and one holding it waits on no row
  * another holds, so none waits on another in a circle.
  */
-async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promise<void> {
+async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promise<boolean> {
   const { clock, sql, wakeups } = services;
   const webhooks = new Map<string, EnabledWebhook[]>();
   for (const { agentId } of events) {
@@ -47,6 +49,8 @@ async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promis
     webhooks.set(agentId, await enabledWebhooks(tx, agentId));
     await wakeups.announce(tx, agentId);
   }
+  const withWebhooks = [...webhooks.values()].some((enabled) => enabled.length > 0);
+  if (withWebhooks) await wakeups.announce(tx, DELIVERIES_QUEUED);
   await sql.takeTurns(tx, "events");
   const stored = events.map((event) => ({ ...event, createdAt: clock.now() }));
   const ids = await appendEvents(tx, stored);
@@ -54,6 +58,7 @@ async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promis
     const id = ids[index] as string;
     await queueDeliveries(tx, { ...event, id }, webhooks.get(event.agentId) ?? []);
   }
+  return withWebhooks;
 }
 
 /** Appends an event to the transaction's work. */
@@ -72,7 +77,7 @@ export async function withEvents<T>(services: Services, work: (tx: Tx, emit: Emi
       emitted.push(event);
     });
     if (emitted.length === 0) return done;
-    await appendAll(tx, services, emitted);
+    if (await appendAll(tx, services, emitted)) agents.add(DELIVERIES_QUEUED);
     for (const { agentId } of emitted) agents.add(agentId);
     return done;
   });

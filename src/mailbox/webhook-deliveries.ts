@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { DELIVERIES_QUEUED } from "../db/wakeups.ts";
 import {
   type AttemptRecord,
   claimUntil,
@@ -56,6 +57,11 @@ export async function claimDueDeliveries(services: Services, limit: number): Pro
     );
     return due;
   });
+}
+
+/** Resolves when a transaction (of any instance) queued deliveries, or when the signal aborts. */
+export function deliveriesQueued(services: Services, signal: AbortSignal): Promise<void> {
+  return services.wakeups.next([DELIVERIES_QUEUED], signal);
 }
 
 /** The pause after `failures` failed attempts in a row: the backoff, with a fifth either way of jitter. */

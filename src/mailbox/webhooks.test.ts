@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { agentEvents } from "./events.ts";
 import type { AgentRecord } from "./records.ts";
-import { claimDueDeliveries, recordAttempt } from "./webhook-deliveries.ts";
+import { claimDueDeliveries, deliveriesQueued, recordAttempt } from "./webhook-deliveries.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -109,6 +109,30 @@ describe("deliveries", () => {
     expect(deliveryTypeOf(due[0] ?? { payload: "{}" })).toBe("email.received");
     expect(JSON.parse(due[0]?.payload ?? "{}").data).toMatchObject({ agentId: "fanout", folder: "inbox" });
     expect((await listDeliveries(memory.services, { agentId: agent.id }, sent.id, {})).total).toBe(0);
+  });
+
+  test("the webhook worker is woken by mail to an agent with a webhook, and by a retry; not by other mail", async () => {
+    const woken = () => {
+      let heard = false;
+      const stop = new AbortController();
+      void deliveriesQueued(memory.services, stop.signal).then(() => {
+        heard = !stop.signal.aborted;
+      });
+      return async () => {
+        await new Promise((resolve) => setImmediate(resolve));
+        stop.abort();
+        return heard;
+      };
+    };
+    let heard = woken();
+    await memory.mailTo(await memory.agent("unhooked"));
+    expect(await heard()).toBe(false);
+    heard = woken();
+    const { agent, webhook, delivery } = await claimedDelivery("hooked-wake");
+    expect(await heard()).toBe(true);
+    heard = woken();
+    await retryDelivery(memory.services, { agentId: agent.id }, webhook.id, delivery.id);
+    expect(await heard()).toBe(true);
   });
 
   test("a claimed delivery is not claimed again; a 2xx delivers it", async () => {

@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { isIP } from "node:net";
 import type { Tx } from "../db/statements.ts";
+import { DELIVERIES_QUEUED } from "../db/wakeups.ts";
 import { deliveryPage, type EnabledWebhook, insertDelivery, redeliver } from "../db/webhook-deliveries.ts";
 import {
   changeWebhook,
@@ -190,6 +191,7 @@ export async function retryDelivery(services: Services, owner: WebhookOwner, web
   if (!(await redeliver(services, webhookId, deliveryId, services.clock.now()))) {
     throw new ServiceError("NOT_FOUND", "Delivery not found");
   }
+  services.wakeups.committed([DELIVERIES_QUEUED]);
   return { success: true, message: "Delivery queued to be tried again now" };
 }
 
