@@ -537,30 +537,41 @@ async function smtpPart(): Promise<void> {
   const url = databaseUrl("door");
   const seeded = await seed(url, { agents: 50, mailboxes: 50, emailsPerMailbox: 0, domain: DOMAIN });
   const to = seeded.owners.map((owner) => `${owner.id}@${DOMAIN}`);
+  const dns = (await localDns()).address;
   const env = {
     DATABASE_URL: url,
     MAIL_DOMAIN: DOMAIN,
     STORAGE_LIMIT_BYTES: String(STORAGE_LIMIT),
-    DNS_SERVERS: (await localDns()).address,
+    DNS_SERVERS: dns,
     SMTP_INGRESS_PORT: "0",
     SMTP_INGRESS_HOST: "127.0.0.1",
     // Every client connects from 127.0.0.1.
     SMTP_INGRESS_MAX_CONNECTIONS_PER_IP: "100",
   };
-  const floor = await startFloor("smtp-floor.ts", [url]);
+  // The floor reads and checks each message as the door does; the store-only floor keeps it unread.
+  const floor = await startFloor("smtp-floor.ts", [url, dns]);
+  const storeOnly = await startFloor("smtp-floor.ts", [url]);
   const first = await startService(env);
   const second = await startService(env);
   cleanups.push(
     () => floor.stop(),
+    () => storeOnly.stop(),
     () => first.stop(),
     () => second.stop(),
   );
   const doors = [first, second].map((instance) => instance.smtpPort as number);
   console.log(`\nSMTP door, ${CONNECTIONS} nodemailer clients, ${SECONDS} s per run, alternating twice`);
-  line("scenario", "msg/s", "floor msg/s", "ratio", "p50 ms", "p99 ms", "floor p99", "cores busy");
-  const runs: Record<"floor" | "one" | "two", SendResult[]> = { floor: [], one: [], two: [] };
+  line("scenario", "msg/s", "floor msg/s", "ratio", "p50 ms", "p99 ms", "floor p99", "cores busy", "store-only");
+  const runs: Record<"floor" | "storeOnly" | "one" | "two", SendResult[]> = {
+    floor: [],
+    storeOnly: [],
+    one: [],
+    two: [],
+  };
+  const portOf = (started: Started) => [Number(new URL(started.url).port)];
   for (let round = 0; round < 2; round++) {
-    runs.floor.push(await runSends([Number(new URL(floor.url).port)], to, CONNECTIONS, SECONDS));
+    runs.floor.push(await runSends(portOf(floor), to, CONNECTIONS, SECONDS));
+    runs.storeOnly.push(await runSends(portOf(storeOnly), to, CONNECTIONS, SECONDS));
     runs.one.push(await runSends(doors.slice(0, 1), to, CONNECTIONS, SECONDS));
     runs.two.push(await runSends(doors, to, CONNECTIONS, SECONDS));
   }
@@ -569,8 +580,10 @@ async function smtpPart(): Promise<void> {
   const floorRate = rate(runs.floor);
   const floorP99 = pct(latencies(runs.floor), 0.99);
   const busy = (of: SendResult[]) => mean(of.map((run) => run.busy));
+  const storeOnlyRate = rate(runs.storeOnly);
   const door: Record<string, unknown> = {
     floor: floorRate,
+    storeOnlyFloor: storeOnlyRate,
     floorP50: pct(latencies(runs.floor), 0.5),
     floorP99,
     floorBusy: busy(runs.floor),
@@ -582,17 +595,20 @@ async function smtpPart(): Promise<void> {
     const [ours, times] = [rate(runs[key]), latencies(runs[key])];
     const errors = runs[key].reduce((sum, run) => sum + run.errors, 0);
     const cells = [fixed(ours), fixed(floorRate), fixed(ours / floorRate, 2), fixed(pct(times, 0.5), 1)];
-    line(label, ...cells, fixed(pct(times, 0.99), 1), fixed(floorP99, 1), `${fixed(busy(runs[key]) * 100)} %`);
+    const busyCell = `${fixed(busy(runs[key]) * 100)} %`;
+    line(label, ...cells, fixed(pct(times, 0.99), 1), fixed(floorP99, 1), busyCell, fixed(ours / storeOnlyRate, 2));
     if (errors > 0) console.log(`  (${errors} messages were refused)`);
     door[key] = {
       service: ours,
       ratio: ours / floorRate,
+      storeOnlyRatio: ours / storeOnlyRate,
       p50: pct(times, 0.5),
       p99: pct(times, 0.99),
       errors,
       busy: busy(runs[key]),
     };
   }
+  line("store-only floor", fixed(storeOnlyRate), "", "", "", "", "", `${fixed(busy(runs.storeOnly) * 100)} %`);
   const scaling = rate(runs.two) / rate(runs.one);
   line(
     "2 instances / 1",

@@ -1,6 +1,6 @@
 import { Resolver } from "node:dns/promises";
 import type { ImapFlow } from "imapflow";
-import { dkimVerify, dmarc } from "mailauth";
+import { dkimVerify, dmarc, spf } from "mailauth";
 import { simpleParser } from "mailparser";
 import { Dovecot } from "../../test/support/dovecot.ts";
 
@@ -24,8 +24,18 @@ export function benchMessage(to: string, n: number): string {
   ].join("\r\n");
 }
 
-/** DKIM and DMARC as the service checks mail without a Received hop, each DNS answer asked once. */
-function bareAuthenticator(dnsServer: string) {
+/** The client that handed a message over, as the SMTP door sees it: SPF is checked for it. */
+export interface Client {
+  ip: string;
+  helo: string;
+  sender: string;
+}
+
+/**
+ * DKIM and DMARC as the service checks mail, each DNS answer asked once; with the client that handed it over
+ * (the SMTP door's case), SPF for it too, which DMARC then takes into account.
+ */
+export function bareAuthenticator(dnsServer: string) {
   const resolver = new Resolver();
   resolver.setServers([dnsServer]);
   const asked = new Map<string, Promise<string[][] | string[]>>();
@@ -38,9 +48,11 @@ function bareAuthenticator(dnsServer: string) {
     }
     return asked.get(key) as Promise<string[][] | string[]>;
   };
-  return async (source: Buffer) => {
+  return async (source: Buffer, client?: Client) => {
     const dkim = await dkimVerify(source, { resolver: lookup });
-    return dmarc({ headerFrom: dkim.headerFrom, dkimDomains: [], resolver: lookup });
+    const checked = client ? await spf({ ...client, mta: "floor.example", resolver: lookup }) : null;
+    const spfDomains = checked?.status.result === "pass" ? [checked.domain] : [];
+    return dmarc({ headerFrom: dkim.headerFrom, spfDomains, dkimDomains: [], resolver: lookup });
   };
 }
 

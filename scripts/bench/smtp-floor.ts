@@ -1,13 +1,19 @@
 // The SMTP door's floor: a bare smtp-server that keeps each message with one
-// INSERT into the same database and answers 250 once it is written. Run as
-// its own process:
-//   node --import tsx scripts/bench/smtp-floor.ts <database url>
+// INSERT into the same database and answers 250 once it is written. Given a
+// DNS server, it first does to each message what the door does before filing
+// it: parses it (mailparser, as the service reads mail) and checks its sender
+// (mailauth's SPF for the connecting client, DKIM and DMARC against that
+// server, each answer asked once). Run as its own process:
+//   node --import tsx scripts/bench/smtp-floor.ts <database url> [<dns server>]
 import { randomUUID } from "node:crypto";
 import type { AddressInfo } from "node:net";
-import { SMTPServer, type SMTPServerDataStream } from "smtp-server";
+import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from "smtp-server";
+import { parseMime } from "../../src/mailbox/mime.ts";
 import { floorPool } from "./floor-pool.ts";
+import { bareAuthenticator } from "./mail.ts";
 
-const [url = ""] = process.argv.slice(2);
+const [url = "", dnsServer] = process.argv.slice(2);
+const authenticate = dnsServer ? bareAuthenticator(dnsServer) : null;
 
 type Keep = (id: string, recipients: string, raw: Buffer) => Promise<void>;
 
@@ -41,6 +47,14 @@ async function postgresKeeper(connection: string): Promise<Keep> {
 
 const keep = url.startsWith("file:") ? await sqliteKeeper(url.slice("file:".length)) : await postgresKeeper(url);
 
+/** The message read and its sender checked, when this floor does the door's reading too. */
+async function read(raw: Buffer, session: SMTPServerSession): Promise<void> {
+  if (!authenticate) return;
+  await parseMime(raw);
+  const sender = session.envelope.mailFrom ? session.envelope.mailFrom.address : "";
+  await authenticate(raw, { ip: session.remoteAddress, helo: session.hostNameAppearsAs, sender });
+}
+
 async function readAll(stream: SMTPServerDataStream): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of stream) chunks.push(chunk as Buffer);
@@ -55,7 +69,10 @@ const server = new SMTPServer({
     const id = randomUUID();
     const recipients = session.envelope.rcptTo.map((rcpt) => rcpt.address).join(",");
     readAll(stream)
-      .then((raw) => keep(id, recipients, raw))
+      .then(async (raw) => {
+        await read(raw, session);
+        await keep(id, recipients, raw);
+      })
       .then(
         () => callback(null, `2.0.0 Ok: queued as ${id}`),
         (error: Error) => callback(Object.assign(error, { responseCode: 451 })),
