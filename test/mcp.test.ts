@@ -336,6 +336,19 @@ describe("tools", () => {
       reply.body.id,
       first.body.id,
     ]);
+    // The forward quotes the stranger's text: a model reads it only inside the fence, labelled as the agent's own mail.
+    const forwarded = listed.body.data[0];
+    expect(forwarded).not.toHaveProperty("bodyText");
+    expect(forwarded).not.toHaveProperty("bodyHtml");
+    expect(forwarded.fenced).toMatch(/^<<<UNTRUSTED-EMAIL nonce=[0-9a-f]{32} author=you>>>\n/);
+    expect(forwarded.fenced).toContain("Shall we meet at noon?");
+    const thread = await callTool(client, "read_thread", { threadId: inbox.threadId });
+    const sentInThread = thread.body.messages.filter((m: { direction: string }) => m.direction === "sent");
+    expect(sentInThread.length).toBeGreaterThan(0);
+    for (const message of sentInThread) {
+      expect(message).not.toHaveProperty("bodyText");
+      expect(message.fenced).toContain("author=you");
+    }
   });
 
   test("as REST takes them and answers them: one address as a string or a list; recipients as the route gives them", async () => {
@@ -370,6 +383,8 @@ describe("tools", () => {
       sendAt: inAnHour,
     });
     expect(draft.body).toMatchObject({ sendAt: Date.parse(inAnHour) });
+    expect(draft.body).not.toHaveProperty("text");
+    expect(draft.body.fenced).toMatch(/^<<<UNTRUSTED-EMAIL nonce=[0-9a-f]{32} author=you>>>\nx\n/);
     expect(draft.now).toBeGreaterThanOrEqual(start);
     expect(draft.now).toBeLessThanOrEqual(Date.now());
     const moved = await callTool(client, "update_draft", { draftId: draft.body.id, sendAt: start + 7_200_000 });
@@ -405,8 +420,9 @@ describe("tools", () => {
   });
 });
 
-/** A write's answer with what differs between two objects written alike (ids, the times of writing) left out. */
+/** A write's answer with what differs between two objects written alike (ids, the times of writing, a fence's nonce) left out. */
 function alike(value: unknown): unknown {
+  if (typeof value === "string") return value.replace(/nonce=[0-9a-f]{32}/g, "nonce=…");
   if (Array.isArray(value)) return value.map(alike);
   if (typeof value !== "object" || value === null) return value;
   const ownOfEach = new Set(["id", "threadId", "createdAt", "updatedAt", "sentAt"]);
@@ -558,7 +574,7 @@ describe("each tool and its REST route", () => {
       const route = await api.post(path, { key, body, headers: { "idempotency-key": idempotencyKey } });
       expect(tool.body, name).toEqual(route.body);
     }
-    await same("list_sent", { limit: 3 }, "GET", `${base}/sent?limit=3`);
+    await same("list_sent", { limit: 3 }, "GET", `${base}/sent?limit=3&fenced=true`);
     const threads = await same(
       "list_threads",
       { folder: "inbox", limit: 10 },
@@ -595,7 +611,7 @@ describe("each tool and its REST route", () => {
       { ...fields, sendAt: new Date(inAnHour).toISOString() },
       "POST",
       `${base}/drafts`,
-      fields,
+      { ...fields, fenced: true },
     );
     expect(alike(drafts.tool)).toEqual(alike(drafts.route));
     const [mine, theirs] = [drafts.tool.id, drafts.route.id];
@@ -603,10 +619,10 @@ describe("each tool and its REST route", () => {
     const changed = await callTool(client, "update_draft", { draftId: mine, subject: "Later still", cc: null });
     const routeChanged = await api.call("PATCH", `${base}/drafts/${theirs}`, {
       key,
-      body: { subject: "Later still", cc: null },
+      body: { subject: "Later still", cc: null, fenced: true },
     });
     expect(alike(changed.body)).toEqual(alike(routeChanged.body));
-    await same("list_drafts", { limit: 10 }, "GET", `${base}/drafts?limit=10`);
+    await same("list_drafts", { limit: 10 }, "GET", `${base}/drafts?limit=10&fenced=true`);
     walked.add("delete_draft");
     const withdrawn = await callTool(client, "delete_draft", { draftId: mine });
     expect(withdrawn.body).toEqual((await api.delete(`${base}/drafts/${theirs}`, { key })).body);
@@ -621,7 +637,7 @@ describe("each tool and its REST route", () => {
     const routeSent = await api.post(`${base}/drafts/${routeDraft.id}/send`, { key });
     expect(alike(sentDraft.body)).toEqual(alike(routeSent.body));
     expect(sentDraft.body).toMatchObject({ to: ["lee@elsewhere.example"], subject: "Now" });
-    await same("list_drafts", {}, "GET", `${base}/drafts`);
+    await same("list_drafts", {}, "GET", `${base}/drafts?fenced=true`);
 
     walked.add("delete_email");
     const trashed = await callTool(client, "delete_email", { emailId: two.id });

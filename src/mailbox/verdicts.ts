@@ -53,3 +53,11 @@ export function fencedTextOf(email: EmailRecord): string {
   const label = { from: email.fromAddress, authenticated: email.authVerdict === "pass", screening: screeningOf(email) };
   return fence(email.text ?? "", label, newNonce());
 }
+
+/**
+ * The text of mail the agent wrote (sent, or a draft), in the same fence, labelled as its own: a forward quotes
+ * its original whole. Its plain text, else its HTML as written.
+ */
+export function fencedOwnTextOf(mail: { bodyText: string | null; bodyHtml: string | null }): string {
+  return fence(mail.bodyText ?? mail.bodyHtml ?? "", { author: "you" }, newNonce());
+}

@@ -110,15 +110,39 @@ test("the request REST would read: path, query as text, body, header; ISO 8601 a
 
 /** An email's fields that carry its text as the sender wrote it, unfenced. */
 const BODIES = ["bodyText", "bodyHtml", "text", "replyText"];
+/** The same of mail the agent wrote: a forward, sent or held as a draft, quotes a received email whole. */
+const OWN_BODIES = { SentEmail: ["bodyText", "bodyHtml"], Draft: ["text", "html"] };
 
 test("no tool gives a model an email's text but inside the fence; each that answers emails names their fields", () => {
   for (const tool of [...tools, ...podTools]) {
-    const fields = answeredFields(tool.route, schema, tool.fills).get("Email") ?? [];
+    const answered = answeredFields(tool.route, schema, tool.fills);
+    for (const [type, bodies] of Object.entries(OWN_BODIES)) {
+      const own = answered.get(type) ?? [];
+      for (const body of bodies) expect(own, `${tool.name}: ${type}`).not.toContain(body);
+    }
+    const fields = answered.get("Email") ?? [];
     const given = tool.keeps ? fields.filter((name) => tool.keeps?.includes(name)) : fields;
     for (const body of BODIES) expect(given, tool.name).not.toContain(body);
     if (tool.keeps || tool.route.file || !fields.includes("subject")) continue;
     expect(fields, tool.name).toContain("fenced");
     for (const name of fields) expect(tool.description, `${tool.name}: ${name}`).toMatch(new RegExp(`\\b${name}\\b`));
+  }
+});
+
+test("mail the agent wrote reaches a model fenced: sent mail, a thread's sent messages, drafts", () => {
+  const fieldsOf = (name: string, type: string) => {
+    const tool = named(name);
+    return answeredFields(tool.route, schema, tool.fills).get(type);
+  };
+  for (const [name, type] of [
+    ["list_sent", "SentEmail"],
+    ["read_thread", "SentEmail"],
+    ["list_drafts", "Draft"],
+    ["create_draft", "Draft"],
+    ["update_draft", "Draft"],
+  ]) {
+    expect(fieldsOf(name as string, type as string), name).toEqual(expect.arrayContaining(["subject", "fenced"]));
+    expect(named(name as string).description, name).toContain("author=you");
   }
 });
 

@@ -202,7 +202,7 @@ export const adminOperations = [
     path: "/admin/held",
     ...OPERATOR,
     operation: graphql(
-      `query AdminHeld($limit: Int, $offset: Int) {
+      `query AdminHeld($limit: Int, $offset: Int, $fenced: Boolean = false) {
         admin { held(limit: $limit, offset: $offset) { data { agentId ...DraftFields } total limit offset } }
       }`,
       [DraftFields],

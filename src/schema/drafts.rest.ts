@@ -1,12 +1,15 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, ownAgent, SEND_BODY_LIMIT } from "./declare.ts";
+import { FENCED, READING_OWN_MAIL } from "./emails.rest.ts";
 import { SendResultFields, sendAnswer, WAITS, WRITES, waits } from "./sending.rest.ts";
 
 // The drafts area's operations as REST and MCP see them (see declare.ts).
 
+/** A draft, whole, or with its text only inside the fence when $fenced (a held forward quotes a stranger's). */
 export const DraftFields = graphql(`
   fragment DraftFields on Draft {
-    id to cc bcc subject text html replyTo attachments { filename contentType size inline contentId }
+    id to cc bcc subject text @skip(if: $fenced) html @skip(if: $fenced) fenced @include(if: $fenced)
+    replyTo attachments { filename contentType size inline contentId }
     inReplyTo sendStatus sendAt failure { code message } approvalExpiresAt rejectReason size createdAt updatedAt
   }
 `);
@@ -17,7 +20,7 @@ export const draftOperations = [
     path: "/agents/:agentId/drafts",
     ...WRITES,
     operation: graphql(
-      `mutation CreateDraft($agentId: ID!, $input: DraftInput!) {
+      `mutation CreateDraft($agentId: ID!, $input: DraftInput!, $fenced: Boolean = false) {
         createDraft(agentId: $agentId, input: $input) { ...DraftFields }
       }`,
       [DraftFields],
@@ -25,8 +28,8 @@ export const draftOperations = [
     mcp: {
       name: "create_draft",
       title: "Write a draft",
-      description:
-        "Writes an email to send later, for you or your human to look over first; nothing is sent. Every field is optional. With inReplyTo (a received email's id) it is a reply to that email: its recipients and Re: subject are filled in. Send it with send_draft. Returns the draft.",
+      fills: FENCED,
+      description: `Writes an email to send later, for you or your human to look over first; nothing is sent. Every field is optional. With inReplyTo (a received email's id) it is a reply to that email: its recipients and Re: subject are filled in. Send it with send_draft. Returns the draft. ${READING_OWN_MAIL}`,
     },
   }),
   declare({
@@ -34,7 +37,7 @@ export const draftOperations = [
     path: "/agents/:agentId/drafts",
     ...ownAgent("sending"),
     operation: graphql(
-      `query ListDrafts($agentId: ID!, $limit: Int, $offset: Int) {
+      `query ListDrafts($agentId: ID!, $limit: Int, $offset: Int, $fenced: Boolean = false) {
         agent(id: $agentId) { drafts(limit: $limit, offset: $offset) { data { ...DraftFields } total limit offset } }
       }`,
       [DraftFields],
@@ -43,7 +46,8 @@ export const draftOperations = [
     mcp: {
       name: "list_drafts",
       title: "List drafts",
-      description: "Lists your drafts, newest first. Returns {data, total, limit, offset}.",
+      fills: FENCED,
+      description: `Lists your drafts, newest first. ${READING_OWN_MAIL} Returns {data, total, limit, offset}.`,
     },
   }),
   declare({
@@ -51,7 +55,9 @@ export const draftOperations = [
     path: "/agents/:agentId/drafts/:draftId",
     ...ownAgent("sending"),
     operation: graphql(
-      `query GetDraft($agentId: ID!, $draftId: ID!) { agent(id: $agentId) { draft(id: $draftId) { ...DraftFields } } }`,
+      `query GetDraft($agentId: ID!, $draftId: ID!, $fenced: Boolean = false) {
+        agent(id: $agentId) { draft(id: $draftId) { ...DraftFields } }
+      }`,
       [DraftFields],
     ),
     respond: ({ agent }) => agent?.draft,
@@ -63,7 +69,7 @@ export const draftOperations = [
     body: true,
     maxBodyBytes: SEND_BODY_LIMIT,
     operation: graphql(
-      `mutation UpdateDraft($agentId: ID!, $draftId: ID!, $input: DraftInput!) {
+      `mutation UpdateDraft($agentId: ID!, $draftId: ID!, $input: DraftInput!, $fenced: Boolean = false) {
         updateDraft(agentId: $agentId, draftId: $draftId, input: $input) { ...DraftFields }
       }`,
       [DraftFields],
@@ -71,7 +77,8 @@ export const draftOperations = [
     mcp: {
       name: "update_draft",
       title: "Change a draft",
-      description: "Changes the fields you give of a draft; null clears one. Returns the draft.",
+      fills: FENCED,
+      description: `Changes the fields you give of a draft; null clears one. Returns the draft. ${READING_OWN_MAIL}`,
     },
   }),
   declare({

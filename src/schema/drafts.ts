@@ -11,6 +11,7 @@ import {
 } from "../mailbox/drafts.ts";
 import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoing.ts";
 import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
+import { fencedOwnTextOf } from "../mailbox/verdicts.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { readerFor } from "./emails.ts";
@@ -53,6 +54,13 @@ export const DraftType = builder.prismaObject("Draft", {
     subject: t.exposeString("subject", { nullable: true }),
     text: t.exposeString("bodyText", { nullable: true, complexity: BODY_COST }),
     html: t.exposeString("bodyHtml", { nullable: true, complexity: BODY_COST }),
+    // Costs nothing of its own: it stands in for the bodies (as Email.fenced does).
+    fenced: t.string({
+      complexity: 0,
+      description:
+        "text (else html) inside a fence it cannot close, labelled author=you, for a model to read: a forward quotes its original, which is its sender's data",
+      resolve: (draft) => fencedOwnTextOf(draft),
+    }),
     replyTo: t.exposeString("replyTo", { nullable: true }),
     attachments: t.field({
       type: [DraftAttachmentType],

@@ -1,13 +1,16 @@
 import { joinedAddresses } from "../mailbox/records.ts";
 import { graphql } from "../rest/graphql.ts";
 import { declare, ownAgent, type Route, SEND_BODY_LIMIT, withoutNulls } from "./declare.ts";
+import { FENCED, READING_OWN_MAIL } from "./emails.rest.ts";
 
 // The sending area's operations as REST and MCP see them (see declare.ts):
 // sends, replies and forwards, sent mail and the suppression list.
 
+/** Mail sent, whole, or with its text only inside the fence when $fenced (a forward quotes a stranger's). */
 export const SentFields = graphql(`
   fragment SentFields on SentEmail {
-    id agentId to subject bodyText bodyHtml sentAt providerId threadId
+    id agentId to subject bodyText @skip(if: $fenced) bodyHtml @skip(if: $fenced) fenced @include(if: $fenced)
+    sentAt providerId threadId
     deliveryStatus deliveries { recipient status action statusCode diagnosticCode remoteMta at }
   }
 `);
@@ -143,7 +146,7 @@ export const sendingOperations = [
     path: "/agents/:agentId/sent",
     ...ownAgent("sending"),
     operation: graphql(
-      `query ListSent($agentId: ID!, $limit: Int, $offset: Int) {
+      `query ListSent($agentId: ID!, $limit: Int, $offset: Int, $fenced: Boolean = false) {
         agent(id: $agentId) { sent(limit: $limit, offset: $offset) { data { ...SentFields } total limit offset } }
       }`,
       [SentFields],
@@ -152,7 +155,8 @@ export const sendingOperations = [
     mcp: {
       name: "list_sent",
       title: "List sent emails",
-      description: "Lists the emails you have sent, newest first. Returns {data, total, limit, offset}.",
+      fills: FENCED,
+      description: `Lists the emails you have sent, newest first. ${READING_OWN_MAIL} Returns {data, total, limit, offset}.`,
     },
   }),
   declare({
@@ -160,7 +164,9 @@ export const sendingOperations = [
     path: "/agents/:agentId/sent/:sentId",
     ...ownAgent("sending"),
     operation: graphql(
-      `query GetSentEmail($agentId: ID!, $sentId: ID!) { agent(id: $agentId) { sentEmail(id: $sentId) { ...SentFields } } }`,
+      `query GetSentEmail($agentId: ID!, $sentId: ID!, $fenced: Boolean = false) {
+        agent(id: $agentId) { sentEmail(id: $sentId) { ...SentFields } }
+      }`,
       [SentFields],
     ),
     respond: ({ agent }) => agent?.sentEmail && sentObject(agent.sentEmail),

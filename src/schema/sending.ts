@@ -1,6 +1,7 @@
 import { addressesOf, type SentRecord } from "../mailbox/records.ts";
 import { deleteSent, getSent, listSent, sendQuota, sentSlice } from "../mailbox/sending.ts";
 import { listSuppressions, removeSuppression } from "../mailbox/suppressions.ts";
+import { fencedOwnTextOf } from "../mailbox/verdicts.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
 import { DeliveryStatusEnum, type SentStatus } from "./enums.ts";
@@ -18,6 +19,13 @@ export const SentEmailType = builder.prismaObject("SentEmail", {
     subject: t.exposeString("subject"),
     bodyText: t.exposeString("bodyText", { nullable: true, complexity: BODY_COST }),
     bodyHtml: t.exposeString("bodyHtml", { nullable: true, complexity: BODY_COST }),
+    // Costs nothing of its own: it stands in for the bodies (as Email.fenced does).
+    fenced: t.string({
+      complexity: 0,
+      description:
+        "bodyText (else bodyHtml) inside a fence it cannot close, labelled author=you, for a model to read: a forward quotes its original, which is its sender's data",
+      resolve: (sent) => fencedOwnTextOf(sent),
+    }),
     sentAt: t.expose("sentAt", { type: "Timestamp" }),
     providerId: t.exposeString("providerId", { nullable: true, description: "The provider's tracking id" }),
     cc: t.stringList({ resolve: (sent) => addressesOf(sent.ccList) }),

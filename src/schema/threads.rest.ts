@@ -58,7 +58,7 @@ export const threadOperations = [
       title: "Read a conversation",
       fills: FENCED,
       description:
-        "Reads one conversation whole: the messages received and sent in it, oldest first, each marked by direction (received or sent); a received one's text is only in fenced, as read_email gives it.",
+        "Reads one conversation whole: the messages received and sent in it, oldest first, each marked by direction (received or sent); a received one's text is only in fenced, as read_email gives it, and a sent one's too, between markers labelled author=you (a forward quotes its original, which is that sender's data).",
     },
   }),
   declare({
