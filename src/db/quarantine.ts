@@ -1,6 +1,6 @@
 import type { Prisma, Quarantined } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
-import { insertRow } from "./rows.ts";
+import { bytesOf, columnsOf, insertRow, rowOf } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
 // Messages held out of agents' mailboxes (mailbox/quarantine.ts). Written in
@@ -57,9 +57,10 @@ export async function listQuarantined(
   return { data, total };
 }
 
-/** One held message with its bytes, or null. */
-export function findQuarantined(store: Store, id: string): Promise<Quarantined | null> {
-  return store.prisma.quarantined.findUnique({ where: { id } });
+/** One held message with its bytes, or null. Raw, as the source of an email is read (rawSource, emails.ts). */
+export async function findQuarantined({ sql }: Store, id: string): Promise<Quarantined | null> {
+  const row = await sql.one(`SELECT ${columnsOf("Quarantined")} FROM "Quarantined" WHERE "id" = ?`, [id]);
+  return row ? { ...rowOf(sql, "Quarantined", row), raw: bytesOf(row.raw) as Uint8Array<ArrayBuffer> } : null;
 }
 
 /** Takes a held message out, inside a transaction; false when it was not there (released or deleted meanwhile). */

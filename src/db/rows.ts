@@ -48,6 +48,11 @@ function conversionsOf(model: Model): [string, Convert][] {
   return found;
 }
 
+/** A Bytes column as the drivers read it (a Buffer on both), as a Buffer without copying it. */
+export function bytesOf(value: unknown): Buffer {
+  return Buffer.isBuffer(value) ? value : Buffer.from(value as Uint8Array);
+}
+
 /**
  * A row of the model as Prisma would hand it back; a column the statement did
  * not read stays out. A copy, not the driver's own object: better-sqlite3
