@@ -7,6 +7,20 @@ import { startTestService, type TestService } from "./support/service.ts";
 
 const isRefusal = (reply: Reply) => reply.status === 429;
 
+/**
+ * The most requests of a key limited to 5 a second, with a burst of 5 more every 10 s, that may pass while
+ * `run` lasts: 5 for each 1-s window it spans, one more for a window that ends while it runs, and a burst for
+ * each 10-s window (the windows start at the key's first request). Under a second, 15. A busy machine
+ * stretches the run, and the bound grows with it: the test says what the limiter does, not how fast the
+ * machine is.
+ */
+async function mostThatPass<T>(run: () => Promise<T>): Promise<{ result: T; most: number }> {
+  const started = Date.now();
+  const result = await run();
+  const seconds = Math.max((Date.now() - started) / 1000, 0.001);
+  return { result, most: 5 * (Math.ceil(seconds) + 1) + 5 * Math.ceil(seconds / 10) };
+}
+
 function expectRefusal(reply: Reply, policy: string) {
   expect(reply.status).toBe(429);
   expect(reply.body).toMatchObject({
@@ -33,13 +47,13 @@ describe("per API key", () => {
 
   test("5 a second and a burst of as many again; then 429 with Retry-After and the RateLimit headers; other keys go on", async () => {
     const [busy, calm] = await Promise.all([createAgent(api), createAgent(api)]);
-    const replies = await Promise.all(
-      Array.from({ length: 30 }, () => api.get("/verify/status", { key: busy.apiKey })),
+    const { result: replies, most } = await mostThatPass(() =>
+      Promise.all(Array.from({ length: 30 }, () => api.get("/verify/status", { key: busy.apiKey }))),
     );
     const passed = replies.filter((reply) => reply.status === 200).length;
-    // A second's window may end while they run: at most one more second's 5.
+    // Within a second: 10, or 15 when a second's window ends while they run.
     expect(passed).toBeGreaterThanOrEqual(10);
-    expect(passed).toBeLessThanOrEqual(15);
+    expect(passed).toBeLessThanOrEqual(Math.min(most, 30));
     expect(replies.filter(isRefusal).length).toBe(30 - passed);
     expectRefusal(replies.find(isRefusal) as Reply, '"key";q=5;w=1');
     expect((await api.get("/verify/status", { key: calm.apiKey })).status).toBe(200);
@@ -55,12 +69,15 @@ describe("per API key", () => {
   test.runIf(process.env.TEST_DATABASE === "postgresql")("instances on one PostgreSQL count together", async () => {
     const other = new Api((await svc.startAnother()).url);
     const agent = await createAgent(api);
-    const replies = await Promise.all(
-      Array.from({ length: 40 }, (_, n) => (n % 2 ? api : other).get("/verify/status", { key: agent.apiKey })),
+    const { result: replies, most } = await mostThatPass(() =>
+      Promise.all(
+        Array.from({ length: 40 }, (_, n) => (n % 2 ? api : other).get("/verify/status", { key: agent.apiKey })),
+      ),
     );
     const passed = replies.filter((reply) => reply.status === 200).length;
+    // Counted apart, each instance would let 10 pass at once, 20 in all.
     expect(passed).toBeGreaterThanOrEqual(10);
-    expect(passed).toBeLessThanOrEqual(15);
+    expect(passed).toBeLessThanOrEqual(most);
   });
 });
 
