@@ -55,9 +55,7 @@ export const draftOperations = [
     path: "/agents/:agentId/drafts/:draftId",
     ...ownAgent("sending"),
     operation: graphql(
-      `query GetDraft($agentId: ID!, $draftId: ID!, $fenced: Boolean = false) {
-        agent(id: $agentId) { draft(id: $draftId) { ...DraftFields } }
-      }`,
+      `query GetDraft($agentId: ID!, $draftId: ID!, $fenced: Boolean = false) { agent(id: $agentId) { draft(id: $draftId) { ...DraftFields } } }`,
       [DraftFields],
     ),
     respond: ({ agent }) => agent?.draft,

@@ -164,9 +164,7 @@ export const sendingOperations = [
     path: "/agents/:agentId/sent/:sentId",
     ...ownAgent("sending"),
     operation: graphql(
-      `query GetSentEmail($agentId: ID!, $sentId: ID!, $fenced: Boolean = false) {
-        agent(id: $agentId) { sentEmail(id: $sentId) { ...SentFields } }
-      }`,
+      `query GetSentEmail($agentId: ID!, $sentId: ID!, $fenced: Boolean = false) { agent(id: $agentId) { sentEmail(id: $sentId) { ...SentFields } } }`,
       [SentFields],
     ),
     respond: ({ agent }) => agent?.sentEmail && sentObject(agent.sentEmail),
