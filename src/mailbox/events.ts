@@ -33,13 +33,14 @@ export const MAX_WAIT_SECONDS = 25;
 /**
  * Appends the transaction's events once its work is done. What needs no order
  * first: each agent's webhooks, and the NOTIFY (PostgreSQL delivers it when
- * the transaction commits), the webhook worker's too when an agent has
- * webhooks (whether true: its waiters in this process are woken at commit). Then the appending takes its turn, held until
- * commit, so that event ids become visible in the order they were handed out
- * (a sequence alone hands them out before commit, and id 101 could be seen
- * before 100). Last and short: transactions on other agents' mail run side by
- * side up to it, on several instances too; and one holding it waits on no row
- * another holds, so none waits on another in a circle.
+ * the transaction commits), and the webhook worker's when one of the agents
+ * has webhooks. Then the appending takes its turn, held until commit, so that
+ * event ids become visible in the order they were handed out (a sequence
+ * alone hands them out before commit, and id 101 could be seen before 100).
+ * Last and short: transactions on other agents' mail run side by side up to
+ * it, on several instances too; and one holding it waits on no row another
+ * holds, so none waits on another in a circle. Answers whether one of the
+ * agents has webhooks: the worker in this process is then woken at commit.
  */
 async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promise<boolean> {
   const { clock, sql, wakeups } = services;

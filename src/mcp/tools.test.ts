@@ -140,9 +140,9 @@ test("mail the agent wrote reaches a model fenced: sent mail, a thread's sent me
     ["list_drafts", "Draft"],
     ["create_draft", "Draft"],
     ["update_draft", "Draft"],
-  ]) {
-    expect(fieldsOf(name as string, type as string), name).toEqual(expect.arrayContaining(["subject", "fenced"]));
-    expect(named(name as string).description, name).toContain("author=you");
+  ] as const) {
+    expect(fieldsOf(name, type), name).toEqual(expect.arrayContaining(["subject", "fenced"]));
+    expect(named(name).description, name).toContain("author=you");
   }
 });
 
