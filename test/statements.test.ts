@@ -195,3 +195,44 @@ describe("an agent's webhooks", () => {
     expect(many).toBe(3);
   });
 });
+
+describe("attachments' contents", () => {
+  /** A message from outside with `count` small attachments. */
+  const withAttachments = (to: TestAgent, count: number) =>
+    rawMessage({
+      to: `${to.id}@${DOMAIN}`,
+      id: messageId(),
+      subject: `${count} files`,
+      contentType: 'multipart/mixed; boundary="b"',
+      body: [
+        ...["--b", "Content-Type: text/plain", "", "Files attached."],
+        ...Array.from({ length: count }, (_, n) => [
+          "--b",
+          `Content-Type: text/plain; name="f${n}.txt"`,
+          `Content-Disposition: attachment; filename="f${n}.txt"`,
+          "",
+          `file ${n}`,
+        ]).flat(),
+        "--b--",
+      ].join("\r\n"),
+    });
+
+  test("an email's message is read once however many of its attachments' contents a query asks for", async () => {
+    const holder = await createVerifiedAgent(api, x);
+    await dovecot.append([withAttachments(holder, 1), withAttachments(holder, 4)]);
+    const inbox = (await inboxOf(api, holder, 2, 30_000)).body.data;
+    const emailWith = (count: number) => inbox.find((email: { subject: string }) => email.subject === `${count} files`);
+    const contents = (email: { id: string }) =>
+      statementsOf((headers) =>
+        api.post("/graphql", {
+          key: holder.apiKey,
+          headers,
+          body: {
+            query: `query($a: ID!, $e: ID!) { email(agentId: $a, emailId: $e) { attachments { content } } }`,
+            variables: { a: holder.id, e: email.id },
+          },
+        }),
+      );
+    expect(await contents(emailWith(4))).toBe(await contents(emailWith(1)));
+  });
+});

@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
-import { attachmentContent } from "./attachments.ts";
+import { attachmentContent, emailAttachments } from "./attachments.ts";
 import { isPending } from "./drafts.ts";
 import { getEmail, listEmails } from "./emails.ts";
 import type { AgentRecord, EmailRecord } from "./records.ts";
@@ -59,6 +59,16 @@ test("an attachment reads back byte for byte, and only for the agent that holds 
   await expect(attachmentContent(memory.services, other, email.id, attachment?.id ?? "")).rejects.toMatchObject({
     kind: "NOT_FOUND",
   });
+});
+
+test("every attachment of an email from one reading, in order; 404 for another agent's email", async () => {
+  const agent = await memory.agent("reader");
+  const email = await receiveInvoice(agent);
+  const parts = await emailAttachments(memory.services, agent, email.id);
+  expect(parts.map(({ record }) => record.id)).toEqual(attachmentsOf(email).map(({ id }) => id));
+  expect(parts[0]?.content.equals(PDF)).toBe(true);
+  const other = await memory.agent("outsider");
+  await expect(emailAttachments(memory.services, other, email.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
 });
 
 test("a forward carries the original's attachments and quotes it", async () => {

@@ -12,7 +12,7 @@ import type { Services } from "./services.ts";
 // copy that counts against storage: a download parses the message again and
 // takes the part from its recorded place, checked against its SHA-256.
 
-interface Part {
+export interface Part {
   record: Attachment;
   content: Buffer;
 }
@@ -54,14 +54,27 @@ export async function attachmentContent(
   return part;
 }
 
+/**
+ * Every attachment of one of the agent's emails with its bytes, from one parse of its message; 404 unless the
+ * email is the agent's.
+ */
+export async function emailAttachments(
+  services: Services,
+  reader: Reader & { id: string },
+  emailId: string,
+): Promise<Part[]> {
+  const parts = await partsOf(services, reader, emailId, () => true);
+  if (!parts) throw new ServiceError("NOT_FOUND", "Email not found");
+  return parts;
+}
+
 /** Every attachment of an email, ready to go out again with a forward. */
 export async function attachmentsToForward(
   services: Services,
   reader: Reader & { id: string },
   emailId: string,
 ): Promise<MessageAttachment[]> {
-  const parts = await partsOf(services, reader, emailId, () => true);
-  if (!parts) throw new ServiceError("NOT_FOUND", "Email not found");
+  const parts = await emailAttachments(services, reader, emailId);
   return parts.map(({ record, content }, position) => ({
     filename: asFilename(record.filename, position),
     contentType: record.contentType,

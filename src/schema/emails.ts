@@ -1,5 +1,5 @@
 import { ServiceError } from "../errors.ts";
-import { attachmentContent } from "../mailbox/attachments.ts";
+import { emailAttachments, type Part } from "../mailbox/attachments.ts";
 import type { Authentication } from "../mailbox/authentication.ts";
 import {
   deleteEmail,
@@ -61,6 +61,29 @@ async function attachmentAgent(ctx: Context, emailId: string): Promise<AgentReco
 /** The agent's mail as the request's key may read it (readerOf). */
 export const readerFor = async (ctx: Context, agent: { id: string }) => readerOf(agent, await ctx.grant());
 
+/**
+ * Per request: each email's attachments with their bytes, so that its message is read and parsed once however
+ * many of their contents the request asks for.
+ */
+const partsRead = new WeakMap<Context, Map<string, Promise<Part[]>>>();
+
+/** One attachment's bytes, from its email's parts as this request read them. */
+async function attachmentBytes(ctx: Context, emailId: string, attachmentId: string): Promise<Buffer> {
+  let read = partsRead.get(ctx);
+  if (!read) {
+    read = new Map();
+    partsRead.set(ctx, read);
+  }
+  let parts = read.get(emailId);
+  if (!parts) {
+    parts = (async () => emailAttachments(ctx, await readerFor(ctx, await attachmentAgent(ctx, emailId)), emailId))();
+    read.set(emailId, parts);
+  }
+  const part = (await parts).find(({ record }) => record.id === attachmentId);
+  if (!part) throw new ServiceError("NOT_FOUND", "Attachment not found");
+  return part.content;
+}
+
 /** Attachment.content carries no more than this; larger ones are downloaded. */
 const MAX_INLINE_CONTENT = 10 * 1024 * 1024;
 
@@ -89,10 +112,8 @@ builder.prismaObject("Attachment", {
             `The attachment is over ${MAX_INLINE_CONTENT / 2 ** 20} MiB: download it from downloadPath`,
           );
         }
-        const agent = await attachmentAgent(ctx, a.emailId);
         return ctx.answer.load(
-          async () =>
-            (await attachmentContent(ctx, await readerFor(ctx, agent), a.emailId, a.id)).content.toString("base64"),
+          async () => (await attachmentBytes(ctx, a.emailId, a.id)).toString("base64"),
           (base64) => base64.length,
         );
       },
