@@ -1,21 +1,31 @@
 import { parentPort } from "node:worker_threads";
+import { attachmentContents } from "../mailbox/mime.ts";
 import { parseMessage } from "./parse.ts";
 
 // A reader's thread: says "ready" once loaded, then parses raw messages,
-// with or without their reading help, several side by side, and answers each
-// with what it found or why it could not.
+// with or without their reading help, or for their attachments' bytes alone
+// (a download), several side by side, and answers each with what it found
+// or why it could not.
 
-export interface ReadRequest {
-  id: number;
-  raw: Uint8Array;
-  derive: boolean;
+/** A message to read: as filing reads it (with or without its reading help), or for its attachments' bytes. */
+export type ReadRequest = { id: number; raw: Uint8Array } & ({ derive: boolean } | { attachments: true });
+
+export type ReadAnswer = { id: number } & (
+  | { message: Awaited<ReturnType<typeof parseMessage>> }
+  | { attachments: Uint8Array[] }
+  | { error: string }
+);
+
+/** What the request asks for, without its id. */
+function answerTo(request: ReadRequest, raw: Buffer) {
+  if ("attachments" in request) return attachmentContents(raw).then((attachments) => ({ attachments }));
+  return parseMessage(raw, { derive: request.derive }).then((message) => ({ message }));
 }
 
-export type ReadAnswer = { id: number } & ({ message: Awaited<ReturnType<typeof parseMessage>> } | { error: string });
-
-parentPort?.on("message", async ({ id, raw, derive }: ReadRequest) => {
-  const answer: ReadAnswer = await parseMessage(Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength), { derive })
-    .then((message) => ({ id, message }))
+parentPort?.on("message", async (request: ReadRequest) => {
+  const { id, raw } = request;
+  const answer: ReadAnswer = await answerTo(request, Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength))
+    .then((found) => ({ id, ...found }))
     .catch((error: unknown) => ({ id, error: error instanceof Error ? error.message : String(error) }));
   parentPort?.postMessage(answer);
 });

@@ -4,7 +4,8 @@ import { startReaders, Unreadable } from "./readers.ts";
 
 // The readers' timeouts and re-reads, with threads that behave on cue: one
 // that never answers a message holding "hang" with its reading help (or,
-// for "stuck", at all), and one that fails before it is ready.
+// for "stuck", at all), and one that fails before it is ready; and a
+// download's attachments read on the real thread.
 
 const CUED = `
 const { parentPort } = require("node:worker_threads");
@@ -64,6 +65,40 @@ describe("readers", () => {
       const failure = await read(readers, "fine").catch((error: unknown) => error);
       expect(failure).toBeInstanceOf(Error);
       expect(failure).not.toBeInstanceOf(Unreadable);
+    } finally {
+      await readers.close();
+    }
+  });
+
+  test("a download's attachments: each one's bytes, in the order filing records them, read on a thread", async () => {
+    const readers = startReaders();
+    try {
+      const raw = [
+        "From: a@sender.example",
+        "To: b@agents.example",
+        "Subject: Two files",
+        'Content-Type: multipart/mixed; boundary="M"',
+        "",
+        "--M",
+        "Content-Type: text/plain",
+        "",
+        "Attached.",
+        "--M",
+        'Content-Type: application/octet-stream; name="one.bin"',
+        "Content-Transfer-Encoding: base64",
+        "",
+        Buffer.from([0, 1, 2, 255]).toString("base64"),
+        "--M",
+        'Content-Type: text/plain; name="two.txt"',
+        'Content-Disposition: attachment; filename="two.txt"',
+        "",
+        "second",
+        "--M--",
+        "",
+      ].join("\r\n");
+      const contents = await readers.attachments(Buffer.from(raw));
+      expect(contents.map((bytes) => [...bytes])).toEqual([[0, 1, 2, 255], [...Buffer.from("second")]]);
+      expect(contents[0]).toBeInstanceOf(Buffer);
     } finally {
       await readers.close();
     }

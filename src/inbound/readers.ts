@@ -5,7 +5,8 @@ import type { ReadAnswer, ReadRequest } from "./parse-worker.ts";
 
 // Raw messages are parsed, and their reading help worked out, on threads of
 // their own: the work grows with what a stranger sent, and on the thread
-// that answers requests a single message could hold every request up.
+// that answers requests a single message could hold every request up. A
+// download of an attachment parses its stored message there too.
 //
 // A batch's messages go to the readers all at once, each thread working on
 // several side by side, as the poller did on its own thread. A thread whose
@@ -38,6 +39,8 @@ class CutShort extends Unreadable {
 export interface Readers {
   /** The message with its reading help; without it when that takes too long; Unreadable when neither can be had. */
   read(raw: Buffer): Promise<ParsedMessage>;
+  /** Each of its attachments' bytes, in the positions filing recorded; Unreadable when that takes too long. */
+  attachments(raw: Buffer): Promise<Buffer[]>;
   close(): Promise<void>;
 }
 
@@ -56,8 +59,11 @@ function startParseWorker(): Worker {
   return new Worker(source, { ...options, eval: true });
 }
 
+/** A thread's answer to what it was asked, without its id. */
+type Found = { message: ParsedMessage } | { attachments: Uint8Array[] };
+
 interface Pending {
-  resolve(message: ParsedMessage): void;
+  resolve(found: Found): void;
   reject(error: Error): void;
   /** Armed once the thread is ready: a slow start is no message's fault. */
   timer?: NodeJS.Timeout;
@@ -78,15 +84,26 @@ class Reader {
     return this.#pending.size;
   }
 
-  read(raw: Buffer, derive: boolean): Promise<ParsedMessage> {
+  async read(raw: Buffer, derive: boolean): Promise<ParsedMessage> {
+    const found = await this.#ask({ id: this.#next++, raw, derive });
+    if (!("message" in found)) throw new Error("a reader answered a reading with something else");
+    return found.message;
+  }
+
+  async attachments(raw: Buffer): Promise<Buffer[]> {
+    const found = await this.#ask({ id: this.#next++, raw, attachments: true });
+    if (!("attachments" in found)) throw new Error("a reader answered a download with something else");
+    return found.attachments.map((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+
+  #ask(request: ReadRequest): Promise<Found> {
     if (this.#closed) return Promise.reject(new Error("the readers are closed"));
     const worker = this.started();
-    const id = this.#next++;
     return new Promise((resolve, reject) => {
       const pending: Pending = { resolve, reject };
-      this.#pending.set(id, pending);
-      if (this.#ready) this.#arm(id, pending);
-      worker.postMessage({ id, raw, derive } satisfies ReadRequest);
+      this.#pending.set(request.id, pending);
+      if (this.#ready) this.#arm(request.id, pending);
+      worker.postMessage(request);
     });
   }
 
@@ -126,8 +143,8 @@ class Reader {
     if (!pending) return;
     this.#pending.delete(answer.id);
     clearTimeout(pending.timer);
-    if ("message" in answer) pending.resolve(answer.message);
-    else pending.reject(new Unreadable(answer.error));
+    if ("error" in answer) pending.reject(new Unreadable(answer.error));
+    else pending.resolve(answer);
   }
 
   /**
@@ -164,11 +181,13 @@ export function startReaders(options: ReaderOptions = {}): Readers {
   // Messages cut short are read again here one at a time, so that only the one at fault is cut short again.
   const alone = new Reader(settings);
   let turn: Promise<unknown> = Promise.resolve();
-  const readAlone = (raw: Buffer, derive: boolean) => {
-    const read = turn.then(() => alone.read(raw, derive));
-    turn = read.catch(() => {});
-    return read;
+  const inTurn = <T>(work: (reader: Reader) => Promise<T>): Promise<T> => {
+    const done = turn.then(() => work(alone));
+    turn = done.catch(() => {});
+    return done;
   };
+  const readAlone = (raw: Buffer, derive: boolean) => inTurn((reader) => reader.read(raw, derive));
+  const leastLoaded = () => readers.reduce((a, b) => (b.load < a.load ? b : a));
   /** Read alone: with its help unless its own reading took too long; without it if this one does too. */
   const again = async (raw: Buffer, cut: CutShort) => {
     if (cut.own) return readAlone(raw, false);
@@ -181,11 +200,19 @@ export function startReaders(options: ReaderOptions = {}): Readers {
   };
   return {
     async read(raw) {
-      const least = readers.reduce((a, b) => (b.load < a.load ? b : a));
       try {
-        return await least.read(raw, true);
+        return await leastLoaded().read(raw, true);
       } catch (error) {
         if (error instanceof CutShort) return again(raw, error);
+        throw error;
+      }
+    },
+    async attachments(raw) {
+      try {
+        return await leastLoaded().attachments(raw);
+      } catch (error) {
+        // Cut short by another message the thread held: read alone.
+        if (error instanceof CutShort && !error.own) return inTurn((reader) => reader.attachments(raw));
         throw error;
       }
     },
@@ -202,6 +229,10 @@ export function lazyReaders(): Readers {
     read(raw) {
       readers ??= startReaders();
       return readers.read(raw);
+    },
+    attachments(raw) {
+      readers ??= startReaders();
+      return readers.attachments(raw);
     },
     async close() {
       await readers?.close();

@@ -4,13 +4,14 @@ import { ServiceError } from "../errors.ts";
 import type { Attachment } from "../generated/prisma/sqlite/client.ts";
 import type { MessageAttachment } from "../outbound/compose.ts";
 import type { Reader } from "./emails.ts";
-import { parseMime } from "./mime.ts";
 import { asFilename } from "./outgoing.ts";
 import type { Services } from "./services.ts";
 
 // Attachments of received mail. Their bytes stay in the raw message, the one
-// copy that counts against storage: a download parses the message again and
-// takes the part from its recorded place, checked against its SHA-256.
+// copy that counts against storage: a download parses the message again, on
+// the reader threads (a large message would hold up every request on the
+// thread that answers them), and takes the part from its recorded place,
+// checked against its SHA-256.
 
 export interface Part {
   record: Attachment;
@@ -31,9 +32,9 @@ async function partsOf(
   if (!email) return null;
   const records = email.attachments.filter(which);
   if (records.length === 0) return [];
-  const parsed = await parseMime(email.raw);
+  const contents = await services.reader.attachments(email.raw);
   return records.map((record) => {
-    const content = parsed.attachments[record.position]?.content;
+    const content = contents[record.position];
     // The same bytes as when it was filed, or none: a parser that reads the message otherwise is a fault of ours.
     if (!content || createHash("sha256").update(content).digest("hex") !== record.sha256) {
       throw new Error(`attachment ${record.id} is not where it was found`);

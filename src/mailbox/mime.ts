@@ -14,6 +14,11 @@ export async function parseMime(raw: Buffer) {
   });
 }
 
+/** Each attachment's decoded bytes, in the order parseMime gives them: the positions filing records. */
+export async function attachmentContents(raw: Buffer): Promise<Buffer[]> {
+  return (await parseMime(raw)).attachments.map((attachment) => attachment.content);
+}
+
 /** The <…> Message-IDs in a header, in order. */
 export function messageIdsIn(value: string | string[] | undefined): string[] {
   return [value ?? []].flat().flatMap((part) => part.match(/<[^<>\s]+>/g) ?? []);

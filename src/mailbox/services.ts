@@ -14,6 +14,8 @@ import type { RequestLimits } from "./request-limits.ts";
 /** Reads a message as inbound mail is read (on the inbound side's reader threads): mail between agents here is filed so. */
 export interface MailReader {
   read(raw: Buffer): Promise<IncomingMessage>;
+  /** Each attachment's bytes, in the positions filing recorded (attachmentContents, mime.ts). */
+  attachments(raw: Buffer): Promise<Buffer[]>;
 }
 
 /** What every domain function may use; one set per running service. */

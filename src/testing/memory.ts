@@ -16,6 +16,7 @@ import { isPending } from "../mailbox/drafts.ts";
 import { agentEvents } from "../mailbox/events.ts";
 import { type Filed, fileDelivered } from "../mailbox/filing.ts";
 import { NOT_SCANNED, type Scans } from "../mailbox/inspection.ts";
+import { attachmentContents } from "../mailbox/mime.ts";
 import { type SendInput, sendEmail } from "../mailbox/outbox.ts";
 import type { AgentRecord, SentRecord } from "../mailbox/records.ts";
 import { ensureReturnPathKey } from "../mailbox/return-path.ts";
@@ -140,7 +141,7 @@ async function startServices(file: string, env: Record<string, string>): Promise
     ...servicesFor(database, parts),
     posts: { find: async (url) => posts.get(url.canonical) ?? null },
     // Mail between agents here is read in this thread, as the reader threads would read it.
-    reader: { read: (raw) => parseMessage(raw, { derive: true }) },
+    reader: { read: (raw) => parseMessage(raw, { derive: true }), attachments: attachmentContents },
   };
   await ensureConfiguredDomains(services);
   await sealReviewSecrets(services);
