@@ -13,6 +13,9 @@ import type { Services } from "./services.ts";
 // thread that answers them), and takes the part from its recorded place,
 // checked against its SHA-256.
 
+/** An agent's mail as a key may read it. */
+type AgentReader = Reader & { id: string };
+
 export interface Part {
   record: Attachment;
   content: Buffer;
@@ -24,7 +27,7 @@ export interface Part {
  */
 async function partsOf(
   services: Services,
-  reader: Reader & { id: string },
+  reader: AgentReader,
   emailId: string,
   which: (attachment: Attachment) => boolean,
 ): Promise<Part[] | null> {
@@ -46,7 +49,7 @@ async function partsOf(
 /** One attachment with its bytes; 404 unless it is in one of the agent's emails. */
 export async function attachmentContent(
   services: Services,
-  reader: Reader & { id: string },
+  reader: AgentReader,
   emailId: string,
   attachmentId: string,
 ): Promise<Part> {
@@ -59,11 +62,7 @@ export async function attachmentContent(
  * Every attachment of one of the agent's emails with its bytes, from one parse of its message; 404 unless the
  * email is the agent's.
  */
-export async function emailAttachments(
-  services: Services,
-  reader: Reader & { id: string },
-  emailId: string,
-): Promise<Part[]> {
+export async function emailAttachments(services: Services, reader: AgentReader, emailId: string): Promise<Part[]> {
   const parts = await partsOf(services, reader, emailId, () => true);
   if (!parts) throw new ServiceError("NOT_FOUND", "Email not found");
   return parts;
@@ -72,7 +71,7 @@ export async function emailAttachments(
 /** Every attachment of an email, ready to go out again with a forward. */
 export async function attachmentsToForward(
   services: Services,
-  reader: Reader & { id: string },
+  reader: AgentReader,
   emailId: string,
 ): Promise<MessageAttachment[]> {
   const parts = await emailAttachments(services, reader, emailId);
