@@ -3,7 +3,7 @@ import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import { NOT_EVALUATED } from "./authentication.ts";
 import { getEmail, listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
-import { type Arrival, dropped, fileDelivered } from "./filing.ts";
+import { type Arrival, dropped, type Filed, fileDelivered } from "./filing.ts";
 import { NOT_SCANNED } from "./inspection.ts";
 import type { AgentRecord } from "./records.ts";
 import { setSenders } from "./senders.ts";
@@ -116,37 +116,49 @@ describe("messages handed over together", () => {
   const subjects = async (agent: AgentRecord) =>
     (await listEmails(memory.services, agent, {})).data.map((email) => email.subject).sort();
 
-  test("while one transaction files, the messages that arrive wait and are filed together in the next", async () => {
+  test("messages handed over in one turn are filed in one transaction; those that come while it files, in the next", async () => {
     const agent = await memory.agent("grouped");
-    const arrivals = await Promise.all(["a", "b", "c", "d", "e"].map((subject) => arrival(agent, subject)));
-    const transactions = vi.spyOn(memory.services.sql, "transaction");
-    const filed = await Promise.all(arrivals.map((one) => fileDelivered(memory.services, one)));
-    expect(filed.map(([one]) => one?.outcome)).toEqual(["stored", "stored", "stored", "stored", "stored"]);
-    // The first alone, the four that came meanwhile in one more.
-    expect(transactions).toHaveBeenCalledTimes(2);
-    transactions.mockRestore();
-    expect(await subjects(agent)).toEqual(["a", "b", "c", "d", "e"]);
+    const handOver = (arrivals: Arrival[]) => Promise.all(arrivals.map((one) => fileDelivered(memory.services, one)));
+    const { sql } = memory.services;
+    const transaction = sql.transaction.bind(sql);
+    const together = await Promise.all(["a", "b", "c", "d", "e"].map((subject) => arrival(agent, subject)));
+    const alone = vi.spyOn(sql, "transaction");
+    expect((await handOver(together)).map(([one]) => one?.outcome)).toEqual(Array(5).fill("stored"));
+    expect(alone).toHaveBeenCalledTimes(1);
+    alone.mockRestore();
+
+    const arrivals = await Promise.all(["f", "g", "h", "i", "j"].map((subject) => arrival(agent, subject)));
+    const [early, late] = [arrivals.slice(0, 3), arrivals.slice(3)];
+    let meanwhile: Promise<Filed[][]> | undefined;
+    const interleaved = vi.spyOn(sql, "transaction").mockImplementation((work) => {
+      meanwhile ??= handOver(late);
+      return transaction(work);
+    });
+    const filed = [...(await handOver(early)), ...(await (meanwhile as Promise<Filed[][]>))];
+    expect(filed.map(([one]) => one?.outcome)).toEqual(Array(5).fill("stored"));
+    expect(interleaved).toHaveBeenCalledTimes(2);
+    interleaved.mockRestore();
+    expect(await subjects(agent)).toEqual(["a", "b", "c", "d", "e", "f", "g", "h", "i", "j"]);
   });
 
   test("a message that fails its group's transaction fails the others of it, and none of them is kept", async () => {
     const agent = await memory.agent("failing");
-    const [first, second, broken] = await Promise.all(["first", "second", "broken"].map((s) => arrival(agent, s)));
+    const [first, second, broken, after] = await Promise.all(
+      ["first", "second", "broken", "after"].map((s) => arrival(agent, s)),
+    );
     const unreadable = { ...(broken as Arrival), message: { ...(broken as Arrival).message, from: null as never } };
     const results = await Promise.allSettled(
       [first, second, unreadable].map((one) => fileDelivered(memory.services, one as Arrival)),
     );
-    expect(results.map((result) => result.status)).toEqual(["fulfilled", "rejected", "rejected"]);
-    expect(await subjects(agent)).toEqual(["first"]);
+    expect(results.map((result) => result.status)).toEqual(["rejected", "rejected", "rejected"]);
+    // The next group is filed as if nothing had happened.
+    expect((await fileDelivered(memory.services, after as Arrival))[0]?.outcome).toBe("stored");
+    expect(await subjects(agent)).toEqual(["after"]);
   });
 
-  /** Files the arrivals in one group: the first transaction takes another agent's message alone, the next these. */
-  const fileTogether = async (arrivals: Arrival[]) => {
-    const first = fileDelivered(memory.services, await arrival(await memory.agent(`first-${++groups}`), "first"));
-    const filed = await Promise.all(arrivals.map((one) => fileDelivered(memory.services, one)));
-    await first;
-    return filed.map(([one]) => one?.outcome);
-  };
-  let groups = 0;
+  /** Files the arrivals in one group: handed over in one turn. */
+  const fileTogether = async (arrivals: Arrival[]) =>
+    (await Promise.all(arrivals.map((one) => fileDelivered(memory.services, one)))).map(([one]) => one?.outcome);
   const threadsOf = async (agent: AgentRecord) =>
     Object.fromEntries(
       (await listEmails(memory.services, agent, {})).data.map((email) => [email.subject, email.threadId]),

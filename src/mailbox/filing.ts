@@ -373,6 +373,10 @@ const groups = new WeakMap<Services["sql"], Group>();
 /** Files the waiting messages a group at a time, each group in one transaction, until none wait. */
 async function fileGroups(services: Services, group: Group): Promise<void> {
   group.running = true;
+  // A turn of the event loop first: messages whose reading or checks end in this turn join the first group and
+  // share its commit, where the first one alone would otherwise commit by itself. The next groups gather
+  // while the one before commits.
+  await new Promise((resolve) => setImmediate(resolve));
   while (group.waiting.length > 0) {
     const taken = group.waiting.splice(0, GROUP_LIMIT);
     try {
@@ -394,8 +398,9 @@ async function fileGroups(services: Services, group: Group): Promise<void> {
 
 /**
  * Files one message handed over directly (the SMTP door, /inbound/raw), for
- * each of its recipients. Messages handed over while a filing transaction
- * runs wait for the next one, which files them all (group commit): each is
+ * each of its recipients. Messages handed over in the same turn of the event
+ * loop share one filing transaction, and those handed over while it runs wait
+ * for the next one, which files them all (group commit): each is
  * answered only once that transaction committed, and if it fails, every
  * message of it fails and none is kept. A retry of a message already filed
  * for a recipient is a duplicate, not a second copy.
