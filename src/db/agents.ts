@@ -5,7 +5,7 @@ import { isUniqueViolation } from "./errors.ts";
 import type { Window } from "./pages.ts";
 import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import { likeLiteral } from "./sql.ts";
-import type { Param, Row, Tx } from "./statements.ts";
+import { oneOf, type Param, type Row, type Tx } from "./statements.ts";
 
 // Agents: who they are, their keys, their verification, their limits. An
 // agent is expired once it has stayed unverified past a cutoff the domain
@@ -370,6 +370,8 @@ export type Recipient = Pick<
   | "screeningPolicy"
 >;
 
+const RECIPIENT = `"id", "domain", "podId", "verifiedAt", "allowOnly", "storageLimit", "storageUsed", "dailySendLimit", "screeningPolicy"`;
+
 /**
  * The agent with this id in lower case, in the filing transaction or at the
  * SMTP door's RCPT TO. Raw: the filing transaction is ours (with the
@@ -377,11 +379,16 @@ export type Recipient = Pick<
  * statement costs a fraction of Prisma's query (docs/performance.md).
  */
 export async function recipientByIdKey(tx: Tx, idKey: string): Promise<Recipient | null> {
-  const row = await tx.one(
-    `SELECT "id", "domain", "podId", "verifiedAt", "allowOnly", "storageLimit", "storageUsed", "dailySendLimit", "screeningPolicy" FROM "Agent" WHERE "idKey" = ?`,
-    [idKey],
-  );
+  const row = await tx.one(`SELECT ${RECIPIENT} FROM "Agent" WHERE "idKey" = ?`, [idKey]);
   return row ? (rowOf(tx, "Agent", row) as Recipient) : null;
+}
+
+/** The agents with these ids in lower case, by that id, in one statement: a filing transaction's recipients. */
+export async function recipientsByIdKeys(tx: Tx, idKeys: readonly string[]): Promise<Map<string, Recipient>> {
+  if (idKeys.length === 0) return new Map();
+  const keys = oneOf(`"idKey"`, idKeys);
+  const rows = await tx.all(`SELECT "idKey", ${RECIPIENT} FROM "Agent" WHERE ${keys.where}`, keys.params);
+  return new Map(rows.map(({ idKey, ...row }) => [idKey as string, rowOf(tx, "Agent", row) as Recipient]));
 }
 
 /** Who reviews an agent's held mail, as its row names them. */

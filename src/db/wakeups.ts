@@ -8,8 +8,8 @@ import type { Statements } from "./statements.ts";
 // replaying.
 
 export interface Wakeups {
-  /** Inside the transaction that wrote the event (or queued deliveries): tells other instances once it commits. */
-  announce(tx: Statements, agentId: string): Promise<void>;
+  /** Inside the transaction that wrote the agents' events (or queued deliveries): tells other instances once it commits. */
+  announce(tx: Statements, agentIds: readonly string[]): Promise<void>;
   /** Resolves at the next wake-up for any of the agents (or for everyone), or when the signal aborts. */
   next(agentIds: readonly string[], signal?: AbortSignal): Promise<void>;
   /** After a commit that wrote the agents' events (or queued deliveries): wakes their waiters in this process. */
@@ -111,8 +111,11 @@ export function listeningWakeups(connectionString: string, channel: string, onEr
 
   return {
     // NOTIFY inside the transaction is delivered when it commits, to every listener, this one included.
-    announce: async (tx, agentId) => {
-      await tx.one("SELECT pg_notify(?, ?)", [channel, agentId]);
+    // One notification an agent, all in one statement.
+    announce: async (tx, agentIds) => {
+      if (agentIds.length === 0) return;
+      const agents = agentIds.map(() => "(CAST(? AS text))").join(", ");
+      await tx.all(`SELECT pg_notify(?, "v"."agent") FROM (VALUES ${agents}) AS "v" ("agent")`, [channel, ...agentIds]);
     },
     next: (agentIds, signal) => waiters.next(agentIds, signal),
     committed: () => {},

@@ -1,8 +1,8 @@
 import type { Store } from "./client.ts";
 import { pageOf, rangeOf, type Window } from "./pages.ts";
-import { rowsOf } from "./rows.ts";
+import { rowOf } from "./rows.ts";
 import { deleteInBatches, type Sql } from "./sql.ts";
-import type { Tx } from "./statements.ts";
+import { oneOf, type Tx } from "./statements.ts";
 
 // Webhook deliveries: queued with their event, claimed when due, each
 // attempt recorded, trimmed when finished. Claiming is raw SQL: the query
@@ -212,16 +212,26 @@ export interface EnabledWebhook {
 }
 
 /**
- * Inside the transaction that writes the event (raw: it is ours): the enabled
- * webhooks of the agent and of its pod, if it has one, and the events each wants.
+ * Inside the transaction that writes the events (raw: it is ours): for each
+ * of the agents, the enabled webhooks of the agent and of its pod, if it has
+ * one, and the events each wants. One statement for all of them: a filing
+ * transaction writes events for as many agents as it filed mail for.
  */
-export async function enabledWebhooks(tx: Tx, agentId: string): Promise<EnabledWebhook[]> {
+export async function enabledWebhooks(tx: Tx, agentIds: readonly string[]): Promise<Map<string, EnabledWebhook[]>> {
+  const agents = oneOf(`"Agent"."id"`, agentIds);
   const rows = await tx.all(
-    `SELECT "id", "events" FROM "Webhook" WHERE "enabled" = ?
-      AND ("agentId" = ? OR "podId" = (SELECT "podId" FROM "Agent" WHERE "id" = ?))`,
-    [true, agentId, agentId],
+    `SELECT "Agent"."id" AS "forAgent", "Webhook"."id", "Webhook"."events" FROM "Agent"
+      JOIN "Webhook" ON "Webhook"."enabled" = ?
+        AND ("Webhook"."agentId" = "Agent"."id" OR "Webhook"."podId" = "Agent"."podId")
+      WHERE ${agents.where}`,
+    [true, ...agents.params],
   );
-  return rowsOf(tx, "Webhook", rows).map(({ id, events }) => ({ id, events: events as string[] }));
+  const found = new Map(agentIds.map((agentId): [string, EnabledWebhook[]] => [agentId, []]));
+  for (const row of rows) {
+    const { id, events } = rowOf(tx, "Webhook", row);
+    found.get(row.forAgent as string)?.push({ id, events: events as string[] });
+  }
+  return found;
 }
 
 /** Inside the same transaction: a delivery of the event, due at once. */

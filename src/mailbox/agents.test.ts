@@ -1,6 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
-import { createAgent, deleteAgent, rotateKey } from "./agents.ts";
+import { createAgent, deleteAgent, recipientAt, recipientsAt, rotateKey } from "./agents.ts";
 import { deleteExpiredAgents } from "./cleanup.ts";
 import { agentByKey } from "./keys.ts";
 import { UNVERIFIED_LIFETIME_MS } from "./lifetimes.ts";
@@ -92,5 +92,18 @@ describe("deletion", () => {
     await expect(memory.reload(young)).rejects.toMatchObject({ kind: "NOT_FOUND" });
     expect((await memory.reload(verified)).id).toBe("kept");
     expect((await memory.reload(younger)).id).toBe("younger");
+  });
+});
+
+describe("recipients", () => {
+  test("each address's agent in one read: by its id in any case, at its own domain only", async () => {
+    const { agent } = await register("Courier", "operator");
+    const domain = memory.services.config.mailDomain;
+    const addresses = [`courier@${domain}`, `COURIER@${domain}`, "courier@elsewhere.example", `nobody@${domain}`];
+    const found = await memory.services.sql.transaction((tx) => recipientsAt(tx, memory.services.config, addresses));
+    expect(addresses.map((address) => found.get(address)?.id ?? null)).toEqual([agent.id, agent.id, null, null]);
+    expect(await recipientAt(memory.services.sql, memory.services.config, `courier@${domain}`)).toMatchObject({
+      id: agent.id,
+    });
   });
 });

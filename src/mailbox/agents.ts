@@ -7,6 +7,7 @@ import {
   insertAgent,
   type Recipient,
   recipientByIdKey,
+  recipientsByIdKeys,
   replaceKeyHash,
 } from "../db/agents.ts";
 import type { Store } from "../db/client.ts";
@@ -99,9 +100,21 @@ export function domainOf(agent: { domain: string | null }, config: Config): stri
 /** The agent whose address this is, or null: scout@b.example is scout's only when scout's address is at b.example. */
 export async function recipientAt(tx: Tx, config: Config, address: string): Promise<Recipient | null> {
   const { local, domain } = addressParts(address);
-  const agent = await recipientByIdKey(tx, local);
-  return agent && domainOf(agent, config) === domain ? agent : null;
+  return atDomain(await recipientByIdKey(tx, local), config, domain);
 }
+
+/** The agent whose address each is, as recipientAt finds it, all read in one statement. */
+export async function recipientsAt(tx: Tx, config: Config, addresses: readonly string[]) {
+  const parts = addresses.map(addressParts);
+  const agents = await recipientsByIdKeys(tx, [...new Set(parts.map(({ local }) => local))]);
+  return new Map(
+    parts.map(({ local, domain }, n) => [addresses[n] as string, atDomain(agents.get(local) ?? null, config, domain)]),
+  );
+}
+
+/** The agent if its address is at the domain. */
+const atDomain = (agent: Recipient | null, config: Config, domain: string) =>
+  agent && domainOf(agent, config) === domain ? agent : null;
 
 /** How deep arrays and objects nest in a JSON value: 0 for a scalar. */
 export function jsonDepth(value: unknown): number {

@@ -2,7 +2,7 @@ import { appendEvents, type EventScope, eventsAfter, newestEventId, type StoredE
 import { emailsLabelled, type LabelSelector } from "../db/labels.ts";
 import type { Tx } from "../db/statements.ts";
 import { DELIVERIES_QUEUED } from "../db/wakeups.ts";
-import { type EnabledWebhook, enabledWebhooks } from "../db/webhook-deliveries.ts";
+import { enabledWebhooks } from "../db/webhook-deliveries.ts";
 import { withDeadline } from "../deadline.ts";
 import { ServiceError } from "../errors.ts";
 import type { Reader } from "./emails.ts";
@@ -44,14 +44,10 @@ export const MAX_WAIT_SECONDS = 25;
  */
 async function appendAll(tx: Tx, services: Services, events: NewEvent[]): Promise<boolean> {
   const { clock, sql, wakeups } = services;
-  const webhooks = new Map<string, EnabledWebhook[]>();
-  for (const { agentId } of events) {
-    if (webhooks.has(agentId)) continue;
-    webhooks.set(agentId, await enabledWebhooks(tx, agentId));
-    await wakeups.announce(tx, agentId);
-  }
+  const agentIds = [...new Set(events.map(({ agentId }) => agentId))];
+  const webhooks = await enabledWebhooks(tx, agentIds);
   const withWebhooks = [...webhooks.values()].some((enabled) => enabled.length > 0);
-  if (withWebhooks) await wakeups.announce(tx, DELIVERIES_QUEUED);
+  await wakeups.announce(tx, withWebhooks ? [...agentIds, DELIVERIES_QUEUED] : agentIds);
   await sql.takeTurns(tx, "events");
   const stored = events.map((event) => ({ ...event, createdAt: clock.now() }));
   const ids = await appendEvents(tx, stored);

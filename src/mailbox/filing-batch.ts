@@ -10,7 +10,7 @@ import { giveStorageBack, takeStorage } from "../db/quota.ts";
 import type { Tx } from "../db/statements.ts";
 import { claimAll, claimKey, insertThreads, threadsOfIds } from "../db/threads.ts";
 import type { Arrival } from "./filing.ts";
-import { type Addressee, addresseeAt } from "./return-path.ts";
+import { type Addressee, addresseeAt, addresseesAt } from "./return-path.ts";
 import { type ListHolder, senderStandings } from "./senders.ts";
 import type { Services } from "./services.ts";
 import { joinThread, type Started, settleThread, startedThread, type Threading, threadIdsOf } from "./threads.ts";
@@ -58,9 +58,11 @@ export class FilingBatch {
     private readonly services: Services,
   ) {}
 
-  /** Reads each recipient's agent and remembers the batch's deliveries, in its order, each once. */
+  /** Reads every recipient's agent at once and remembers the batch's deliveries, in its order, each once. */
   static async open(tx: Tx, services: Services, items: Item[]): Promise<FilingBatch> {
     const batch = new FilingBatch(tx, services);
+    const addressees = await addresseesAt(tx, services, [...new Set(items.map(({ address }) => address))]);
+    for (const [address, addressee] of addressees) batch.#addressees.set(address, Promise.resolve(addressee));
     const keys = new Map<string, DeliveryKey>();
     for (const { arrival, address, released } of items) {
       const agentId = (await batch.addressee(address))?.agent.id;

@@ -1,7 +1,7 @@
 import { describe, expect, test } from "vitest";
-import { memoryOfFile } from "../testing/memory.ts";
+import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import { createPodWithAgents, podGrant } from "../testing/pods.ts";
-import { createAgent, deleteAgent } from "./agents.ts";
+import { addressOf, createAgent, deleteAgent } from "./agents.ts";
 import { listEmails, updateEmail } from "./emails.ts";
 import { podEventStream, podEvents, podWebhookOwner } from "./pod-events.ts";
 import type { AgentRecord } from "./records.ts";
@@ -112,6 +112,24 @@ describe("a pod's webhooks", () => {
     // Claimed by when they are due, the same moment here: in no order.
     expect(due.map((delivery) => JSON.parse(delivery.payload).data.agentId).sort()).toEqual(["h-one", "h-two"]);
     expect(due.every((delivery) => delivery.webhookAgentId === null)).toBe(true);
+  });
+
+  test("one message filed for several agents at once: each event goes to its agent's webhooks and its pod's only", async () => {
+    const [one, two] = await createPodWithAgents(memory, "together", ["t-one", "t-two"]);
+    const [outsider, bare] = [await memory.agent("t-outsider"), await memory.agent("t-bare")];
+    const pod = await createWebhook(memory.services, { podId: "together" }, { url: "https://hooks.example/pod" });
+    const own = await createWebhook(memory.services, { agentId: outsider.id }, { url: "https://hooks.example/own" });
+    const addresses = [one, outsider, bare, two].map((agent) => addressOf(agent, memory.services.config));
+    await memory.receive(rawMessage({ To: addresses.join(", "), Subject: "to all" }), addresses);
+    const due = await claimDueDeliveries(memory.services, 50);
+    const agentsOf = (webhookId: string) =>
+      due
+        .filter((delivery) => delivery.webhookId === webhookId)
+        .map((delivery) => JSON.parse(delivery.payload).data.agentId)
+        .sort();
+    expect(agentsOf(pod.webhook.id)).toEqual(["t-one", "t-two"]);
+    expect(agentsOf(own.webhook.id)).toEqual(["t-outsider"]);
+    expect(due.filter((delivery) => JSON.parse(delivery.payload).data.agentId === bare.id)).toEqual([]);
   });
 
   test("deleting an agent deletes its events' deliveries to its pod's webhooks", async () => {

@@ -6,7 +6,7 @@ import { agentOfSent } from "../db/sent.ts";
 import type { Sql } from "../db/sql.ts";
 import type { Tx } from "../db/statements.ts";
 import { SEALED, seal, unseal } from "../secrets.ts";
-import { recipientAt } from "./agents.ts";
+import { recipientAt, recipientsAt } from "./agents.ts";
 import { addressParts } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -102,4 +102,22 @@ export async function addresseeAt(tx: Tx, services: KeyServices, address: string
   // At the agent's own domain only, as its address is.
   const agent = agentId && (await recipientAt(tx, services.config, `${agentId}@${addressParts(address).domain}`));
   return agent ? { agent, returnPathOf: sentId } : null;
+}
+
+/** The addressee at each address, as addresseeAt finds it: the agents' own addresses read in one statement. */
+export async function addresseesAt(
+  tx: Tx,
+  services: KeyServices,
+  addresses: readonly string[],
+): Promise<Map<string, Addressee | null>> {
+  const found = new Map<string, Addressee | null>();
+  const own: string[] = [];
+  for (const address of addresses) {
+    if ((await sentIdAt(services, address)) === null) own.push(address);
+    else found.set(address, await addresseeAt(tx, services, address));
+  }
+  for (const [address, agent] of await recipientsAt(tx, services.config, own)) {
+    found.set(address, agent && { agent, returnPathOf: null });
+  }
+  return found;
 }
