@@ -1,5 +1,5 @@
 import type { Store } from "./client.ts";
-import { inList, type Tx } from "./statements.ts";
+import { inList, oneOf, type Tx } from "./statements.ts";
 
 // The allow and block lists of the instance, the served domains, the pods and
 // the agents (src/mailbox/senders.ts decides with them): one "ListEntry" row
@@ -35,27 +35,39 @@ const keysOf = (owner: ListOwner) => ({
   agentId: owner.scope === "agent" ? owner.id : null,
 });
 
+/** An entry as a read for several agents finds it: whose list it is in, by its scope's id ("" for the instance). */
+export type NamingEntry = StoredEntry & { scopeId: string };
+
 /**
- * The entries that may name one address, at the instance, the agent's domain,
- * its pod (none: podId null matches no row) and the agent, in one statement:
- * filing and the SMTP door's RCPT TO ask it for every message. Raw: the
- * filing transaction is ours.
+ * The entries that may name the addresses, at the instance, the agents'
+ * domains, their pods and the agents themselves, in one statement: filing
+ * asks it once for all the agents of a transaction, the SMTP door's RCPT TO
+ * for each message's. Raw: the filing transaction is ours.
  */
 export async function entriesNaming(
   tx: Tx,
   direction: Direction,
-  agent: { id: string; domain: string; podId: string | null },
+  agents: readonly { id: string; domain: string; podId: string | null }[],
   candidates: string[],
-): Promise<StoredEntry[]> {
+): Promise<NamingEntry[]> {
   const entries = inList(candidates);
+  const [domains, pods, ids] = [
+    oneOf(`"scopeId"`, [...new Set(agents.map(({ domain }) => domain))]),
+    oneOf(`"scopeId"`, [...new Set(agents.flatMap(({ podId }) => podId ?? []))]),
+    oneOf(
+      `"scopeId"`,
+      agents.map(({ id }) => id),
+    ),
+  ];
   const rows = await tx.all(
-    `SELECT "scope", "kind", "entry" FROM "ListEntry" WHERE "direction" = ? AND "entry" IN (${entries.list})
-      AND (("scope" = 'instance' AND "scopeId" = '') OR ("scope" = 'domain' AND "scopeId" = ?)
-        OR ("scope" = 'pod' AND "scopeId" = ?) OR ("scope" = 'agent' AND "scopeId" = ?))`,
-    [direction, ...entries.params, agent.domain, agent.podId, agent.id],
+    `SELECT "scope", "scopeId", "kind", "entry" FROM "ListEntry" WHERE "direction" = ? AND "entry" IN (${entries.list})
+      AND (("scope" = 'instance' AND "scopeId" = '') OR ("scope" = 'domain' AND ${domains.where})
+        OR ("scope" = 'pod' AND ${pods.where}) OR ("scope" = 'agent' AND ${ids.where}))`,
+    [direction, ...entries.params, ...domains.params, ...pods.params, ...ids.params],
   );
   return rows.map((row) => ({
     scope: row.scope as ListScope,
+    scopeId: String(row.scopeId),
     direction,
     kind: row.kind as EntryKind,
     entry: String(row.entry),

@@ -75,7 +75,20 @@ export class FilingBatch {
       if (!released && !keys.has(deliveryKey(key))) keys.set(deliveryKey(key), key);
     }
     batch.#remembered = await rememberDeliveries(tx, [...keys.values()]);
+    await batch.#readStandings(addressees);
     return batch;
+  }
+
+  /** How every agent's lists stand on the senders of its messages, in one read for the batch. */
+  async #readStandings(addressees: Map<string, Addressee | null>): Promise<void> {
+    const agents = new Map([...addressees.values()].flatMap((found) => (found ? [[found.agent.id, found.agent]] : [])));
+    const asked = [...this.#senders].flatMap(([agentId, senders]) => {
+      const agent = agents.get(agentId);
+      return agent ? [{ agent, senders: [...new Set(senders)] }] : [];
+    });
+    for (const [agentId, standings] of await senderStandings(this.tx, this.services, asked)) {
+      this.#standings.set(agentId, Promise.resolve(standings));
+    }
   }
 
   /** The addressee at an address, read once for the batch. */
@@ -101,11 +114,15 @@ export class FilingBatch {
     let standings = this.#standings.get(agent.id);
     if (!standings) {
       const senders = [...new Set([...(this.#senders.get(agent.id) ?? []), sender])];
-      standings = senderStandings(this.tx, this.services, agent, senders);
+      standings = this.#standingsOf(agent, senders);
       this.#standings.set(agent.id, standings);
     }
-    const standing = (await standings).get(sender);
-    return standing ?? ((await senderStandings(this.tx, this.services, agent, [sender])).get(sender) as Standing);
+    return (await standings).get(sender) ?? ((await this.#standingsOf(agent, [sender])).get(sender) as Standing);
+  }
+
+  async #standingsOf(agent: ListHolder, senders: string[]): Promise<Map<string, Standing>> {
+    const found = await senderStandings(this.tx, this.services, [{ agent, senders }]);
+    return found.get(agent.id) ?? new Map();
   }
 
   /**

@@ -19,6 +19,7 @@ import {
   received,
   removeListEntry,
   senderAllowed,
+  senderStandings,
   setLists,
   setPodLists,
   setSenders,
@@ -298,6 +299,42 @@ describe("a pod's lists, between its agents' own and their domain's", () => {
     await createPod(memory.services, { id: podId, name: podId });
     expect((await getLists(memory.services, podOwner(podId))).send).toEqual({ allow: [], block: [] });
     await expect(getLists(memory.services, podOwner("nowhere"))).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+});
+
+describe("several agents at once", () => {
+  test("one read stands each agent's senders as a read of its own would: its lists, its pod's, its domain's", async () => {
+    const podId = await newPod();
+    const [plain, member, elsewhere, own] = [
+      await agentAt(),
+      await agentAt(undefined, podId),
+      await agentAt("other.example"),
+      await agentAt(),
+    ];
+    await setLists(memory.services, podOwner(podId), { receive: { block: ["@pods-block.example"] } });
+    await setLists(memory.services, domainOwner("other.example"), { receive: { block: ["@domain-block.example"] } });
+    await setLists(memory.services, agentOwner(own.id), { receive: { allow: ["@pods-block.example"] } });
+    const senders = ["a@pods-block.example", "b@domain-block.example", "c@fine.example"];
+    const agents = [plain, member, elsewhere, own];
+    const scope = { requestId: "standings", agentId: null, clientIp: "", statements: 0 };
+    const together = await requestScope.run(scope, () =>
+      senderStandings(
+        memory.services.sql,
+        memory.services,
+        agents.map((agent) => ({ agent, senders })),
+      ),
+    );
+    expect(scope.statements).toBe(1);
+    for (const agent of agents) {
+      const alone = await Promise.all(senders.map((sender) => mayMail(agent, sender)));
+      expect([...(together.get(agent.id)?.values() ?? [])].map(({ filed }) => filed)).toEqual(alone);
+    }
+    expect(await Promise.all(agents.map((agent) => mayMail(agent, senders[0] as string)))).toEqual([
+      true,
+      false,
+      true,
+      true,
+    ]);
   });
 });
 

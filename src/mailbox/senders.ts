@@ -9,6 +9,7 @@ import {
   insertEntry,
   type ListOwner,
   type ListScope,
+  type NamingEntry,
   replaceEntries,
   type StoredEntry,
 } from "../db/lists.ts";
@@ -108,6 +109,30 @@ export function received(standing: Standing, allowOnly: boolean): boolean {
 
 const domainOf = (services: Services, holder: ListHolder) => holder.domain ?? services.config.mailDomain;
 
+/** Each holder's addresses to stand on. */
+type Asked = { holder: ListHolder; addresses: string[] }[];
+
+/** How the lists of the four scopes stand on each holder's addresses, in one read for all of them. */
+async function standingsForEach(db: Tx, services: Services, direction: Direction, asked: Asked): Promise<Standing[][]> {
+  const agents = asked.map(({ holder }) => ({
+    id: holder.id,
+    domain: domainOf(services, holder),
+    podId: holder.podId,
+  }));
+  const naming = asked.map(({ addresses }) => addresses.map(entriesFor));
+  const found = await entriesNaming(db, direction, agents, [...new Set(naming.flat(2))]);
+  return naming.map((each, n) => {
+    const own = found.filter((row) => listOf(row, agents[n] as (typeof agents)[number]));
+    return each.map((entries) => standingOf(own.filter((row) => entries.includes(row.entry))));
+  });
+}
+
+/** Whether the entry is in one of the agent's lists: the instance's, its domain's, its pod's or its own. */
+function listOf(row: NamingEntry, agent: { id: string; domain: string; podId: string | null }): boolean {
+  if (row.scope === "instance") return true;
+  return row.scopeId === (row.scope === "domain" ? agent.domain : row.scope === "pod" ? agent.podId : agent.id);
+}
+
 /** How the lists of the four scopes stand on each address, in one read. */
 async function standingsFor(
   db: Tx,
@@ -116,10 +141,8 @@ async function standingsFor(
   holder: ListHolder,
   addresses: string[],
 ): Promise<Standing[]> {
-  const agent = { id: holder.id, domain: domainOf(services, holder), podId: holder.podId };
-  const naming = addresses.map(entriesFor);
-  const found = await entriesNaming(db, direction, agent, [...new Set(naming.flat())]);
-  return naming.map((entries) => standingOf(found.filter((row) => entries.includes(row.entry))));
+  const [standings = []] = await standingsForEach(db, services, direction, [{ holder, addresses }]);
+  return standings;
 }
 
 /**
@@ -137,19 +160,29 @@ export async function senderStanding(
   return { filed: received(standing, agent.allowOnly), allowed: standing?.verdict === "allow" };
 }
 
-/** How the lists stand on mail from each of the senders to an agent, in one read as senderStanding's: by sender. */
+/**
+ * How the lists stand on mail from each sender to each agent, as
+ * senderStanding, in one read for all of them (a filing transaction's): by
+ * agent, then by sender.
+ */
 export async function senderStandings(
   db: Tx,
   services: Services,
-  agent: ListHolder,
-  senders: string[],
-): Promise<Map<string, { filed: boolean; allowed: boolean }>> {
-  const standings = await standingsFor(db, services, "receive", agent, senders);
+  asked: { agent: ListHolder; senders: string[] }[],
+): Promise<Map<string, Map<string, { filed: boolean; allowed: boolean }>>> {
+  if (asked.length === 0) return new Map();
+  const holders = asked.map(({ agent, senders }) => ({ holder: agent, addresses: senders }));
+  const standings = await standingsForEach(db, services, "receive", holders);
   return new Map(
-    senders.map((sender, n) => {
-      const standing = standings[n] ?? null;
-      return [sender, { filed: received(standing, agent.allowOnly), allowed: standing?.verdict === "allow" }];
-    }),
+    asked.map(({ agent, senders }, n) => [
+      agent.id,
+      new Map(
+        senders.map((sender, m) => {
+          const standing = standings[n]?.[m] ?? null;
+          return [sender, { filed: received(standing, agent.allowOnly), allowed: standing?.verdict === "allow" }];
+        }),
+      ),
+    ]),
   );
 }
 
