@@ -8,7 +8,10 @@ import type { Statements } from "./statements.ts";
 // replaying.
 
 export interface Wakeups {
-  /** Inside the transaction that wrote the agents' events (or queued deliveries): tells other instances once it commits. */
+  /**
+   * Inside the transaction that wrote the agents' events (or queued deliveries): tells other instances once it
+   * commits.
+   */
   announce(tx: Statements, agentIds: readonly string[]): Promise<void>;
   /** Resolves at the next wake-up for any of the agents (or for everyone), or when the signal aborts. */
   next(agentIds: readonly string[], signal?: AbortSignal): Promise<void>;

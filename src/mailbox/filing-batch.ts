@@ -35,13 +35,14 @@ export interface Item {
 type Standing = { filed: boolean; allowed: boolean };
 
 export class FilingBatch {
-  readonly #addressees = new Map<string, Promise<Addressee | null>>();
+  /** Each recipient's addressee, read when the batch opens. */
+  #addressees = new Map<string, Addressee | null>();
   /** Deliveries the first statement remembered, and those asked for since. */
   #remembered = new Set<string>();
   readonly #asked = new Set<string>();
-  /** By agent: the senders of its messages, then how its lists stand on them. */
+  /** By agent: the senders of its messages, then how its lists stand on them (read when the batch opens). */
   readonly #senders = new Map<string, string[]>();
-  readonly #standings = new Map<string, Promise<Map<string, Standing>>>();
+  #standings = new Map<string, Map<string, Standing>>();
   /** By agent: the Message-IDs of its messages, those its threads held when first read, and those threaded here. */
   readonly #ids = new Map<string, string[]>();
   readonly #known = new Map<string, Promise<Map<string, string>>>();
@@ -61,8 +62,7 @@ export class FilingBatch {
   /** Reads every recipient's agent at once and remembers the batch's deliveries, in its order, each once. */
   static async open(tx: Tx, services: Services, items: Item[]): Promise<FilingBatch> {
     const batch = new FilingBatch(tx, services);
-    const addressees = await addresseesAt(tx, services, [...new Set(items.map(({ address }) => address))]);
-    for (const [address, addressee] of addressees) batch.#addressees.set(address, Promise.resolve(addressee));
+    batch.#addressees = await addresseesAt(tx, services, [...new Set(items.map(({ address }) => address))]);
     const keys = new Map<string, DeliveryKey>();
     for (const { arrival, address, released } of items) {
       const agentId = (await batch.addressee(address))?.agent.id;
@@ -75,30 +75,26 @@ export class FilingBatch {
       if (!released && !keys.has(deliveryKey(key))) keys.set(deliveryKey(key), key);
     }
     batch.#remembered = await rememberDeliveries(tx, [...keys.values()]);
-    await batch.#readStandings(addressees);
+    await batch.#readStandings();
     return batch;
   }
 
   /** How every agent's lists stand on the senders of its messages, in one read for the batch. */
-  async #readStandings(addressees: Map<string, Addressee | null>): Promise<void> {
-    const agents = new Map([...addressees.values()].flatMap((found) => (found ? [[found.agent.id, found.agent]] : [])));
+  async #readStandings(): Promise<void> {
+    const agents = new Map(
+      [...this.#addressees.values()].flatMap((found) => (found ? [[found.agent.id, found.agent]] : [])),
+    );
     const asked = [...this.#senders].flatMap(([agentId, senders]) => {
       const agent = agents.get(agentId);
       return agent ? [{ agent, senders: [...new Set(senders)] }] : [];
     });
-    for (const [agentId, standings] of await senderStandings(this.tx, this.services, asked)) {
-      this.#standings.set(agentId, Promise.resolve(standings));
-    }
+    this.#standings = await senderStandings(this.tx, this.services, asked);
   }
 
-  /** The addressee at an address, read once for the batch. */
-  addressee(address: string): Promise<Addressee | null> {
-    let found = this.#addressees.get(address);
-    if (!found) {
-      found = addresseeAt(this.tx, this.services, address);
-      this.#addressees.set(address, found);
-    }
-    return found;
+  /** The addressee at an address: the batch's, read when it opened. */
+  async addressee(address: string): Promise<Addressee | null> {
+    const found = this.#addressees.get(address);
+    return found === undefined ? addresseeAt(this.tx, this.services, address) : found;
   }
 
   /** As rememberDelivery: its first time in the batch from the first statement, after that asked again. */
@@ -109,20 +105,12 @@ export class FilingBatch {
     return this.#remembered.has(key);
   }
 
-  /** As senderStanding: the agent's lists read once for every sender of its messages in the batch. */
+  /** As senderStanding: read when the batch opened, for every agent and sender of its messages. */
   async standing(agent: ListHolder, sender: string): Promise<Standing> {
-    let standings = this.#standings.get(agent.id);
-    if (!standings) {
-      const senders = [...new Set([...(this.#senders.get(agent.id) ?? []), sender])];
-      standings = this.#standingsOf(agent, senders);
-      this.#standings.set(agent.id, standings);
-    }
-    return (await standings).get(sender) ?? ((await this.#standingsOf(agent, [sender])).get(sender) as Standing);
-  }
-
-  async #standingsOf(agent: ListHolder, senders: string[]): Promise<Map<string, Standing>> {
-    const found = await senderStandings(this.tx, this.services, [{ agent, senders }]);
-    return found.get(agent.id) ?? new Map();
+    const standing = this.#standings.get(agent.id)?.get(sender);
+    if (standing) return standing;
+    const read = await senderStandings(this.tx, this.services, [{ agent, senders: [sender] }]);
+    return read.get(agent.id)?.get(sender) as Standing;
   }
 
   /**

@@ -114,16 +114,20 @@ type Asked = { holder: ListHolder; addresses: string[] }[];
 
 /** How the lists of the four scopes stand on each holder's addresses, in one read for all of them. */
 async function standingsForEach(db: Tx, services: Services, direction: Direction, asked: Asked): Promise<Standing[][]> {
-  const agents = asked.map(({ holder }) => ({
-    id: holder.id,
-    domain: domainOf(services, holder),
-    podId: holder.podId,
+  const each = asked.map(({ holder, addresses }) => ({
+    agent: { id: holder.id, domain: domainOf(services, holder), podId: holder.podId },
+    naming: addresses.map(entriesFor),
   }));
-  const naming = asked.map(({ addresses }) => addresses.map(entriesFor));
-  const found = await entriesNaming(db, direction, agents, [...new Set(naming.flat(2))]);
-  return naming.map((each, n) => {
-    const own = found.filter((row) => listOf(row, agents[n] as (typeof agents)[number]));
-    return each.map((entries) => standingOf(own.filter((row) => entries.includes(row.entry))));
+  const candidates = [...new Set(each.flatMap(({ naming }) => naming.flat()))];
+  const found = await entriesNaming(
+    db,
+    direction,
+    each.map(({ agent }) => agent),
+    candidates,
+  );
+  return each.map(({ agent, naming }) => {
+    const own = found.filter((row) => listOf(row, agent));
+    return naming.map((entries) => standingOf(own.filter((row) => entries.includes(row.entry))));
   });
 }
 
