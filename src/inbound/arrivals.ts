@@ -1,7 +1,7 @@
 import type { ImapFlow } from "imapflow";
 import { servedDomains } from "../mailbox/domains.ts";
 import type { Arrival, Filed } from "../mailbox/filing.ts";
-import { refusedBeforeReading } from "../mailbox/intake.ts";
+import { type Heading, refusedBeforeReading } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, tracedClient } from "./authentication.ts";
 import { type Scanner, scannerOf } from "./inspect.ts";
@@ -10,7 +10,8 @@ import { startReaders, Unreadable } from "./readers.ts";
 
 // A batch as it comes off the server: each message downloaded (unless it is
 // too large); its header section read for its From and recipients, and the
-// recipients whose sender lists refuse it set apart; then, for those left,
+// recipients whose sender lists refuse it set apart (one read of the lists
+// for the whole batch); then, for those left,
 // read on a reader thread, authenticated and scanned, side by side. A message
 // every recipient refuses is never parsed, screened or scanned.
 
@@ -31,6 +32,9 @@ interface Read {
   refused: Filed[];
 }
 
+/** A message whose header section cannot be read alone: no recipient is asked about before it is read. */
+const NO_HEADING: Heading = { from: "", recipients: [] };
+
 export class BatchReader {
   readonly #readers = startReaders();
   readonly #authenticate: ReturnType<typeof authenticator>;
@@ -48,7 +52,13 @@ export class BatchReader {
   async read(client: ImapFlow, batch: number[]): Promise<ReadBatch> {
     const { sources, tooLarge } = await this.#download(client, batch);
     const domains = new Set(await servedDomains(this.services));
-    const read = await Promise.all(sources.map(({ uid, source }) => this.#arrival(uid, source, domains)));
+    const headings = await Promise.all(sources.map(({ source }) => this.#heading(source, domains)));
+    const refusing = await refusedBeforeReading(this.services, headings);
+    const read = await Promise.all(
+      sources.map(({ uid, source }, n) =>
+        this.#arrival(uid, source, domains, headings[n]?.recipients ?? [], refusing[n] ?? []),
+      ),
+    );
     const unreadable = read.flatMap((result, index) =>
       result instanceof Unreadable ? [{ uid: sources[index]?.uid ?? 0, reason: result.message }] : [],
     );
@@ -73,15 +83,24 @@ export class BatchReader {
     return { sources: sources.sort((a, b) => a.uid - b.uid), tooLarge };
   }
 
-  /**
-   * One message: the recipients its header section's From is refused for (refusedBeforeReading), and unless that
-   * is all of them, the message as it is filed for the others, or why it cannot be read. Authentication waits on
-   * DNS, so each reads apart.
-   */
-  async #arrival(uid: number, raw: Buffer, domains: ReadonlySet<string>): Promise<Read | Unreadable> {
+  /** What the header section alone says: its From, and its recipients here; none when it cannot be read alone. */
+  async #heading(raw: Buffer, domains: ReadonlySet<string>): Promise<Heading> {
     const head = await readHead(raw);
-    const addressed = head ? recipientsOf(head, domains, this.catchAll) : [];
-    const refusing = head ? await refusedBeforeReading(this.services, head.from.address, addressed) : [];
+    return head ? { from: head.from.address, recipients: recipientsOf(head, domains, this.catchAll) } : NO_HEADING;
+  }
+
+  /**
+   * One message, refused before reading for `refusing` of the recipients its header section names (`addressed`):
+   * unless that is all of them, the message as it is filed for the others, or why it cannot be read.
+   * Authentication waits on DNS, so each reads apart.
+   */
+  async #arrival(
+    uid: number,
+    raw: Buffer,
+    domains: ReadonlySet<string>,
+    addressed: string[],
+    refusing: string[],
+  ): Promise<Read | Unreadable> {
     const refused = refusing.map((recipient) => ({ uid: BigInt(uid), recipient, outcome: "sender_refused" as const }));
     if (refusing.length > 0 && refusing.length === addressed.length) return { arrival: null, refused };
     const arrival = await this.#read(uid, raw, domains, refusing);

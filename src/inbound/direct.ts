@@ -108,7 +108,8 @@ export function startDirectIntake(services: Services): DirectIntake {
       const id = randomUUID().slice(0, 13);
       const raw = traced(body, envelope, config.mxHost, id);
       const head = await readHead(raw);
-      const refused = head ? await refusedBeforeReading(services, head.from.address, envelope.recipients) : [];
+      const heading = { from: head?.from.address ?? "", recipients: head ? envelope.recipients : [] };
+      const [refused = []] = await refusedBeforeReading(services, [heading]);
       const taken = envelope.recipients.filter((recipient) => !refused.includes(recipient));
       const read = taken.length > 0 ? await readAndFile(raw, body, { ...envelope, recipients: taken }) : [];
       const filed = inEnvelopeOrder(envelope.recipients, read);

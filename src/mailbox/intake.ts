@@ -4,8 +4,8 @@ import type { Outcome } from "./filing.ts";
 import type { Scans } from "./inspection.ts";
 import { limitsOf } from "./limits.ts";
 import { addressParts } from "./records.ts";
-import { addresseeAt } from "./return-path.ts";
-import { senderAllowed } from "./senders.ts";
+import { addresseeAt, addresseesAt } from "./return-path.ts";
+import { type ListHolder, senderAllowed, senderStandings } from "./senders.ts";
 import type { Services } from "./services.ts";
 
 // Whether mail for an address is taken, asked as the SMTP door hears each
@@ -58,26 +58,49 @@ export async function recipientRefusal(
 /** Whether the address lies under a domain: it, or one of its subdomains. */
 const under = (domain: string, parent: string) => domain === parent || domain.endsWith(`.${parent}`);
 
+/** A message as its header section alone names it: its From, and its recipients at the served domains. */
+export interface Heading {
+  from: string;
+  recipients: string[];
+}
+
 /**
- * The recipients whose sender lists refuse mail from `from` (the header From,
- * read from the header section alone): asked before the message is parsed,
+ * For each message, the recipients whose sender lists refuse mail from its
+ * From (read from the header section alone): asked before the message is parsed,
  * screened or scanned, so that a refused sender's text is never read, by the
  * same rule filing applies (senderStanding: all three scopes, the narrowest
  * wins, allow-only mode). Left to filing, which decides once the message is
  * read: unknown and unverified recipients (filing says why), a sent email's
  * return path, and mail from a feedback loop the operator lists, where a
- * report may come that is recorded whatever the lists (reports.ts).
+ * report may come that is recorded whatever the lists (reports.ts). One
+ * read of the recipients and one of the lists for a whole batch.
  */
-export async function refusedBeforeReading(services: Services, from: string, recipients: string[]): Promise<string[]> {
-  const fromDomain = addressParts(from).domain;
-  if (services.config.feedbackLoopDomains.some((loop) => under(fromDomain, loop))) return [];
-  const refused: string[] = [];
-  for (const address of recipients) {
-    const addressee = await addresseeAt(services.sql, services, address);
-    if (!addressee || addressee.returnPathOf !== null || addressee.agent.verifiedAt === null) continue;
-    if (!(await senderAllowed(services.sql, services, addressee.agent, from))) refused.push(address);
-  }
-  return refused;
+export async function refusedBeforeReading(services: Services, messages: readonly Heading[]): Promise<string[][]> {
+  const { feedbackLoopDomains } = services.config;
+  const asked = messages.map(({ from, recipients }) =>
+    feedbackLoopDomains.some((loop) => under(addressParts(from).domain, loop)) ? [] : recipients,
+  );
+  const addressees = await addresseesAt(services.sql, services, [...new Set(asked.flat())]);
+  const listHolder = (address: string) => {
+    const addressee = addressees.get(address);
+    return addressee && addressee.returnPathOf === null && addressee.agent.verifiedAt !== null ? addressee.agent : null;
+  };
+  const sendersTo = new Map<string, { agent: ListHolder; senders: string[] }>();
+  messages.forEach(({ from }, n) => {
+    for (const agent of (asked[n] ?? []).map(listHolder)) {
+      if (!agent) continue;
+      const entry = sendersTo.get(agent.id) ?? { agent, senders: [] };
+      entry.senders.push(from);
+      sendersTo.set(agent.id, entry);
+    }
+  });
+  const standings = await senderStandings(services.sql, services, [...sendersTo.values()]);
+  return messages.map(({ from }, n) =>
+    (asked[n] ?? []).filter((address) => {
+      const agent = listHolder(address);
+      return agent !== null && standings.get(agent.id)?.get(from)?.filed === false;
+    }),
+  );
 }
 
 /** Which scanners the operator will not take mail without (RSPAMD_REQUIRED, CLAMAV_REQUIRED). */

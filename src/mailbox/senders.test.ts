@@ -32,6 +32,7 @@ const INSTANCE = { scope: "instance" } as const;
 const domainOwner = (name: string) => ({ scope: "domain", name }) as const;
 const podOwner = (id: string) => ({ scope: "pod", id }) as const;
 const agentOwner = (id: string) => ({ scope: "agent", id }) as const;
+const heading = (from: string, recipients: string[]) => ({ from, recipients });
 
 /** A fresh agent, on the default domain unless named, in a pod when named. */
 async function agentAt(domain?: string, podId?: string): Promise<ListHolder & { id: string }> {
@@ -241,14 +242,14 @@ describe("a pod's lists, between its agents' own and their domain's", () => {
     const [member, outsider] = [await agentAt(undefined, podId), await agentAt()];
     await setLists(memory.services, podOwner(podId), { receive: { block: ["@spam.example"] } });
     const at = (agent: { id: string }) => `${agent.id}@agents.example`;
-    expect(await refusedBeforeReading(memory.services, "x@spam.example", [at(member), at(outsider)])).toEqual([
-      at(member),
+    expect(await refusedBeforeReading(memory.services, [heading("x@spam.example", [at(member), at(outsider)])])).toEqual([
+      [at(member)],
     ]);
     expect(await recipientRefusal(memory.services, at(member), "x@spam.example")).toMatchObject({ code: 550 });
     expect(await recipientRefusal(memory.services, at(outsider), "x@spam.example")).toBeNull();
     const statements = async (address: string) => {
       const scope = { requestId: "r", agentId: null, clientIp: "127.0.0.1", statements: 0 };
-      await requestScope.run(scope, () => refusedBeforeReading(memory.services, "x@spam.example", [address]));
+      await requestScope.run(scope, () => refusedBeforeReading(memory.services, [heading("x@spam.example", [address])]));
       return scope.statements;
     };
     const [ofMember, ofOutsider] = [await statements(at(member)), await statements(at(outsider))];
@@ -347,7 +348,7 @@ describe("before a message is read", () => {
     await setSenders(memory.services, strict, { allow: ["boss@work.example"], allowOnly: true });
     await setSenders(memory.services, open, { allow: ["ok@spam.example"], allowOnly: false });
     const recipients = [at(open), at(strict), at(blocking, "other.example"), "nobody@agents.example"];
-    const refused = (from: string) => refusedBeforeReading(memory.services, from, recipients);
+    const refused = async (from: string) => (await refusedBeforeReading(memory.services, [heading(from, recipients)]))[0];
     expect(await refused("x@spam.example")).toEqual([at(open), at(strict), at(blocking, "other.example")]);
     expect(await refused("OK@spam.example")).toEqual([at(strict), at(blocking, "other.example")]);
     expect(await refused("x@mx.bulk.example")).toEqual([at(strict), at(blocking, "other.example")]);
@@ -358,15 +359,33 @@ describe("before a message is read", () => {
     await setLists(memory.services, domainOwner("other.example"), { receive: {} });
   });
 
+  test("a batch of messages: each its own recipients refused, in one read of the recipients and one of the lists", async () => {
+    const [open, strict] = [await agentAt(), await agentAt()];
+    const at = (agent: ListHolder) => `${(agent as { id: string }).id}@agents.example`;
+    await setSenders(memory.services, strict, { allow: ["boss@work.example"], allowOnly: true });
+    await setSenders(memory.services, open, { block: ["@spam.example"] });
+    const batch = [
+      heading("x@spam.example", [at(open), at(strict)]),
+      heading("Boss@Work.example", [at(open), at(strict)]),
+      heading("pat@else.example", [at(strict), "nobody@agents.example"]),
+      heading("", []),
+    ];
+    const scope = { requestId: "r", agentId: null, clientIp: "127.0.0.1", statements: 0 };
+    const refused = await requestScope.run(scope, () => refusedBeforeReading(memory.services, batch));
+    expect(refused).toEqual([[at(open), at(strict)], [], [at(strict)], []]);
+    const alone = await Promise.all(batch.map((one) => refusedBeforeReading(memory.services, [one])));
+    expect(alone.flat()).toEqual(refused);
+    expect(scope.statements).toBe(2);
+  });
+
   test("left to filing: a sent email's return path, where a report may come whatever the lists", async () => {
     const agent = await memory.agent(`r${Math.random().toString(36).slice(2, 8)}`);
     await setSenders(memory.services, agent, { allow: ["boss@work.example"], allowOnly: true });
     const sent = await memory.sendNow(agent, { to: ["pat@elsewhere.example"], subject: "Hi", text: "Hello" });
     const returnPath = await returnPathFor(memory.services, sent.id, "agents.example");
     const own = `${agent.id}@agents.example`;
-    expect(await refusedBeforeReading(memory.services, "mailer-daemon@elsewhere.example", [returnPath, own])).toEqual([
-      own,
-    ]);
+    const from = "mailer-daemon@elsewhere.example";
+    expect(await refusedBeforeReading(memory.services, [heading(from, [returnPath, own])])).toEqual([[own]]);
   });
 });
 
