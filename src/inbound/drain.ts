@@ -9,7 +9,7 @@ import {
   saveCursor,
 } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
-import type { BatchReader } from "./arrivals.ts";
+import type { BatchReader, ReadBatch } from "./arrivals.ts";
 import type { ServerMarks } from "./server-marks.ts";
 import type { InboundState } from "./state.ts";
 
@@ -26,6 +26,12 @@ import type { InboundState } from "./state.ts";
 const BATCH_SIZE = 100;
 /** Attempts at one message before it is set aside. */
 const MAX_TRIES = 3;
+
+/** A batch being read before its turn. */
+interface ReadAhead {
+  batch: number[];
+  read: Promise<ReadBatch>;
+}
 
 /** Why a message was set aside: over INBOUND_MAX_BYTES, not readable as mail, or its filing kept failing. */
 type SetAsideReason = "too_large" | "unreadable" | "failed";
@@ -55,12 +61,19 @@ export class MailboxDrain {
     state.lag = uids.length;
     // After an attempt that never committed, the next batch's worth is filed one at a time, to find the one at fault.
     let careful = cursor.tries > 0 ? BATCH_SIZE : 0;
+    let ahead: ReadAhead | null = null;
     for (let i = 0; i < uids.length && !stopped(); ) {
       const batch = uids.slice(i, i + (careful > 0 ? 1 : BATCH_SIZE));
-      cursor =
-        cursor.tries >= MAX_TRIES
-          ? await this.#passOver(client, cursor, batch, lease)
-          : await this.#attempt(client, cursor, batch, lease);
+      if (cursor.tries >= MAX_TRIES) {
+        ahead = null;
+        cursor = await this.#passOver(client, cursor, batch, lease);
+      } else {
+        const read = ahead && ahead.batch.join() === batch.join() ? ahead.read : this.parts.reader.read(client, batch);
+        // The next batch is read while this one is filed and marked; a batch filed one message at a time is not.
+        const next = careful > batch.length ? [] : uids.slice(i + batch.length, i + batch.length + BATCH_SIZE);
+        ahead = next.length > 0 ? this.#readAhead(client, next) : null;
+        cursor = await this.#attempt(client, cursor, batch, await read, lease);
+      }
       i += batch.length;
       careful = Math.max(0, careful - batch.length);
       state.lag = uids.length - i;
@@ -93,9 +106,14 @@ export class MailboxDrain {
    * Files a batch. The attempt is counted once its messages are read, just
    * before filing them, so that a crash while filing is known at the next.
    */
-  async #attempt(client: ImapFlow, cursor: ImapCursor, batch: number[], lease: Lease): Promise<ImapCursor> {
-    const { services, key, marks, reader } = this.parts;
-    const { arrivals, unreadable, tooLarge, refused } = await reader.read(client, batch);
+  async #attempt(
+    client: ImapFlow,
+    cursor: ImapCursor,
+    batch: number[],
+    { arrivals, unreadable, tooLarge, refused }: ReadBatch,
+    lease: Lease,
+  ): Promise<ImapCursor> {
+    const { services, key, marks } = this.parts;
     const first = BigInt(batch[0] ?? 0);
     await saveCursor(services, key, { ...cursor, tries: cursor.tries + 1, attemptUid: first }, lease);
     const through = { uidValidity: cursor.uidValidity, lastUid: BigInt(batch.at(-1) ?? 0), tries: 0, attemptUid: null };
@@ -105,6 +123,13 @@ export class MailboxDrain {
     const done = new Set([...arrivals, ...refused].map(({ uid }) => Number(uid)));
     await marks.mark(client, [...done]);
     return through;
+  }
+
+  /** Starts reading a batch; a failure is met where the read is awaited, or never, when the drain ends first. */
+  #readAhead(client: ImapFlow, batch: number[]): ReadAhead {
+    const read = this.parts.reader.read(client, batch);
+    read.catch(() => {});
+    return { batch, read };
   }
 
   /** Moves past a message whose attempts all failed: flagged first, then passed over, so that the ones after it are filed. */
