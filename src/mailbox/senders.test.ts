@@ -242,14 +242,16 @@ describe("a pod's lists, between its agents' own and their domain's", () => {
     const [member, outsider] = [await agentAt(undefined, podId), await agentAt()];
     await setLists(memory.services, podOwner(podId), { receive: { block: ["@spam.example"] } });
     const at = (agent: { id: string }) => `${agent.id}@agents.example`;
-    expect(await refusedBeforeReading(memory.services, [heading("x@spam.example", [at(member), at(outsider)])])).toEqual([
-      [at(member)],
-    ]);
+    expect(
+      await refusedBeforeReading(memory.services, [heading("x@spam.example", [at(member), at(outsider)])]),
+    ).toEqual([[at(member)]]);
     expect(await recipientRefusal(memory.services, at(member), "x@spam.example")).toMatchObject({ code: 550 });
     expect(await recipientRefusal(memory.services, at(outsider), "x@spam.example")).toBeNull();
     const statements = async (address: string) => {
       const scope = { requestId: "r", agentId: null, clientIp: "127.0.0.1", statements: 0 };
-      await requestScope.run(scope, () => refusedBeforeReading(memory.services, [heading("x@spam.example", [address])]));
+      await requestScope.run(scope, () =>
+        refusedBeforeReading(memory.services, [heading("x@spam.example", [address])]),
+      );
       return scope.statements;
     };
     const [ofMember, ofOutsider] = [await statements(at(member)), await statements(at(outsider))];
@@ -348,7 +350,8 @@ describe("before a message is read", () => {
     await setSenders(memory.services, strict, { allow: ["boss@work.example"], allowOnly: true });
     await setSenders(memory.services, open, { allow: ["ok@spam.example"], allowOnly: false });
     const recipients = [at(open), at(strict), at(blocking, "other.example"), "nobody@agents.example"];
-    const refused = async (from: string) => (await refusedBeforeReading(memory.services, [heading(from, recipients)]))[0];
+    const refused = async (from: string) =>
+      (await refusedBeforeReading(memory.services, [heading(from, recipients)]))[0];
     expect(await refused("x@spam.example")).toEqual([at(open), at(strict), at(blocking, "other.example")]);
     expect(await refused("OK@spam.example")).toEqual([at(strict), at(blocking, "other.example")]);
     expect(await refused("x@mx.bulk.example")).toEqual([at(strict), at(blocking, "other.example")]);
