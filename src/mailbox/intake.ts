@@ -85,16 +85,17 @@ export async function refusedBeforeReading(services: Services, messages: readonl
     const addressee = addressees.get(address);
     return addressee && addressee.returnPathOf === null && addressee.agent.verifiedAt !== null ? addressee.agent : null;
   };
-  const sendersTo = new Map<string, { agent: ListHolder; senders: string[] }>();
+  const sendersTo = new Map<string, { agent: ListHolder; senders: Set<string> }>();
   messages.forEach(({ from }, n) => {
     for (const agent of (asked[n] ?? []).map(listHolder)) {
       if (!agent) continue;
-      const entry = sendersTo.get(agent.id) ?? { agent, senders: [] };
-      entry.senders.push(from);
+      const entry = sendersTo.get(agent.id) ?? { agent, senders: new Set() };
+      entry.senders.add(from);
       sendersTo.set(agent.id, entry);
     }
   });
-  const standings = await senderStandings(services.sql, services, [...sendersTo.values()]);
+  const asking = [...sendersTo.values()].map(({ agent, senders }) => ({ agent, senders: [...senders] }));
+  const standings = await senderStandings(services.sql, services, asking);
   return messages.map(({ from }, n) =>
     (asked[n] ?? []).filter((address) => {
       const agent = listHolder(address);
