@@ -98,6 +98,16 @@ export async function addresseeAt(tx: Tx, services: KeyServices, address: string
     const agent = await recipientAt(tx, services.config, address);
     return agent && { agent, returnPathOf: null };
   }
+  return returnPathAddressee(tx, services, address, sentId);
+}
+
+/** The agent that sent the email whose return path the address is, or null once that email is gone. */
+async function returnPathAddressee(
+  tx: Tx,
+  services: KeyServices,
+  address: string,
+  sentId: string,
+): Promise<Addressee | null> {
   const agentId = await agentOfSent(tx, sentId);
   // At the agent's own domain only, as its address is.
   const agent = agentId && (await recipientAt(tx, services.config, `${agentId}@${addressParts(address).domain}`));
@@ -113,8 +123,9 @@ export async function addresseesAt(
   const found = new Map<string, Addressee | null>();
   const own: string[] = [];
   for (const address of addresses) {
-    if ((await sentIdAt(services, address)) === null) own.push(address);
-    else found.set(address, await addresseeAt(tx, services, address));
+    const sentId = await sentIdAt(services, address);
+    if (sentId === null) own.push(address);
+    else found.set(address, await returnPathAddressee(tx, services, address, sentId));
   }
   for (const [address, agent] of await recipientsAt(tx, services.config, own)) {
     found.set(address, agent && { agent, returnPathOf: null });
