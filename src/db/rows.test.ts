@@ -1,6 +1,6 @@
 import { expect, test } from "vitest";
 import { rowOf, statementChunks, statementSizes, written } from "./rows.ts";
-import { type Dialect, inList } from "./statements.ts";
+import { type Dialect, inList, oneOf } from "./statements.ts";
 
 // Our own statements read and write Json fields as Prisma does: arrays and
 // objects above the store, JSON text in the database.
@@ -52,4 +52,10 @@ test("a batch's rows go in statements of a few sizes, and an IN list of any leng
   expect(inList([])).toEqual({ list: "", params: [] });
   expect(inList(["a"])).toEqual({ list: "?", params: ["a"] });
   expect(inList(["a", "b", "c"])).toEqual({ list: "?, ?, ?, ?", params: ["a", "b", "c", "c"] });
+});
+
+test("a column's values: one compared alone, none never matching, several as a padded IN list", () => {
+  expect(oneOf(`"id"`, "a")).toEqual({ where: `"id" = ?`, params: ["a"] });
+  expect(oneOf(`"id"`, [])).toEqual({ where: "1 = 0", params: [] });
+  expect(oneOf(`"id"`, ["a", "b", "c"])).toEqual({ where: `"id" IN (?, ?, ?, ?)`, params: ["a", "b", "c", "c"] });
 });

@@ -23,11 +23,15 @@ export function countStatement(text: string): void {
 export type Param = string | number | boolean | null | Uint8Array;
 export type Row = Record<string, unknown>;
 
-/** The condition that a column holds one of the values: `= ?` for one, never true for none. */
+/**
+ * The condition that a column holds one of the values: `= ?` for one, never true for none, else an IN list
+ * padded as inList pads it (a batch's lists of any length make a few texts).
+ */
 export function oneOf(column: string, values: string | readonly string[]): { where: string; params: Param[] } {
   if (typeof values === "string") return { where: `${column} = ?`, params: [values] };
   if (values.length === 0) return { where: "1 = 0", params: [] };
-  return { where: `${column} IN (${values.map(() => "?").join(", ")})`, params: [...values] };
+  const { list, params } = inList(values);
+  return { where: `${column} IN (${list})`, params };
 }
 
 /**
