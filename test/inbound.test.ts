@@ -344,6 +344,49 @@ describe("a catch-all whose login is not an address", () => {
   });
 });
 
+describe("a batch's bytes", () => {
+  test("a batch holds at most 16 MiB of mail: three messages of 9 MiB that arrive together are filed one a batch", async () => {
+    const client = await dovecot.client();
+    try {
+      await client.mailboxCreate("Large");
+      await client.mailboxCreate("Staged");
+    } finally {
+      await client.logout();
+    }
+    await withService(
+      { SOCIAL_OEMBED_URL: x.url, MAIL_DOMAIN: "mail.example", IMAP_URL: dovecot.url("Large") },
+      async (other) => {
+        const otherApi = new Api(other.url);
+        const agent = await createVerifiedAgent(otherApi, x);
+        const body = `${"x".repeat(76)}\r\n`.repeat((9 * 1024 * 1024) / 78);
+        const large = [1, 2, 3].map((n) => rawMessage({ to: address(agent), subject: `large ${n}`, body }));
+        await dovecot.append(large, "Staged");
+        // Moved in one command, so that the poller finds all three at once.
+        const mover = await dovecot.client();
+        try {
+          await mover.mailboxOpen("Staged");
+          await mover.messageMove("1:*", "Large");
+        } finally {
+          await mover.logout();
+        }
+        // One at a time: three of them together pass what one answer may carry.
+        const subjects = await waitFor(async () => {
+          const pages = await Promise.all(
+            [0, 1, 2].map((offset) =>
+              otherApi.get(`/agents/${agent.id}/emails?limit=1&offset=${offset}`, { key: agent.apiKey }),
+            ),
+          );
+          const found = pages.flatMap((page) => page.body.data.map((e: { subject: string }) => e.subject));
+          return found.length === 3 ? found : null;
+        }, 60_000);
+        expect(subjects.sort()).toEqual(["large 1", "large 2", "large 3"]);
+        const batches = other.logs.filter((line) => line.event === "imap_batch").map((line) => line.fields.messages);
+        expect(batches).toEqual([1, 1, 1]);
+      },
+    );
+  }, 120_000);
+});
+
 describe("IMAP_URL unset", () => {
   test("no poller, and the start-up log says so in one line", async () => {
     await withService({ SOCIAL_OEMBED_URL: x.url }, async (off) => {

@@ -26,6 +26,12 @@ export interface ReadBatch {
   refused: Filed[];
 }
 
+/** A message past the cursor: its UID, and its size as the server gives it (RFC822.SIZE). */
+export interface Waiting {
+  uid: number;
+  size: number;
+}
+
 /** One message of the batch: refused before reading for some or all of its recipients, and filed for the others. */
 interface Read {
   arrival: Arrival | null;
@@ -49,7 +55,7 @@ export class BatchReader {
     this.#scan = scannerOf(services);
   }
 
-  async read(client: ImapFlow, batch: number[]): Promise<ReadBatch> {
+  async read(client: ImapFlow, batch: Waiting[]): Promise<ReadBatch> {
     const { sources, tooLarge } = await this.#download(client, batch);
     const domains = new Set(await servedDomains(this.services));
     const headings = await Promise.all(sources.map(({ source }) => this.#heading(source, domains)));
@@ -72,11 +78,10 @@ export class BatchReader {
   }
 
   /** The batch's sources in UID order, but those over INBOUND_MAX_BYTES, which are not downloaded. */
-  async #download(client: ImapFlow, batch: number[]) {
-    const sizes = await client.fetchAll(batch, { uid: true, size: true }, { uid: true });
+  async #download(client: ImapFlow, batch: Waiting[]) {
     const limit = this.services.config.inboundMaxBytes;
-    const tooLarge = sizes.filter((m) => (m.size ?? 0) > limit).map((m) => m.uid);
-    const wanted = sizes.filter((m) => !tooLarge.includes(m.uid)).map((m) => m.uid);
+    const tooLarge = batch.filter(({ size }) => size > limit).map(({ uid }) => uid);
+    const wanted = batch.filter(({ size }) => size <= limit).map(({ uid }) => uid);
     const fetched =
       wanted.length === 0 ? [] : await client.fetchAll(wanted, { uid: true, source: true }, { uid: true });
     const sources = fetched.flatMap(({ uid, source }) => (source ? [{ uid, source }] : []));

@@ -9,7 +9,7 @@ import {
   saveCursor,
 } from "../mailbox/filing.ts";
 import type { Services } from "../mailbox/services.ts";
-import type { BatchReader, ReadBatch } from "./arrivals.ts";
+import type { BatchReader, ReadBatch, Waiting } from "./arrivals.ts";
 import type { ServerMarks } from "./server-marks.ts";
 import type { InboundState } from "./state.ts";
 
@@ -24,14 +24,35 @@ import type { InboundState } from "./state.ts";
 // the server, flagged and moved as IMAP_PROCESSED moves mail.
 
 const BATCH_SIZE = 100;
+/**
+ * A batch's bytes, by the server's RFC822.SIZE: the next batch is read
+ * while one is filed, so about twice this is held at once, whatever the
+ * messages' sizes. A larger message is a batch alone.
+ */
+const BATCH_BYTES = 16 * 1024 * 1024;
 /** Attempts at one message before it is set aside. */
 const MAX_TRIES = 3;
 
 /** A batch being read before its turn. */
 interface ReadAhead {
-  batch: number[];
+  batch: Waiting[];
   read: Promise<ReadBatch>;
 }
+
+/** The batch that starts at `waiting[from]`: up to `count` messages in UID order, of BATCH_BYTES in all, and at least one. */
+export function batchAt(waiting: Waiting[], from: number, count: number): Waiting[] {
+  let end = from;
+  let bytes = 0;
+  while (end < waiting.length && end - from < count) {
+    bytes += waiting[end]?.size ?? 0;
+    if (end > from && bytes > BATCH_BYTES) break;
+    end++;
+  }
+  return waiting.slice(from, end);
+}
+
+/** Batches of the same drain: the same when they start at the same message and hold as many. */
+const sameBatch = (a: Waiting[], b: Waiting[]) => a[0] === b[0] && a.length === b.length;
 
 /** Why a message was set aside: over INBOUND_MAX_BYTES, not readable as mail, or its filing kept failing. */
 type SetAsideReason = "too_large" | "unreadable" | "failed";
@@ -54,29 +75,30 @@ export class MailboxDrain {
   async drain(client: ImapFlow, lease: Lease): Promise<void> {
     const { services, state, stopped } = this.parts;
     let cursor = await this.#cursor(client);
-    const found = (await client.search({ uid: `${cursor.lastUid + 1n}:*` }, { uid: true })) || [];
-    const uids = found.filter((uid) => BigInt(uid) > cursor.lastUid).sort((a, b) => a - b);
+    const waiting = await this.#waiting(client, cursor);
     // Attempts counted at a message that is gone (removed by hand, say) are not the next one's.
-    if (cursor.attemptUid !== null && BigInt(uids[0] ?? 0) !== cursor.attemptUid) cursor = { ...cursor, tries: 0 };
-    state.lag = uids.length;
+    if (cursor.attemptUid !== null && BigInt(waiting[0]?.uid ?? 0) !== cursor.attemptUid)
+      cursor = { ...cursor, tries: 0 };
+    state.lag = waiting.length;
     // After an attempt that never committed, the next batch's worth is filed one at a time, to find the one at fault.
     let careful = cursor.tries > 0 ? BATCH_SIZE : 0;
     let ahead: ReadAhead | null = null;
-    for (let i = 0; i < uids.length && !stopped(); ) {
-      const batch = uids.slice(i, i + (careful > 0 ? 1 : BATCH_SIZE));
+    for (let i = 0; i < waiting.length && !stopped(); ) {
+      const batch = batchAt(waiting, i, careful > 0 ? 1 : BATCH_SIZE);
+      const uids = batch.map(({ uid }) => uid);
       if (cursor.tries >= MAX_TRIES) {
         ahead = null;
-        cursor = await this.#passOver(client, cursor, batch, lease);
+        cursor = await this.#passOver(client, cursor, uids, lease);
       } else {
-        const read = ahead && ahead.batch.join() === batch.join() ? ahead.read : this.parts.reader.read(client, batch);
+        const read = ahead && sameBatch(ahead.batch, batch) ? ahead.read : this.parts.reader.read(client, batch);
         // The next batch is read while this one is filed and marked; a batch filed one message at a time is not.
-        const next = careful > batch.length ? [] : uids.slice(i + batch.length, i + batch.length + BATCH_SIZE);
+        const next = careful > batch.length ? [] : batchAt(waiting, i + batch.length, BATCH_SIZE);
         ahead = next.length > 0 ? this.#readAhead(client, next) : null;
-        cursor = await this.#attempt(client, cursor, batch, await read, lease);
+        cursor = await this.#attempt(client, cursor, uids, await read, lease);
       }
       i += batch.length;
       careful = Math.max(0, careful - batch.length);
-      state.lag = uids.length - i;
+      state.lag = waiting.length - i;
     }
     if (!stopped()) state.lastPollAt = services.clock.now();
   }
@@ -100,6 +122,17 @@ export class MailboxDrain {
       services.log("warn", "imap_uidvalidity_changed", { mailbox: key, was, now: `${box.uidValidity}` });
     }
     return { uidValidity: box.uidValidity, lastUid: 0n, tries: 0, attemptUid: null };
+  }
+
+  /** The messages past the cursor in UID order, with their sizes: one UID FETCH, none in an empty mailbox. */
+  async #waiting(client: ImapFlow, cursor: ImapCursor): Promise<Waiting[]> {
+    if (!client.mailbox || client.mailbox.exists === 0) return [];
+    const found = await client.fetchAll({ uid: `${cursor.lastUid + 1n}:*` }, { uid: true, size: true }, { uid: true });
+    // "n:*" names the last message even when its UID is below n (RFC 9051 6.4.8).
+    return found
+      .filter(({ uid }) => BigInt(uid) > cursor.lastUid)
+      .map(({ uid, size }) => ({ uid, size: size ?? 0 }))
+      .sort((a, b) => a.uid - b.uid);
   }
 
   /**
@@ -126,7 +159,7 @@ export class MailboxDrain {
   }
 
   /** Starts reading a batch; a failure is met where the read is awaited, or never, when the drain ends first. */
-  #readAhead(client: ImapFlow, batch: number[]): ReadAhead {
+  #readAhead(client: ImapFlow, batch: Waiting[]): ReadAhead {
     const read = this.parts.reader.read(client, batch);
     read.catch(() => {});
     return { batch, read };
