@@ -26,10 +26,10 @@ export interface ReadBatch {
   refused: Filed[];
 }
 
-/** A message past the cursor: its UID, and its size as the server gives it (RFC822.SIZE). */
+/** A message past the cursor: its UID, and its size as the server gives it (RFC822.SIZE), if it does. */
 export interface Waiting {
   uid: number;
-  size: number;
+  size: number | null;
 }
 
 /** One message of the batch: refused before reading for some or all of its recipients, and filed for the others. */
@@ -77,14 +77,23 @@ export class BatchReader {
     return this.#readers.close();
   }
 
-  /** The batch's sources in UID order, but those over INBOUND_MAX_BYTES, which are not downloaded. */
+  /**
+   * The batch's sources in UID order, but those over INBOUND_MAX_BYTES: not downloaded when the server's
+   * size says so, else set aside once downloaded (a size the server did not give, or gave wrong).
+   */
   async #download(client: ImapFlow, batch: Waiting[]) {
     const limit = this.services.config.inboundMaxBytes;
-    const tooLarge = batch.filter(({ size }) => size > limit).map(({ uid }) => uid);
-    const wanted = batch.filter(({ size }) => size <= limit).map(({ uid }) => uid);
+    const tooLarge = batch.filter(({ size }) => size !== null && size > limit).map(({ uid }) => uid);
+    const wanted = new Set(batch.filter(({ uid }) => !tooLarge.includes(uid)).map(({ uid }) => uid));
     const fetched =
-      wanted.length === 0 ? [] : await client.fetchAll(wanted, { uid: true, source: true }, { uid: true });
-    const sources = fetched.flatMap(({ uid, source }) => (source ? [{ uid, source }] : []));
+      wanted.size === 0 ? [] : await client.fetchAll([...wanted], { uid: true, source: true }, { uid: true });
+    const sources: { uid: number; source: Buffer }[] = [];
+    for (const { uid, source } of fetched) {
+      // A FETCH the server sent of its own accord, or one message twice, is not the batch's.
+      if (!source || !wanted.delete(uid)) continue;
+      if (source.length > limit) tooLarge.push(uid);
+      else sources.push({ uid, source });
+    }
     return { sources: sources.sort((a, b) => a.uid - b.uid), tooLarge };
   }
 

@@ -25,9 +25,10 @@ import type { InboundState } from "./state.ts";
 
 const BATCH_SIZE = 100;
 /**
- * A batch's bytes, by the server's RFC822.SIZE: the next batch is read
- * while one is filed, so about twice this is held at once, whatever the
- * messages' sizes. A larger message is a batch alone.
+ * A batch's bytes, by the server's RFC822.SIZE. A larger message, or one
+ * whose size the server does not give, is a batch alone; the next batch is
+ * read while one is filed only when both are within this, so that at most
+ * twice this, or one message of up to INBOUND_MAX_BYTES, is held at once.
  */
 const BATCH_BYTES = 16 * 1024 * 1024;
 /** Attempts at one message before it is set aside. */
@@ -44,12 +45,16 @@ export function batchAt(waiting: Waiting[], from: number, count: number): Waitin
   let end = from;
   let bytes = 0;
   while (end < waiting.length && end - from < count) {
-    bytes += waiting[end]?.size ?? 0;
+    bytes += waiting[end]?.size ?? Number.POSITIVE_INFINITY;
     if (end > from && bytes > BATCH_BYTES) break;
     end++;
   }
   return waiting.slice(from, end);
 }
+
+/** Whether a batch is within BATCH_BYTES, and so may be held beside another. */
+export const withinBytes = (batch: Waiting[]) =>
+  batch.reduce((bytes, { size }) => bytes + (size ?? Number.POSITIVE_INFINITY), 0) <= BATCH_BYTES;
 
 /** Batches of the same drain: the same when they start at the same message and hold as many. */
 const sameBatch = (a: Waiting[], b: Waiting[]) => a[0] === b[0] && a.length === b.length;
@@ -91,9 +96,10 @@ export class MailboxDrain {
         cursor = await this.#passOver(client, cursor, uids, lease);
       } else {
         const read = ahead && sameBatch(ahead.batch, batch) ? ahead.read : this.parts.reader.read(client, batch);
-        // The next batch is read while this one is filed and marked; a batch filed one message at a time is not.
+        // The next batch is read while this one is filed and marked, unless either is larger than BATCH_BYTES
+        // or the next is filed one message at a time.
         const next = careful > batch.length ? [] : batchAt(waiting, i + batch.length, BATCH_SIZE);
-        ahead = next.length > 0 ? this.#readAhead(client, next) : null;
+        ahead = next.length > 0 && withinBytes(batch) && withinBytes(next) ? this.#readAhead(client, next) : null;
         cursor = await this.#attempt(client, cursor, uids, await read, lease);
       }
       i += batch.length;
@@ -124,15 +130,17 @@ export class MailboxDrain {
     return { uidValidity: box.uidValidity, lastUid: 0n, tries: 0, attemptUid: null };
   }
 
-  /** The messages past the cursor in UID order, with their sizes: one UID FETCH, none in an empty mailbox. */
+  /** The messages past the cursor in UID order, each once, with their sizes: one UID FETCH. */
   async #waiting(client: ImapFlow, cursor: ImapCursor): Promise<Waiting[]> {
-    if (!client.mailbox || client.mailbox.exists === 0) return [];
     const found = await client.fetchAll({ uid: `${cursor.lastUid + 1n}:*` }, { uid: true, size: true }, { uid: true });
-    // "n:*" names the last message even when its UID is below n (RFC 9051 6.4.8).
-    return found
-      .filter(({ uid }) => BigInt(uid) > cursor.lastUid)
-      .map(({ uid, size }) => ({ uid, size: size ?? 0 }))
-      .sort((a, b) => a.uid - b.uid);
+    const waiting = new Map<number, Waiting>();
+    for (const { uid, size } of found) {
+      // "n:*" names the last message even when its UID is below n (RFC 9051 6.4.9); and the answer may carry
+      // a FETCH the server sent of its own accord (another client's flags), with or without a UID.
+      if (typeof uid !== "number" || BigInt(uid) <= cursor.lastUid) continue;
+      if (!waiting.has(uid) || size !== undefined) waiting.set(uid, { uid, size: size ?? null });
+    }
+    return [...waiting.values()].sort((a, b) => a.uid - b.uid);
   }
 
   /**
@@ -158,7 +166,7 @@ export class MailboxDrain {
     return through;
   }
 
-  /** Starts reading a batch; a failure is met where the read is awaited, or never, when the drain ends first. */
+  /** Starts reading a batch; a failure is met where the read is awaited, or dropped with the read when the drain ends first. */
   #readAhead(client: ImapFlow, batch: Waiting[]): ReadAhead {
     const read = this.parts.reader.read(client, batch);
     read.catch(() => {});
