@@ -52,6 +52,11 @@ test("a batch's rows go in statements of a few sizes, and an IN list of any leng
   expect(inList([])).toEqual({ list: "", params: [] });
   expect(inList(["a"])).toEqual({ list: "?", params: ["a"] });
   expect(inList(["a", "b", "c"])).toEqual({ list: "?, ?, ?, ?", params: ["a", "b", "c", "c"] });
+  const many = (n: number) => Array.from({ length: n }, (_, i) => `v${i}`);
+  expect(inList(many(1000)).params).toHaveLength(1024);
+  // Past 1,024 a list goes as it is: padded, 20,000 agents would pass SQLite's 32,766 parameters.
+  expect(inList(many(1025)).params).toEqual(many(1025));
+  expect(inList(many(20_000)).params).toHaveLength(20_000);
 });
 
 test("a column's values: one compared alone, none never matching, several as a padded IN list", () => {

@@ -34,13 +34,17 @@ export function oneOf(column: string, values: string | readonly string[]): { whe
   return { where: `${column} IN (${list})`, params };
 }
 
+/** The longest IN list padded: longer ones are rare, and doubled they would near SQLite's 32,766 parameters. */
+const PADDED_UP_TO = 1024;
+
 /**
  * An IN list's placeholders and values for a list of any length: padded to a
  * power of two with its last value (IN is the same with it twice), so that
  * lists of a batch's length make a few texts, each prepared once per connection.
  */
 export function inList(values: readonly string[]): { list: string; params: string[] } {
-  const size = values.length <= 1 ? values.length : 2 ** Math.ceil(Math.log2(values.length));
+  const n = values.length;
+  const size = n <= 1 || n > PADDED_UP_TO ? n : 2 ** Math.ceil(Math.log2(n));
   const params = [...values, ...Array<string>(size - values.length).fill(values.at(-1) as string)];
   return { list: params.map(() => "?").join(", "), params };
 }
