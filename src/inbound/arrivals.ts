@@ -94,6 +94,8 @@ export class BatchReader {
       if (source.length > limit) tooLarge.push(uid);
       else sources.push({ uid, source });
     }
+    // Listed at the start of the pass, then removed from the mailbox by someone else: there is nothing to file.
+    for (const uid of wanted) this.services.log("warn", "imap_message_gone", { uid });
     return { sources: sources.sort((a, b) => a.uid - b.uid), tooLarge };
   }
 
