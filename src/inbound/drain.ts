@@ -40,12 +40,15 @@ interface ReadAhead {
   read: Promise<ReadBatch>;
 }
 
+/** A message's bytes as a batch counts them: a size the server does not give fills a batch alone. */
+const bytesOf = ({ size }: Waiting) => size ?? Number.POSITIVE_INFINITY;
+
 /** The batch that starts at `waiting[from]`: up to `count` messages in UID order, of BATCH_BYTES in all, and at least one. */
 export function batchAt(waiting: Waiting[], from: number, count: number): Waiting[] {
   let end = from;
   let bytes = 0;
   while (end < waiting.length && end - from < count) {
-    bytes += waiting[end]?.size ?? Number.POSITIVE_INFINITY;
+    bytes += bytesOf(waiting[end] as Waiting);
     if (end > from && bytes > BATCH_BYTES) break;
     end++;
   }
@@ -54,7 +57,7 @@ export function batchAt(waiting: Waiting[], from: number, count: number): Waitin
 
 /** Whether a batch is within BATCH_BYTES, and so may be held beside another. */
 export const withinBytes = (batch: Waiting[]) =>
-  batch.reduce((bytes, { size }) => bytes + (size ?? Number.POSITIVE_INFINITY), 0) <= BATCH_BYTES;
+  batch.reduce((bytes, message) => bytes + bytesOf(message), 0) <= BATCH_BYTES;
 
 /** Batches of the same drain: the same when they start at the same message and hold as many. */
 const sameBatch = (a: Waiting[], b: Waiting[]) => a[0] === b[0] && a.length === b.length;
