@@ -8,6 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
+import { PATCHES } from "./bundle-patches.ts";
 
 /**
  * Left to node_modules: Prisma (its runtime loads its query compiler's
@@ -76,7 +77,7 @@ await build({
   platform: "node",
   target: "node20",
   external: EXTERNAL,
-  plugins: [wasmFromFile, prismaRuntimeAsModule],
+  plugins: [wasmFromFile, prismaRuntimeAsModule, ...PATCHES],
   // CommonJS packages in an ES module bundle still call require() for Node's own modules.
   banner: {
     js: 'import { createRequire as createRequireOfBundle } from "node:module"; const require = createRequireOfBundle(import.meta.url);',

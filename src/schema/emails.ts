@@ -1,3 +1,4 @@
+import { createContextCache } from "@pothos/core";
 import { ServiceError } from "../errors.ts";
 import { emailAttachments, type Part } from "../mailbox/attachments.ts";
 import type { Authentication } from "../mailbox/authentication.ts";
@@ -65,15 +66,11 @@ export const readerFor = async (ctx: Context, agent: { id: string }) => readerOf
  * Per request: each email's attachments with their bytes, so that its message is read and parsed once however
  * many of their contents the request asks for.
  */
-const partsRead = new WeakMap<Context, Map<string, Promise<Part[]>>>();
+const partsRead = createContextCache((_: Context) => new Map<string, Promise<Part[]>>());
 
 /** One attachment's bytes, from its email's parts as this request read them. */
 async function attachmentBytes(ctx: Context, emailId: string, attachmentId: string): Promise<Buffer> {
-  let read = partsRead.get(ctx);
-  if (!read) {
-    read = new Map();
-    partsRead.set(ctx, read);
-  }
+  const read = partsRead(ctx);
   let parts = read.get(emailId);
   if (!parts) {
     parts = (async () => emailAttachments(ctx, await readerFor(ctx, await attachmentAgent(ctx, emailId)), emailId))();
