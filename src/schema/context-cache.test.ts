@@ -45,3 +45,12 @@ test("a context's entries are not copied with it", () => {
   expect(Object.getOwnPropertySymbols({ ...context })).toEqual([]);
   expect(contextCacheSymbol).toBe(Symbol.for("Pothos.contextCache"));
 });
+
+test("a frozen key keeps its entry all the same", () => {
+  let made = 0;
+  const cache = createContextCache(() => ({ n: ++made }));
+  const key = Object.freeze({});
+  expect(cache(key)).toBe(cache(key));
+  cache.delete(key);
+  expect(cache(key)).toEqual({ n: 2 });
+});

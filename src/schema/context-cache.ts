@@ -31,15 +31,22 @@ export function createContextCache<T, C extends object = object, Args extends un
 ): ContextCache<T, C, Args> {
   // One property per cache, not enumerable: spreading or assigning a context copies no cache.
   const slot = Symbol("Pothos.contextCache.entry");
+  // Pothos also keys these caches by other objects (the builder, the datamodel, a row): one that takes no
+  // property (frozen) keeps its entry in a WeakMap, as Pothos' own module would.
+  const sealed = new WeakMap<object, T>();
   const getOrCreate = (context: C, ...args: Args): T => {
     const key = keyOf(context) as { [slot]?: T };
     if (Object.hasOwn(key, slot)) return key[slot] as T;
+    if (sealed.has(key)) return sealed.get(key) as T;
     const entry = create(context, ...args);
-    Object.defineProperty(key, slot, { value: entry, configurable: true });
+    if (Object.isExtensible(key)) Object.defineProperty(key, slot, { value: entry, configurable: true });
+    else sealed.set(key, entry);
     return entry;
   };
   getOrCreate.delete = (context: C) => {
-    delete (keyOf(context) as { [slot]?: T })[slot];
+    const key = keyOf(context) as { [slot]?: T };
+    delete key[slot];
+    sealed.delete(key);
   };
   return getOrCreate;
 }
