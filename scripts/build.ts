@@ -8,7 +8,7 @@ import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "nod
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { build, type Plugin } from "esbuild";
-import { PATCHES } from "./bundle-patches.ts";
+import { PATCHES, unapplied } from "./bundle-patches.ts";
 
 /**
  * Left to node_modules: Prisma (its runtime loads its query compiler's
@@ -91,6 +91,7 @@ await build({
   sourcesContent: false,
   logLevel: "warning",
 });
+if (unapplied().length > 0) throw new Error(`No module met these patches: ${unapplied().join(", ")}`);
 // The compiler's file is read relative to the chunk that loads it: that chunk must sit beside it.
 for (const file of readdirSync(OUT, { recursive: true, encoding: "utf8" })) {
   if (!file.endsWith(".js") || !readFileSync(join(OUT, file), "utf8").includes("query_compiler_bg.")) continue;

@@ -15,6 +15,9 @@ import type { Plugin } from "esbuild";
 /** The versions these patches were written against. */
 export const PATCHED = { "@pothos/core": "4.15.1", "graphql-jit": "0.8.7" };
 
+/** The patches that changed a module in this process's builds. */
+const applied = new Set<string>();
+
 /** Pothos' per-request caches, as @pothos/core writes them (its ES build). */
 const POTHOS_CONTEXT_CACHE = /[\\/]@pothos[\\/]core[\\/]esm[\\/]utils[\\/]context-cache\.js$/;
 
@@ -34,13 +37,14 @@ const pothosContextCache: Plugin = {
         throw new Error(`${path}: not the module src/schema/context-cache.ts replaces`);
       }
       const replacement = new URL("../src/schema/context-cache.ts", import.meta.url);
+      applied.add("pothos-context-cache");
       return { contents: readFileSync(replacement, "utf8"), loader: "ts" };
     });
   },
 };
 
-/** graphql-jit's choice of serial execution, as its builds write it (its ES index imports the .js one). */
-const JIT_EXECUTION = /[\\/]graphql-jit[\\/]dist[\\/]execution\.m?js$/;
+/** graphql-jit's choice of serial execution, as its build writes it (its ES index imports this one). */
+const JIT_EXECUTION = /[\\/]graphql-jit[\\/]dist[\\/]execution\.js$/;
 const SERIAL_WHEN = 'const serialExecution = context.operation.operation === "mutation";';
 
 /**
@@ -58,9 +62,13 @@ const singleMutationInline: Plugin = {
       const source = readFileSync(path, "utf8");
       if (source.split(SERIAL_WHEN).length !== 2) throw new Error(`${path}: not the graphql-jit this patch changes`);
       const serialWhen = SERIAL_WHEN.replace(";", " && Object.keys(fieldMap).length > 1;");
+      applied.add("single-mutation-inline");
       return { contents: source.replace(SERIAL_WHEN, serialWhen), loader: "js" };
     });
   },
 };
 
 export const PATCHES = [pothosContextCache, singleMutationInline];
+
+/** The patches no module met in this process's builds: a package that moved the file one changes. */
+export const unapplied = () => PATCHES.map(({ name }) => name).filter((name) => !applied.has(name));

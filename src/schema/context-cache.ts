@@ -31,7 +31,7 @@ export function createContextCache<T, C extends object = object, Args extends un
 ): ContextCache<T, C, Args> {
   // One property per cache, not enumerable: spreading or assigning a context copies no cache.
   const slot = Symbol("Pothos.contextCache.entry");
-  // Pothos also keys these caches by other objects (the builder, the datamodel, a row): one that takes no
+  // Pothos also keys these caches by other objects (the builder, the datamodel): one that takes no
   // property (frozen) keeps its entry in a WeakMap, as Pothos' own module would.
   const sealed = new WeakMap<object, T>();
   const getOrCreate = (context: C, ...args: Args): T => {
@@ -45,7 +45,7 @@ export function createContextCache<T, C extends object = object, Args extends un
   };
   getOrCreate.delete = (context: C) => {
     const key = keyOf(context) as { [slot]?: T };
-    delete key[slot];
+    Reflect.deleteProperty(key, slot);
     sealed.delete(key);
   };
   return getOrCreate;
