@@ -163,9 +163,14 @@ export function limitBody(maxSize: number): MiddlewareHandler {
   };
 }
 
+/** Each route's path as a pattern, made at the first unmatched request. */
+let patterns: { method: string; path: RegExp }[] | undefined;
+
 /** The methods a path answers to, for 405 versus 404. */
 export function methodsFor(path: string): string[] {
-  return operations
-    .filter((route) => new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`).test(path))
-    .map((route) => route.method);
+  patterns ??= operations.map((route) => ({
+    method: route.method,
+    path: new RegExp(`^${route.path.replace(/:[^/]+/g, "[^/]+")}$`),
+  }));
+  return patterns.filter((route) => route.path.test(path)).map((route) => route.method);
 }
