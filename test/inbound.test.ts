@@ -369,16 +369,13 @@ describe("a batch's bytes", () => {
         } finally {
           await mover.logout();
         }
-        // One at a time: together they would pass what one answer may carry.
-        const subjects = await waitFor(async () => {
-          const pages = await Promise.all(
-            [0, 1].map((offset) =>
-              otherApi.get(`/agents/${agent.id}/emails?limit=1&offset=${offset}`, { key: agent.apiKey }),
-            ),
-          );
-          const found = pages.flatMap((page) => page.body.data.map((e: { subject: string }) => e.subject));
-          return found.length === 2 ? found : null;
-        }, 60_000);
+        // Both filed (they are filed one at a time), then read one a page: together they would pass
+        // what one answer may carry.
+        const page = (offset: number) =>
+          otherApi.get(`/agents/${agent.id}/emails?limit=1&offset=${offset}`, { key: agent.apiKey });
+        await waitFor(async () => ((await page(0)).body.total === 2 ? true : null), 60_000);
+        const pages = await Promise.all([page(0), page(1)]);
+        const subjects = pages.flatMap(({ body }) => body.data.map((e: { subject: string }) => e.subject));
         expect(subjects.sort()).toEqual(["large 1", "large 2"]);
         const batches = other.logs.filter((line) => line.event === "imap_batch").map((line) => line.fields.messages);
         expect(batches).toEqual([1, 1]);
