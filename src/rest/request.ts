@@ -121,6 +121,11 @@ function boundsOf(extensions: Readonly<Record<string, unknown>> | undefined | nu
   return { minimum, maximum };
 }
 
+/** Whether a route takes a variable from a header: only a rename to one does (partsOf). */
+export function takesHeader(route: Route): boolean {
+  return Object.values(route.renames ?? {}).some((rename) => typeof rename === "object");
+}
+
 /** Each variable of a route's operation and the request part it comes from. */
 export function partsOf(route: Route, schema: GraphQLSchema): Part[] {
   const argumentOf = argumentsOf(route, schema);

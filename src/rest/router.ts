@@ -14,7 +14,7 @@ import { operations } from "../schema/operations.ts";
 import { type Graphql, preparedOperation } from "../schema/pipeline.ts";
 import { wireBody } from "../wire-names.ts";
 import { answerFile } from "./download.ts";
-import { assertValidVariables, type Part, partsOf, variablesFrom } from "./request.ts";
+import { assertValidVariables, type Part, partsOf, takesHeader, variablesFrom } from "./request.ts";
 
 // Serves each declared operation's REST binding: runs its operation through
 // the GraphQL pipeline (the same envelop plugins as /graphql) and answers in
@@ -137,11 +137,6 @@ export function mountRoutes<E extends HonoEnv>(app: Hono<E>, run: RunRoute, conf
       return c.json(wire(answer.body), answer.status as 200);
     });
   }
-}
-
-/** Whether a route takes a variable from a header: only ever by a rename to one (Rename). */
-function takesHeader(route: Route): boolean {
-  return Object.values(route.renames ?? {}).some((rename) => typeof rename === "object");
 }
 
 /**
