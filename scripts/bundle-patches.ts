@@ -10,13 +10,27 @@
 // (bundle-patches.test.ts also checks the versions).
 
 import { readFileSync } from "node:fs";
-import type { Plugin } from "esbuild";
+import type { OnLoadResult, Plugin } from "esbuild";
 
 /** The versions these patches were written against. */
 export const PATCHED = { "@pothos/core": "4.15.1", "graphql-jit": "0.8.7" };
 
 /** The patches that changed a module in this process's builds. */
 const applied = new Set<string>();
+
+/** A plugin that rewrites the module `filter` names, given its path and source, and notes that it did. */
+function patch(name: string, filter: RegExp, rewrite: (path: string, source: string) => OnLoadResult): Plugin {
+  return {
+    name,
+    setup(build) {
+      build.onLoad({ filter }, ({ path }) => {
+        const result = rewrite(path, readFileSync(path, "utf8"));
+        applied.add(name);
+        return result;
+      });
+    },
+  };
+}
 
 /** Pothos' per-request caches, as @pothos/core writes them (its ES build). */
 const POTHOS_CONTEXT_CACHE = /[\\/]@pothos[\\/]core[\\/]esm[\\/]utils[\\/]context-cache\.js$/;
@@ -27,21 +41,14 @@ const POTHOS_CONTEXT_CACHE = /[\\/]@pothos[\\/]core[\\/]esm[\\/]utils[\\/]contex
  * src/schema/context-cache.ts takes that module's place with the same
  * exports, keeping each entry on the context itself.
  */
-const pothosContextCache: Plugin = {
-  name: "pothos-context-cache",
-  setup(build) {
-    build.onLoad({ filter: POTHOS_CONTEXT_CACHE }, ({ path }) => {
-      const original = readFileSync(path, "utf8");
-      const exported = [...original.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]).join(",");
-      if (exported !== "contextCacheSymbol,initContextCache,createContextCache" || !original.includes("new WeakMap")) {
-        throw new Error(`${path}: not the module src/schema/context-cache.ts replaces`);
-      }
-      const replacement = new URL("../src/schema/context-cache.ts", import.meta.url);
-      applied.add("pothos-context-cache");
-      return { contents: readFileSync(replacement, "utf8"), loader: "ts" };
-    });
-  },
-};
+const pothosContextCache = patch("pothos-context-cache", POTHOS_CONTEXT_CACHE, (path, original) => {
+  const exported = [...original.matchAll(/^export (?:const|function) (\w+)/gm)].map((m) => m[1]).join(",");
+  if (exported !== "contextCacheSymbol,initContextCache,createContextCache" || !original.includes("new WeakMap")) {
+    throw new Error(`${path}: not the module src/schema/context-cache.ts replaces`);
+  }
+  const replacement = new URL("../src/schema/context-cache.ts", import.meta.url);
+  return { contents: readFileSync(replacement, "utf8"), loader: "ts" };
+});
 
 /** graphql-jit's choice of serial execution, as its build writes it (its ES index imports this one). */
 const JIT_EXECUTION = /[\\/]graphql-jit[\\/]dist[\\/]execution\.js$/;
@@ -55,18 +62,11 @@ const SERIAL_WHEN = 'const serialExecution = context.operation.operation === "mu
  * REST route's and MCP tool's) needs no queue: it runs as a query's field
  * does. Two root fields or more still run one after another.
  */
-const singleMutationInline: Plugin = {
-  name: "single-mutation-inline",
-  setup(build) {
-    build.onLoad({ filter: JIT_EXECUTION }, ({ path }) => {
-      const source = readFileSync(path, "utf8");
-      if (source.split(SERIAL_WHEN).length !== 2) throw new Error(`${path}: not the graphql-jit this patch changes`);
-      const serialWhen = SERIAL_WHEN.replace(";", " && Object.keys(fieldMap).length > 1;");
-      applied.add("single-mutation-inline");
-      return { contents: source.replace(SERIAL_WHEN, serialWhen), loader: "js" };
-    });
-  },
-};
+const singleMutationInline = patch("single-mutation-inline", JIT_EXECUTION, (path, source) => {
+  if (source.split(SERIAL_WHEN).length !== 2) throw new Error(`${path}: not the graphql-jit this patch changes`);
+  const serialWhen = SERIAL_WHEN.replace(";", " && Object.keys(fieldMap).length > 1;");
+  return { contents: source.replace(SERIAL_WHEN, serialWhen), loader: "js" };
+});
 
 export const PATCHES = [pothosContextCache, singleMutationInline];
 

@@ -37,11 +37,13 @@ export function createContextCache<T, C extends object = object, Args extends un
   const getOrCreate = (context: C, ...args: Args): T => {
     const key = keyOf(context) as { [slot]?: T };
     if (Object.hasOwn(key, slot)) return key[slot] as T;
-    if (sealed.has(key)) return sealed.get(key) as T;
-    const entry = create(context, ...args);
-    if (Object.isExtensible(key)) Object.defineProperty(key, slot, { value: entry, configurable: true });
-    else sealed.set(key, entry);
-    return entry;
+    if (Object.isExtensible(key)) {
+      const entry = create(context, ...args);
+      Object.defineProperty(key, slot, { value: entry, configurable: true });
+      return entry;
+    }
+    if (!sealed.has(key)) sealed.set(key, create(context, ...args));
+    return sealed.get(key) as T;
   };
   getOrCreate.delete = (context: C) => {
     const key = keyOf(context) as { [slot]?: T };
