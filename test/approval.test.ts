@@ -1,15 +1,15 @@
-import { generateKeyPairSync, randomBytes } from "node:crypto";
+import { randomBytes } from "node:crypto";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { type DKIMSignOptions, dkimSign } from "mailauth";
 import nodemailer from "nodemailer";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, test } from "vitest";
 import { Api, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { launchBrowser, visit } from "./support/browser.ts";
 import { databaseBytes, holdSnapshot } from "./support/database-bytes.ts";
+import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { rawMessage } from "./support/mail.ts";
 import { freePort } from "./support/process.ts";
@@ -31,14 +31,13 @@ const REVIEWER = "reviewer@people.example";
 const HOOK_SECRET = `whsec_${Buffer.alloc(32, 9).toString("base64")}`;
 let reviewerHook: WebhookReceiver;
 let dns: DnsServer;
-const dkimKey = generateKeyPairSync("rsa", { modulusLength: 1024 });
+const key = dkimKey();
 
 beforeAll(async () => {
   reviewerHook = await WebhookReceiver.start();
   reviewerHook.secrets = [HOOK_SECRET];
   dns = await startDnsServer();
-  const publicKey = dkimKey.publicKey.export({ type: "spki", format: "der" }).toString("base64");
-  dns.txt("sel._domainkey.signed.example", `v=DKIM1; k=rsa; p=${publicKey}`);
+  dns.txt("sel._domainkey.signed.example", key.record);
   dns.txt("_dmarc.signed.example", "v=DMARC1; p=reject");
 });
 afterAll(async () => {
@@ -96,18 +95,6 @@ async function receive(agent: TestAgent, from: string, subject: string) {
     const list = await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey });
     return list.body.data.find((email: { subject: string }) => email.subject === subject) ?? null;
   });
-}
-
-async function dkimSigned(raw: string): Promise<string> {
-  // mailauth signs what signatureData lists; its type declarations want the fields at the top instead.
-  const privateKey = dkimKey.privateKey.export({ type: "pkcs8", format: "pem" }) as string;
-  const options = {
-    canonicalization: "relaxed/relaxed",
-    signatureData: [{ signingDomain: "signed.example", selector: "sel", privateKey }],
-  } as unknown as DKIMSignOptions;
-  const { signatures, errors } = await dkimSign(raw, options);
-  expect(errors).toEqual([]);
-  return signatures + raw;
 }
 
 describe("scheduled sends from POST /send, reply and forward", () => {
@@ -350,7 +337,10 @@ describe("the send policy", () => {
       for (const from of forged) await door.sendMail({ from, to, subject: `Forged ${from}`, text: "Hi." });
       // A sender whose domain signs its mail and publishes DMARC: known once its mail is filed.
       const raw = rawMessage({ to, from: "Known.Friend@signed.example", subject: `Signed ${agent.id}`, body: "Hi." });
-      await door.sendMail({ envelope: { from: "known.friend@signed.example", to: [to] }, raw: await dkimSigned(raw) });
+      await door.sendMail({
+        envelope: { from: "known.friend@signed.example", to: [to] },
+        raw: await dkimSigned(raw, "signed.example", key),
+      });
       const inbox = await waitFor(async () => {
         const list = await on.get(`/agents/${agent.id}/emails?limit=10`, { key: agent.apiKey });
         return list.body.total === 6 ? list.body.data : null;
