@@ -77,8 +77,11 @@ async function search(query: string, owner = agent) {
 const found = async (query: string) => (await search(query)).data.map((e: { subject: string }) => e.subject);
 
 test("words match by prefix, without case or accents, in subject, sender and text; best match first", async () => {
-  // In the subject first (the shorter subject a little better), then in the text.
-  expect(await found("q=invoice")).toEqual([subjects.spam, subjects.invoice, subjects.mention]);
+  // In the subject first, then in the text. The two subjects rank alike on PostgreSQL (SQLite's bm25 puts the
+  // shorter first), and two emails filed in the same millisecond are equally new: their order is not asserted.
+  const hits = await found("q=invoice");
+  expect(hits.slice(0, 2).sort()).toEqual([subjects.invoice, subjects.spam].sort());
+  expect(hits[2]).toBe(subjects.mention);
   expect(await found("q=INVO")).toEqual(await found("q=invoice"));
   expect(await found("q=resume")).toEqual([subjects.resume]);
   expect(await found(`q=${encodeURIComponent("RÉSUMÉ")}`)).toEqual([subjects.resume]);
