@@ -343,7 +343,7 @@ describe("the send policy", () => {
       });
       const inbox = await waitFor(async () => {
         const list = await on.get(`/agents/${agent.id}/emails?limit=10`, { key: agent.apiKey });
-        return list.body.total === 6 ? list.body.data : null;
+        return list.body.total === 6 && list.body.data.length === 6 ? list.body.data : null;
       });
       const verdicts = Object.fromEntries(
         inbox.map((e: { from: { address: string }; authentication: { verdict: string } }) => [

@@ -185,7 +185,7 @@ test("screening set and quarantine: suspicious mail held for an agent, listed, r
   const heldFor = (count: number) =>
     waitFor(async () => {
       const run = await cli(["quarantine", "list", "--agent", agent.id, "--json"]);
-      return run.json?.total === count ? run : null;
+      return run.json?.total === count && run.json.data.length === count ? run : null;
     });
   // One after the other: two held in the same millisecond have no order between them.
   await dovecot.append(rawMessage({ to: `${agent.id}@mail.example`, subject: "Held one", body: injection }));

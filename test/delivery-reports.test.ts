@@ -282,7 +282,7 @@ describe("delivery reports", () => {
     await dovecot.append(listIdOnly);
     const all = await waitFor(async () => {
       const reply = await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey });
-      return reply.body.total === 3 ? reply.body : null;
+      return reply.body.total === 3 && reply.body.data.length === 3 ? reply.body : null;
     });
     expect(
       all.data.map((email: { subject: string; autoSubmitted: string | null; reportIgnored: string | null }) => [

@@ -68,7 +68,7 @@ test("one 4 MB word, 150,000 lines and a 400 KB envelope header are filed with t
         expect((await api.get("/healthz")).status).toBe(200);
         answered++;
         const reply = await api.get(`/agents/${agent.id}/emails?limit=10`, { key: agent.apiKey });
-        return reply.body.total === 4 ? reply.body.data : null;
+        return reply.body.total === 4 && reply.body.data.length === 4 ? reply.body.data : null;
       },
       40_000,
       "the four messages",

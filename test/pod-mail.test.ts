@@ -54,7 +54,7 @@ describe("happy", () => {
     const key = await podKey({ permissions: ["read"] });
     const listed = await waitFor(async () => {
       const reply = await api.get(`/pods/${pod.id}/emails`, { key });
-      return reply.body.total >= 2 ? reply : null;
+      return reply.body.total >= 2 && reply.body.data.length >= 2 ? reply : null;
     });
     expect(listed.status).toBe(200);
     const [one, two] = pod.agents as [TestAgent, TestAgent];
