@@ -11,6 +11,7 @@ import { launchBrowser, visit } from "./support/browser.ts";
 import { databaseBytes, holdSnapshot } from "./support/database-bytes.ts";
 import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
+import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
 import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
@@ -341,10 +342,7 @@ describe("the send policy", () => {
         envelope: { from: "known.friend@signed.example", to: [to] },
         raw: await dkimSigned(raw, "signed.example", key),
       });
-      const inbox = await waitFor(async () => {
-        const list = await on.get(`/agents/${agent.id}/emails?limit=10`, { key: agent.apiKey });
-        return list.body.total === 6 && list.body.data.length === 6 ? list.body.data : null;
-      });
+      const inbox = (await inboxOf(on, agent, 6)).body.data;
       const verdicts = Object.fromEntries(
         inbox.map((e: { from: { address: string }; authentication: { verdict: string } }) => [
           e.from.address.toLowerCase(),

@@ -280,10 +280,7 @@ describe("delivery reports", () => {
       headers: ["List-Id: <notes.example>"],
     });
     await dovecot.append(listIdOnly);
-    const all = await waitFor(async () => {
-      const reply = await api.get(`/agents/${agent.id}/emails`, { key: agent.apiKey });
-      return reply.body.total === 3 && reply.body.data.length === 3 ? reply.body : null;
-    });
+    const all = (await inboxOf(api, agent, 3)).body;
     expect(
       all.data.map((email: { subject: string; autoSubmitted: string | null; reportIgnored: string | null }) => [
         email.subject,
