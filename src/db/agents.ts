@@ -2,7 +2,7 @@ import type { Agent, Key, Prisma } from "../generated/prisma/sqlite/client.ts";
 import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
-import type { Window } from "./pages.ts";
+import { countOf, pageOf, rangeOf, type Window } from "./pages.ts";
 import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import { likeLiteral } from "./sql.ts";
 import { oneOf, type Param, type Row, type Tx } from "./statements.ts";
@@ -172,15 +172,15 @@ export async function agentPage({ sql }: Store, filter: AgentFilter, window: Win
     params.push(`${likeLiteral(filter.prefix)}%`);
   }
   const from = `FROM "Agent" WHERE ${conditions.join(" AND ")}`;
-  const [rows, count] = await Promise.all([
+  const { data, total } = await pageOf(window, () => [
     sql.all(`SELECT ${columnsOf("Agent")} ${from} ORDER BY "createdAt" DESC, "id" LIMIT ? OFFSET ?`, [
       ...params,
       window.limit,
       window.offset,
     ]),
-    sql.one(`SELECT COUNT(*) AS "n" ${from}`, params),
+    countOf(sql.one(`SELECT COUNT(*) AS "n" ${from}`, params)),
   ]);
-  return { data: rowsOf(sql, "Agent", rows), total: Number(count?.n) };
+  return { data: rowsOf(sql, "Agent", data), total };
 }
 
 /** Each agent's sends on the day and when it last received mail, read for all of them at once. */
@@ -239,11 +239,12 @@ export async function heldWithoutOwnReviewer({ prisma }: Store, holding: string[
   const byInstance = { sendPolicy: null, OR: [{ podId: null }, { pod: { sendPolicy: null } }] };
   const policy = [{ sendPolicy: { in: holding } }, byPod, ...(orInstance ? [byInstance] : [])];
   const where = { reviewerEmail: null, reviewerWebhookUrl: null, OR: policy };
-  const [ids, total] = await Promise.all([
-    prisma.agent.findMany({ where, select: { id: true }, orderBy: { id: "asc" }, take: 10 }),
+  const window = { limit: 10, offset: 0 };
+  const { data, total } = await pageOf(window, () => [
+    prisma.agent.findMany({ where, select: { id: true }, orderBy: { id: "asc" }, ...rangeOf(window) }),
     prisma.agent.count({ where }),
   ]);
-  return { ids: ids.map(({ id }) => id), total };
+  return { ids: data.map(({ id }) => id), total };
 }
 
 /** Agents whose reviewer webhook's secret is stored in the clear (before SECRETS_KEY was set). */

@@ -75,8 +75,10 @@ export function draftById({ prisma }: Store, agentId: string, id: string, query:
 /** One page of the agent's drafts, newest first, and how many in all. */
 export function draftPage({ prisma }: Store, agentId: string, window: Window, query: DraftQuery) {
   const where = { agentId };
-  const rows = prisma.draft.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...rangeOf(window) });
-  return pageOf(rows as PromiseLike<Draft[]>, prisma.draft.count({ where }));
+  return pageOf(window, () => [
+    prisma.draft.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...rangeOf(window) }) as PromiseLike<Draft[]>,
+    prisma.draft.count({ where }),
+  ]);
 }
 
 /** Drafts after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
@@ -121,8 +123,10 @@ export async function claimDueDrafts(tx: Tx, now: Date, until: Date, limit: numb
 /** Drafts held for a decision, oldest first, on every agent; and how many in all. */
 export function heldPage({ prisma }: Store, window: Window) {
   const where = { sendStatus: "pending_approval" };
-  const rows = prisma.draft.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...rangeOf(window) });
-  return pageOf(rows, prisma.draft.count({ where }));
+  return pageOf(window, () => [
+    prisma.draft.findMany({ where, orderBy: [{ createdAt: "asc" }, { id: "asc" }], ...rangeOf(window) }),
+    prisma.draft.count({ where }),
+  ]);
 }
 
 /** Held drafts nobody decided in time. */

@@ -1,11 +1,11 @@
 import type { Attachment, Email, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { emailLabelCondition, type LabelSelector } from "./labels.ts";
-import type { SliceRequest, Window } from "./pages.ts";
+import { countOf, pageOf, type SliceRequest, type Window } from "./pages.ts";
 import { bytesOf, columnsOf, rowOf, rowsOf } from "./rows.ts";
 import type { RankedSearch, SearchTerms } from "./search.ts";
 import { likeLiteral, type Sql } from "./sql.ts";
-import { oneOf, type Param, type Tx } from "./statements.ts";
+import { oneOf, type Param, type Row, type Tx } from "./statements.ts";
 
 // Reading received mail. Which emails, in which order (folders, filters,
 // full-text search, newest or best first), is our own SQL: Prisma cannot
@@ -186,25 +186,32 @@ export async function emailPage(
   const { read, join, where, params, relevance, ranked } = mailRead(sql, owner, selector, query);
   const newest = `"receivedAt" DESC, "id" DESC`;
   const order = relevance ? `${relevance.order}, ${newest}` : newest;
-  const [rows, count] = ranked
-    ? await rankedRows(sql, ranked, window, read.columns)
-    : await Promise.all([
-        sql.all(`SELECT ${read.columns} FROM "Email" ${join} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
-          ...params,
-          ...(relevance?.params ?? []),
-          window.limit,
-          window.offset,
-        ]),
-        sql.one(`SELECT COUNT(*) AS "n" FROM "Email" ${join} WHERE ${where}`, params),
-      ]);
+  const { data: rows, total } = await pageOf(window, () =>
+    ranked
+      ? rankedRows(sql, ranked, window, read.columns)
+      : [
+          sql.all(`SELECT ${read.columns} FROM "Email" ${join} WHERE ${where} ORDER BY ${order} LIMIT ? OFFSET ?`, [
+            ...params,
+            ...(relevance?.params ?? []),
+            window.limit,
+            window.offset,
+          ]),
+          countOf(sql.one(`SELECT COUNT(*) AS "n" FROM "Email" ${join} WHERE ${where}`, params)),
+        ],
+  );
   const data = await planned(db, rowsOf(sql, "Email", rows), query, read);
-  return { data, total: Number(count?.n) };
+  return { data, total };
 }
 
 /** A page found through a search index: its rows best first, and the count of every match. */
-function rankedRows(sql: Sql, ranked: RankedSearch, window: Window, columns: string) {
+function rankedRows(
+  sql: Sql,
+  ranked: RankedSearch,
+  window: Window,
+  columns: string,
+): [Promise<Row[]>, PromiseLike<number>] {
   const page = ranked.page(columns, window.limit, window.offset);
-  return Promise.all([sql.all(page.text, page.params), sql.one(ranked.count.text, ranked.count.params)]);
+  return [sql.all(page.text, page.params), countOf(sql.one(ranked.count.text, ranked.count.params))];
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { Row } from "./statements.ts";
+
 // What a read of a page or a slice takes, whatever it reads: a window of an
 // offset page, or a keyset slice from a position in newest-first order.
 
@@ -46,8 +48,31 @@ export function rangeOf({ limit, offset }: Window): { take: number; skip: number
   return { take: limit, skip: offset };
 }
 
-/** An offset page: its rows and how many there are in all, read at once. */
-export async function pageOf<Row>(rows: PromiseLike<Row[]>, total: PromiseLike<number>) {
-  const [data, count] = await Promise.all([rows, total]);
-  return { data, total: count };
+/** What a `SELECT COUNT(*) AS "n"` statement counted. */
+export const countOf = (row: PromiseLike<Row | undefined>): PromiseLike<number> =>
+  row.then((found) => Number(found?.n));
+
+/** How many times a page and its count that disagree are read before the last reading is answered. */
+const PAGE_READINGS = 3;
+
+/**
+ * Whether a page and a count can be of one moment: the page holds what the
+ * count leaves past the offset, up to the window's limit.
+ */
+export function agree({ limit, offset }: Window, rows: number, total: number): boolean {
+  return rows === Math.min(limit, Math.max(0, total - offset));
+}
+
+/**
+ * An offset page: its rows and how many there are in all, read at once. They
+ * are two statements, each with its own view of the store (on PostgreSQL, two
+ * connections), so mail filed or deleted between them can make them disagree
+ * (a count of 3 beside an empty page); then both are read again, a few times
+ * at most. Two that agree cost nothing more.
+ */
+export async function pageOf<T>(window: Window, read: () => [PromiseLike<T[]>, PromiseLike<number>]) {
+  for (let reading = 1; ; reading++) {
+    const [data, total] = await Promise.all(read());
+    if (reading === PAGE_READINGS || agree(window, data.length, total)) return { data, total };
+  }
 }

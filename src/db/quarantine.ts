@@ -1,5 +1,6 @@
 import type { Prisma, Quarantined } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
+import { pageOf, rangeOf, type Window } from "./pages.ts";
 import { bytesOf, columnsOf, insertRow, rowOf } from "./rows.ts";
 import type { Tx } from "./statements.ts";
 
@@ -41,20 +42,18 @@ export async function insertQuarantined(tx: Tx, row: NewQuarantined): Promise<vo
 export async function listQuarantined(
   store: Store,
   filter: { agentId?: string },
-  page: { limit: number; offset: number },
+  window: Window,
 ): Promise<{ data: QuarantinedSummary[]; total: number }> {
   const where = filter.agentId ? { agentId: filter.agentId } : {};
-  const [data, total] = await Promise.all([
+  return pageOf(window, () => [
     store.prisma.quarantined.findMany({
       where,
       select: SUMMARY,
       orderBy: [{ receivedAt: "asc" }, { id: "asc" }],
-      take: page.limit,
-      skip: page.offset,
+      ...rangeOf(window),
     }),
     store.prisma.quarantined.count({ where }),
   ]);
-  return { data, total };
 }
 
 /** One held message with its bytes, or null. Raw, as the source of an email is read (rawSource, emails.ts). */

@@ -72,12 +72,10 @@ export async function suppressedAmong(tx: Tx, agentId: string, addresses: string
 /** One page of the agent's suppressions, newest first, and how many in all. */
 export function suppressionPage({ prisma }: Store, agentId: string, window: Window) {
   const where = { agentId };
-  const rows = prisma.suppression.findMany({
-    where,
-    orderBy: [{ createdAt: "desc" }, { address: "asc" }],
-    ...rangeOf(window),
-  });
-  return pageOf(rows, prisma.suppression.count({ where }));
+  return pageOf(window, () => [
+    prisma.suppression.findMany({ where, orderBy: [{ createdAt: "desc" }, { address: "asc" }], ...rangeOf(window) }),
+    prisma.suppression.count({ where }),
+  ]);
 }
 
 /** Takes the address off the agent's list; false when it was not on it. */

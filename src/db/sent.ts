@@ -13,13 +13,11 @@ export type SentQuery = { include?: Prisma.SentEmailInclude } | { select?: Prism
 /** One page of the agent's sent mail, newest first, and how much there is in all. */
 export function sentPage({ prisma: db }: Store, agentId: string, window: Window, query: SentQuery) {
   const where = { agentId };
-  const rows = db.sentEmail.findMany({
-    ...query,
-    where,
-    orderBy: [{ sentAt: "desc" }, { id: "desc" }],
-    ...rangeOf(window),
-  });
-  return pageOf(rows as PromiseLike<SentEmail[]>, db.sentEmail.count({ where }));
+  const orderBy = [{ sentAt: "desc" }, { id: "desc" }] satisfies Prisma.SentEmailOrderByWithRelationInput[];
+  return pageOf(window, () => [
+    db.sentEmail.findMany({ ...query, where, orderBy, ...rangeOf(window) }) as PromiseLike<SentEmail[]>,
+    db.sentEmail.count({ where }),
+  ]);
 }
 
 /** Sent mail after or before a position in newest-first order (oldest first when inverted), for cursor paging. */

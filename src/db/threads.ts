@@ -32,8 +32,10 @@ const NEWEST_FIRST = [{ lastMessageAt: "desc" }, { id: "desc" }] satisfies Prism
 /** One page of threads, newest activity first, and how many there are in all. */
 export function threadPage({ prisma: db }: Store, scope: ThreadScope, window: Window, query: ThreadQuery) {
   const where = threadsWhere(scope);
-  const rows = db.thread.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...rangeOf(window) });
-  return pageOf(rows as PromiseLike<Thread[]>, db.thread.count({ where }));
+  return pageOf(window, () => [
+    db.thread.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...rangeOf(window) }) as PromiseLike<Thread[]>,
+    db.thread.count({ where }),
+  ]);
 }
 
 /** Threads after or before a position in newest-first order (oldest first when inverted), for cursor paging. */

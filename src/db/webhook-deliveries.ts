@@ -255,13 +255,15 @@ export async function insertDelivery(tx: Tx, delivery: NewDelivery): Promise<voi
 /** A page of a webhook's deliveries, newest first, each with its attempts oldest first; and how many in all. */
 export function deliveryPage({ prisma }: Store, webhookId: string, window: Window) {
   const where = { webhookId };
-  const rows = prisma.webhookDelivery.findMany({
-    where,
-    include: { attemptLog: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    ...rangeOf(window),
-  });
-  return pageOf(rows, prisma.webhookDelivery.count({ where }));
+  return pageOf(window, () => [
+    prisma.webhookDelivery.findMany({
+      where,
+      include: { attemptLog: { orderBy: [{ at: "asc" }, { id: "asc" }] } },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      ...rangeOf(window),
+    }),
+    prisma.webhookDelivery.count({ where }),
+  ]);
 }
 
 /**
