@@ -1,4 +1,4 @@
-import { NEGATION, PHRASES } from "./phrases.ts";
+import { NEGATION, PHRASES, type Phrase } from "./phrases.ts";
 import { excerptOf, type Signal, type SignalName, type SignalPlace } from "./signals.ts";
 
 // Screening of a piece of text: the phrases addressed to a model (read in
@@ -14,6 +14,9 @@ interface Views {
   flat: string;
 }
 
+/** Past ASCII: text without it (most mail) NFKC leaves as it is, and holds no invisible character. */
+const BEYOND_ASCII = /[\u0080-\uFFFF]/;
+
 /**
  * The views phrases are read in: compatibility forms folded (NFKC: full-width
  * and mathematical letters read as plain ones), invisible characters dropped,
@@ -21,11 +24,8 @@ interface Views {
  * every whitespace run one space.
  */
 function viewsOf(text: string): Views {
-  const lines = text
-    .replace(INVISIBLE, "")
-    .normalize("NFKC")
-    .replace(/\r\n?/g, "\n")
-    .replace(/[^\S\n]+/g, " ");
+  const folded = BEYOND_ASCII.test(text) ? text.replace(INVISIBLE, "").normalize("NFKC") : text;
+  const lines = folded.replace(/\r\n?/g, "\n").replace(/[^\S\n]+/g, " ");
   return { lines, flat: lines.replace(/\s+/g, " ") };
 }
 
@@ -34,7 +34,21 @@ export function phraseSignals(text: string, where: SignalPlace): Signal[] {
   return phraseSignalsIn(viewsOf(text), where);
 }
 
+/**
+ * Whether any phrase of a view matches anywhere in it: every pattern of the
+ * view as one alternation, which matches where one of them does. One pass,
+ * where reading each pattern for its first match takes one each; most mail
+ * has none, and is read no further.
+ */
+function anyPhrase(view: Phrase["view"]): RegExp {
+  const sources = PHRASES.filter((phrase) => phrase.view === view).map(({ pattern }) => `(?:${pattern.source})`);
+  return new RegExp(sources.join("|"), view === "lines" ? "imu" : "iu");
+}
+
+const ANY_PHRASE: Record<Phrase["view"], RegExp> = { flat: anyPhrase("flat"), lines: anyPhrase("lines") };
+
 function phraseSignalsIn(views: Views, where: SignalPlace): Signal[] {
+  if (!ANY_PHRASE.flat.test(views.flat) && !ANY_PHRASE.lines.test(views.lines)) return [];
   const found = new Map<SignalName, Signal>();
   for (const { name, pattern, view, negatable } of PHRASES) {
     if (found.has(name)) continue;
