@@ -1,9 +1,10 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "esbuild";
 import { afterAll, expect, test } from "vitest";
+import { testPatchedVersions } from "../src/testing/pins.ts";
 import { PATCHED, PATCHES } from "./bundle-patches.ts";
 
 // What the build changes in the packages it bundles, bundled here as the build
@@ -30,17 +31,7 @@ async function bundled(name: string, contents: string) {
   return import(pathToFileURL(file).href);
 }
 
-const manifest = (path: string) => JSON.parse(readFileSync(new URL(path, root), "utf8"));
-
-test("the patched packages are the versions the patches were written against", () => {
-  for (const [name, version] of Object.entries(PATCHED)) {
-    const installed = (manifest(`node_modules/${name}/package.json`) as { version: string }).version;
-    expect(installed, `${name}: read scripts/bundle-patches.ts again before moving it`).toBe(version);
-  }
-  expect((manifest("package.json") as { dependencies: Record<string, string> }).dependencies["@pothos/core"]).toBe(
-    PATCHED["@pothos/core"],
-  );
-});
+testPatchedVersions(PATCHED, "scripts/bundle-patches.ts");
 
 test("Pothos' context caches keep their entries on the context", async () => {
   const { createContextCache } = await bundled("pothos", `export { createContextCache } from "@pothos/core";`);

@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { Plan } from "@pothos/selection-mapper";
 import { type DocumentNode, execute, parse } from "graphql";
 import { afterEach, expect, test } from "vitest";
@@ -7,6 +6,7 @@ import { FULL_GRANT } from "../mailbox/permissions.ts";
 import type { AgentRecord } from "../mailbox/records.ts";
 import type { Instance } from "../services.ts";
 import { memoryOfFile } from "../testing/memory.ts";
+import { testPatchedVersions } from "../testing/pins.ts";
 import { createContext, requestFacts } from "./context.ts";
 import { schema } from "./index.ts";
 import { operations } from "./operations.ts";
@@ -18,16 +18,7 @@ import { Streams } from "./streams.ts";
 // against the versions it was written for.
 
 const memory = memoryOfFile();
-const manifest = (path: string) => JSON.parse(readFileSync(new URL(`../../${path}`, import.meta.url), "utf8"));
-const installed = (name: string) => (manifest(`node_modules/${name}/package.json`) as { version: string }).version;
-const pinned = (manifest("package.json") as { dependencies: Record<string, string> }).dependencies;
-
-test("the patched packages are the versions the patch was written against, and package.json pins them", () => {
-  for (const [name, version] of Object.entries(PATCHED)) {
-    expect(installed(name), `${name}: read src/schema/plan-cache.ts again before moving it`).toBe(version);
-    expect(pinned[name]).toBe(version);
-  }
-});
+testPatchedVersions(PATCHED, "src/schema/plan-cache.ts");
 
 const kept = Plan.fromInfo;
 afterEach(() => {
