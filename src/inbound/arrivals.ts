@@ -5,7 +5,7 @@ import { type Heading, refusedBeforeReading } from "../mailbox/intake.ts";
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, tracedClient } from "./authentication.ts";
 import { type Scanner, scannerOf } from "./inspect.ts";
-import { type ParsedMessage, readHead, recipientsOf } from "./parse.ts";
+import { type ParsedMessage, recipientsOf } from "./parse.ts";
 import { startReaders, Unreadable } from "./readers.ts";
 
 // A batch as it comes off the server: each message downloaded (unless it is
@@ -101,7 +101,7 @@ export class BatchReader {
 
   /** What the header section alone says: its From, and its recipients here; none when it cannot be read alone. */
   async #heading(raw: Buffer, domains: ReadonlySet<string>): Promise<Heading> {
-    const head = await readHead(raw);
+    const head = await this.#readers.head(raw);
     return head ? { from: head.from.address, recipients: recipientsOf(head, domains, this.catchAll) } : NO_HEADING;
   }
 

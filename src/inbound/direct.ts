@@ -4,7 +4,6 @@ import { type Reply, refusedBeforeReading, scanRefusal } from "../mailbox/intake
 import type { Services } from "../mailbox/services.ts";
 import { authenticator, type SpfClient, tracedClient } from "./authentication.ts";
 import { scannerOf } from "./inspect.ts";
-import { readHead } from "./parse.ts";
 
 // Mail handed over directly, by the SMTP door or a provider's POST: traced as
 // an MX traces it, read on the reader threads, authenticated (SPF for the
@@ -107,7 +106,7 @@ export function startDirectIntake(services: Services): DirectIntake {
     async receive(body, envelope) {
       const id = randomUUID().slice(0, 13);
       const raw = traced(body, envelope, config.mxHost, id);
-      const head = await readHead(raw);
+      const head = await services.reader.head(raw);
       const heading = { from: head?.from.address ?? "", recipients: head ? envelope.recipients : [] };
       const [refused = []] = await refusedBeforeReading(services, [heading]);
       const taken = envelope.recipients.filter((recipient) => !refused.includes(recipient));

@@ -104,6 +104,32 @@ describe("readers", () => {
     }
   });
 
+  test("a head: what the header section alone says, read on a thread; none for a section too long to read alone", async () => {
+    const readers = startReaders();
+    try {
+      const raw =
+        "From: Pat <Pat@Sender.example>\r\nTo: scout@agents.example\r\nCc: b@agents.example\r\n\r\nHello.\r\n";
+      expect(await readers.head(Buffer.from(raw))).toEqual({
+        from: { address: "Pat@Sender.example", name: "Pat" },
+        envelopeTo: [],
+        headerTo: ["scout@agents.example", "b@agents.example"],
+      });
+      const endless = `From: a@sender.example\r\nX-Padding: ${"x".repeat(70_000)}\r\n\r\nHello.\r\n`;
+      expect(await readers.head(Buffer.from(endless))).toBeNull();
+    } finally {
+      await readers.close();
+    }
+  });
+
+  test("a head cut short with its thread is none: the whole message, read then, says what it is", async () => {
+    const readers = startReaders({ timeoutMs: 500, startWorker: cued });
+    try {
+      expect(await readers.head(Buffer.from("Subject: stuck\r\n\r\nHello.\r\n"))).toBeNull();
+    } finally {
+      await readers.close();
+    }
+  });
+
   test("closed, they read nothing more", async () => {
     const readers = startReaders({ startWorker: cued });
     await readers.close();

@@ -1,12 +1,13 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { ParsedMessage } from "./parse.ts";
+import { headerSection, type MessageHead, type ParsedMessage } from "./parse.ts";
 import type { ReadAnswer, ReadRequest } from "./parse-worker.ts";
 
 // Raw messages are parsed, and their reading help worked out, on threads of
 // their own: the work grows with what a stranger sent, and on the thread
 // that answers requests a single message could hold every request up. A
-// download of an attachment parses its stored message there too.
+// download of an attachment parses its stored message there too, and a
+// message's header section is read there for its head.
 //
 // A batch's messages go to the readers all at once, each thread working on
 // several side by side, as the poller did on its own thread. A thread whose
@@ -41,6 +42,11 @@ export interface Readers {
   read(raw: Buffer): Promise<ParsedMessage>;
   /** Each of its attachments' bytes, in the positions filing recorded; Unreadable when that takes too long. */
   attachments(raw: Buffer): Promise<Buffer[]>;
+  /**
+   * What its header section alone says (readHead): only the section goes to the thread. Null when the section
+   * cannot be read alone, or its reading was cut short: reading the whole message then says what it is.
+   */
+  head(raw: Buffer): Promise<MessageHead | null>;
   close(): Promise<void>;
 }
 
@@ -60,7 +66,7 @@ function startParseWorker(): Worker {
 }
 
 /** A thread's answer to what it was asked, without its id. */
-type Found = { message: ParsedMessage } | { attachments: Uint8Array[] };
+type Found = { message: ParsedMessage } | { attachments: Uint8Array[] } | { head: MessageHead | null };
 
 interface Pending {
   resolve(found: Found): void;
@@ -94,6 +100,12 @@ class Reader {
     const found = await this.#ask({ id: this.#next++, raw, attachments: true });
     if (!("attachments" in found)) throw new Error("a reader answered a download with something else");
     return found.attachments.map((bytes) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+  }
+
+  async head(section: Buffer): Promise<MessageHead | null> {
+    const found = await this.#ask({ id: this.#next++, raw: section, head: true });
+    if (!("head" in found)) throw new Error("a reader answered a head with something else");
+    return found.head;
   }
 
   #ask(request: ReadRequest): Promise<Found> {
@@ -216,6 +228,16 @@ export function startReaders(options: ReaderOptions = {}): Readers {
         throw error;
       }
     },
+    async head(raw) {
+      const section = headerSection(raw);
+      if (!section) return null;
+      try {
+        return await leastLoaded().head(section);
+      } catch (error) {
+        if (error instanceof Unreadable) return null;
+        throw error;
+      }
+    },
     async close() {
       await Promise.all([...readers, alone].map((reader) => reader.close()));
     },
@@ -233,6 +255,10 @@ export function lazyReaders(): Readers {
     attachments(raw) {
       readers ??= startReaders();
       return readers.attachments(raw);
+    },
+    head(raw) {
+      readers ??= startReaders();
+      return readers.head(raw);
     },
     async close() {
       await readers?.close();

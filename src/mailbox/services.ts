@@ -16,6 +16,8 @@ export interface MailReader {
   read(raw: Buffer): Promise<IncomingMessage>;
   /** Each attachment's bytes, in the positions filing recorded (attachmentContents, mime.ts). */
   attachments(raw: Buffer): Promise<Buffer[]>;
+  /** Whom its header section alone says it is from; null when that cannot be read alone. */
+  head(raw: Buffer): Promise<Pick<IncomingMessage, "from"> | null>;
 }
 
 /** What every domain function may use; one set per running service. */

@@ -6,7 +6,7 @@ import { afterAll, beforeAll } from "vitest";
 import { loadConfig } from "../config.ts";
 import { openDatabase } from "../db/client.ts";
 import { migrate, migrationsOf } from "../db/migrate.ts";
-import { parseMessage } from "../inbound/parse.ts";
+import { parseMessage, readHead } from "../inbound/parse.ts";
 import type { Logger } from "../log.ts";
 import { findAgent, sealReviewSecrets } from "../mailbox/admin.ts";
 import { addressOf, type Creator, createAgent } from "../mailbox/agents.ts";
@@ -141,7 +141,7 @@ async function startServices(file: string, env: Record<string, string>): Promise
     ...servicesFor(database, parts),
     posts: { find: async (url) => posts.get(url.canonical) ?? null },
     // Mail between agents here is read in this thread, as the reader threads would read it.
-    reader: { read: (raw) => parseMessage(raw, { derive: true }), attachments: attachmentContents },
+    reader: { read: (raw) => parseMessage(raw, { derive: true }), attachments: attachmentContents, head: readHead },
   };
   await ensureConfiguredDomains(services);
   await sealReviewSecrets(services);
