@@ -88,6 +88,13 @@ describe("limits checked before execution", () => {
     await refused(`{ verificationStatus ${directives} { verified } }`, /directives limit of 10/i, agent.apiKey);
   });
 
+  test("a document refused once is refused again the same way: its validation is kept, not skipped", async () => {
+    const query = `{ verificationStatus { verified } unknownField }`;
+    const first = await refused(query, /Cannot query field "unknownField"/);
+    const second = await refused(query, /Cannot query field "unknownField"/);
+    expect(second.reply.body).toEqual(first.reply.body);
+  });
+
   test("list fields cost their limit: a query over 5,000 is refused, the REST list is not", async () => {
     const list = (limit: number) => `sent(limit: ${limit}) { data { id bodyText bodyHtml subject } total }`;
     const query = `{ agent(id: "${agent.id}") { ${aliases(4, list(100))} } }`;
