@@ -200,6 +200,88 @@ describe("permissions", () => {
   });
 });
 
+describe("an answer that shows mail needs read, whatever else its act needs", () => {
+  test("a manage-only key moves, labels and deletes, but no change that answers the email or thread (403 naming read)", async () => {
+    const manageOnly = await keyWith(["manage"]);
+    const { threadId } = (await api.get(`/agents/${agent.id}/emails/${emailId}`, { key: agent.apiKey })).body;
+    const patched = await api.call("PATCH", `/agents/${agent.id}/emails/${emailId}`, {
+      key: manageOnly,
+      body: { isRead: false },
+    });
+    expect(patched.status).toBe(403);
+    expect(patched.body).toEqual({ ...lacks("read"), statusCode: 403 });
+    const labelled = await api.call("PATCH", `/agents/${agent.id}/threads/${threadId}`, {
+      key: manageOnly,
+      body: { addLabels: ["seen"] },
+    });
+    expect(labelled.body).toEqual({ ...lacks("read"), statusCode: 403 });
+    const graphql = await api.graphql(
+      `mutation ($id: ID!, $t: ID!) { updateThread(agentId: $id, threadId: $t, addLabels: ["x"]) { messages { direction } } }`,
+      { id: agent.id, t: threadId },
+      manageOnly,
+    );
+    expect(graphql.body.errors[0].extensions).toMatchObject({ status: 403, permission: "read" });
+    const batch = await api.post(`/agents/${agent.id}/emails/batch`, {
+      key: manageOnly,
+      body: { emailIds: [emailId], isRead: true },
+    });
+    expect(batch.status).toBe(200);
+    const client = await connectMcp(svc.url, manageOnly);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain("delete_email");
+    for (const name of ["read_email", "move_email", "label_email", "label_thread"]) expect(names).not.toContain(name);
+    await client.close();
+  });
+
+  test("an events-only key hears of mail but waits for none (403 naming read), by REST, GraphQL and subscription", async () => {
+    const eventsOnly = await keyWith(["events"]);
+    expect((await api.get(`/agents/${agent.id}/events`, { key: eventsOnly })).status).toBe(200);
+    const waited = await api.get(`/agents/${agent.id}/emails/wait?after=0&timeout=0`, { key: eventsOnly });
+    expect(waited.status).toBe(403);
+    expect(waited.body).toEqual({ ...lacks("read"), statusCode: 403 });
+    const query = "subscription ($id: ID!) { emailReceived(agentId: $id) { id bodyText } }";
+    const sse = await sseSubscription(svc.url, query, { id: agent.id }, eventsOnly);
+    expect(sse.status).toBe(403);
+    expect((await sse.next()).errors?.[0]?.extensions).toMatchObject({ status: 403, permission: "read" });
+    sse.close();
+    const client = await connectMcp(svc.url, eventsOnly);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).not.toContain("wait_for_email");
+    await client.close();
+    const both = await keyWith(["events", "read"]);
+    const found = await api.get(`/agents/${agent.id}/emails/wait?after=0&timeout=0`, { key: both });
+    expect(found.body).toMatchObject({ id: emailId });
+  });
+
+  test("a send-only key sends and replies, but forwards nothing (403 naming read) nor sees the thread it sent into", async () => {
+    const sendOnly = await keyWith(["send"]);
+    const forwarded = await api.post(`/agents/${agent.id}/emails/${emailId}/forward`, {
+      key: sendOnly,
+      body: { to: ["someone@localhost"], text: "FYI" },
+    });
+    expect(forwarded.status).toBe(403);
+    expect(forwarded.body).toEqual({ ...lacks("read"), statusCode: 403 });
+    const sent = await api.graphql(
+      `mutation ($id: ID!) {
+        sendEmail(agentId: $id, input: {to: ["${agent.id}@localhost"], subject: "Note", text: "x"}) {
+          ... on SentEmail { id subject thread { messages { direction } } }
+        }
+      }`,
+      { id: agent.id },
+      sendOnly,
+    );
+    expect(sent.body.data.sendEmail).toMatchObject({ id: expect.any(String), subject: "Note", thread: null });
+    expect(sent.body.errors[0]).toMatchObject({
+      path: ["sendEmail", "thread"],
+      extensions: { status: 403, permission: "read" },
+    });
+    const client = await connectMcp(svc.url, sendOnly);
+    const names = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(names).toContain("reply_to_email");
+    expect(names).not.toContain("forward_email");
+    await client.close();
+  });
+});
+
 describe("a child key never exceeds its parent", () => {
   test("no permission or later expiry beyond the key that makes it", async () => {
     const expiresAt = svc.clock.now().getTime() + 3_600_000;

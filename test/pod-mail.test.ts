@@ -164,6 +164,21 @@ describe("security", () => {
       body: { folder: "inbox" },
     });
     expect(changed.status).toBe(404);
+    const relabelled = await api.call("PATCH", `/agents/${one.id}/threads/${threadId}`, {
+      key: barred,
+      body: { addLabels: ["seen"] },
+    });
+    expect([relabelled.status, relabelled.body.message]).toEqual([404, "Thread not found"]);
+    // A webhook hears of junk too: a barred key makes none, nor points one elsewhere.
+    const hooks: [string, string][] = [
+      ["POST", `/pods/${pod.id}/webhooks`],
+      ["POST", `/agents/${one.id}/webhooks`],
+      ["PATCH", `/agents/${one.id}/webhooks/any`],
+    ];
+    for (const [method, path] of hooks) {
+      const hooked = await api.call(method, path, { key: barred, body: { url: "https://hooks.example/junk" } });
+      expect([hooked.status, hooked.body.permission], path).toEqual([403, "manage"]);
+    }
     // A key that is not barred sees it.
     const open = await podKey({ permissions: ["read"] });
     expect(await ids(`/pods/${pod.id}/search?q=prize`, open)).toEqual([junk.id]);

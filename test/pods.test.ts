@@ -316,6 +316,43 @@ describe("security", () => {
     expect((await make({ permissions: ["read"], agents: [one], expiresAt })).status).toBe(201);
   });
 
+  test("a key limited to some agents makes no key of theirs that may replace the primary one (403 naming manage)", async () => {
+    const [one] = team.agents as [string, string];
+    const limited = await teamKey({ permissions: ["read", "send", "manage", "events"], agents: [one] });
+    const make = (body: Record<string, unknown>) =>
+      api.post(`/agents/${one}/keys`, { key: limited.key, body: { name: "child", ...body } });
+    const full = await make({ permissions: ["read", "send", "manage", "events"] });
+    expect([full.status, full.body.permission]).toEqual([403, "manage"]);
+    expect((await api.post(`/agents/${one}/rotate-key`, { key: limited.key })).status).toBe(403);
+    const lapsing = await make({
+      permissions: ["read", "send", "manage", "events"],
+      expiresAt: Date.now() + 3_600_000,
+    });
+    expect(lapsing.status).toBe(201);
+    expect((await api.post(`/agents/${one}/rotate-key`, { key: lapsing.body.key })).status).toBe(403);
+    expect((await make({ permissions: ["read", "manage"] })).status).toBe(201);
+  });
+
+  test("a key limited to some agents sees and revokes only the pod's keys limited to agents it reaches", async () => {
+    const [one, two] = team.agents as [string, string];
+    const limited = await teamKey({ permissions: ["read", "manage"], agents: [one] });
+    const wide = await teamKey({ permissions: ["read"] });
+    const theirs = await teamKey({ permissions: ["read"], agents: [two] });
+    const mine = await teamKey({ permissions: ["read"], agents: [one] });
+    const listed = await api.get(`/pods/${team.id}/keys`, { key: limited.key });
+    const ids = (listed.body.data as { id: string }[]).map((key) => key.id);
+    expect(ids).toEqual(expect.arrayContaining([limited.id, mine.id]));
+    expect(ids).not.toContain(wide.id);
+    expect(ids).not.toContain(theirs.id);
+    for (const key of [wide, theirs]) {
+      expect((await api.delete(`/pods/${team.id}/keys/${key.id}`, { key: limited.key })).status).toBe(404);
+      expect((await api.get(`/agents/${two}/emails`, { key: key.key })).status).toBe(200);
+    }
+    const revoked = await api.delete(`/pods/${team.id}/keys/${mine.id}`, { key: limited.key });
+    expect([revoked.status, revoked.body.success]).toEqual([200, true]);
+    expect((await api.get(`/agents/${one}/emails`, { key: mine.key })).status).toBe(401);
+  });
+
   test("a revoked pod key stops at once, on every instance", async () => {
     const manager = await teamKey({ permissions: ["read", "manage"] });
     const doomed = await teamKey({ permissions: ["read"] });

@@ -2,7 +2,16 @@ import { randomBytes } from "node:crypto";
 import { deleteKey, insertKey, keysOf, type ListedKey } from "../db/keys.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { newApiKey } from "./keys.ts";
-import { assertPermitted, assertWithin, type Grant, inOrder, PERMISSIONS, type Permission } from "./permissions.ts";
+import {
+  assertPermitted,
+  assertWithin,
+  type Grant,
+  inOrder,
+  lacking,
+  PERMISSIONS,
+  type Permission,
+  unlimited,
+} from "./permissions.ts";
 import { type AgentRecord, agentLimitOf, permissionsOf } from "./records.ts";
 import type { Services } from "./services.ts";
 
@@ -87,6 +96,14 @@ export async function createKey(
   const now = services.clock.now();
   const child = checked(input, now, "agent");
   assertWithin(grant, { ...child, agents: [agent.idKey] });
+  // An agent's key with every permission and no limit may replace the primary key (rotate-key); a pod's key limited
+  // to some agents may not, so it makes no such key.
+  if (unlimited({ keyId: null, ...child }) && !unlimited(grant)) {
+    throw lacking(
+      "manage",
+      "A key limited to some of the pod's agents cannot make a key that may replace an agent's primary key: leave out a permission, or give an expiresAt",
+    );
+  }
   const { apiKey, apiKeyHash } = newApiKey(services.config);
   const row = await insertKey(services, {
     id: newKeyId(),

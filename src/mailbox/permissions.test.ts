@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import {
+  assertMayDirectWebhooks,
   assertPermitted,
   assertWithin,
   expired,
@@ -83,5 +84,12 @@ describe("a key barred from junk", () => {
 
   test("is not the primary key's equal", () => {
     expect(unlimited({ ...FULL_GRANT, hideJunk: true })).toBe(false);
+  });
+
+  test("makes and points no webhook, which hears of junk too (403 naming manage); any other key may", () => {
+    expect(() => assertMayDirectWebhooks({ ...FULL_GRANT, hideJunk: true })).toThrow(
+      expect.objectContaining({ kind: "FORBIDDEN", details: { permission: "manage" } }),
+    );
+    expect(() => assertMayDirectWebhooks(grant(["manage"]))).not.toThrow();
   });
 });

@@ -53,6 +53,13 @@ export function assertReachesAll(grant: Grant): void {
   }
 }
 
+/** Refuses (403, manage) a key barred from junk a webhook made or pointed elsewhere: a webhook hears of junk too. */
+export function assertMayDirectWebhooks(grant: Grant): void {
+  if (grant.hideJunk) {
+    throw lacking("manage", "A key barred from junk cannot make or change a webhook: a webhook hears of junk mail too");
+  }
+}
+
 /** The folder whose mail the grant never sees, by any read: junk for a key barred from it; null for none. */
 export const hiddenFolder = (grant: Pick<Grant, "hideJunk">): string | null => (grant.hideJunk ? "junk" : null);
 

@@ -108,4 +108,61 @@ describe("a pod's keys", () => {
       message: `Key ${made.id} not found`,
     });
   });
+
+  test("a key limited to some agents sees and revokes only the keys limited to agents it reaches", async () => {
+    await podWithAgents("epsilon", ["e1", "e2"]);
+    const key = (name: string, agents?: string[]) =>
+      createPodKeyAsOperator(memory.services, "epsilon", { name, permissions: ["read", "manage"], agents });
+    const limited = await key("limited", ["e1"]);
+    const [wide, theirs, mine] = [await key("wide"), await key("theirs", ["e2"]), await key("mine", ["E1"])];
+    const grant = (await holderOf(limited.key)).grant;
+    // Oldest first, but made in the same instant here: by name.
+    const listed = (await listPodKeys(memory.services, "epsilon", grant)).map((made) => made.name).sort();
+    expect(listed).toEqual(["limited", "mine"]);
+    for (const other of [wide, theirs]) {
+      await expect(revokePodKey(memory.services, "epsilon", grant, other.id)).rejects.toMatchObject({
+        kind: "NOT_FOUND",
+      });
+      expect(await holderOfKey(memory.services, other.key)).not.toBeNull();
+    }
+    await revokePodKey(memory.services, "epsilon", grant, mine.id);
+    expect(await holderOfKey(memory.services, mine.key)).toBeNull();
+    const whole = (await holderOf(wide.key)).grant;
+    expect(await listPodKeys(memory.services, "epsilon", whole)).toHaveLength(3);
+  });
+
+  test("a key limited to some agents makes none of their keys that may replace the primary one", async () => {
+    await podWithAgents("zeta", ["z1"]);
+    const every = ["read", "send", "manage", "events"] as const;
+    const limited = await createPodKeyAsOperator(memory.services, "zeta", {
+      name: "limited",
+      permissions: [...every],
+      agents: ["z1"],
+    });
+    const holder = await holderOf(limited.key);
+    const { grant } = holder;
+    const agent = await reachedAgent(memory.services, holder, "z1");
+    await expect(
+      createKey(memory.services, agent, grant, { name: "full", permissions: [...every] }),
+    ).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      details: { permission: "manage" },
+    });
+    const expiresAt = new Date(memory.clock.now().getTime() + 60_000);
+    const lapsing = await createKey(memory.services, agent, grant, {
+      name: "lapsing",
+      permissions: [...every],
+      expiresAt,
+    });
+    expect(lapsing.expiresAt).toEqual(expiresAt);
+    const unlimitedPod = await createPodKeyAsOperator(memory.services, "zeta", {
+      name: "all",
+      permissions: [...every],
+    });
+    const full = await createKey(memory.services, agent, (await holderOf(unlimitedPod.key)).grant, {
+      name: "full",
+      permissions: [...every],
+    });
+    expect(full.permissions).toEqual([...every]);
+  });
 });

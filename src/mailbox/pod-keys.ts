@@ -3,7 +3,7 @@ import { podAgentIds } from "../db/pods.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { checked, type KeyView, type NewKey, newKeyId, viewOf } from "./agent-keys.ts";
 import { newApiKey } from "./keys.ts";
-import { assertPermitted, assertWithin, type Grant, POD_PERMISSIONS } from "./permissions.ts";
+import { assertPermitted, assertWithin, type Grant, POD_PERMISSIONS, reaches } from "./permissions.ts";
 import { findPod } from "./pods.ts";
 import type { Services } from "./services.ts";
 
@@ -11,7 +11,8 @@ import type { Services } from "./services.ts";
 // holding `manage` (within its own permissions, expiry and agents), listed
 // without secrets, revoked at once (by the operator, or by such a key). A pod's key may be limited to some of
 // the pod's agents; it acts on the agent routes of the agents it reaches as
-// their own key with the same permissions would (access.ts).
+// their own key with the same permissions would (access.ts), and sees and
+// revokes only the pod's keys limited to agents it reaches.
 
 /** What the operator makes a pod's keys within: everything. */
 const OPERATOR_GRANT: Grant = { keyId: null, permissions: POD_PERMISSIONS, expiresAt: null };
@@ -57,18 +58,25 @@ export async function createPodKey(services: Services, podId: string, grant: Gra
   return makePodKey(services, podId.toLowerCase(), grant, input);
 }
 
-/** The pod's keys, oldest first: never a secret. */
+/**
+ * Whether a key of the pod is within the grant's reach: every key, for a key reaching all the pod's agents; else those
+ * limited to agents it reaches (a key limited to some agents neither sees nor revokes a key reaching others).
+ */
+const withinReach = (grant: Grant, key: KeyView) =>
+  !grant.agents || (key.agents?.every((id) => reaches(grant, id.toLowerCase())) ?? false);
+
+/** The pod's keys within the grant's reach, oldest first: never a secret. */
 export async function listPodKeys(services: Services, podId: string, grant: Grant): Promise<KeyView[]> {
   assertPermitted(grant, "manage");
-  return (await keysOf(services, { podId: podId.toLowerCase() })).map(viewOf);
+  return (await keysOf(services, { podId: podId.toLowerCase() })).map(viewOf).filter((key) => withinReach(grant, key));
 }
 
-/** Revokes one of the pod's keys at once, on every instance (each request reads its key's row). */
+/** Revokes one of the pod's keys within the grant's reach at once, on every instance (each request reads its key's row). */
 export async function revokePodKey(services: Services, podId: string, grant: Grant, keyId: string) {
   assertPermitted(grant, "manage");
-  if (!(await deleteKey(services, { podId: podId.toLowerCase() }, keyId))) {
-    throw new ServiceError("NOT_FOUND", `Key ${excerpt(keyId)} not found`);
-  }
+  const notFound = () => new ServiceError("NOT_FOUND", `Key ${excerpt(keyId)} not found`);
+  if (grant.agents && !(await listPodKeys(services, podId, grant)).some((key) => key.id === keyId)) throw notFound();
+  if (!(await deleteKey(services, { podId: podId.toLowerCase() }, keyId))) throw notFound();
   return { success: true, message: `Key ${keyId} was revoked; it no longer works` };
 }
 

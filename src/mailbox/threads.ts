@@ -239,23 +239,27 @@ const scopeOf = async (services: Services, reader: Reader & { id: string }, filt
 /** A thread's received messages a reader sees: all but those in the folder it is barred from (hiddenFolder). */
 export const shownEmails = (hidden: string | null) => (hidden === null ? {} : { folder: { not: hidden } });
 
-/** Puts labels on a thread and takes them off: the thread's own, whatever its messages carry. */
+/**
+ * Puts labels on a thread and takes them off: the thread's own, whatever its messages carry. A thread the reader does
+ * not see (junk alone, to a key barred from junk) is not found, as getThread answers.
+ */
 export async function updateThread(
   services: Services,
-  agent: { id: string },
+  reader: Reader & { id: string },
   threadId: string,
   change: LabelChange,
   query: ThreadQuery = {},
 ): Promise<Thread> {
   const labels = checkedLabels(change);
   if (labels === null) throw new ServiceError("BAD_REQUEST", "Give addLabels or removeLabels");
+  if (reader.hidden) await getThread(services, reader, threadId, { select: { id: true } });
   await services.sql.transaction(async (tx) => {
-    const current = await lockThreadLabels(tx, agent.id, threadId);
+    const current = await lockThreadLabels(tx, reader.id, threadId);
     if (current === null) throw new ServiceError("NOT_FOUND", "Thread not found");
     const relabelling = relabelled(current, labels, "thread");
     if (relabelling.added.length + relabelling.removed.length > 0) {
       await writeLabels(tx, "Thread", threadId, relabelling);
     }
   });
-  return getThread(services, agent, threadId, query);
+  return getThread(services, reader, threadId, query);
 }

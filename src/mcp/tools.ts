@@ -14,7 +14,7 @@ import { type Bounds, type Part, partsOf } from "../rest/request.ts";
 import type { McpVariant, RestRequest, Route } from "../schema/declare.ts";
 import { schema } from "../schema/index.ts";
 import { operations } from "../schema/operations.ts";
-import type { Need } from "../schema/scopes.ts";
+import { type Need, needed } from "../schema/scopes.ts";
 
 // The tools a model sees, made from the declared operations that name one
 // (src/schema/*.rest.ts): each runs its operation's REST route, its
@@ -201,7 +201,7 @@ export function permits(grant: Grant, tool: Tool): boolean {
   const { permission } = tool;
   if (permission === null) return true;
   if (permission === "every") return unlimited(grant);
-  return grant.permissions.includes(permission);
+  return needed(permission).every((each) => grant.permissions.includes(each));
 }
 
 /** ISO 8601 as Timestamp takes it (ms since 1970); anything else is left for the coercion to refuse. */

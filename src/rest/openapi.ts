@@ -22,6 +22,7 @@ import type { Config } from "../config.ts";
 import { ERROR_BODY_SCHEMA, statusWords } from "../errors.ts";
 import { type Access, answerOf, type Route, type Tag } from "../schema/declare.ts";
 import { publicOperations } from "../schema/operations.ts";
+import { needed } from "../schema/scopes.ts";
 import { operationOf, permissionOfRoute, summaryOf } from "./operation.ts";
 import { type Place, partsOf } from "./request.ts";
 
@@ -342,11 +343,15 @@ function errorStatuses(route: Route): string[] {
   return [...new Set(statuses)].sort((a, b) => a - b).map(String);
 }
 
-/** An agent's route says the permission its key needs (x-permission; "every": every permission and no limit). */
+/**
+ * An agent's route says the permissions its key needs (x-permission: one, or several each needed, comma-separated;
+ * "every": every permission and no limit).
+ */
 function permissionNote(route: Route, schema: GraphQLSchema): { "x-permission"?: string } {
   if (route.access !== "agent") return {};
   const permission = permissionOfRoute(route, schema);
-  return permission ? { "x-permission": permission } : {};
+  if (!permission) return {};
+  return { "x-permission": permission === "every" ? permission : needed(permission).join(", ") };
 }
 
 /** The areas of the API, in the order the reference shows them; the operator's are not in it. */

@@ -429,7 +429,8 @@ builder.mutationFields((t) => ({
       emailId: t.arg.id({ required: true }),
       ...emailChangeArgs,
     },
-    authScopes: verifiedAgentArg("manage"),
+    // Its answer is the email: read besides.
+    authScopes: verifiedAgentArg(["manage", "read"]),
     resolve: forCallerWith((agent, query: EmailQuery, args, ctx) =>
       ctx.answer.load(async () => updateEmail(ctx, await readerFor(ctx, agent), args.emailId, args, query), bodyBytes),
     ),

@@ -118,7 +118,8 @@ builder.queryFields((t) => ({
       filter: t.arg({ type: EmailWaitFilter }),
       timeoutSeconds: t.arg.int({ description: "0-25, default 25", extensions: WAIT_EXTENSIONS }),
     },
-    authScopes: verifiedAgentArg("events"),
+    // It answers the email itself: read besides.
+    authScopes: verifiedAgentArg(["events", "read"]),
     resolve: forCallerWith(async (agent, query: EmailQuery, { filter, timeoutSeconds }, ctx) => {
       const wait = { ...filter, after: filter?.after?.getTime(), timeoutSeconds };
       const email = await waitForEmail(ctx, await readerFor(ctx, agent), wait, ctx.signal(), query);
@@ -177,7 +178,8 @@ builder.subscriptionFields((t) => ({
     type: EmailType,
     description: "Each email as it is filed for the agent (in one folder when named).",
     args: { agentId: t.arg.id({ required: true }), folder: t.arg.string() },
-    authScopes: verifiedAgentArg("events"),
+    // Each is the email itself: read besides.
+    authScopes: verifiedAgentArg(["events", "read"]),
     subscribe: async (_, args, ctx) => {
       const agent = await readerFor(ctx, await ctx.acting(args.agentId));
       return counted(ctx, agent.id, receivedEmails(ctx, agent, args.folder == null ? null : folderName(args.folder)));

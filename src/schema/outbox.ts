@@ -120,7 +120,8 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: ForwardInput, required: true }),
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
-    authScopes: verifiedAgentArg("send"),
+    // The forward quotes the email, and its answer shows what went: read besides.
+    authScopes: verifiedAgentArg(["send", "read"]),
     resolve: forCaller(async (agent, args, ctx) =>
       forwardEmail(ctx, { ...agent, ...(await readerFor(ctx, agent)) }, args.emailId, args.input, args.idempotencyKey),
     ),

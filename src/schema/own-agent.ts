@@ -28,6 +28,10 @@ export const ownAgentArg = (permission: Need) =>
 export const agentField = (permission: Need) =>
   needing(permission, (agent: AgentRecord) => ({ verifiedAgent: { agentId: agent.id, permission } }));
 
+/** The scope of a field of a record the (verified) agent its agentId names holds. */
+export const heldField = (permission: Need) =>
+  needing(permission, (record: { agentId: string }) => ({ verifiedAgent: { agentId: record.agentId, permission } }));
+
 /** The permission a field's scope declares: undefined when it declares none. */
 export const permissionOf = (authScopes: unknown): Need | undefined =>
   (authScopes as { permission?: Need } | undefined)?.permission;

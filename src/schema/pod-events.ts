@@ -1,3 +1,4 @@
+import { assertMayDirectWebhooks } from "../mailbox/permissions.ts";
 import { podEventStream, podEvents, podWebhookOwner } from "../mailbox/pod-events.ts";
 import * as webhooks from "../mailbox/webhooks.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -52,15 +53,20 @@ builder.mutationFields((t) => ({
       "Adds a webhook of the pod, which receives the events of every agent of the pod; its signing secret is answered only now.",
     args: { ...podArgs, input: t.arg({ type: CreateWebhookInput, required: true }) },
     authScopes: podKeyArg("manage"),
-    resolve: async (_, { podId, input }, ctx) => webhooks.createWebhook(ctx, await podOwner(ctx, podId), input),
+    resolve: async (_, { podId, input }, ctx) => {
+      assertMayDirectWebhooks(await ctx.grant());
+      return webhooks.createWebhook(ctx, await podOwner(ctx, podId), input);
+    },
   }),
   updatePodWebhook: t.prismaField({
     type: "Webhook",
     description: "Changes a webhook of the pod: its URL, events or description, or turns it on or off.",
     args: { ...podArgs, ...updateWebhookArgs },
     authScopes: podKeyArg("manage"),
-    resolve: async (query: webhooks.WebhookQuery, _, { podId, webhookId, input }, ctx) =>
-      webhooks.updateWebhook(ctx, await podOwner(ctx, podId), webhookId, input, query),
+    resolve: async (query: webhooks.WebhookQuery, _, { podId, webhookId, input }, ctx) => {
+      assertMayDirectWebhooks(await ctx.grant());
+      return webhooks.updateWebhook(ctx, await podOwner(ctx, podId), webhookId, input, query);
+    },
   }),
   deletePodWebhook: t.field({
     type: OutcomeType,

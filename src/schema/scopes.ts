@@ -16,8 +16,11 @@ import type { Context } from "./context.ts";
 // holds or throws the spec's error (401, 403 or 404, NOT_VERIFIED), with
 // ownership checked first, then the key's permission, then verification.
 
-/** What a field needs of the key: a permission, every permission with no limit ("every"), or nothing beyond the key. */
-export type Need = Permission | "every" | null;
+/**
+ * What a field needs of the key: a permission, several (each of them: an answer that shows mail needs read besides
+ * what the act needs), every permission with no limit ("every"), or nothing beyond the key.
+ */
+export type Need = Permission | readonly Permission[] | "every" | null;
 
 /** The agent a field acts on, and what it needs of the key. */
 export interface AgentAccess {
@@ -29,13 +32,17 @@ export interface AgentAccess {
 export function scopeKey(argument: unknown): unknown {
   if (typeof argument !== "object" || argument === null || !("agentId" in argument)) return argument;
   const { agentId, permission } = argument as AgentAccess;
-  return `${permission ?? ""}\u0000${agentId}`;
+  return `${String(permission ?? "")}\u0000${agentId}`;
 }
+
+/** The permissions a need names, each of them needed. */
+export const needed = (need: Permission | readonly Permission[]): readonly Permission[] =>
+  typeof need === "string" ? [need] : need;
 
 function assertNeed(grant: Grant, need: Need): void {
   if (need === null) return;
   if (need !== "every") {
-    assertPermitted(grant, need);
+    for (const permission of needed(need)) assertPermitted(grant, permission);
     return;
   }
   for (const permission of PERMISSIONS) assertPermitted(grant, permission);

@@ -18,7 +18,7 @@ import { builder } from "./builder.ts";
 import { EmailType, labelChangeArgs, readerFor } from "./emails.ts";
 import { DirectionEnum } from "./enums.ts";
 import { bodyBytes } from "./limits.ts";
-import { agentField, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
+import { agentField, forCallerWith, heldField, verifiedAgentArg } from "./own-agent.ts";
 import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageQuery, pageType } from "./pages.ts";
 import { SentEmailType } from "./sending.ts";
 
@@ -147,8 +147,14 @@ builder.prismaObjectField(EmailType, "thread", (t) =>
   t.relation("thread", { description: "The conversation this email belongs to." }),
 );
 
+// A sent email is a send's answer, but its conversation holds mail received: read besides (null and a 403
+// naming read for a key without it).
 builder.prismaObjectField(SentEmailType, "thread", (t) =>
-  t.relation("thread", { description: "The conversation this email belongs to." }),
+  t.relation("thread", {
+    description: "The conversation this email belongs to; null for a key without read.",
+    nullable: true,
+    authScopes: heldField("read"),
+  }),
 );
 
 builder.queryField("thread", (t) =>
@@ -173,9 +179,13 @@ builder.mutationField("updateThread", (t) =>
       threadId: t.arg.id({ required: true }),
       ...labelChangeArgs,
     },
-    authScopes: verifiedAgentArg("manage"),
-    resolve: forCallerWith((agent, query: ThreadQuery, args, ctx) =>
-      ctx.answer.load(() => updateThread(ctx, agent, args.threadId, args, query), bodyBytes),
+    // Its answer is the thread and its messages: read besides.
+    authScopes: verifiedAgentArg(["manage", "read"]),
+    resolve: forCallerWith(async (agent, query: ThreadQuery, args, ctx) =>
+      ctx.answer.load(
+        async () => updateThread(ctx, await readerFor(ctx, agent), args.threadId, args, query),
+        bodyBytes,
+      ),
     ),
   }),
 );

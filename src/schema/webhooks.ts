@@ -1,4 +1,5 @@
 import type { WebhookAttempt } from "../generated/prisma/sqlite/client.ts";
+import { assertMayDirectWebhooks } from "../mailbox/permissions.ts";
 import * as webhooks from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -137,16 +138,20 @@ builder.mutationFields((t) => ({
     description: "Adds a webhook; its signing secret is answered only now.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => webhooks.createWebhook(ctx, { agentId: agent.id }, args.input)),
+    resolve: forCaller(async (agent, args, ctx) => {
+      assertMayDirectWebhooks(await ctx.grant());
+      return webhooks.createWebhook(ctx, { agentId: agent.id }, args.input);
+    }),
   }),
   updateWebhook: t.prismaField({
     type: "Webhook",
     description: "Changes its URL, events or description, or turns it on or off.",
     args: { agentId: t.arg.id({ required: true }), ...updateWebhookArgs },
     authScopes: verifiedAgentArg("manage"),
-    resolve: forCallerWith((agent, query: webhooks.WebhookQuery, args, ctx) =>
-      webhooks.updateWebhook(ctx, { agentId: agent.id }, args.webhookId, args.input, query),
-    ),
+    resolve: forCallerWith(async (agent, query: webhooks.WebhookQuery, args, ctx) => {
+      assertMayDirectWebhooks(await ctx.grant());
+      return webhooks.updateWebhook(ctx, { agentId: agent.id }, args.webhookId, args.input, query);
+    }),
   }),
   deleteWebhook: t.field({
     type: OutcomeType,
