@@ -65,3 +65,13 @@ test("a HELO written as an address literal is never the client: the address the 
   );
   expect(exim).toEqual({ ip: "198.51.100.7", helo: "[209.85.220.41]", sender: "" });
 });
+
+test("the header section ends at its first empty line, of bare LFs too: a Received line below it is the sender's", () => {
+  const raw = Buffer.from(
+    "Return-Path: <bounce@sender.example>\r\n" +
+      "Received: from mx.example.org ([10.0.0.2])\r\n\tby store.example.org with LMTP id 1; Sun, 22 Nov 2026 10:00:02 +0000\n" +
+      "\n" +
+      "Received: from forged.example ([203.0.113.9]) by mx.example.org; Sun, 22 Nov 2026 09:00:00 +0000\r\n\r\nBody.\r\n",
+  );
+  expect(tracedClient(raw, OWN)).toBeNull();
+});

@@ -12,6 +12,7 @@ import {
 } from "../mailbox/authentication.ts";
 import { parseAuthenticationResults } from "./authentication-results.ts";
 import { dnsLookup, type Lookup } from "./dns.ts";
+import { headerSection } from "./parse.ts";
 
 // Sender authentication at filing. Either the service checks the message
 // itself with mailauth (SPF for the client that handed it over, DKIM, ARC,
@@ -44,10 +45,13 @@ export function authenticator(config: Config, log: Logger): Authenticator {
     });
 }
 
-/** The header section's fields in order (the newest first): each name in lower case, each value unfolded. */
+/**
+ * The header section's fields in order (the newest first): each name in lower case, each value unfolded. The
+ * section ends at its first empty line, CRLF or bare LF, as the parser reads it: a body line is never read as a
+ * header (a sender's Authentication-Results or Received below an empty line of bare LFs).
+ */
 function headerFields(raw: Buffer): { name: string; value: string }[] {
-  const end = raw.indexOf("\r\n\r\n");
-  const head = raw.subarray(0, end < 0 ? raw.length : end).toString("latin1");
+  const head = (headerSection(raw) ?? headerSection(raw, raw.length) ?? raw).toString("latin1");
   return head.split(/\r?\n(?![ \t])/).flatMap((line) => {
     const colon = line.indexOf(":");
     if (colon < 1) return [];
