@@ -10,7 +10,7 @@ import {
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { KeyHolder } from "../mailbox/keys.ts";
-import { FENCE_NAME } from "../mailbox/screening/index.ts";
+import { FENCE_NAME, fence, newNonce } from "../mailbox/screening/index.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
 import type { RequestFacts } from "../schema/context.ts";
@@ -64,8 +64,9 @@ function resultOf(tool: Tool, answer: RouteAnswer, now: Date, where: string): Ca
       content: [
         {
           type: "resource",
+          // A text file is its sender's text: fenced and labelled as the email's own.
           resource: textual
-            ? { ...resource, text: content.toString("utf8") }
+            ? { ...resource, text: fence(content.toString("utf8"), answer.file.label, newNonce()) }
             : { ...resource, blob: content.toString("base64") },
         },
         clockOf(now),

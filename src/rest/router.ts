@@ -6,7 +6,7 @@ import { internalError, ServiceError } from "../errors.ts";
 import { attachmentContent } from "../mailbox/attachments.ts";
 import type { Services } from "../mailbox/services.ts";
 import { type RequestFacts, requestFacts } from "../schema/context.ts";
-import { answerOf, DEFAULT_BODY_LIMIT, type RestRequest, type Route } from "../schema/declare.ts";
+import { answerOf, DEFAULT_BODY_LIMIT, type FileRef, type RestRequest, type Route } from "../schema/declare.ts";
 import { respellerOf } from "../schema/enums.ts";
 import { serviceErrorOf } from "../schema/errors.ts";
 import { assertCleanInput } from "../schema/input.ts";
@@ -61,7 +61,7 @@ function assertCleanRequest(request: RestRequest): void {
 /** What a route answers: its status and JSON body, or an attachment's bytes. */
 export type RouteAnswer =
   | { status: number; body: unknown }
-  | { status: 200; file: Awaited<ReturnType<typeof attachmentContent>> };
+  | { status: 200; file: Awaited<ReturnType<typeof attachmentContent>> & Pick<FileRef, "label"> };
 
 /** Runs a route for a request already read; what it refuses is thrown as a ServiceError. */
 export type RunRoute = (route: Route, request: RestRequest, facts: RequestFacts) => Promise<RouteAnswer>;
@@ -105,7 +105,8 @@ export function routeRunner(schema: GraphQLSchema, graphql: Graphql, services: S
       if (!file) throw new ServiceError("NOT_FOUND", "Attachment not found");
       const agent = { id: file.agentId };
       const content = () => attachmentContent(services, agent, file.emailId, file.attachmentId);
-      return { status: 200, file: await facts.answer.load(content, (loaded) => loaded.content.length) };
+      const loaded = await facts.answer.load(content, (part) => part.content.length);
+      return { status: 200, file: { ...loaded, label: file.label } };
     }
     const status = route.acceptedWhen?.(data) ? 202 : (route.status ?? 200);
     return { status, body: answerOf(route, data, request) };

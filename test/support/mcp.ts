@@ -14,7 +14,11 @@ export async function connectMcp(serviceUrl: string, key?: string): Promise<Clie
 
 export interface ToolReply {
   isError?: boolean;
-  content: { type: string; text?: string; resource?: { uri: string; mimeType?: string; blob?: string } }[];
+  content: {
+    type: string;
+    text?: string;
+    resource?: { uri: string; mimeType?: string; blob?: string; text?: string };
+  }[];
 }
 
 /** A tool's answer, read as the JSON it carries, and the time it ends with. */
