@@ -176,8 +176,9 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
   const bodyText = storableOrNull(mail.text);
   const bodyHtml = typeof mail.html === "string" ? storable(mail.html) : null;
   const report = await reportOf(mail, raw);
+  const head = headOf(mail);
   return {
-    ...headOf(mail),
+    ...head,
     messageId,
     dedupeKey: messageId ? `message-id:${sha256(messageId)}` : `source:${contentDigest(raw, mail.headerLines)}`,
     subject,
@@ -186,7 +187,13 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
     bodyText,
     bodyHtml,
     reading: derive ? readingOf({ subject, bodyText, bodyHtml }) : bareReading(bodyText),
-    screening: screen({ subject, bodyText, bodyHtml, attachments: mail.attachments.map(screenedPart) }),
+    screening: screen({
+      fromName: head.from.name,
+      subject,
+      bodyText,
+      bodyHtml,
+      attachments: mail.attachments.map(screenedPart),
+    }),
     toList: storables(addressesOf(mail.to)),
     ccList: storables(addressesOf(mail.cc)),
     replyToList: storables(addressesOf(mail.replyTo)),

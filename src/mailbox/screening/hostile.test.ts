@@ -9,6 +9,7 @@ import { type ScreenInput, screen } from "./index.ts";
 
 const MB = 1024 * 1024;
 const message = (part: Partial<ScreenInput>): ScreenInput => ({
+  fromName: null,
   subject: null,
   bodyText: null,
   bodyHtml: null,

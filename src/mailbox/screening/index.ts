@@ -35,6 +35,8 @@ export { FENCE_NAME, fence, newNonce } from "./fence.ts";
 export { type Screening, SIGNAL_NAMES, SIGNAL_PLACES, type Signal, type SignalName, type SignalPlace, type Verdict };
 
 export interface ScreenInput {
+  /** The From's display name: it reaches a model beside the fence, as the sender's name. */
+  fromName: string | null;
   subject: string | null;
   bodyText: string | null;
   bodyHtml: string | null;
@@ -42,6 +44,7 @@ export interface ScreenInput {
   attachments: { filename: string | null; contentType: string; text: string | null }[];
 }
 
+const FROM_NAME_READ = 998;
 const SUBJECT_READ = 998;
 const TEXT_READ = 256 * 1024;
 const ATTACHMENT_NAMES_READ = 100;
@@ -91,6 +94,7 @@ function distinct(signals: Signal[]): Signal[] {
 
 export function screen(message: ScreenInput): Screening {
   const signals = distinct([
+    ...(message.fromName ? textSignals(message.fromName.slice(0, FROM_NAME_READ), "from_name", { blobs: false }) : []),
     ...(message.subject ? textSignals(message.subject.slice(0, SUBJECT_READ), "subject", { blobs: true }) : []),
     ...(message.bodyText ? textSignals(message.bodyText.slice(0, TEXT_READ), "text", { blobs: true }) : []),
     ...(message.bodyHtml ? htmlSignals(message.bodyHtml, "html") : []),

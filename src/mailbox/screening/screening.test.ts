@@ -4,6 +4,7 @@ import { type ScreenInput, SIGNAL_NAMES, screen } from "./index.ts";
 import { EXCERPT_LENGTH } from "./signals.ts";
 
 const input = (fixture: ScreeningFixture): ScreenInput => ({
+  fromName: null,
   bodyText: null,
   bodyHtml: null,
   attachments: [],
@@ -32,7 +33,7 @@ describe("screening", () => {
   });
 
   test("an empty message is clear", () => {
-    expect(screen({ subject: null, bodyText: null, bodyHtml: null, attachments: [] })).toEqual({
+    expect(screen({ fromName: null, subject: null, bodyText: null, bodyHtml: null, attachments: [] })).toEqual({
       verdict: "clear",
       signals: [],
     });

@@ -16,7 +16,7 @@ export const SIGNAL_NAMES = [
 ] as const;
 export type SignalName = (typeof SIGNAL_NAMES)[number];
 
-export const SIGNAL_PLACES = ["subject", "text", "html", "attachment_name", "attachment"] as const;
+export const SIGNAL_PLACES = ["from_name", "subject", "text", "html", "attachment_name", "attachment"] as const;
 export type SignalPlace = (typeof SIGNAL_PLACES)[number];
 
 export interface Signal {
