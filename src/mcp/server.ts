@@ -10,7 +10,7 @@ import {
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { KeyHolder } from "../mailbox/keys.ts";
-import { FENCE_NAME, fence, newNonce } from "../mailbox/screening/index.ts";
+import { FENCE_NAME, fence, newNonce, withFileRead } from "../mailbox/screening/index.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
 import type { RequestFacts } from "../schema/context.ts";
@@ -53,6 +53,13 @@ const POD_INSTRUCTIONS =
 /** What ends every answer: the current time, which a model does not know, for sendAt and after. */
 const clockOf = (now: Date) => ({ type: "text" as const, text: JSON.stringify({ now: now.getTime() }) });
 
+/** A text file is its sender's text: in the email's fence, labelled with the screening of the email and of the file. */
+function fencedFile(file: Extract<RouteAnswer, { file: unknown }>["file"], text: string): string {
+  const { label, record } = file;
+  const read = { filename: record.filename, contentType: record.contentType.toLowerCase(), text };
+  return fence(text, { ...label, screening: withFileRead(label.screening, read) }, newNonce());
+}
+
 /** The tool's answer as the model reads it: its route's JSON body, or the attachment as an embedded resource. */
 function resultOf(tool: Tool, answer: RouteAnswer, now: Date, where: string): CallToolResult {
   if ("file" in answer) {
@@ -64,9 +71,8 @@ function resultOf(tool: Tool, answer: RouteAnswer, now: Date, where: string): Ca
       content: [
         {
           type: "resource",
-          // A text file is its sender's text: fenced and labelled as the email's own.
           resource: textual
-            ? { ...resource, text: fence(content.toString("utf8"), answer.file.label, newNonce()) }
+            ? { ...resource, text: fencedFile(answer.file, content.toString("utf8")) }
             : { ...resource, blob: content.toString("base64") },
         },
         clockOf(now),

@@ -1,5 +1,5 @@
 import type { ResultOf, TadaDocumentNode, VariablesOf } from "gql.tada";
-import type { FenceLabel } from "../mailbox/screening/fence.ts";
+import type { SenderLabel } from "../mailbox/screening/fence.ts";
 
 // What an operation is to the doors other than GraphQL: its REST binding
 // (method, path, who may call it, tag, the refusals it can answer, summary),
@@ -25,7 +25,7 @@ export interface FileRef {
   emailId: string;
   attachmentId: string;
   /** Who sent its email, as a fence labels the email's text: a model reads a text file inside the same fence. */
-  label: FenceLabel;
+  label: SenderLabel;
 }
 
 /** Who may call: anyone, an agent by its API key, a person by a review link's token, the operator by ADMIN_TOKEN. */

@@ -92,6 +92,15 @@ function distinct(signals: Signal[]): Signal[] {
   return [...kept.values()].sort((a, b) => rank(a) - rank(b));
 }
 
+/**
+ * An email's screening with one of its files read too, as filing reads a text attachment: for the fence a model
+ * reads that file in, whether or not filing read it (JSON and XML, or past the first ten).
+ */
+export function withFileRead(screening: Screening, file: ScreenInput["attachments"][number]): Screening {
+  const signals = distinct([...screening.signals, ...attachmentSignals([file])]);
+  return { verdict: verdictOf(signals), signals };
+}
+
 export function screen(message: ScreenInput): Screening {
   const signals = distinct([
     ...(message.fromName ? textSignals(message.fromName.slice(0, FROM_NAME_READ), "from_name", { blobs: false }) : []),
