@@ -75,3 +75,13 @@ test("the header section ends at its first empty line, of bare LFs too: a Receiv
   );
   expect(tracedClient(raw, OWN)).toBeNull();
 });
+
+test("a header section past what is read alone ends at its first empty line too, found in the bytes", () => {
+  const raw = Buffer.from(
+    "Received: from mx.example.org ([10.0.0.2])\r\n\tby store.example.org with LMTP id 1; Sun, 22 Nov 2026 10:00:02 +0000\r\n" +
+      `X-Pad: ${"a".repeat(70_000)}\n` +
+      "\n" +
+      "Received: from forged.example ([203.0.113.9]) by mx.example.org; Sun, 22 Nov 2026 09:00:00 +0000\r\n\r\nBody.\r\n",
+  );
+  expect(tracedClient(raw, OWN)).toBeNull();
+});

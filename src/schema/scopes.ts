@@ -20,7 +20,7 @@ import type { Context } from "./context.ts";
  * What a field needs of the key: a permission, several (each of them: an answer that shows mail needs read besides
  * what the act needs), every permission with no limit ("every"), or nothing beyond the key.
  */
-export type Need = Permission | readonly Permission[] | "every" | null;
+export type Need = Permission | readonly [Permission, ...Permission[]] | "every" | null;
 
 /** The agent a field acts on, and what it needs of the key. */
 export interface AgentAccess {
@@ -36,7 +36,7 @@ export function scopeKey(argument: unknown): unknown {
 }
 
 /** The permissions a need names, each of them needed. */
-export const needed = (need: Permission | readonly Permission[]): readonly Permission[] =>
+export const needed = (need: Permission | readonly [Permission, ...Permission[]]): readonly Permission[] =>
   typeof need === "string" ? [need] : need;
 
 function assertNeed(grant: Grant, need: Need): void {
