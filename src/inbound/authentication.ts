@@ -12,7 +12,7 @@ import {
 } from "../mailbox/authentication.ts";
 import { parseAuthenticationResults } from "./authentication-results.ts";
 import { dnsLookup, type Lookup } from "./dns.ts";
-import { headerSection } from "./parse.ts";
+import { headerEnd } from "./parse.ts";
 
 // Sender authentication at filing. Either the service checks the message
 // itself with mailauth (SPF for the client that handed it over, DKIM, ARC,
@@ -45,19 +45,13 @@ export function authenticator(config: Config, log: Logger): Authenticator {
     });
 }
 
-/** Where a header section longer than headerSection reads ends: its first empty line, found in the bytes. */
-function longHeaderEnd(raw: Buffer): number {
-  const ends = [raw.indexOf("\n\n"), raw.indexOf("\n\r\n")].filter((end) => end >= 0);
-  return ends.length === 0 ? raw.length : Math.min(...ends);
-}
-
 /**
  * The header section's fields in order (the newest first): each name in lower case, each value unfolded. The
  * section ends at its first empty line, CRLF or bare LF, as the parser reads it: a body line is never read as a
  * header (a sender's Authentication-Results or Received below an empty line of bare LFs).
  */
 function headerFields(raw: Buffer): { name: string; value: string }[] {
-  const head = (headerSection(raw) ?? raw.subarray(0, longHeaderEnd(raw))).toString("latin1");
+  const head = raw.subarray(0, headerEnd(raw, raw.length) ?? raw.length).toString("latin1");
   return head.split(/\r?\n(?![ \t])/).flatMap((line) => {
     const colon = line.indexOf(":");
     if (colon < 1) return [];

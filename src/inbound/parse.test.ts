@@ -108,6 +108,9 @@ describe("headerSection", () => {
     ["folded lines stay in it", "Subject: one\r\n two\r\n\r\nbody", "Subject: one\r\n two\r\n\r\n"],
     ["no body: all header", "From: a@x.example\r\nSubject: s\r\n", "From: a@x.example\r\nSubject: s\r\n"],
     ["an empty header section", "\r\nFrom: a@x.example in the body", "\r\n"],
+    ["a bare LF empty line after a CRLF line", "From: a@x.example\r\n\nbody\r\n\r\n", "From: a@x.example\r\n\n"],
+    ["a CRLF empty line after a bare LF line", "From: a@x.example\n\r\nbody\n\n", "From: a@x.example\n\r\n"],
+    ["an empty header section of a bare LF", "\nFrom: a@x.example in the body", "\n"],
   ])("%s", (_, raw, expected) => {
     expect(section(raw)).toBe(expected);
   });

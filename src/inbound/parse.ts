@@ -117,8 +117,18 @@ function screenedPart(attachment: Attachment, position: number) {
 /** How much of a message is read for its header section alone: a longer one is read with the message. */
 export const HEADER_LIMIT = 64 * 1024;
 
-/** An empty line: it ends the header section (RFC 5322 2.1); servers and providers hand over CRLF or bare LF. */
-const EMPTY_LINE = /^\r?\n|\r?\n\r?\n/;
+/**
+ * Where the header section ends, through the empty line that ends it (RFC 5322 2.1; servers and providers hand
+ * over CRLF or bare LF), when that lies within `limit` bytes; null when it does not. Found in the bytes: the
+ * earliest of a line feed followed by an empty line, of either kind.
+ */
+export function headerEnd(raw: Buffer, limit: number): number | null {
+  const head = raw.subarray(0, limit);
+  if (head[0] === 0x0a) return 1;
+  if (head[0] === 0x0d && head[1] === 0x0a) return 2;
+  const ends = [head.indexOf("\n\n"), head.indexOf("\n\r\n")].flatMap((at, i) => (at < 0 ? [] : [at + 2 + i]));
+  return ends.length === 0 ? null : Math.min(...ends);
+}
 
 /**
  * The message's header section through the empty line that ends it, when that
@@ -126,8 +136,8 @@ const EMPTY_LINE = /^\r?\n|\r?\n\r?\n/;
  * when it does not, so that a caller never reads further to find it.
  */
 export function headerSection(raw: Buffer, limit = HEADER_LIMIT): Buffer | null {
-  const end = EMPTY_LINE.exec(raw.subarray(0, limit).toString("latin1"));
-  if (end) return raw.subarray(0, end.index + end[0].length);
+  const end = headerEnd(raw, limit);
+  if (end !== null) return raw.subarray(0, end);
   return raw.length <= limit ? raw : null;
 }
 
