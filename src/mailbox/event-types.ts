@@ -64,8 +64,8 @@ export interface EventData {
   "email.rejected": { draftId: string; reason: string | null };
   "agent.verified": { verifiedAt: number; socialUsername: string | null };
   "webhook.disabled": { webhookId: string; url: string; reason: string };
-  /** The prompt-injection screening found a filed email suspicious: the names of its signals. */
-  "message.screened": { emailId: string; verdict: "suspicious"; signals: string[] };
+  /** The prompt-injection screening found a filed email suspicious: the folder it was filed in, the names of its signals. */
+  "message.screened": { emailId: string; folder: string; verdict: "suspicious"; signals: string[] };
 }
 
 /** The event types a request names, each once; a name that is not one is a bad request naming the field. */

@@ -141,11 +141,12 @@ const agentSource = (services: Services, agent: Reader & { id: string }): EventS
   hidden: agent.hidden ?? null,
 });
 
-/** Of the events read, all but those of mail filed in the folder the source is barred from (their subject and sender). */
+/**
+ * Of the events read, all but those about mail in the folder the source is barred from: filed there
+ * (email.received, message.screened) or left there by a change (email.updated).
+ */
 const shownTo = (source: EventSource, events: EventRecord[]) =>
-  source.hidden === null
-    ? events
-    : events.filter((event) => !(event.type === "email.received" && event.data.folder === source.hidden));
+  source.hidden === null ? events : events.filter((event) => event.data.folder !== source.hidden);
 
 /** The source's events after an id, oldest first. */
 async function read(services: Services, source: EventSource, after: string, limit: number, types: string[] | null) {

@@ -228,7 +228,7 @@ async function fileOne(
   });
   if (screening.verdict === "suspicious") {
     const signals = [...new Set(screening.signals.map((signal) => signal.name))];
-    await emit({ type: "message.screened", agentId, data: { emailId, verdict: screening.verdict, signals } });
+    await emit({ type: "message.screened", agentId, data: { emailId, folder, verdict: screening.verdict, signals } });
   }
   return "stored";
 }
