@@ -6,7 +6,7 @@ import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
 import { callTool, connectMcp } from "./support/mcp.ts";
 import { freePort } from "./support/process.ts";
-import { FORCED_ACTIONS, Rspamd } from "./support/rspamd.ts";
+import { FORCED_ACTIONS, LISTED_IP, Rspamd } from "./support/rspamd.ts";
 import { served } from "./support/served.ts";
 import { withService } from "./support/service.ts";
 import { sseSubscription } from "./support/streams.ts";
@@ -288,6 +288,44 @@ describe("spam: Rspamd's other actions", () => {
     expect(await mailOf(agent)).toEqual([
       { subject: "Deal", folder: "junk", action: "rewrite subject", isSpam: true, malware: "clean" },
     ]);
+  });
+});
+
+type Scored = Listed & { spam: { symbols: string[] } };
+
+describe("behind your MTA, over LMTP", () => {
+  test("Rspamd judges the client your MTA's trace names, never your MTA nor a line the sender wrote", async () => {
+    const port = await freePort();
+    const env = {
+      RSPAMD_URL: rspamd.url,
+      SMTP_INGRESS_PORT: String(port),
+      SMTP_INGRESS_HOST: "127.0.0.1",
+      SMTP_INGRESS_LMTP: "true",
+      TRUSTED_MX_HOSTS: "mx.trusted.example",
+      VERIFICATION_MODE: "none",
+      MAIL_DOMAIN: "mail.example",
+    };
+    await withService(env, async (own) => {
+      const other = new Api(own.url);
+      const agent = await createAgent(other);
+      const lmtp = nodemailer.createTransport({ host: "127.0.0.1", port, lmtp: true, secure: false, ignoreTLS: true });
+      const hop = (by: string) =>
+        `Received: from mail.sender.example (mail.sender.example [${LISTED_IP}])\r\n\tby ${by} with ESMTPS id 4Xy;\r\n\tMon, 30 Nov 2026 10:00:00 +0000\r\n`;
+      const send = (subject: string, by: string) =>
+        lmtp.sendMail({
+          envelope: { from: "alice@sender.example", to: [address(agent)] },
+          raw: `${hop(by)}${rawMessage({ to: address(agent), subject })}`,
+        });
+      await send("Traced", "mx.trusted.example");
+      await send("Written by the sender", "mx.elsewhere.example");
+      const { data } = (await inboxOf(other, agent, 2)).body as { data: Scored[] };
+      const listed = (email: Scored) => email.spam.symbols.includes("PIGEONHOLE_TEST_LISTED_IP");
+      const seen = data.map((email) => [email.subject, email.folder, listed(email)]);
+      expect(seen.sort()).toEqual([
+        ["Traced", "junk", true],
+        ["Written by the sender", "inbox", false],
+      ]);
+    });
   });
 });
 

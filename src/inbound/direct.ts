@@ -6,14 +6,15 @@ import { authenticator, type SpfClient, tracedClient } from "./authentication.ts
 import { scannerOf } from "./inspect.ts";
 
 // Mail handed over directly, by the SMTP door or a provider's POST: traced as
-// an MX traces it, read on the reader threads, authenticated (SPF for the
-// client that handed it over, never for a Received line a sender could have
-// written) and filed as the poller files, in one transaction. A message that
-// cannot be read throws Unreadable (readers.ts). Its header section is read
-// first: recipients whose sender lists refuse its From are answered so, and a
-// message no recipient takes is never parsed, screened or scanned. Put to the
-// scanners then: at the SMTP door, one they condemn is refused before anything
-// is kept.
+// an MX traces it, read on the reader threads, authenticated and scanned as
+// from the client that handed it over (behind the operator's MTA, the one its
+// trace names; never a Received line a sender could have written) and filed
+// as the poller files, in one transaction. A message that cannot be read
+// throws Unreadable (readers.ts). Its header section is read first:
+// recipients whose sender lists refuse its From are answered so, and a
+// message no recipient takes is never parsed, screened or scanned. Put to
+// the scanners then: at the SMTP door, one they condemn is refused before
+// anything is kept.
 
 export interface Envelope {
   /** MAIL FROM; empty for a bounce, null when the provider did not say. */
@@ -58,10 +59,10 @@ function traced(raw: Buffer, envelope: Envelope, host: string, id: string): Buff
 }
 
 /**
- * The client SPF checks: the one that handed the message over, or behind the operator's own MTA the first hop
- * from outside that its trace names (tracedClient), with the envelope sender it handed over.
+ * The client SPF checks and Rspamd judges: the one that handed the message over, or behind the operator's own MTA
+ * the first hop from outside that its trace names (tracedClient), with the envelope sender it handed over.
  */
-function spfClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts: string[]): SpfClient | null {
+function outsideClientOf(body: Buffer, { client, from, relayed }: Envelope, ownHosts: string[]): SpfClient | null {
   // A sender the provider did not name is checked as a bounce's is: by the HELO.
   const sender = from ?? "";
   if (!relayed) return client && { ip: client.ip, helo: client.helo, sender };
@@ -85,13 +86,13 @@ export function startDirectIntake(services: Services): DirectIntake {
   /** Reads, scans and files the message for the envelope's recipients. */
   const readAndFile = async (raw: Buffer, body: Buffer, envelope: Envelope): Promise<Filed[]> => {
     const message = await services.reader.read(raw);
-    const client = spfClientOf(body, envelope, config.trustedMxHosts);
+    const client = outsideClientOf(body, envelope, config.trustedMxHosts);
     const { recipients } = envelope;
     const [authentication, scans] = await Promise.all([
       authenticate(raw, message.from.address, client),
       scan(raw, {
-        clientAddress: envelope.client?.ip ?? null,
-        helo: envelope.client?.helo ?? null,
+        clientAddress: client?.ip ?? null,
+        helo: client?.helo ?? null,
         mailFrom: envelope.from,
         recipients,
       }),

@@ -12,7 +12,8 @@ import { type Daemon, freePort, startDaemon } from "./process.ts";
 // (host names, RBLs, SPF, DMARC, ASN, reputation, the fuzzy servers) are off,
 // so an ordinary message scores low. GTUBE is rejected by Rspamd's core, its
 // siblings (test patterns) add a header or rewrite the subject; a token in the
-// Subject forces the actions no pattern gives (a multimap rule's action).
+// Subject forces the actions no pattern gives (a multimap rule's action), and
+// mail from one listed client address is spam (as an RBL would have it).
 
 /** Debian's package makes this user; Rspamd refuses to run its workers as root. */
 const USER = "_rspamd";
@@ -30,12 +31,13 @@ export const FORCED_ACTIONS = {
   greylist: "PIGEONHOLE-TEST-GREYLIST",
 } as const;
 
+/** A client address Rspamd's multimap lists: mail it is told came from there scores as spam (add header). */
+export const LISTED_IP = "198.51.100.66";
+
 /** One multimap rule a forced action: its symbol when the Subject holds the token, and the action as a pre-result. */
-function forcedActions(dir: string): string {
-  return Object.entries(FORCED_ACTIONS)
-    .map(([action, token]) => {
-      writeFileSync(join(dir, `${token}.map`), `/${token}/\n`);
-      return `${token.replaceAll("-", "_")} {
+function forcedAction(dir: string, action: string, token: string): string {
+  writeFileSync(join(dir, `${token}.map`), `/${token}/\n`);
+  return `${token.replaceAll("-", "_")} {
   type = "header";
   header = "Subject";
   regexp = true;
@@ -44,8 +46,24 @@ function forcedActions(dir: string): string {
   action = "${action}";
 }
 `;
-    })
-    .join("");
+}
+
+/** The multimap rule that makes mail from LISTED_IP spam. */
+function listedIp(dir: string): string {
+  writeFileSync(join(dir, "listed-ip.map"), `${LISTED_IP}\n`);
+  return `PIGEONHOLE_TEST_LISTED_IP {
+  type = "ip";
+  map = "${dir}/listed-ip.map";
+  symbol = "PIGEONHOLE_TEST_LISTED_IP";
+  action = "add header";
+}
+`;
+}
+
+/** The test's multimap rules: the forced actions and the listed address. */
+function multimap(dir: string): string {
+  const forced = Object.entries(FORCED_ACTIONS).map(([action, token]) => forcedAction(dir, action, token));
+  return [...forced, listedIp(dir)].join("");
 }
 
 const DNS_MODULES = ["hfilter", "rbl", "spf", "dmarc", "asn", "reputation", "whitelist"];
@@ -102,7 +120,7 @@ export class Rspamd {
     writeFileSync(join(dir, "rspamd.conf"), config(dir, port));
     writeFileSync(join(dir, "options.inc"), options(dir, await emptyZone()));
     writeFileSync(join(dir, "suffixes.dat"), `${SUFFIXES.join("\n")}\n`);
-    writeFileSync(join(dir, "local.d", "multimap.conf"), forcedActions(dir));
+    writeFileSync(join(dir, "local.d", "multimap.conf"), multimap(dir));
     for (const module of DNS_MODULES) writeFileSync(join(dir, "local.d", `${module}.conf`), "enabled = false;\n");
     execFileSync("chown", ["-R", `${USER}:${USER}`, dir]);
     const url = `http://127.0.0.1:${port}`;
