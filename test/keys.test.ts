@@ -252,6 +252,27 @@ describe("an answer that shows mail needs read, whatever else its act needs", ()
     expect(found.body).toMatchObject({ id: emailId });
   });
 
+  test("a manage-only key points no webhook anywhere (403 naming events): a webhook hears the events", async () => {
+    const hooks = `/agents/${agent.id}/webhooks`;
+    const made = await api.post(hooks, { key: agent.apiKey, body: { url: "https://hooks.example/owner" } });
+    expect(made.status).toBe(201);
+    const manageOnly = await keyWith(["manage"]);
+    const refusals: [string, string, unknown][] = [
+      ["POST", hooks, { url: "https://hooks.example/elsewhere" }],
+      ["PATCH", `${hooks}/${made.body.id}`, { url: "https://hooks.example/elsewhere" }],
+    ];
+    for (const [method, path, body] of refusals) {
+      const reply = await api.call(method, path, { key: manageOnly, body });
+      expect([method, reply.status, reply.body]).toEqual([method, 403, { ...lacks("events"), statusCode: 403 }]);
+    }
+    expect((await api.get(hooks, { key: manageOnly })).body.data).toHaveLength(1);
+    expect((await api.delete(`${hooks}/${made.body.id}`, { key: manageOnly })).status).toBe(200);
+    const both = await keyWith(["manage", "events"]);
+    const allowed = await api.post(hooks, { key: both, body: { url: "https://hooks.example/both" } });
+    expect(allowed.status).toBe(201);
+    expect((await api.delete(`${hooks}/${allowed.body.id}`, { key: both })).status).toBe(200);
+  });
+
   test("a send-only key sends and replies, but forwards nothing (403 naming read) nor sees the thread it sent into", async () => {
     const sendOnly = await keyWith(["send"]);
     const forwarded = await api.post(`/agents/${agent.id}/emails/${emailId}/forward`, {

@@ -136,7 +136,7 @@ describe("security", () => {
 
     const made = await admin("POST", `/pods/${pod.id}/keys`, {
       name: "no junk",
-      permissions: ["read", "manage"],
+      permissions: ["read", "manage", "events"],
       hideJunk: true,
     });
     expect(made.body).toMatchObject({ hideJunk: true });

@@ -5,7 +5,14 @@ import { builder, OutcomeType } from "./builder.ts";
 import type { Context } from "./context.ts";
 import { counted, EventPageType, eventsCost, MailEventType, streamArgs, waitingReadArgs } from "./events.ts";
 import { podArgs, podKeyArg } from "./pods.ts";
-import { CreateWebhookInput, deliveryArgs, updateWebhookArgs, WebhookSecretType, webhookArgs } from "./webhooks.ts";
+import {
+  CreateWebhookInput,
+  deliveryArgs,
+  POINTS_WEBHOOKS,
+  updateWebhookArgs,
+  WebhookSecretType,
+  webhookArgs,
+} from "./webhooks.ts";
 
 // A pod's events in GraphQL, through a key of the pod: the events of the
 // pod's agents the key reaches, long polled and subscribed to as an agent's
@@ -52,7 +59,7 @@ builder.mutationFields((t) => ({
     description:
       "Adds a webhook of the pod, which receives the events of every agent of the pod; its signing secret is answered only now.",
     args: { ...podArgs, input: t.arg({ type: CreateWebhookInput, required: true }) },
-    authScopes: podKeyArg("manage"),
+    authScopes: podKeyArg(POINTS_WEBHOOKS),
     resolve: async (_, { podId, input }, ctx) => {
       assertMayDirectWebhooks(await ctx.grant());
       return webhooks.createWebhook(ctx, await podOwner(ctx, podId), input);
@@ -62,7 +69,7 @@ builder.mutationFields((t) => ({
     type: "Webhook",
     description: "Changes a webhook of the pod: its URL, events or description, or turns it on or off.",
     args: { ...podArgs, ...updateWebhookArgs },
-    authScopes: podKeyArg("manage"),
+    authScopes: podKeyArg(POINTS_WEBHOOKS),
     resolve: async (query: webhooks.WebhookQuery, _, { podId, webhookId, input }, ctx) => {
       assertMayDirectWebhooks(await ctx.grant());
       return webhooks.updateWebhook(ctx, await podOwner(ctx, podId), webhookId, input, query);

@@ -6,6 +6,7 @@ import { builder, OutcomeType } from "./builder.ts";
 import { type WebhookDeliveryStatus, WebhookDeliveryStatusEnum } from "./enums.ts";
 import { agentField, forCaller, forCallerWith, verifiedAgentArg } from "./own-agent.ts";
 import { pageArgs, pageCost, pageType } from "./pages.ts";
+import type { Need } from "./scopes.ts";
 
 // Webhooks: where the agent's events are POSTed, signed the Standard Webhooks
 // way, and what became of each delivery. A pod's webhooks are the same type
@@ -95,6 +96,9 @@ export const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
   }),
 });
 
+/** What making a webhook or changing where it points needs: manage, and events, which it hears. */
+export const POINTS_WEBHOOKS: Need = ["manage", "events"];
+
 /** One webhook of its owner (the owner's id comes first: agentId or podId). */
 export const webhookArgs = builder.args((t) => ({ webhookId: t.id({ required: true }) }));
 
@@ -137,7 +141,7 @@ builder.mutationFields((t) => ({
     type: WebhookSecretType,
     description: "Adds a webhook; its signing secret is answered only now.",
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
-    authScopes: verifiedAgentArg("manage"),
+    authScopes: verifiedAgentArg(POINTS_WEBHOOKS),
     resolve: forCaller(async (agent, args, ctx) => {
       assertMayDirectWebhooks(await ctx.grant());
       return webhooks.createWebhook(ctx, { agentId: agent.id }, args.input);
@@ -147,7 +151,7 @@ builder.mutationFields((t) => ({
     type: "Webhook",
     description: "Changes its URL, events or description, or turns it on or off.",
     args: { agentId: t.arg.id({ required: true }), ...updateWebhookArgs },
-    authScopes: verifiedAgentArg("manage"),
+    authScopes: verifiedAgentArg(POINTS_WEBHOOKS),
     resolve: forCallerWith(async (agent, query: webhooks.WebhookQuery, args, ctx) => {
       assertMayDirectWebhooks(await ctx.grant());
       return webhooks.updateWebhook(ctx, { agentId: agent.id }, args.webhookId, args.input, query);
