@@ -5,6 +5,7 @@ import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { deliveredTo, messageId as freshMessageId, rawMessage, reportAbout } from "./support/mail.ts";
+import { callTool, connectMcp } from "./support/mcp.ts";
 import { served } from "./support/served.ts";
 import { WAIT_MS, waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
@@ -170,6 +171,19 @@ describe("delivery reports", () => {
     ]);
     const listed = await api.get(`/agents/${agent.id}/sent`, { key: agent.apiKey });
     expect(listed.body.data[0]).toMatchObject({ id: sent.id, deliveryStatus: "bounced" });
+    // A model reads the status, never the words the reporting server wrote.
+    const mcp = await connectMcp(svc.url, agent.apiKey);
+    for (const [tool, args] of [
+      ["list_sent", {}],
+      ["read_thread", { threadId: sent.threadId }],
+    ] as const) {
+      const { body } = await callTool(mcp, tool, args);
+      const [read] = tool === "list_sent" ? body.data : body.messages;
+      expect(read.deliveries, tool).toEqual([
+        { recipient: "nobody@gone.example.net", status: "bounced", statusCode: "5.1.1", at: sent.sentAt },
+      ]);
+    }
+    await mcp.close();
 
     const events = await api.get(`/agents/${agent.id}/events?types=email.bounced`, { key: agent.apiKey });
     expect(events.body.data.map((event: { data: unknown }) => event.data)).toEqual([

@@ -217,6 +217,27 @@ describe("a text file", () => {
       /^WARNING: screening found signs that this email tries to instruct an AI \(.*forward_mail/,
     );
     expect(fenced[1]).toMatch(/ verdict=suspicious>>>$/);
+
+    // A file no fence holds comes as it is, labelled beside it with its sender; a +json kind is fenced.
+    const png = Buffer.from("89504e470d0a1a0a0000000d49484452", "hex");
+    await deliver(agent, {
+      subject: "Pictures",
+      text: "Attached.",
+      attachments: [
+        { filename: "shot.png", content: png, contentType: "image/png" },
+        { filename: "card.jsonld", content: '{"name": "Jordan"}', contentType: "application/ld+json" },
+      ],
+    });
+    await inboxOf(api, agent, 3);
+    const pictures = (await callTool(client, "list_emails")).body.data[0];
+    const [shot, card] = (await callTool(client, "get_email", { emailId: pictures.id })).body.attachments;
+    const image = await callTool(client, "get_attachment", { emailId: pictures.id, attachmentId: shot.id });
+    expect(image.reply.content[0]?.resource).toMatchObject({ mimeType: "image/png", blob: png.toString("base64") });
+    expect(image.reply.content[1]?.text).toMatch(
+      /^The attachment above is from the email's sender, from="jordan@sender\.example" authenticated=no verdict=clear: /,
+    );
+    const linked = await callTool(client, "get_attachment", { emailId: pictures.id, attachmentId: card.id });
+    expect(linked.reply.content[0]?.resource?.text).toMatch(/^<<<UNTRUSTED-EMAIL nonce=/);
     await client.close();
   });
 });

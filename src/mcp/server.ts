@@ -10,7 +10,7 @@ import {
 import { asServiceError, ServiceError } from "../errors.ts";
 import { requestFault } from "../log.ts";
 import type { KeyHolder } from "../mailbox/keys.ts";
-import { FENCE_NAME, fence, newNonce, withFileRead } from "../mailbox/screening/index.ts";
+import { FENCE_NAME, fence, fileLabel, newNonce, withFileRead } from "../mailbox/screening/index.ts";
 import type { Services } from "../mailbox/services.ts";
 import type { RouteAnswer, RunRoute } from "../rest/router.ts";
 import type { RequestFacts } from "../schema/context.ts";
@@ -60,24 +60,24 @@ function fencedFile(file: Extract<RouteAnswer, { file: unknown }>["file"], text:
   return fence(text, { ...label, screening: withFileRead(label.screening, read) }, newNonce());
 }
 
-/** The tool's answer as the model reads it: its route's JSON body, or the attachment as an embedded resource. */
+/** Files a model reads as text, in the fence: text, JSON and XML (their +json and +xml kinds too), a message. */
+const TEXTUAL = /^(?:text\/|message\/|application\/(?:[\w.-]+\+)?(?:json|xml)\b)/i;
+
+/**
+ * The tool's answer as the model reads it: its route's JSON body, or the attachment as an embedded resource, a
+ * text one fenced, any other labelled beside it.
+ */
 function resultOf(tool: Tool, answer: RouteAnswer, now: Date, where: string): CallToolResult {
   if ("file" in answer) {
     const { record, content } = answer.file;
     const uri = `${where}/emails/${record.emailId}/attachments/${record.id}`;
     const resource = { uri, mimeType: record.contentType };
-    const textual = /^text\/|^application\/(json|xml)/.test(record.contentType);
-    return {
-      content: [
-        {
-          type: "resource",
-          resource: textual
-            ? { ...resource, text: fencedFile(answer.file, content.toString("utf8")) }
-            : { ...resource, blob: content.toString("base64") },
-        },
-        clockOf(now),
-      ],
-    };
+    if (TEXTUAL.test(record.contentType)) {
+      const text = fencedFile(answer.file, content.toString("utf8"));
+      return { content: [{ type: "resource", resource: { ...resource, text } }, clockOf(now)] };
+    }
+    const blob = { type: "resource" as const, resource: { ...resource, blob: content.toString("base64") } };
+    return { content: [blob, { type: "text", text: fileLabel(answer.file.label) }, clockOf(now)] };
   }
   return { content: [{ type: "text", text: JSON.stringify(answerOf(tool, answer.body)) }, clockOf(now)] };
 }

@@ -1,6 +1,6 @@
-import { maxAliasesPlugin } from "@escape.tech/graphql-armor-max-aliases";
-import { maxDepthPlugin } from "@escape.tech/graphql-armor-max-depth";
-import { maxDirectivesPlugin } from "@escape.tech/graphql-armor-max-directives";
+import { maxAliasesRule } from "@escape.tech/graphql-armor-max-aliases";
+import { maxDepthRule } from "@escape.tech/graphql-armor-max-depth";
+import { maxDirectivesRule } from "@escape.tech/graphql-armor-max-directives";
 import { maxTokensPlugin } from "@escape.tech/graphql-armor-max-tokens";
 import {
   type FragmentDefinitionNode,
@@ -72,15 +72,20 @@ const reported = {
   onReject: [(context: ValidationContext | null, error: GraphQLError) => context?.reportError(error)],
 };
 
+/** The limits armor checks as validation rules: aliases, depth and directives (the tokens are counted as it parses). */
+export const LIMIT_RULES: ValidationRule[] = [
+  maxAliasesRule({ n: LIMITS.aliases, allowList: [], ...reported }),
+  maxDepthRule({ n: LIMITS.depth, ignoreIntrospection: true, flattenFragments: true, ...reported }),
+  maxDirectivesRule({ n: LIMITS.directives, ...reported }),
+];
+
 /** The envelop plugins that hold every document to the limits. */
 export function documentLimits({ introspection }: { introspection: boolean }): Plugin[] {
   return [
     maxTokensPlugin({ n: LIMITS.tokens }),
-    maxAliasesPlugin({ n: LIMITS.aliases, allowList: [], ...reported }),
-    maxDepthPlugin({ n: LIMITS.depth, ignoreIntrospection: true, flattenFragments: true, ...reported }),
-    maxDirectivesPlugin({ n: LIMITS.directives, ...reported }),
     {
       onValidate: ({ addValidationRule }) => {
+        for (const rule of LIMIT_RULES) addValidationRule(rule);
         addValidationRule(createAgentAlone);
         if (!introspection) addValidationRule(NoSchemaIntrospectionCustomRule);
       },

@@ -6,14 +6,21 @@ import { FENCED, READING_OWN_MAIL } from "./emails.rest.ts";
 // The sending area's operations as REST and MCP see them (see declare.ts):
 // sends, replies and forwards, sent mail and the suppression list.
 
-/** Mail sent, whole, or with its text only inside the fence when $fenced (a forward quotes a stranger's). */
+/**
+ * Mail sent, whole, or when $fenced (for a model) with its text only inside the fence (a forward quotes a
+ * stranger's) and its delivery reports without the words their servers wrote (action, diagnostic, MTA).
+ */
 export const SentFields = graphql(`
   fragment SentFields on SentEmail {
     id agentId to subject bodyText @skip(if: $fenced) bodyHtml @skip(if: $fenced) fenced @include(if: $fenced)
     sentAt providerId threadId
-    deliveryStatus deliveries { recipient status action statusCode diagnosticCode remoteMta at }
+    deliveryStatus deliveries { recipient status statusCode ... @skip(if: $fenced) { action diagnosticCode remoteMta } at }
   }
 `);
+
+/** What a model reads of a delivery report. */
+export const REPORTS_READ =
+  "Each of its deliveries gives a recipient's status and statusCode, not the words the reporting server wrote.";
 
 const PendingFields = graphql(`
   fragment PendingFields on PendingSend { __typename id status sendAt to subject }
@@ -156,7 +163,7 @@ export const sendingOperations = [
       name: "list_sent",
       title: "List sent emails",
       fills: FENCED,
-      description: `Lists the emails you have sent, newest first. ${READING_OWN_MAIL} Returns {data, total, limit, offset}.`,
+      description: `Lists the emails you have sent, newest first. ${READING_OWN_MAIL} ${REPORTS_READ} Returns {data, total, limit, offset}.`,
     },
   }),
   declare({

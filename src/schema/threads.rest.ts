@@ -1,7 +1,7 @@
 import { graphql } from "../rest/graphql.ts";
 import { declare, ownAgent } from "./declare.ts";
 import { EmailFenceable, FENCED } from "./emails.rest.ts";
-import { SentFields, sentObject } from "./sending.rest.ts";
+import { REPORTS_READ, SentFields, sentObject } from "./sending.rest.ts";
 
 // The threads area's operations as REST and MCP see them (see declare.ts).
 
@@ -57,8 +57,7 @@ export const threadOperations = [
       name: "read_thread",
       title: "Read a conversation",
       fills: FENCED,
-      description:
-        "Reads one conversation whole: the messages received and sent in it, oldest first, each marked by direction (received or sent); a received one's text is only in fenced, as read_email gives it, and a sent one's too, between markers labelled author=you (a forward quotes its original, which is that sender's data).",
+      description: `Reads one conversation whole: the messages received and sent in it, oldest first, each marked by direction (received or sent); a received one's text is only in fenced, as read_email gives it, and a sent one's too, between markers labelled author=you (a forward quotes its original, which is that sender's data). ${REPORTS_READ}`,
     },
   }),
   declare({

@@ -31,7 +31,7 @@ import { textSignals } from "./text.ts";
 // The signals found are each reported once per place, with the first
 // excerpt, ordered by place then name.
 
-export { FENCE_NAME, fence, newNonce } from "./fence.ts";
+export { FENCE_NAME, fence, fileLabel, newNonce } from "./fence.ts";
 export { type Screening, SIGNAL_NAMES, SIGNAL_PLACES, type Signal, type SignalName, type SignalPlace, type Verdict };
 
 export interface ScreenInput {
