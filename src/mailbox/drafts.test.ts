@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import type { FinalOutcome } from "../outbound/delivery.ts";
 import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import {
   createDraft,
@@ -127,4 +128,38 @@ describe("sending", () => {
     expect(failed).toMatchObject([{ data: { draftId: draft.id, code: "DAILY_SEND_LIMIT_EXCEEDED" } }]);
     expect((await listSent(memory.services, agent, {}, {})).total).toBe(2);
   });
+
+  test("a scheduled draft the provider refuses late comes back failed at once, with one event, and goes no more", async () => {
+    const agent = await memory.agent("refused-late");
+    const sendAt = new Date(memory.clock.now().getTime() + 60_000);
+    const draft = await createDraft(memory.services, agent, { ...COMPLETE, subject: "Late", sendAt });
+    let refuse!: (final: FinalOutcome) => void;
+    memory.mailer.answerNext({ unconfirmed: new Promise((resolve) => (refuse = resolve)) });
+    memory.clock.advance(60_000);
+    expect(await sendDueDrafts(memory.services)).toBe(1);
+    const handed = memory.mailer.handed.length;
+    // Long after its claim ran out, the provider says no.
+    memory.clock.advance(600_000);
+    refuse({ outcome: "refused", reason: "550 no" });
+    const back = await settled(() => getDraft(memory.services, agent, draft.id));
+    expect(back).toMatchObject({ sendStatus: "failed", failureCode: "INTERNAL_SERVER_ERROR", claimedUntil: null });
+    const failed = (await agentEvents(memory.services, agent, { types: ["email.send_failed"] })).data;
+    expect(failed).toMatchObject([
+      { data: { draftId: draft.id, message: expect.stringContaining("refused it late") } },
+    ]);
+    expect(await sendDueDrafts(memory.services)).toBe(0);
+    expect(memory.mailer.handed.length).toBe(handed);
+  });
 });
+
+/** What `read` gives once it stops throwing: work the test set going finishes on its own. */
+async function settled<T>(read: () => Promise<T>): Promise<T> {
+  for (let tries = 0; ; tries++) {
+    try {
+      return await read();
+    } catch (error) {
+      if (tries > 1000) throw error;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  }
+}

@@ -142,6 +142,33 @@ describe("Idempotency-Key", () => {
     expect(memory.mailer.handed).toHaveLength(handed);
   });
 
+  test("the provider took it but recording it failed: the retry hears so, and nothing is sent again", async () => {
+    const agent = await memory.agent("unrecorded");
+    const { mailer } = memory;
+    const send = mailer.send.bind(mailer);
+    // The provider answers, then the event log is gone: the transaction that marks the send fails.
+    mailer.send = async (envelope, raw) => {
+      const delivery = await send(envelope, raw);
+      await memory.services.sql.run(`ALTER TABLE "Event" RENAME TO "EventAway"`, []);
+      return delivery;
+    };
+    try {
+      await expect(sent(agent, message(), "key-5")).rejects.toMatchObject({
+        kind: "INTERNAL_SERVER_ERROR",
+        message: expect.stringContaining("recording it failed"),
+      });
+    } finally {
+      mailer.send = send;
+      await memory.services.sql.run(`ALTER TABLE "EventAway" RENAME TO "Event"`, []);
+    }
+    const handed = mailer.handed.length;
+    await expect(sent(agent, message(), "key-5")).rejects.toMatchObject({
+      message: expect.stringContaining("recording it failed"),
+    });
+    expect(mailer.handed).toHaveLength(handed);
+    expect(memory.logs.some((line) => line.event === "send_record_failed")).toBe(true);
+  });
+
   test.each(["", "é", "x".repeat(256)])("the key %j is refused", async (key) => {
     const agent = await memory.agent(`badkey${key.length}`);
     await expect(sent(agent, message(), key)).rejects.toThrow(/Idempotency-Key must be/);

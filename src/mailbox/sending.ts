@@ -12,7 +12,6 @@ import {
   setProviderId,
   sentSlice as sliceOfSent,
 } from "../db/sent.ts";
-import type { Sql } from "../db/sql.ts";
 import type { Tx } from "../db/statements.ts";
 import { ServiceError } from "../errors.ts";
 import { describeFault } from "../log.ts";
@@ -138,13 +137,17 @@ export async function storageFull(tx: Tx, agentId: string, limit: number): Promi
   );
 }
 
-/** A send that went nowhere: its record, its daily slot and its storage go back, together, and its draft comes back. */
-async function undoSend(sql: Sql, taken: Taken): Promise<void> {
-  await sql.transaction(async (tx) => {
+/**
+ * A send the provider refused: its record, its daily slot and its storage go back, together, and its draft comes
+ * back as it was. After a late refusal a scheduled one comes back failed, in the same transaction: its claim ran
+ * out long since, and back as scheduled another instance could send it again before it was failed.
+ */
+async function undoSend(services: Services, taken: Taken, lateRefusal: ServiceError | null): Promise<void> {
+  await withEvents(services, async (tx, emit) => {
     if ((await deleteSentRow(tx, taken.id)) === null) return;
     await quota.giveSendBack(tx, taken.agentId, taken.day);
     await quota.giveStorageBack(tx, taken.agentId, taken.size);
-    if (taken.draft) await restoreDraft(tx, taken.draft);
+    if (taken.draft) await restoreDraft(tx, emit, taken.draft, lateRefusal);
   });
 }
 
@@ -161,9 +164,18 @@ async function consumeDraft(tx: Tx, draft: Draft, now: Date): Promise<void> {
   if (draft.approvedAt !== null) await approveRecipients(tx, draft.agentId, recipientsOf(listsOf(draft)), now);
 }
 
-/** A draft whose send went nowhere, as it was; it held this storage a moment before, so it takes it back whatever the limit. */
-async function restoreDraft(tx: Tx, draft: Draft): Promise<void> {
-  await insertDraft(tx, draft);
+/**
+ * A draft whose send was refused, as it was (a scheduled one failed, saying why, after a late refusal); it held
+ * this storage a moment before, so it takes it back whatever the limit.
+ */
+async function restoreDraft(tx: Tx, emit: Emit, draft: Draft, lateRefusal: ServiceError | null): Promise<void> {
+  if (lateRefusal === null || draft.sendStatus !== "scheduled") await insertDraft(tx, draft);
+  else {
+    const failure = failureOf(lateRefusal);
+    const failed = { sendStatus: "failed", failureCode: failure.code, failureMessage: failure.message };
+    await insertDraft(tx, { ...draft, ...failed, claimedUntil: null });
+    await emit({ type: "email.send_failed", agentId: draft.agentId, data: { draftId: draft.id, ...failure } });
+  }
   await quota.takeStorage(tx, draft.agentId, draft.size, quota.QUOTA_MAX);
 }
 
@@ -180,21 +192,22 @@ function recordAccepted(services: Services, taken: Taken, providerId: string): P
   return withEvents(services, (tx, emit) => markSent(tx, emit, taken, providerId));
 }
 
+/** What a failed draft and its `email.send_failed` event say of the refusal. */
+const failureOf = (refusal: ServiceError) => ({ code: refusal.details.code ?? refusal.kind, message: refusal.message });
+
 /** A scheduled send that was refused: its draft is left failed, with why, and an `email.send_failed` event. */
 export async function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
-  const code = refusal.details.code ?? refusal.kind;
+  const { code, message } = failureOf(refusal);
   await withEvents(services, async (tx, emit) => {
-    if (!(await failScheduledDraft(tx, draftId, code, refusal.message))) return;
-    await emit({ type: "email.send_failed", agentId, data: { draftId, code, message: refusal.message } });
+    if (!(await failScheduledDraft(tx, draftId, code, message))) return;
+    await emit({ type: "email.send_failed", agentId, data: { draftId, code, message } });
   });
 }
 
 /** A send the provider refused after all: undone, and a scheduled draft it was sent from is back, failed. */
-async function undoLate(services: Services, taken: Taken): Promise<void> {
-  await undoSend(services.sql, taken);
-  if (taken.draft?.sendStatus !== "scheduled") return;
+function undoLate(services: Services, taken: Taken): Promise<void> {
   const refusal = new ServiceError("INTERNAL_SERVER_ERROR", "Delivery failed: the email provider refused it late");
-  await failScheduled(services, taken.agentId, taken.draft.id, refusal);
+  return undoSend(services, taken, refusal);
 }
 
 /** The provider's late answer to an unconfirmed send: it gets its providerId, or is undone. */
@@ -285,7 +298,7 @@ function providerFor({ mailer }: Services, remote: string[]): Mailer | null {
 
 /** Hands the message to the provider for the recipients elsewhere; a refusal undoes the send and is thrown. */
 async function sendRemote(
-  { sql, log }: Services,
+  services: Services,
   mailer: Mailer,
   taken: Taken,
   envelope: Envelope,
@@ -295,9 +308,9 @@ async function sendRemote(
     return await mailer.send(envelope, raw);
   } catch (error) {
     if (!(error instanceof NotDelivered)) throw error;
-    await undoSend(sql, taken);
-    log("warn", "delivery_failed", { agentId: taken.agentId, sentId: taken.id, error: error.message });
     const what = error.unreachable ? "could not be reached" : "did not accept the message";
+    await undoSend(services, taken, null);
+    services.log("warn", "delivery_failed", { agentId: taken.agentId, sentId: taken.id, error: error.message });
     throw new ServiceError("INTERNAL_SERVER_ERROR", `Delivery failed: the email provider ${what}`);
   }
 }
@@ -345,6 +358,8 @@ export async function deliver(
       throw new ServiceError("NOT_FOUND", "The agent or email was deleted meanwhile");
     }
     return status;
+  }).catch((fault: unknown) => {
+    throw mailer ? sentButNotRecorded(services, taken, fault) : fault;
   });
   if (delivery.outcome === "unconfirmed") {
     void delivery.final.then((final) => settleLate(services, taken, messageId, final));
@@ -356,6 +371,19 @@ export async function deliver(
   }
   // The row as written, rather than read back: a read through Prisma cost a send a fifth of its time.
   return { ...taken.row, providerId, deliveryStatus };
+}
+
+/**
+ * The provider took the message but recording that failed: an answer of ours, so that a retry with the same
+ * Idempotency-Key hears it rather than sending the message again (a fault would let the key go).
+ */
+function sentButNotRecorded({ log }: Services, taken: Taken, fault: unknown): unknown {
+  if (fault instanceof ServiceError) return fault;
+  log("error", "send_record_failed", { agentId: taken.agentId, sentId: taken.id, error: describeFault(fault) });
+  return new ServiceError(
+    "INTERNAL_SERVER_ERROR",
+    `The email provider took the message, but recording it failed. It is kept as sent email ${taken.id}, counted against today's limit, with providerId null: check the sent list before sending it again.`,
+  );
 }
 
 /** One sent email, with what reports said of its recipients when the query asks. */
