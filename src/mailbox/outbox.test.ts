@@ -142,31 +142,42 @@ describe("Idempotency-Key", () => {
     expect(memory.mailer.handed).toHaveLength(handed);
   });
 
-  test("the provider took it but recording it failed: the retry hears so, and nothing is sent again", async () => {
-    const agent = await memory.agent("unrecorded");
+  test.each([
+    ["took it", "recording it failed"],
+    ["did not confirm it", "did not confirm the message in time"],
+  ])("the provider %s but recording that failed: the retry hears so, and nothing is sent again", async (how, says) => {
+    const agent = await memory.agent(`unrecorded-${how.length}`);
+    const local = await memory.agent(`unrecorded-local-${how.length}`);
+    // One recipient here too, whose filing writes to the event log as the send's record does.
+    const input = { ...message(), to: ["pat@elsewhere.example", `${local.id}@agents.example`] };
+    let refuse!: (final: FinalOutcome) => void;
+    if (how !== "took it") memory.mailer.answerNext({ unconfirmed: new Promise((resolve) => (refuse = resolve)) });
     const { mailer } = memory;
     const send = mailer.send.bind(mailer);
-    // The provider answers, then the event log is gone: the transaction that marks the send fails.
+    // The provider answers, then the event log is gone: the transaction that records the send fails.
     mailer.send = async (envelope, raw) => {
       const delivery = await send(envelope, raw);
       await memory.services.sql.run(`ALTER TABLE "Event" RENAME TO "EventAway"`, []);
       return delivery;
     };
     try {
-      await expect(sent(agent, message(), "key-5")).rejects.toMatchObject({
+      await expect(sent(agent, input, "key-5")).rejects.toMatchObject({
         kind: "INTERNAL_SERVER_ERROR",
-        message: expect.stringContaining("recording it failed"),
+        message: expect.stringContaining(says),
       });
     } finally {
       mailer.send = send;
       await memory.services.sql.run(`ALTER TABLE "EventAway" RENAME TO "Event"`, []);
     }
     const handed = mailer.handed.length;
-    await expect(sent(agent, message(), "key-5")).rejects.toMatchObject({
-      message: expect.stringContaining("recording it failed"),
-    });
+    await expect(sent(agent, input, "key-5")).rejects.toMatchObject({ message: expect.stringContaining(says) });
     expect(mailer.handed).toHaveLength(handed);
     expect(memory.logs.some((line) => line.event === "send_record_failed")).toBe(true);
+    if (how === "took it") return;
+    // Its late answer is still heard: refused, the record goes.
+    refuse({ outcome: "refused", reason: "550" });
+    // Long enough that a slow machine's settling never reaches it.
+    await expect.poll(async () => (await listSent(memory.services, agent, {}, {})).total, { timeout: 30_000 }).toBe(0);
   });
 
   test.each(["", "é", "x".repeat(256)])("the key %j is refused", async (key) => {

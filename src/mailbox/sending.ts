@@ -37,7 +37,10 @@ import { joinThread } from "./threads.ts";
 // recipients, and the sent message's bytes count against storage. Both are
 // taken with the record before the provider is asked. What happens next
 // depends on how far the message got (see outbound/smtp.ts): not delivered
-// gives everything back, unconfirmed keeps it until the provider answers.
+// gives everything back, unconfirmed keeps it until the provider answers
+// (a late refusal gives it back, a scheduled draft failed). A message the
+// provider took or may deliver is never answered with a fault of ours: an
+// Idempotency-Key's retry hears what happened rather than sending it again.
 
 export interface SendQuota {
   limit: number;
@@ -164,6 +167,9 @@ async function consumeDraft(tx: Tx, draft: Draft, now: Date): Promise<void> {
   if (draft.approvedAt !== null) await approveRecipients(tx, draft.agentId, recipientsOf(listsOf(draft)), now);
 }
 
+/** What a failed draft and its `email.send_failed` event say of the refusal. */
+const failureOf = (refusal: ServiceError) => ({ code: refusal.details.code ?? refusal.kind, message: refusal.message });
+
 /**
  * A draft whose send was refused, as it was (a scheduled one failed, saying why, after a late refusal); it held
  * this storage a moment before, so it takes it back whatever the limit.
@@ -191,9 +197,6 @@ async function markSent(tx: Tx, emit: Emit, taken: Taken, providerId: string): P
 function recordAccepted(services: Services, taken: Taken, providerId: string): Promise<boolean> {
   return withEvents(services, (tx, emit) => markSent(tx, emit, taken, providerId));
 }
-
-/** What a failed draft and its `email.send_failed` event say of the refusal. */
-const failureOf = (refusal: ServiceError) => ({ code: refusal.details.code ?? refusal.kind, message: refusal.message });
 
 /** A scheduled send that was refused: its draft is left failed, with why, and an `email.send_failed` event. */
 export async function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
@@ -351,6 +354,10 @@ export async function deliver(
   const providerId = delivery.outcome === "accepted" ? (delivery.queueId ?? messageId) : null;
   const { threadId } = taken.row;
   const send = { sentId: taken.id, agentId: agent.id, threadId, returnPath, raw, recipients: local, now };
+  if (delivery.outcome === "unconfirmed") {
+    void delivery.final.then((final) => settleLate(services, taken, messageId, final));
+    log("warn", "delivery_unconfirmed", { agentId: agent.id, sentId: taken.id });
+  }
   const deliveryStatus = await withEvents(services, async (tx, emit) => {
     const status = message ? await fileLocally(tx, emit, services, { ...send, message }) : "sent";
     // The agent was deleted while its message went out.
@@ -359,27 +366,29 @@ export async function deliver(
     }
     return status;
   }).catch((fault: unknown) => {
-    throw mailer ? sentButNotRecorded(services, taken, fault) : fault;
+    throw mailer ? noteUnrecorded(services, taken, delivery.outcome, fault) : fault;
   });
-  if (delivery.outcome === "unconfirmed") {
-    void delivery.final.then((final) => settleLate(services, taken, messageId, final));
-    log("warn", "delivery_unconfirmed", { agentId: agent.id, sentId: taken.id });
-    throw new ServiceError(
-      "INTERNAL_SERVER_ERROR",
-      `The email provider did not confirm the message in time, so it may still be delivered. It is kept as sent email ${taken.id}, counted against today's limit, with providerId null until the provider answers: check the sent list before sending it again.`,
-    );
-  }
+  if (delivery.outcome === "unconfirmed") throw unconfirmed(taken);
   // The row as written, rather than read back: a read through Prisma cost a send a fifth of its time.
   return { ...taken.row, providerId, deliveryStatus };
 }
 
+/** A send the provider did not confirm in time: kept as sent, its late answer settles it. */
+const unconfirmed = (taken: Taken) =>
+  new ServiceError(
+    "INTERNAL_SERVER_ERROR",
+    `The email provider did not confirm the message in time, so it may still be delivered. It is kept as sent email ${taken.id}, counted against today's limit, with providerId null until the provider answers: check the sent list before sending it again.`,
+  );
+
 /**
- * The provider took the message but recording that failed: an answer of ours, so that a retry with the same
- * Idempotency-Key hears it rather than sending the message again (a fault would let the key go).
+ * Logs that recording a send the provider took (or may deliver) failed, and gives what to answer: an answer of
+ * ours, so that a retry with the same Idempotency-Key hears it rather than sending the message again (a fault
+ * would let the key go).
  */
-function sentButNotRecorded({ log }: Services, taken: Taken, fault: unknown): unknown {
+function noteUnrecorded({ log }: Services, taken: Taken, outcome: Delivery["outcome"], fault: unknown): unknown {
   if (fault instanceof ServiceError) return fault;
   log("error", "send_record_failed", { agentId: taken.agentId, sentId: taken.id, error: describeFault(fault) });
+  if (outcome === "unconfirmed") return unconfirmed(taken);
   return new ServiceError(
     "INTERNAL_SERVER_ERROR",
     `The email provider took the message, but recording it failed. It is kept as sent email ${taken.id}, counted against today's limit, with providerId null: check the sent list before sending it again.`,
