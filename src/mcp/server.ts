@@ -60,8 +60,8 @@ function fencedFile(file: Extract<RouteAnswer, { file: unknown }>["file"], text:
   return fence(text, { ...label, screening: withFileRead(label.screening, read) }, newNonce());
 }
 
-/** Files a model reads as text, in the fence: text, JSON and XML (their +json and +xml kinds too), a message. */
-const TEXTUAL = /^(?:text\/|message\/|application\/(?:[\w.-]+\+)?(?:json|xml)\b)/i;
+/** Files a model reads as text, in the fence: text, a message, JSON and XML (any type's +json and +xml kinds too). */
+const TEXTUAL = /^(?:text\/|message\/|application\/(?:json|xml)\b|[\w.-]+\/[\w.-]+\+(?:json|xml)\b)/i;
 
 /**
  * The tool's answer as the model reads it: its route's JSON body, or the attachment as an embedded resource, a

@@ -204,13 +204,19 @@ class Sample {
     });
   }
 
-  /** The fields selected on a type: a fragment on another member of a union is not its. */
+  /**
+   * The fields selected on a type: a fragment on another member of a union is not its. A fragment behind @include
+   * or @skip gives its fields the directive, as if each carried it.
+   */
   private fieldNodes(selection: SelectionSetNode | undefined, typeName: string): FieldNode[] {
     return (selection?.selections ?? []).flatMap((s) => {
       if (s.kind === Kind.FIELD) return [s];
       const fragment = s.kind === Kind.INLINE_FRAGMENT ? s : this.fragments.get(s.name.value);
       const on = fragment?.typeCondition?.name.value;
-      return fragment && this.isOf(on, typeName) ? this.fieldNodes(fragment.selectionSet, typeName) : [];
+      if (!fragment || !this.isOf(on, typeName)) return [];
+      const nodes = this.fieldNodes(fragment.selectionSet, typeName);
+      const switched = s.directives ?? [];
+      return switched.length === 0 ? nodes : nodes.map((node) => ({ ...node, directives: [...switched] }));
     });
   }
 

@@ -101,4 +101,9 @@ test("a variable only @include and @skip read is described by what it switches, 
     description: "true: the answer has fenced, not bodyText, bodyHtml, text, replyText",
   });
   expect(problem("GET", "/agents/:agentId/emails/:emailId", { params: { agentId: "a", emailId: "e" } })).toBeNull();
+  // Behind an inline fragment's @skip: the fields it selects.
+  const sent = partsOf(routeOf("GET", "/agents/:agentId/sent"), schema).find((p) => p.name === "fenced");
+  expect(sent?.description).toBe(
+    "true: the answer has fenced, not bodyText, bodyHtml, action, diagnosticCode, remoteMta",
+  );
 });

@@ -1,5 +1,7 @@
 import {
   coerceInputValue,
+  type DirectiveNode,
+  type FieldNode,
   type GraphQLArgument,
   GraphQLID,
   type GraphQLInputType,
@@ -93,20 +95,31 @@ function argumentsOf(route: Route, schema: GraphQLSchema): Map<string, GraphQLAr
   return found;
 }
 
-/** For each variable that @include and @skip read, what it does: "true: the answer has fenced, not text". */
+const answerName = (field: FieldNode) => field.alias?.value ?? field.name.value;
+
+/**
+ * For each variable that @include and @skip read, what it does: "true: the answer has fenced, not text". On an
+ * inline fragment, they switch the fields it selects.
+ */
 function switchesOf(route: Route): Map<string, string> {
   const fields = new Map<string, { include: string[]; skip: string[] }>();
+  const note = (directives: readonly DirectiveNode[] | undefined, names: string[]) => {
+    for (const directive of directives ?? []) {
+      const value = directive.arguments?.find((argument) => argument.name.value === "if")?.value;
+      const kind = directive.name.value;
+      if (value?.kind !== Kind.VARIABLE || (kind !== "include" && kind !== "skip")) continue;
+      const switched = fields.get(value.name.value) ?? { include: [], skip: [] };
+      switched[kind].push(...names);
+      fields.set(value.name.value, switched);
+    }
+  };
   visit(route.operation, {
-    Field(node) {
-      for (const directive of node.directives ?? []) {
-        const value = directive.arguments?.find((argument) => argument.name.value === "if")?.value;
-        const kind = directive.name.value;
-        if (value?.kind !== Kind.VARIABLE || (kind !== "include" && kind !== "skip")) continue;
-        const switched = fields.get(value.name.value) ?? { include: [], skip: [] };
-        switched[kind].push(node.alias?.value ?? node.name.value);
-        fields.set(value.name.value, switched);
-      }
-    },
+    Field: (node) => note(node.directives, [answerName(node)]),
+    InlineFragment: (node) =>
+      note(
+        node.directives,
+        node.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [answerName(s)] : [])),
+      ),
   });
   return new Map(
     [...fields].map(([variable, { include, skip }]) => {

@@ -21,6 +21,9 @@ import type { Screening } from "./signals.ts";
 // in the text (and in the sender's address), `<<<` as well as its full-width
 // and small forms, is written with single guillemets (`‹‹‹`, `›››`), so no
 // marker opens or closes inside it. Nothing else in the text is changed.
+//
+// A file no fence can hold (an image, a PDF) goes to a model as it is, with
+// a line beside it that names its sender as the label does (fileLabel).
 
 const NONCE = /^[0-9a-f]{32}$/;
 
