@@ -167,21 +167,13 @@ async function consumeDraft(tx: Tx, draft: Draft, now: Date): Promise<void> {
   if (draft.approvedAt !== null) await approveRecipients(tx, draft.agentId, recipientsOf(listsOf(draft)), now);
 }
 
-/** What a failed draft and its `email.send_failed` event say of the refusal. */
-const failureOf = (refusal: ServiceError) => ({ code: refusal.details.code ?? refusal.kind, message: refusal.message });
-
 /**
  * A draft whose send was refused, as it was (a scheduled one failed, saying why, after a late refusal); it held
  * this storage a moment before, so it takes it back whatever the limit.
  */
 async function restoreDraft(tx: Tx, emit: Emit, draft: Draft, lateRefusal: ServiceError | null): Promise<void> {
-  if (lateRefusal === null || draft.sendStatus !== "scheduled") await insertDraft(tx, draft);
-  else {
-    const failure = failureOf(lateRefusal);
-    const failed = { sendStatus: "failed", failureCode: failure.code, failureMessage: failure.message };
-    await insertDraft(tx, { ...draft, ...failed, claimedUntil: null });
-    await emit({ type: "email.send_failed", agentId: draft.agentId, data: { draftId: draft.id, ...failure } });
-  }
+  await insertDraft(tx, draft);
+  if (lateRefusal) await failDraft(tx, emit, draft.agentId, draft.id, lateRefusal);
   await quota.takeStorage(tx, draft.agentId, draft.size, quota.QUOTA_MAX);
 }
 
@@ -198,13 +190,16 @@ function recordAccepted(services: Services, taken: Taken, providerId: string): P
   return withEvents(services, (tx, emit) => markSent(tx, emit, taken, providerId));
 }
 
+/** Inside a transaction: a scheduled draft whose send was refused is left failed, with why, and an event says so. */
+async function failDraft(tx: Tx, emit: Emit, agentId: string, draftId: string, refusal: ServiceError) {
+  const code = refusal.details.code ?? refusal.kind;
+  if (!(await failScheduledDraft(tx, draftId, code, refusal.message))) return;
+  await emit({ type: "email.send_failed", agentId, data: { draftId, code, message: refusal.message } });
+}
+
 /** A scheduled send that was refused: its draft is left failed, with why, and an `email.send_failed` event. */
-export async function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
-  const { code, message } = failureOf(refusal);
-  await withEvents(services, async (tx, emit) => {
-    if (!(await failScheduledDraft(tx, draftId, code, message))) return;
-    await emit({ type: "email.send_failed", agentId, data: { draftId, code, message } });
-  });
+export function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
+  return withEvents(services, (tx, emit) => failDraft(tx, emit, agentId, draftId, refusal));
 }
 
 /** A send the provider refused after all: undone, and a scheduled draft it was sent from is back, failed. */
