@@ -28,7 +28,7 @@ const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
 export type DueDelivery = DueRow;
 
 /** How long a claim keeps other instances off a delivery: past the 10-second attempt, with room. */
-const CLAIM_MS = 60_000;
+export const CLAIM_MS = 60_000;
 /**
  * Attempts in flight at once, across instances: for one webhook, and for all
  * of one agent's (or one pod's). The rest of each instance's slots go to the
