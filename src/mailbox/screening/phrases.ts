@@ -23,7 +23,7 @@ export interface Phrase {
 /** Up to n words of any kind. */
 const words = (n: number) => `(?: [\\p{L}\\p{N}'’.,-]{1,24}){0,${n}}`;
 /** Not inside a word (JavaScript's \b knows ASCII letters only). */
-const START = "(?<![\\p{L}\\p{N}])";
+export const START = "(?<![\\p{L}\\p{N}])";
 const END = "(?![\\p{L}\\p{N}])";
 /** An address or a place to send to. */
 const DESTINATION = "(?:[\\p{L}\\p{N}._%+-]{1,64}@|https?:|me\\b|us\\b|this address|the following)";

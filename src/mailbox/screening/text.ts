@@ -1,4 +1,4 @@
-import { NEGATION, PHRASES, type Phrase } from "./phrases.ts";
+import { NEGATION, PHRASES, type Phrase, START } from "./phrases.ts";
 import { excerptOf, type Signal, type SignalName, type SignalPlace } from "./signals.ts";
 
 // Screening of a piece of text: the phrases addressed to a model (read in
@@ -25,8 +25,10 @@ const BEYOND_ASCII = /[\u0080-\uFFFF]/;
  */
 function viewsOf(text: string): Views {
   const folded = BEYOND_ASCII.test(text) ? text.replace(INVISIBLE, "").normalize("NFKC") : text;
-  const lines = folded.replace(/\r\n?/g, "\n").replace(/[^\S\n]+/g, " ");
-  return { lines, flat: lines.replace(/\s+/g, " ") };
+  // Only what changes is matched: a run of two or more, or one whitespace character that is not a space
+  // (a lone space between words, most of any text, is already what it would become).
+  const lines = folded.replace(/\r\n?/g, "\n").replace(/[^\S\n]{2,}|[^\S\n ]/g, " ");
+  return { lines, flat: lines.replace(/\s{2,}|[^\S ]/g, " ") };
 }
 
 /** The first match of each phrase signal not turned into a warning by a negation before it. */
@@ -38,11 +40,16 @@ export function phraseSignals(text: string, where: SignalPlace): Signal[] {
  * Whether any phrase of a view matches anywhere in it: every pattern of the
  * view as one alternation, which matches where one of them does. One pass,
  * where reading each pattern for its first match takes one each; most mail
- * has none, and is read no further.
+ * has none, and is read no further. The patterns that begin by asking not to
+ * be inside a word (START) share that one look back, written once before
+ * their alternation: the same matches, at a third of the cost.
  */
 function anyPhrase(view: Phrase["view"]): RegExp {
-  const sources = PHRASES.filter((phrase) => phrase.view === view).map(({ pattern }) => `(?:${pattern.source})`);
-  return new RegExp(sources.join("|"), view === "lines" ? "imu" : "iu");
+  const sources = PHRASES.filter((phrase) => phrase.view === view).map(({ pattern }) => pattern.source);
+  const atStart = sources.filter((source) => source.startsWith(START)).map((source) => source.slice(START.length));
+  const rest = sources.filter((source) => !source.startsWith(START));
+  const alternatives = [...(atStart.length > 0 ? [`${START}(?:(?:${atStart.join(")|(?:")}))`] : []), ...rest];
+  return new RegExp(alternatives.map((source) => `(?:${source})`).join("|"), view === "lines" ? "imu" : "iu");
 }
 
 const ANY_PHRASE: Record<Phrase["view"], RegExp> = { flat: anyPhrase("flat"), lines: anyPhrase("lines") };
