@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { hash as digest, randomBytes, timingSafeEqual } from "node:crypto";
 import type { Config } from "../config.ts";
 import { agentByClaimHash, holderByKeyHash, type KeyGrantRow } from "../db/agents.ts";
 import { podIdByClaimHash } from "../db/pods.ts";
@@ -52,7 +52,8 @@ export function newReviewLink(config: Pick<Config, "publicUrl">): Link {
 }
 
 export function hashApiKey(apiKey: string): string {
-  return createHash("sha256").update(apiKey).digest("hex");
+  // The one-shot digest: no Hash object for a string hashed on every request.
+  return digest("sha256", apiKey, "hex");
 }
 
 /**
@@ -106,6 +107,6 @@ export async function claimHolder(
 
 /** Compared in constant time: digests of equal length, whatever was sent. */
 export function sameSecret(given: string, secret: string): boolean {
-  const digest = (value: string) => createHash("sha256").update(value).digest();
-  return timingSafeEqual(digest(given), digest(secret));
+  const sha256 = (value: string) => digest("sha256", value, "buffer");
+  return timingSafeEqual(sha256(given), sha256(secret));
 }

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import {
   BurstyRateLimiter,
   type IRateLimiterOptions,
@@ -85,7 +85,7 @@ export function createRequestLimits(config: Config, database: Database): Request
     perKey: (apiKey) =>
       consumePoint(
         perKey,
-        () => createHash("sha256").update(apiKey).digest("base64url"),
+        () => hash("sha256", apiKey, "base64url"),
         (res) => refusal("key", rate, 1, res, `More than ${rate} requests a second with this API key`),
       ),
     registration: (clientIp) =>
