@@ -78,13 +78,17 @@ export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: nu
   }));
 }
 
-/** Keeps other instances off these deliveries until `until`, or until the attempt is recorded. */
+/**
+ * Keeps other instances off these deliveries until `until`, or until the
+ * attempt is recorded. The attempt is the retry asked for by hand, if one
+ * was: asked for again while it is in flight, it is another (insertAttempt).
+ */
 export async function claimUntil(tx: Tx, ids: string[], until: Date): Promise<void> {
   if (ids.length === 0) return;
-  await tx.run(`UPDATE "WebhookDelivery" SET "claimedUntil" = ? WHERE "id" IN (${ids.map(() => "?").join(", ")})`, [
-    tx.at(until),
-    ...ids,
-  ]);
+  await tx.run(
+    `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "retryNow" = ? WHERE "id" IN (${ids.map(() => "?").join(", ")})`,
+    [tx.at(until), false, ...ids],
+  );
 }
 
 /** Lets go of a claimed delivery without an attempt: another may take it at once. */
@@ -108,7 +112,9 @@ export interface AttemptRecord {
 /**
  * Inside a transaction that has the webhook's row (raw: a failure's is
  * the transaction of the event it may write, which is ours): the attempt,
- * and the delivery as it leaves it, its claim let go.
+ * and the delivery as it leaves it, its claim let go. A retry asked for by
+ * hand while the attempt was in flight stands: the delivery stays due when
+ * that retry asked, whatever this attempt came to.
  */
 export async function insertAttempt(tx: Tx, attempt: AttemptRecord): Promise<void> {
   await tx.run(
@@ -116,13 +122,16 @@ export async function insertAttempt(tx: Tx, attempt: AttemptRecord): Promise<voi
     [attempt.id, attempt.deliveryId, tx.at(attempt.at), attempt.statusCode, attempt.error, attempt.durationMs],
   );
   await tx.run(
-    `UPDATE "WebhookDelivery" SET "status" = ?, "attempts" = ?, "nextAttemptAt" = ?, "claimedUntil" = NULL, "retryNow" = ?
+    `UPDATE "WebhookDelivery" SET "attempts" = ?, "claimedUntil" = NULL,
+      "status" = CASE WHEN "retryNow" = ? THEN 'pending' ELSE ? END,
+      "nextAttemptAt" = CASE WHEN "retryNow" = ? THEN "nextAttemptAt" ELSE ? END
       WHERE "id" = ?`,
     [
-      attempt.status,
       attempt.attempts,
+      true,
+      attempt.status,
+      true,
       attempt.nextAttemptAt === null ? null : tx.at(attempt.nextAttemptAt),
-      false,
       attempt.deliveryId,
     ],
   );
@@ -268,12 +277,13 @@ export function deliveryPage({ prisma }: Store, webhookId: string, window: Windo
 
 /**
  * Makes a delivery of the webhook due now, whatever became of it, and while
- * the webhook is paused too; false when it has none of that id.
+ * the webhook is paused too; false when it has none of that id. An attempt
+ * in flight keeps its claim: the retry follows it, never runs beside it.
  */
 export async function redeliver({ prisma }: Store, webhookId: string, deliveryId: string, now: Date): Promise<boolean> {
   const { count } = await prisma.webhookDelivery.updateMany({
     where: { id: deliveryId, webhookId },
-    data: { status: "pending", nextAttemptAt: now, claimedUntil: null, retryNow: true },
+    data: { status: "pending", nextAttemptAt: now, retryNow: true },
   });
   return count > 0;
 }

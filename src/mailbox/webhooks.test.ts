@@ -160,6 +160,25 @@ describe("deliveries", () => {
     expect((await claimed(agent)).map((d) => d.id)).toEqual([delivery.id]);
   });
 
+  test("a retry asked for during an attempt follows it, never beside it, whatever the attempt came to", async () => {
+    for (const [id, statusCode] of [
+      ["retried-delivered", 204],
+      ["retried-failed", 500],
+    ] as const) {
+      const { agent, webhook, delivery } = await claimedDelivery(id);
+      await retryDelivery(memory.services, { agentId: agent.id }, webhook.id, delivery.id);
+      expect(await claimed(agent)).toEqual([]);
+      await recordAttempt(memory.services, delivery, { statusCode, error: null, durationMs: 3 });
+      const [listed] = (await listDeliveries(memory.services, { agentId: agent.id }, webhook.id, {})).data;
+      expect(listed).toMatchObject({ status: "pending", attempts: 1 });
+      const [again] = await claimed(agent);
+      expect(again).toMatchObject({ id: delivery.id, attempts: 1 });
+      // That attempt was the retry: one that fails waits out the pause like any other.
+      await recordAttempt(memory.services, again ?? delivery, { statusCode: 500, error: "HTTP 500", durationMs: 3 });
+      expect(await claimed(agent)).toEqual([]);
+    }
+  });
+
   test("a webhook whose every attempt failed for a day is disabled, and the agent is told", async () => {
     const agent = await memory.agent("dead");
     const { webhook } = await createWebhook(memory.services, { agentId: agent.id }, { url: URL });
