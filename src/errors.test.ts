@@ -36,3 +36,11 @@ test("a code comes only with the kind the table pairs it with (the compiler chec
   const wrong = new ServiceError("GONE", "Gone", { code: "NOT_VERIFIED" });
   expect([right.status, wrong.status]).toEqual([403, 410]);
 });
+
+test("an error answer gathers no stack, and leaves the stacks of faults as they were", () => {
+  const limit = Error.stackTraceLimit;
+  const error = new ServiceError("NOT_FOUND", "Email not found");
+  expect(error.stack?.split("\n")).toHaveLength(1);
+  expect(Error.stackTraceLimit).toBe(limit);
+  expect(new Error("a fault").stack?.split("\n").length).toBeGreaterThan(1);
+});

@@ -216,7 +216,11 @@ export class ServiceError<K extends ErrorKind = ErrorKind> extends Error {
     details: ErrorDetails & { code?: CodeOf<K> } = {},
     headers: Record<string, string> = {},
   ) {
+    // An answer, not a fault: its stack is never shown nor logged, and gathering one was a tenth of a 404's time.
+    const stackTraceLimit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = stackTraceLimit;
     this.name = "ServiceError";
     this.kind = kind;
     this.details = details;
