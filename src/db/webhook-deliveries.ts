@@ -78,17 +78,13 @@ export async function dueDeliveries(tx: Tx, now: Date, shares: Shares, limit: nu
   }));
 }
 
-/**
- * Keeps other instances off these deliveries until `until`, or until the
- * attempt is recorded. The attempt is the retry asked for by hand, if one
- * was: asked for again while it is in flight, it is another (insertAttempt).
- */
+/** Keeps other instances off these deliveries until `until`, or until the attempt is recorded. */
 export async function claimUntil(tx: Tx, ids: string[], until: Date): Promise<void> {
   if (ids.length === 0) return;
-  await tx.run(
-    `UPDATE "WebhookDelivery" SET "claimedUntil" = ?, "retryNow" = ? WHERE "id" IN (${ids.map(() => "?").join(", ")})`,
-    [tx.at(until), false, ...ids],
-  );
+  await tx.run(`UPDATE "WebhookDelivery" SET "claimedUntil" = ? WHERE "id" IN (${ids.map(() => "?").join(", ")})`, [
+    tx.at(until),
+    ...ids,
+  ]);
 }
 
 /** Lets go of a claimed delivery without an attempt: another may take it at once. */
@@ -107,31 +103,38 @@ export interface AttemptRecord {
   status: "delivered" | "given_up" | "pending";
   attempts: number;
   nextAttemptAt: Date | null;
+  /** When the attempt's claim was taken: a retry asked for by hand since then is still to come. */
+  claimedAt: Date;
 }
 
 /**
  * Inside a transaction that has the webhook's row (raw: a failure's is
  * the transaction of the event it may write, which is ours): the attempt,
  * and the delivery as it leaves it, its claim let go. A retry asked for by
- * hand while the attempt was in flight stands: the delivery stays due when
- * that retry asked, whatever this attempt came to.
+ * hand is this attempt, unless it was asked for after the claim (redeliver
+ * made it due later than that): then it stands, the delivery due when it
+ * asked, whatever this attempt came to.
  */
 export async function insertAttempt(tx: Tx, attempt: AttemptRecord): Promise<void> {
   await tx.run(
     `INSERT INTO "WebhookAttempt" ("id", "deliveryId", "at", "statusCode", "error", "durationMs") VALUES (?, ?, ?, ?, ?, ?)`,
     [attempt.id, attempt.deliveryId, tx.at(attempt.at), attempt.statusCode, attempt.error, attempt.durationMs],
   );
+  const retriedSince = `"retryNow" = ? AND "nextAttemptAt" > ?`;
+  const since = [true, tx.at(attempt.claimedAt)];
   await tx.run(
     `UPDATE "WebhookDelivery" SET "attempts" = ?, "claimedUntil" = NULL,
-      "status" = CASE WHEN "retryNow" = ? THEN 'pending' ELSE ? END,
-      "nextAttemptAt" = CASE WHEN "retryNow" = ? THEN "nextAttemptAt" ELSE ? END
+      "status" = CASE WHEN ${retriedSince} THEN 'pending' ELSE ? END,
+      "nextAttemptAt" = CASE WHEN ${retriedSince} THEN "nextAttemptAt" ELSE ? END,
+      "retryNow" = (${retriedSince})
       WHERE "id" = ?`,
     [
       attempt.attempts,
-      true,
+      ...since,
       attempt.status,
-      true,
+      ...since,
       attempt.nextAttemptAt === null ? null : tx.at(attempt.nextAttemptAt),
+      ...since,
       attempt.deliveryId,
     ],
   );

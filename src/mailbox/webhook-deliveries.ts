@@ -24,8 +24,8 @@ const DISABLE_AFTER_MS = 24 * 3_600_000;
 /** The pauses after each failed attempt: about 5 s, 30 s, 2 min, 10 min, 1 h, 6 h, then every 6 h. */
 const BACKOFF_MS = [5_000, 30_000, 120_000, 600_000, 3_600_000, 21_600_000];
 
-/** A delivery an instance has claimed, with what it needs to send it. */
-export type DueDelivery = DueRow;
+/** A delivery an instance has claimed, with what it needs to send it, and when it claimed it. */
+export type DueDelivery = DueRow & { claimedAt: Date };
 
 /** How long a claim keeps other instances off a delivery: past the 10-second attempt, with room. */
 export const CLAIM_MS = 60_000;
@@ -55,7 +55,7 @@ export async function claimDueDeliveries(services: Services, limit: number): Pro
       due.map((delivery) => delivery.id),
       until,
     );
-    return due;
+    return due.map((delivery) => ({ ...delivery, claimedAt: now }));
   });
 }
 
@@ -89,7 +89,14 @@ export async function recordAttempt(services: Services, delivery: DueDelivery, o
   const { sql, clock } = services;
   const now = clock.now();
   const attempts = delivery.attempts + 1;
-  const attempt = { id: randomUUID(), deliveryId: delivery.id, at: now, ...outcome, attempts };
+  const attempt = {
+    id: randomUUID(),
+    deliveryId: delivery.id,
+    at: now,
+    ...outcome,
+    attempts,
+    claimedAt: delivery.claimedAt,
+  };
   if (outcome.statusCode !== null && outcome.statusCode >= 200 && outcome.statusCode < 300) {
     await recordSuccess(sql, delivery.webhookId, { ...attempt, status: "delivered", nextAttemptAt: null });
     return;

@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { agentEvents } from "./events.ts";
 import type { AgentRecord } from "./records.ts";
-import { claimDueDeliveries, deliveriesQueued, recordAttempt } from "./webhook-deliveries.ts";
+import { CLAIM_MS, claimDueDeliveries, deliveriesQueued, recordAttempt, releaseClaim } from "./webhook-deliveries.ts";
 import {
   createWebhook,
   deleteWebhook,
@@ -166,6 +166,7 @@ describe("deliveries", () => {
       ["retried-failed", 500],
     ] as const) {
       const { agent, webhook, delivery } = await claimedDelivery(id);
+      memory.clock.advance(1);
       await retryDelivery(memory.services, { agentId: agent.id }, webhook.id, delivery.id);
       expect(await claimed(agent)).toEqual([]);
       await recordAttempt(memory.services, delivery, { statusCode, error: null, durationMs: 3 });
@@ -177,6 +178,27 @@ describe("deliveries", () => {
       await recordAttempt(memory.services, again ?? delivery, { statusCode: 500, error: "HTTP 500", durationMs: 3 });
       expect(await claimed(agent)).toEqual([]);
     }
+  });
+
+  test("a retry whose claim ends with no attempt recorded (a stop, a crash) still goes at once, paused or not", async () => {
+    const { agent, webhook, delivery } = await claimedDelivery("retried-unrecorded");
+    let last = delivery;
+    // Three failures in a row: the webhook is paused for about 2 minutes, longer than a claim lasts.
+    for (const wait of [6_100, 36_100, 0]) {
+      await recordAttempt(memory.services, last, { statusCode: 500, error: "HTTP 500", durationMs: 1 });
+      memory.clock.advance(wait);
+      if (wait > 0) last = (await claimed(agent))[0] ?? last;
+    }
+    expect(await claimed(agent)).toEqual([]);
+    await retryDelivery(memory.services, { agentId: agent.id }, webhook.id, delivery.id);
+    const [taken] = await claimed(agent);
+    expect(taken?.id).toBe(delivery.id);
+    await releaseClaim(memory.services, taken ?? delivery);
+    const [again] = await claimed(agent);
+    expect(again?.id).toBe(delivery.id);
+    // Its instance dies: the claim runs out, the pause does not.
+    memory.clock.advance(CLAIM_MS + 1);
+    expect((await claimed(agent)).map((d) => d.id)).toEqual([delivery.id]);
   });
 
   test("a webhook whose every attempt failed for a day is disabled, and the agent is told", async () => {
