@@ -219,8 +219,11 @@ export class ServiceError<K extends ErrorKind = ErrorKind> extends Error {
     // An answer, not a fault: its stack is never shown nor logged, and gathering one was a tenth of a 404's time.
     const stackTraceLimit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
-    super(message);
-    Error.stackTraceLimit = stackTraceLimit;
+    try {
+      super(message);
+    } finally {
+      Error.stackTraceLimit = stackTraceLimit;
+    }
     this.name = "ServiceError";
     this.kind = kind;
     this.details = details;
