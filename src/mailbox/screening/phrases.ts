@@ -22,7 +22,11 @@ export interface Phrase {
 
 /** Up to n words of any kind. */
 const words = (n: number) => `(?: [\\p{L}\\p{N}'’.,-]{1,24}){0,${n}}`;
-/** Not inside a word (JavaScript's \b knows ASCII letters only). */
+/**
+ * Not inside a word (JavaScript's \b knows ASCII letters only). A pattern that
+ * begins with it begins each of its top-level alternatives with it: text.ts
+ * writes it once before all such patterns.
+ */
 export const START = "(?<![\\p{L}\\p{N}])";
 const END = "(?![\\p{L}\\p{N}])";
 /** An address or a place to send to. */
