@@ -48,9 +48,12 @@ function anyPhrase(view: Phrase["view"]): RegExp {
   const sources = PHRASES.filter((phrase) => phrase.view === view).map(({ pattern }) => pattern.source);
   const atStart = sources.filter((source) => source.startsWith(START)).map((source) => source.slice(START.length));
   const rest = sources.filter((source) => !source.startsWith(START));
-  const alternatives = [...(atStart.length > 0 ? [`${START}(?:(?:${atStart.join(")|(?:")}))`] : []), ...rest];
-  return new RegExp(alternatives.map((source) => `(?:${source})`).join("|"), view === "lines" ? "imu" : "iu");
+  const alternatives = atStart.length > 0 ? [`${START}(?:${eitherOf(atStart)})`, ...rest] : rest;
+  return new RegExp(eitherOf(alternatives), view === "lines" ? "imu" : "iu");
 }
+
+/** Sources as one alternation, each in a group of its own. */
+const eitherOf = (sources: string[]) => sources.map((source) => `(?:${source})`).join("|");
 
 const ANY_PHRASE: Record<Phrase["view"], RegExp> = { flat: anyPhrase("flat"), lines: anyPhrase("lines") };
 
