@@ -301,6 +301,47 @@ describe("an answer that shows mail needs read, whatever else its act needs", ()
     expect(names).not.toContain("forward_email");
     await client.close();
   });
+
+  test("a send-only key is shown no forward waiting as a draft (it quotes the email), by REST, GraphQL and MCP", async () => {
+    const drafts = `/agents/${agent.id}/drafts`;
+    const later = Date.now() + 3_600_000;
+    const forward = await api.post(`/agents/${agent.id}/emails/${emailId}/forward`, {
+      body: { to: ["someone@localhost"], text: "FYI", sendAt: later },
+      key: agent.apiKey,
+    });
+    expect(forward.status).toBe(202);
+    const own = await api.post(drafts, { key: agent.apiKey, body: { subject: "Own words" } });
+    const sendOnly = await keyWith(["send"]);
+    const listed = async (key: string) => (await api.get(drafts, { key })).body.data.map((d: { id: string }) => d.id);
+    expect(await listed(agent.apiKey)).toEqual(expect.arrayContaining([forward.body.id, own.body.id]));
+    expect(await listed(sendOnly)).toContain(own.body.id);
+    expect(await listed(sendOnly)).not.toContain(forward.body.id);
+    const one = `${drafts}/${forward.body.id}`;
+    for (const answer of [
+      await api.get(one, { key: sendOnly }),
+      await api.call("PATCH", one, { key: sendOnly, body: { subject: "Mine now" } }),
+      await api.post(`${one}/send`, { key: sendOnly }),
+      await api.delete(one, { key: sendOnly }),
+    ]) {
+      expect(answer.status).toBe(404);
+    }
+    const read = await api.graphql(
+      `query ($id: ID!, $draft: ID!) { agent(id: $id) { draft(id: $draft) { id } drafts { data { id } } } }`,
+      { id: agent.id, draft: forward.body.id },
+      sendOnly,
+    );
+    expect(read.body.errors[0]).toMatchObject({ extensions: { status: 404 } });
+    const client = await connectMcp(svc.url, sendOnly);
+    const tool = await callTool(client, "list_drafts", { agentId: agent.id });
+    expect(tool.isError).toBe(false);
+    expect(JSON.stringify(tool.body)).toContain(own.body.id);
+    expect(JSON.stringify(tool.body)).not.toContain(forward.body.id);
+    await client.close();
+    // Untouched: the key that reads mail still has it, as it was.
+    const kept = await api.get(one, { key: agent.apiKey });
+    expect(kept.body).toMatchObject({ id: forward.body.id, sendStatus: "scheduled" });
+    expect((await api.delete(one, { key: agent.apiKey })).status).toBe(200);
+  });
 });
 
 describe("a child key never exceeds its parent", () => {

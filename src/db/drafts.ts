@@ -68,22 +68,40 @@ export async function failScheduledDraft(tx: Tx, draftId: string, code: string, 
   return failed > 0;
 }
 
-export function draftById({ prisma }: Store, agentId: string, id: string, query: DraftQuery = {}) {
-  return prisma.draft.findFirst({ ...query, where: { id, agentId } }) as Promise<Draft | null>;
+/**
+ * Whose drafts, and whether the reader reads mail: a draft that forwards a
+ * received email quotes it whole, so a reader that does not read mail is
+ * shown no such draft.
+ */
+export interface DraftReader {
+  id: string;
+  readsMail: boolean;
 }
 
-/** One page of the agent's drafts, newest first, and how many in all. */
-export function draftPage({ prisma }: Store, agentId: string, window: Window, query: DraftQuery) {
-  const where = { agentId };
+/** The drafts the reader is shown, as a condition. */
+const shownTo = (reader: DraftReader) =>
+  ({ agentId: reader.id, ...(reader.readsMail ? {} : { forwardOf: null }) }) satisfies Prisma.DraftWhereInput;
+
+/** Whether the reader is shown the draft: the condition shownTo makes, for a draft already read. */
+export const isShownTo = (reader: DraftReader, draft: Pick<Draft, "agentId" | "forwardOf">) =>
+  draft.agentId === reader.id && (reader.readsMail || draft.forwardOf === null);
+
+export function draftById({ prisma }: Store, reader: DraftReader, id: string, query: DraftQuery = {}) {
+  return prisma.draft.findFirst({ ...query, where: { id, ...shownTo(reader) } }) as Promise<Draft | null>;
+}
+
+/** One page of the drafts the reader is shown, newest first, and how many in all. */
+export function draftPage({ prisma }: Store, reader: DraftReader, window: Window, query: DraftQuery) {
+  const where = shownTo(reader);
   return pageOf(window, () => [
     prisma.draft.findMany({ ...query, where, orderBy: NEWEST_FIRST, ...rangeOf(window) }) as PromiseLike<Draft[]>,
     prisma.draft.count({ where }),
   ]);
 }
 
-/** Drafts after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
-export async function draftSlice({ prisma }: Store, agentId: string, slice: SliceRequest, query: DraftQuery) {
-  return (await prisma.draft.findMany({ ...query, ...keysetArgs("createdAt", { agentId }, slice) })) as Draft[];
+/** Drafts the reader is shown after or before a position in newest-first order (oldest first when inverted), for cursor paging. */
+export async function draftSlice({ prisma }: Store, reader: DraftReader, slice: SliceRequest, query: DraftQuery) {
+  return (await prisma.draft.findMany({ ...query, ...keysetArgs("createdAt", shownTo(reader), slice) })) as Draft[];
 }
 
 /** Which draft, of which agent. */

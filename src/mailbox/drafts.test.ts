@@ -14,6 +14,7 @@ import {
 import { listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
 import type { AgentRecord } from "./records.ts";
+import { forwardEmail } from "./replies.ts";
 import { listSent, sendQuota } from "./sending.ts";
 
 // Drafts: written in parts, holding storage while kept, sent as a send is
@@ -22,6 +23,9 @@ import { listSent, sendQuota } from "./sending.ts";
 
 const memory = memoryOfFile({ STORAGE_LIMIT_BYTES: "50000", DAILY_SEND_LIMIT: "2" });
 
+/** An agent as its primary key acts on its drafts: shown each of them. */
+const writer = async (id: string) => ({ ...(await memory.agent(id)), readsMail: true });
+
 /** A draft that names all a send needs. */
 const COMPLETE = { to: ["pat@elsewhere.example"], subject: "Hi", text: "." };
 
@@ -29,7 +33,7 @@ const storage = async (agent: AgentRecord) => (await memory.reload(agent)).stora
 
 describe("writing", () => {
   test("a draft holds the storage of its size as it grows and shrinks, and gives it back when deleted", async () => {
-    const agent = await memory.agent("writer");
+    const agent = await writer("writer");
     const draft = await createDraft(memory.services, agent, { subject: "Notes" });
     expect(await storage(agent)).toBe(draft.size);
     const grown = await updateDraft(memory.services, agent, draft.id, { text: "x".repeat(10_000) });
@@ -46,7 +50,7 @@ describe("writing", () => {
   });
 
   test("a draft past the storage limit is refused, and nothing is kept", async () => {
-    const agent = await memory.agent("wordy");
+    const agent = await writer("wordy");
     await expect(createDraft(memory.services, agent, { text: "x".repeat(60_000) })).rejects.toMatchObject({
       details: { code: "STORAGE_LIMIT_EXCEEDED" },
     });
@@ -54,7 +58,7 @@ describe("writing", () => {
   });
 
   test("a draft answering an email is addressed, titled and threaded as its reply", async () => {
-    const agent = await memory.agent("replier");
+    const agent = await writer("replier");
     await memory.receive(rawMessage({ To: "replier@agents.example", Subject: "Lunch?" }), ["replier@agents.example"]);
     const [email] = (await listEmails(memory.services, agent, {})).data;
     const draft = await createDraft(memory.services, agent, { inReplyTo: email?.id });
@@ -66,10 +70,10 @@ describe("writing", () => {
   });
 
   test("bad fields are refused; another agent's draft is not found", async () => {
-    const agent = await memory.agent("careful");
+    const agent = await writer("careful");
     await expect(createDraft(memory.services, agent, { to: ["nope"] })).rejects.toThrow(/not a valid email address/);
     const draft = await createDraft(memory.services, agent, {});
-    const other = await memory.agent("intruder");
+    const other = await writer("intruder");
     await expect(getDraft(memory.services, other, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
     await expect(deleteDraft(memory.services, other, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
@@ -77,7 +81,7 @@ describe("writing", () => {
 
 describe("sending", () => {
   test("a sent draft is gone, its storage now the sent message's", async () => {
-    const agent = await memory.agent("drafter");
+    const agent = await writer("drafter");
     const draft = await createDraft(memory.services, agent, COMPLETE);
     const sent = await sendDraft(memory.services, agent, draft.id);
     if (isPending(sent)) throw new Error("the draft waits");
@@ -87,7 +91,7 @@ describe("sending", () => {
   });
 
   test("an incomplete draft cannot be sent or scheduled", async () => {
-    const agent = await memory.agent("hasty");
+    const agent = await writer("hasty");
     const draft = await createDraft(memory.services, agent, { subject: "No one" });
     await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "BAD_REQUEST" });
     const later = new Date(memory.clock.now().getTime() + 60_000);
@@ -99,7 +103,7 @@ describe("sending", () => {
   });
 
   test("the provider refusing a draft's send gives the draft back as it was", async () => {
-    const agent = await memory.agent("unlucky");
+    const agent = await writer("unlucky");
     const draft = await createDraft(memory.services, agent, COMPLETE);
     memory.mailer.answerNext("refuse");
     await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "INTERNAL_SERVER_ERROR" });
@@ -109,7 +113,7 @@ describe("sending", () => {
   });
 
   test("a scheduled draft the send refuses is left failed, with why, and an event", async () => {
-    const agent = await memory.agent("overbooked");
+    const agent = await writer("overbooked");
     const message = { to: ["pat@elsewhere.example"], subject: "Later", text: "." };
     const sendAt = new Date(memory.clock.now().getTime() + 60_000);
     const draft = await createDraft(memory.services, agent, { ...message, sendAt });
@@ -130,7 +134,7 @@ describe("sending", () => {
   });
 
   test("a scheduled draft the provider refuses late comes back failed at once, with one event, and goes no more", async () => {
-    const agent = await memory.agent("refused-late");
+    const agent = await writer("refused-late");
     const sendAt = new Date(memory.clock.now().getTime() + 60_000);
     const draft = await createDraft(memory.services, agent, { ...COMPLETE, subject: "Late", sendAt });
     let refuse!: (final: FinalOutcome) => void;
@@ -149,6 +153,37 @@ describe("sending", () => {
     ]);
     expect(await sendDueDrafts(memory.services)).toBe(0);
     expect(memory.mailer.handed.length).toBe(handed);
+  });
+});
+
+describe("a forward that waits", () => {
+  test("is shown only to a reader of mail: to one without read it is no draft at all", async () => {
+    const agent = await writer("forwarder");
+    await memory.mailTo(agent, { Subject: "Quarterly figures" }, "The secret numbers");
+    const [email] = (await listEmails(memory.services, agent, {})).data;
+    const sendAt = new Date(memory.clock.now().getTime() + 60_000);
+    const to = ["boss@elsewhere.example"];
+    const forward = await forwardEmail(memory.services, agent, email?.id as string, { to, sendAt });
+    memory.clock.advance(1);
+    const mine = await createDraft(memory.services, agent, { subject: "Mine" });
+    const sendOnly = { ...agent, readsMail: false };
+    const seen = async (reader: typeof agent) => (await listDrafts(memory.services, reader, {})).data.map((d) => d.id);
+    expect(await seen(agent)).toEqual([mine.id, forward.id]);
+    expect((await getDraft(memory.services, agent, forward.id)).bodyText).toContain("The secret numbers");
+    expect(await seen(sendOnly)).toEqual([mine.id]);
+    expect((await listDrafts(memory.services, sendOnly, {})).total).toBe(1);
+    for (const touch of [
+      () => getDraft(memory.services, sendOnly, forward.id),
+      () => updateDraft(memory.services, sendOnly, forward.id, { subject: "Mine now" }),
+      () => sendDraft(memory.services, sendOnly, forward.id),
+      () => deleteDraft(memory.services, sendOnly, forward.id),
+    ]) {
+      await expect(touch()).rejects.toMatchObject({ kind: "NOT_FOUND" });
+    }
+    // Nothing was changed, sent or deleted; at its time it goes as any scheduled draft does.
+    memory.clock.advance(60_000);
+    expect(await sendDueDrafts(memory.services)).toBe(1);
+    expect(memory.mailer.handed.at(-1)?.raw).toContain("The secret numbers");
   });
 });
 

@@ -4,11 +4,13 @@ import {
   claimDueDrafts,
   type Draft,
   type DraftQuery,
+  type DraftReader,
   type DraftRef,
   deleteDraftRow,
   draftById,
   draftPage,
   insertDraft,
+  isShownTo,
   lockDraft,
   saveDraft,
   draftSlice as sliceOfDrafts,
@@ -27,7 +29,6 @@ import { getEmail, type Reader } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import type { Link } from "./keys.ts";
 import { limitsOf } from "./limits.ts";
-import { lookupOf } from "./lookups.ts";
 import {
   type AttachmentInput,
   type AutoSubmittedHeader,
@@ -63,7 +64,7 @@ import { replySubject } from "./subjects.ts";
 // asked.
 
 export type DraftRecord = Draft;
-export type { DraftQuery };
+export type { DraftQuery, DraftReader };
 
 /** A draft's fields as a client writes them; left out keeps (or is empty), null clears. */
 export interface DraftInput {
@@ -207,6 +208,7 @@ function newDraft(agent: AgentRecord, fields: DraftFields, now: Date): Draft {
     id: randomUUID(),
     agentId: agent.id,
     ...fields,
+    forwardOf: null,
     sendStatus: "draft",
     sendAt: null,
     claimedUntil: null,
@@ -295,41 +297,54 @@ export async function keepForLater(
   services: Services,
   agent: AgentRecord,
   out: Outgoing,
-  send: { sendAt: Date | null; inReplyTo: string | null; hold: boolean },
+  send: { sendAt: Date | null; inReplyTo: string | null; forwardOf: string | null; hold: boolean },
 ): Promise<PendingSend> {
   const now = services.clock.now();
-  const draft = { ...newDraft(agent, fieldsOfOutgoing(out, send.inReplyTo), now), ...scheduleOf(send.sendAt, now) };
+  const draft = {
+    ...newDraft(agent, fieldsOfOutgoing(out, send.inReplyTo), now),
+    forwardOf: send.forwardOf,
+    ...scheduleOf(send.sendAt, now),
+  };
   const made = send.hold ? markHeld(services, draft, now) : await applyHoldPolicy(services, agent, draft, true);
   await insertStaged(services, agent, made);
   return pendingOf(made.draft);
 }
 
-/** One of the agent's drafts. */
-export const getDraft = lookupOf<DraftRecord, DraftQuery>(draftById, "Draft");
+/** One of the drafts the reader is shown; NOT_FOUND for any other. */
+export async function getDraft(
+  services: Services,
+  reader: DraftReader,
+  draftId: string,
+  query: DraftQuery = {},
+): Promise<DraftRecord> {
+  const draft = await draftById(services, reader, draftId, query);
+  if (!draft) throw notFound();
+  return draft;
+}
 
 /** The draft, or null once it is gone (sent or deleted). */
 export function findDraft(
   services: Services,
-  agent: { id: string },
+  reader: DraftReader,
   draftId: string,
   query: DraftQuery = {},
 ): Promise<DraftRecord | null> {
-  return draftById(services, agent.id, draftId, query);
+  return draftById(services, reader, draftId, query);
 }
 
-/** The agent's drafts, newest first. */
+/** The drafts the reader is shown, newest first. */
 export async function listDrafts(
   services: Services,
-  agent: { id: string },
+  reader: DraftReader,
   request: PageRequest,
   query: DraftQuery = {},
 ): Promise<Page<DraftRecord>> {
-  return readPage(request, (window) => draftPage(services, agent.id, window, query));
+  return readPage(request, (window) => draftPage(services, reader, window, query));
 }
 
 /** Drafts after or before a position, for cursor paging. */
-export function draftSlice(services: Services, agent: { id: string }, request: SliceRequest, query: DraftQuery) {
-  return sliceOfDrafts(services, agent.id, request, query);
+export function draftSlice(services: Services, reader: DraftReader, request: SliceRequest, query: DraftQuery) {
+  return sliceOfDrafts(services, reader, request, query);
 }
 
 /**
@@ -339,7 +354,7 @@ export function draftSlice(services: Services, agent: { id: string }, request: S
  */
 export async function updateDraft(
   services: Services,
-  agent: AgentRecord,
+  agent: AgentRecord & DraftReader,
   draftId: string,
   input: DraftInput,
 ): Promise<DraftRecord> {
@@ -373,13 +388,13 @@ export async function updateDraft(
 }
 
 /** Deletes the draft, giving back its storage; a held one is withdrawn, its review link dead. */
-export async function deleteDraft(services: Services, agent: { id: string }, draftId: string): Promise<Outcome> {
+export async function deleteDraft(services: Services, reader: DraftReader, draftId: string): Promise<Outcome> {
   const now = services.clock.now();
   return services.sql.transaction(async (tx) => {
-    const draft = await lockDraft(tx, agent.id, draftId);
-    if (!draft) throw notFound();
-    await deleteDraftRow(tx, agent.id, draftId);
-    await giveStorageBack(tx, agent.id, draft.size);
+    const draft = await lockDraft(tx, reader.id, draftId);
+    if (!draft || !isShownTo(reader, draft)) throw notFound();
+    await deleteDraftRow(tx, reader.id, draftId);
+    await giveStorageBack(tx, reader.id, draft.size);
     await closeLink(tx, { draftId }, { decision: "withdrawn", at: now, reason: null });
     return { success: true, message: "Draft deleted" };
   });
@@ -426,7 +441,11 @@ async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft):
  * later time goes then: sent earlier, it is not what they approved, and it
  * is held again when the policy says so.
  */
-export async function sendDraft(services: Services, agent: AgentRecord, draftId: string): Promise<SendResult> {
+export async function sendDraft(
+  services: Services,
+  agent: AgentRecord & DraftReader,
+  draftId: string,
+): Promise<SendResult> {
   const draft = await getDraft(services, agent, draftId);
   assertAgentMayChange(draft);
   const early = draft.approvedAt !== null && draft.sendAt !== null && draft.sendAt > services.clock.now();
@@ -461,7 +480,8 @@ export function sendDueDrafts(services: Services): Promise<number> {
 async function sendClaimed(services: Services, { id, agentId }: DraftRef): Promise<void> {
   try {
     const agent = await findAgent(services, agentId);
-    const draft = await getDraft(services, agent, id);
+    // Scheduled by a key that read what it forwards, if it forwards.
+    const draft = await getDraft(services, { ...agent, readsMail: true }, id);
     if (draft.sendStatus === "scheduled") await sendOrHold(services, agent, draft);
   } catch (error) {
     const refusal = asServiceError(error, (fault) =>

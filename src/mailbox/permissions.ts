@@ -42,8 +42,11 @@ export const reaches = (grant: Grant, idKey: string) => !grant.agents || grant.a
 export const lacking = (permission: Permission, message = `This API key lacks the ${permission} permission`) =>
   new ServiceError("FORBIDDEN", message, { permission });
 
+/** Whether the grant holds the permission. */
+export const holds = (grant: Grant, permission: Permission) => grant.permissions.includes(permission);
+
 export function assertPermitted(grant: Grant, permission: Permission): void {
-  if (!grant.permissions.includes(permission)) throw lacking(permission);
+  if (!holds(grant, permission)) throw lacking(permission);
 }
 
 /** Refuses (403, manage) a pod's key limited to some of its agents a change to what all of them share. */
@@ -98,7 +101,7 @@ export function assertWithin(parent: Grant, child: Omit<Grant, "keyId">): void {
  * primary key's equal may do (rotate it).
  */
 export const unlimited = (grant: Grant) =>
-  PERMISSIONS.every((permission) => grant.permissions.includes(permission)) &&
+  PERMISSIONS.every((permission) => holds(grant, permission)) &&
   grant.expiresAt === null &&
   !grant.agents &&
   !grant.hideJunk;

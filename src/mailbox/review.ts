@@ -104,7 +104,8 @@ export async function nowClosed(services: Services, link: ReviewLink, fallback: 
 export async function openReview(services: Services, token: string): Promise<Review> {
   const link = await openLink(services, token);
   if (link.draftId === null) throw unknownLink();
-  const draft = await draftById(services, link.agentId, link.draftId);
+  // The person deciding sees the draft whole, what it forwards too.
+  const draft = await draftById(services, { id: link.agentId, readsMail: true }, link.draftId);
   if (!draft) throw unknownLink();
   if (overdue(draft, services.clock.now())) {
     await expire(services, draft);

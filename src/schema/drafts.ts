@@ -1,6 +1,7 @@
 import {
   createDraft,
   type DraftQuery,
+  type DraftReader,
   type DraftRecord,
   deleteDraft,
   draftSlice,
@@ -10,10 +11,12 @@ import {
   updateDraft,
 } from "../mailbox/drafts.ts";
 import type { AttachmentInput as AttachmentInputShape } from "../mailbox/outgoing.ts";
+import { holds } from "../mailbox/permissions.ts";
 import { addressesOf, keptAttachmentsOf } from "../mailbox/records.ts";
 import { fencedOwnTextOf } from "../mailbox/verdicts.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
+import type { Context } from "./context.ts";
 import { readerFor } from "./emails.ts";
 import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { BODY_COST } from "./limits.ts";
@@ -22,6 +25,12 @@ import { connectionCost, connectionOf, nodesQuery, pageArgs, pageCost, pageType 
 import { ATTACHMENTS, AttachmentInput } from "./sending.ts";
 
 // Drafts: written now, sent later by the agent.
+
+/** The agent's drafts as the request's key is shown them: one that forwards mail only to a key that reads mail. */
+export const draftReaderFor = async <A extends { id: string }>(ctx: Context, agent: A): Promise<A & DraftReader> => ({
+  ...agent,
+  readsMail: holds(await ctx.grant(), "read"),
+});
 
 const DraftAttachmentType = builder.objectRef<AttachmentInputShape & { content: string }>("DraftAttachment").implement({
   description: "A file the draft will carry: its name, type and size (its bytes go with the send)",
@@ -131,15 +140,17 @@ builder.prismaObjectFields(AgentType, (t) => ({
     args: pageArgs,
     authScopes: agentField("send"),
     complexity: pageCost,
-    resolve: (agent, args, ctx) => listDrafts(ctx, agent, args),
+    resolve: async (agent, args, ctx) => listDrafts(ctx, await draftReaderFor(ctx, agent), args),
   }),
   draftConnection: t.connection({
     type: DraftType,
     description: "Drafts as a cursor connection, newest first.",
     authScopes: agentField("send"),
     complexity: connectionCost,
-    resolve: (agent, args, ctx, info) =>
-      connectionOf(args, positionOf, (slice) => draftSlice(ctx, agent, slice, nodesQuery(ctx, info))),
+    resolve: async (agent, args, ctx, info) => {
+      const reader = await draftReaderFor(ctx, agent);
+      return connectionOf(args, positionOf, (slice) => draftSlice(ctx, reader, slice, nodesQuery(ctx, info)));
+    },
   }),
   draft: t.prismaField({
     type: "Draft",
@@ -147,7 +158,8 @@ builder.prismaObjectFields(AgentType, (t) => ({
     description: "One draft.",
     args: { id: t.arg.id({ required: true }) },
     authScopes: agentField("send"),
-    resolve: (query, agent, args, ctx) => getDraft(ctx, agent, args.id, query as DraftQuery),
+    resolve: async (query, agent, args, ctx) =>
+      getDraft(ctx, await draftReaderFor(ctx, agent), args.id, query as DraftQuery),
   }),
 }));
 
@@ -170,13 +182,15 @@ builder.mutationFields((t) => ({
       input: t.arg({ type: DraftInput, required: true }),
     },
     authScopes: verifiedAgentArg("send"),
-    resolve: forCaller((agent, args, ctx) => updateDraft(ctx, agent, args.draftId, args.input)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      updateDraft(ctx, await draftReaderFor(ctx, agent), args.draftId, args.input),
+    ),
   }),
   deleteDraft: t.field({
     type: OutcomeType,
     description: "Deletes a draft, giving back its storage.",
     args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("send"),
-    resolve: forCaller((agent, args, ctx) => deleteDraft(ctx, agent, args.draftId)),
+    resolve: forCaller(async (agent, args, ctx) => deleteDraft(ctx, await draftReaderFor(ctx, agent), args.draftId)),
   }),
 }));

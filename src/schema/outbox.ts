@@ -3,7 +3,7 @@ import { KEY_LIFETIME_HOURS } from "../mailbox/idempotency.ts";
 import { sendEmail } from "../mailbox/outbox.ts";
 import { forwardEmail, replyToEmail } from "../mailbox/replies.ts";
 import { builder } from "./builder.ts";
-import { DraftType } from "./drafts.ts";
+import { DraftType, draftReaderFor } from "./drafts.ts";
 import { readerFor } from "./emails.ts";
 import { type SendStatus, SendStatusEnum } from "./enums.ts";
 import { forCaller, verifiedAgentArg } from "./own-agent.ts";
@@ -33,7 +33,8 @@ const PendingSendType = builder.objectRef<PendingSend>("PendingSend").implement(
       type: DraftType,
       nullable: true,
       description: "The draft as it stands now; null once it was sent or deleted",
-      resolve: (pending, _, ctx) => findDraft(ctx, { id: pending.agentId }, pending.id),
+      resolve: async (pending, _, ctx) =>
+        findDraft(ctx, await draftReaderFor(ctx, { id: pending.agentId }), pending.id),
     }),
   }),
 });
@@ -132,6 +133,6 @@ builder.mutationFields((t) => ({
       "Sends a draft as sendEmail sends a message (the same checks and limits); the draft is gone after. Held for a person when the agent's policy says so.",
     args: { agentId: t.arg.id({ required: true }), draftId: t.arg.id({ required: true }) },
     authScopes: verifiedAgentArg("send"),
-    resolve: forCaller((agent, args, ctx) => sendDraft(ctx, agent, args.draftId)),
+    resolve: forCaller(async (agent, args, ctx) => sendDraft(ctx, await draftReaderFor(ctx, agent), args.draftId)),
   }),
 }));

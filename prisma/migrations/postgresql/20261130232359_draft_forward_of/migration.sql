@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Draft" ADD COLUMN     "forwardOf" TEXT;
+
