@@ -28,6 +28,21 @@ async function migratedBefore(url: string, name: string) {
   return old;
 }
 
+/** Writes a row into an old database by SQL, dates as its provider keeps them. */
+function rowWriter(old: Awaited<ReturnType<typeof openDatabase>>) {
+  const postgres = old.provider === "postgresql";
+  const at = (date: Date) => (postgres ? date : date.toISOString().replace("Z", "+00:00"));
+  return async (table: string, values: Record<string, unknown>) => {
+    const names = Object.keys(values);
+    const params = Object.values(values).map((value) => (value instanceof Date ? at(value) : value));
+    const marks = names.map((_, i) => (postgres ? `$${i + 1}` : "?"));
+    await old.prisma.$executeRawUnsafe(
+      `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES (${marks.join(", ")})`,
+      ...params,
+    );
+  };
+}
+
 test("mail kept before threads: each message becomes a thread of its own, known by its Message-ID", async () => {
   const old = await migratedBefore(database.url, "20261123084809");
   const provider = old.provider;
@@ -219,19 +234,9 @@ const LISTS_KEY = "ph_upgrade-lists-key";
 test("lists kept as JSON text: read back as lists (sender lists as the agent's own, allow-only), a kept answer's recipients too", async () => {
   const before = freshDatabase();
   const old = await migratedBefore(before.url, "20261128222623");
-  const provider = old.provider;
   try {
-    const p = (n: number) => (provider === "postgresql" ? `$${n}` : "?");
-    const at = (date: Date) => (provider === "postgresql" ? date : date.toISOString().replace("Z", "+00:00"));
     const now = new Date();
-    const row = async (table: string, values: Record<string, unknown>) => {
-      const names = Object.keys(values);
-      const params = Object.values(values).map((value) => (value instanceof Date ? at(value) : value));
-      await old.prisma.$executeRawUnsafe(
-        `INSERT INTO "${table}" (${names.map((name) => `"${name}"`).join(", ")}) VALUES (${names.map((_, i) => p(i + 1)).join(", ")})`,
-        ...params,
-      );
-    };
+    const row = rowWriter(old);
     const apiKeyHash = createHash("sha256").update(LISTS_KEY).digest("hex");
     await row("Agent", {
       ...{ id: "lists", idKey: "lists", name: "Lists", apiKeyHash, createdAt: now, verifiedAt: now },
@@ -300,6 +305,51 @@ test("lists kept as JSON text: read back as lists (sender lists as the agent's o
       ccList: [],
       bccList: ["sam@example.com"],
     });
+  } finally {
+    await svc.stop();
+  }
+});
+
+const FORWARDS_KEY = "ph_upgrade-forwards-key";
+const SEND_ONLY_KEY = "ph_upgrade-forwards-send-only";
+
+test("forwards kept as drafts before they were marked: marked, so a send-only key is shown none of them", async () => {
+  const before = freshDatabase();
+  const old = await migratedBefore(before.url, "20261130234500");
+  try {
+    const now = new Date();
+    const row = rowWriter(old);
+    const hash = (key: string) => createHash("sha256").update(key).digest("hex");
+    await row("Agent", {
+      ...{ id: "fwd", idKey: "fwd", name: "Forwards", apiKeyHash: hash(FORWARDS_KEY), createdAt: now },
+      verifiedAt: now,
+    });
+    await row("Key", {
+      ...{ id: "k-send", agentId: "fwd", hash: hash(SEND_ONLY_KEY), name: "send", permissions: '["send"]' },
+      createdAt: now,
+    });
+    await row("Thread", { id: "t-fwd", agentId: "fwd", subject: "Figures", startedAt: now, lastMessageAt: now });
+    await row("Email", {
+      ...{ id: "e-fwd", agentId: "fwd", fromAddress: "jordan@sender.example", to: "fwd@localhost", size: 5 },
+      ...{ receivedAt: now, threadId: "t-fwd" },
+    });
+    const draft = (id: string, fields: Record<string, unknown>) =>
+      row("Draft", { id, agentId: "fwd", size: 10, createdAt: now, updatedAt: now, ...fields });
+    await draft("d-forward", { subject: "Fwd: Figures", threadId: "t-fwd", sendStatus: "pending_approval" });
+    await draft("d-reply", { subject: "Re: Figures", threadId: "t-fwd", inReplyTo: "e-fwd" });
+    await draft("d-own", { subject: "Own words" });
+  } finally {
+    await old.prisma.$disconnect();
+  }
+
+  const svc = await startTestService({}, before);
+  try {
+    const api = new Api(svc.url);
+    const drafts = async (key: string) =>
+      (await api.get("/agents/fwd/drafts", { key })).body.data.map((d: { id: string }) => d.id).sort();
+    expect(await drafts(FORWARDS_KEY)).toEqual(["d-forward", "d-own", "d-reply"]);
+    expect(await drafts(SEND_ONLY_KEY)).toEqual(["d-own", "d-reply"]);
+    expect((await api.get("/agents/fwd/drafts/d-forward", { key: SEND_ONLY_KEY })).status).toBe(404);
   } finally {
     await svc.stop();
   }

@@ -71,20 +71,19 @@ export async function failScheduledDraft(tx: Tx, draftId: string, code: string, 
 /**
  * Whose drafts, and whether the reader reads mail: a draft that forwards a
  * received email quotes it whole, so a reader that does not read mail is
- * shown no such draft.
+ * shown no such draft, whatever became of it (failed, rejected, unscheduled).
  */
 export interface DraftReader {
   id: string;
   readsMail: boolean;
 }
 
+/** The agent's drafts as its owner is shown them: every one (the scheduler's, a reviewing person's). */
+export const everyDraftOf = (agent: { id: string }): DraftReader => ({ id: agent.id, readsMail: true });
+
 /** The drafts the reader is shown, as a condition. */
 const shownTo = (reader: DraftReader) =>
-  ({ agentId: reader.id, ...(reader.readsMail ? {} : { forwardOf: null }) }) satisfies Prisma.DraftWhereInput;
-
-/** Whether the reader is shown the draft: the condition shownTo makes, for a draft already read. */
-export const isShownTo = (reader: DraftReader, draft: Pick<Draft, "agentId" | "forwardOf">) =>
-  draft.agentId === reader.id && (reader.readsMail || draft.forwardOf === null);
+  ({ agentId: reader.id, ...(reader.readsMail ? {} : { forwards: false }) }) satisfies Prisma.DraftWhereInput;
 
 export function draftById({ prisma }: Store, reader: DraftReader, id: string, query: DraftQuery = {}) {
   return prisma.draft.findFirst({ ...query, where: { id, ...shownTo(reader) } }) as Promise<Draft | null>;

@@ -23,9 +23,6 @@ import { listSent, sendQuota } from "./sending.ts";
 
 const memory = memoryOfFile({ STORAGE_LIMIT_BYTES: "50000", DAILY_SEND_LIMIT: "2" });
 
-/** An agent as its primary key acts on its drafts: shown each of them. */
-const writer = async (id: string) => ({ ...(await memory.agent(id)), readsMail: true });
-
 /** A draft that names all a send needs. */
 const COMPLETE = { to: ["pat@elsewhere.example"], subject: "Hi", text: "." };
 
@@ -33,7 +30,7 @@ const storage = async (agent: AgentRecord) => (await memory.reload(agent)).stora
 
 describe("writing", () => {
   test("a draft holds the storage of its size as it grows and shrinks, and gives it back when deleted", async () => {
-    const agent = await writer("writer");
+    const agent = await memory.writer("writer");
     const draft = await createDraft(memory.services, agent, { subject: "Notes" });
     expect(await storage(agent)).toBe(draft.size);
     const grown = await updateDraft(memory.services, agent, draft.id, { text: "x".repeat(10_000) });
@@ -50,7 +47,7 @@ describe("writing", () => {
   });
 
   test("a draft past the storage limit is refused, and nothing is kept", async () => {
-    const agent = await writer("wordy");
+    const agent = await memory.writer("wordy");
     await expect(createDraft(memory.services, agent, { text: "x".repeat(60_000) })).rejects.toMatchObject({
       details: { code: "STORAGE_LIMIT_EXCEEDED" },
     });
@@ -58,7 +55,7 @@ describe("writing", () => {
   });
 
   test("a draft answering an email is addressed, titled and threaded as its reply", async () => {
-    const agent = await writer("replier");
+    const agent = await memory.writer("replier");
     await memory.receive(rawMessage({ To: "replier@agents.example", Subject: "Lunch?" }), ["replier@agents.example"]);
     const [email] = (await listEmails(memory.services, agent, {})).data;
     const draft = await createDraft(memory.services, agent, { inReplyTo: email?.id });
@@ -70,10 +67,10 @@ describe("writing", () => {
   });
 
   test("bad fields are refused; another agent's draft is not found", async () => {
-    const agent = await writer("careful");
+    const agent = await memory.writer("careful");
     await expect(createDraft(memory.services, agent, { to: ["nope"] })).rejects.toThrow(/not a valid email address/);
     const draft = await createDraft(memory.services, agent, {});
-    const other = await writer("intruder");
+    const other = await memory.writer("intruder");
     await expect(getDraft(memory.services, other, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
     await expect(deleteDraft(memory.services, other, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
   });
@@ -81,7 +78,7 @@ describe("writing", () => {
 
 describe("sending", () => {
   test("a sent draft is gone, its storage now the sent message's", async () => {
-    const agent = await writer("drafter");
+    const agent = await memory.writer("drafter");
     const draft = await createDraft(memory.services, agent, COMPLETE);
     const sent = await sendDraft(memory.services, agent, draft.id);
     if (isPending(sent)) throw new Error("the draft waits");
@@ -91,7 +88,7 @@ describe("sending", () => {
   });
 
   test("an incomplete draft cannot be sent or scheduled", async () => {
-    const agent = await writer("hasty");
+    const agent = await memory.writer("hasty");
     const draft = await createDraft(memory.services, agent, { subject: "No one" });
     await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "BAD_REQUEST" });
     const later = new Date(memory.clock.now().getTime() + 60_000);
@@ -103,7 +100,7 @@ describe("sending", () => {
   });
 
   test("the provider refusing a draft's send gives the draft back as it was", async () => {
-    const agent = await writer("unlucky");
+    const agent = await memory.writer("unlucky");
     const draft = await createDraft(memory.services, agent, COMPLETE);
     memory.mailer.answerNext("refuse");
     await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "INTERNAL_SERVER_ERROR" });
@@ -113,7 +110,7 @@ describe("sending", () => {
   });
 
   test("a scheduled draft the send refuses is left failed, with why, and an event", async () => {
-    const agent = await writer("overbooked");
+    const agent = await memory.writer("overbooked");
     const message = { to: ["pat@elsewhere.example"], subject: "Later", text: "." };
     const sendAt = new Date(memory.clock.now().getTime() + 60_000);
     const draft = await createDraft(memory.services, agent, { ...message, sendAt });
@@ -134,7 +131,7 @@ describe("sending", () => {
   });
 
   test("a scheduled draft the provider refuses late comes back failed at once, with one event, and goes no more", async () => {
-    const agent = await writer("refused-late");
+    const agent = await memory.writer("refused-late");
     const sendAt = new Date(memory.clock.now().getTime() + 60_000);
     const draft = await createDraft(memory.services, agent, { ...COMPLETE, subject: "Late", sendAt });
     let refuse!: (final: FinalOutcome) => void;
@@ -158,7 +155,7 @@ describe("sending", () => {
 
 describe("a forward that waits", () => {
   test("is shown only to a reader of mail: to one without read it is no draft at all", async () => {
-    const agent = await writer("forwarder");
+    const agent = await memory.writer("forwarder");
     await memory.mailTo(agent, { Subject: "Quarterly figures" }, "The secret numbers");
     const [email] = (await listEmails(memory.services, agent, {})).data;
     const sendAt = new Date(memory.clock.now().getTime() + 60_000);

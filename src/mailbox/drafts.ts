@@ -9,8 +9,8 @@ import {
   deleteDraftRow,
   draftById,
   draftPage,
+  everyDraftOf,
   insertDraft,
-  isShownTo,
   lockDraft,
   saveDraft,
   draftSlice as sliceOfDrafts,
@@ -29,6 +29,7 @@ import { getEmail, type Reader } from "./emails.ts";
 import { withEvents } from "./events.ts";
 import type { Link } from "./keys.ts";
 import { limitsOf } from "./limits.ts";
+import { lookupOf } from "./lookups.ts";
 import {
   type AttachmentInput,
   type AutoSubmittedHeader,
@@ -208,7 +209,7 @@ function newDraft(agent: AgentRecord, fields: DraftFields, now: Date): Draft {
     id: randomUUID(),
     agentId: agent.id,
     ...fields,
-    forwardOf: null,
+    forwards: false,
     sendStatus: "draft",
     sendAt: null,
     claimedUntil: null,
@@ -297,12 +298,12 @@ export async function keepForLater(
   services: Services,
   agent: AgentRecord,
   out: Outgoing,
-  send: { sendAt: Date | null; inReplyTo: string | null; forwardOf: string | null; hold: boolean },
+  send: { sendAt: Date | null; inReplyTo: string | null; forwards: boolean; hold: boolean },
 ): Promise<PendingSend> {
   const now = services.clock.now();
   const draft = {
     ...newDraft(agent, fieldsOfOutgoing(out, send.inReplyTo), now),
-    forwardOf: send.forwardOf,
+    forwards: send.forwards,
     ...scheduleOf(send.sendAt, now),
   };
   const made = send.hold ? markHeld(services, draft, now) : await applyHoldPolicy(services, agent, draft, true);
@@ -310,17 +311,8 @@ export async function keepForLater(
   return pendingOf(made.draft);
 }
 
-/** One of the drafts the reader is shown; NOT_FOUND for any other. */
-export async function getDraft(
-  services: Services,
-  reader: DraftReader,
-  draftId: string,
-  query: DraftQuery = {},
-): Promise<DraftRecord> {
-  const draft = await draftById(services, reader, draftId, query);
-  if (!draft) throw notFound();
-  return draft;
-}
+/** One of the drafts the reader is shown. */
+export const getDraft = lookupOf<DraftReader, DraftRecord, DraftQuery>(draftById, "Draft");
 
 /** The draft, or null once it is gone (sent or deleted). */
 export function findDraft(
@@ -390,9 +382,11 @@ export async function updateDraft(
 /** Deletes the draft, giving back its storage; a held one is withdrawn, its review link dead. */
 export async function deleteDraft(services: Services, reader: DraftReader, draftId: string): Promise<Outcome> {
   const now = services.clock.now();
+  // Whether it is shown to the reader never changes: read before, as a draft that changes is read before.
+  await getDraft(services, reader, draftId);
   return services.sql.transaction(async (tx) => {
     const draft = await lockDraft(tx, reader.id, draftId);
-    if (!draft || !isShownTo(reader, draft)) throw notFound();
+    if (!draft) throw notFound();
     await deleteDraftRow(tx, reader.id, draftId);
     await giveStorageBack(tx, reader.id, draft.size);
     await closeLink(tx, { draftId }, { decision: "withdrawn", at: now, reason: null });
@@ -480,8 +474,7 @@ export function sendDueDrafts(services: Services): Promise<number> {
 async function sendClaimed(services: Services, { id, agentId }: DraftRef): Promise<void> {
   try {
     const agent = await findAgent(services, agentId);
-    // Scheduled by a key that read what it forwards, if it forwards.
-    const draft = await getDraft(services, { ...agent, readsMail: true }, id);
+    const draft = await getDraft(services, everyDraftOf(agent), id);
     if (draft.sendStatus === "scheduled") await sendOrHold(services, agent, draft);
   } catch (error) {
     const refusal = asServiceError(error, (fault) =>

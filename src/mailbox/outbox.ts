@@ -49,8 +49,8 @@ export interface SendRequest {
   sendAt: Date | null | undefined;
   /** The received email it answers, which a draft it waits as names. */
   inReplyTo?: string;
-  /** The received email it forwards, which a draft it waits as names (and quotes). */
-  forwardOf?: string;
+  /** Whether it forwards a received email, which a draft it waits as quotes (and says so). */
+  forwards?: boolean;
 }
 
 /** Runs a send once per Idempotency-Key (see idempotency.ts): now, at its time, or once a person approves it. */
@@ -61,13 +61,13 @@ export function sendOnce(
   request: SendRequest,
   outgoing: () => Promise<Outgoing>,
 ): Promise<SendResult> {
-  const { operation, input, sendAt, inReplyTo = null, forwardOf = null } = request;
+  const { operation, input, sendAt, inReplyTo = null, forwards = false } = request;
   return runOnce(services, agent.id, key, { operation, input }, SEND_ANSWER, async () => {
     const out = checkedOutgoing(await outgoing());
     const later = sendAt != null && sendAt.getTime() > services.clock.now().getTime() + NOW_MS;
     const hold = !later && (await mustHold(services, agent, out));
     if (!later && !hold) return deliver(services, agent, out);
-    return keepForLater(services, agent, out, { sendAt: later ? sendAt : null, inReplyTo, forwardOf, hold });
+    return keepForLater(services, agent, out, { sendAt: later ? sendAt : null, inReplyTo, forwards, hold });
   });
 }
 

@@ -91,7 +91,7 @@ export function forwardEmail(
   input: ForwardInput,
   idempotencyKey?: string | null,
 ): Promise<SendResult> {
-  const request = { operation: "forward", input: { emailId, ...input }, sendAt: input.sendAt, forwardOf: emailId };
+  const request = { operation: "forward", input: { emailId, ...input }, sendAt: input.sendAt, forwards: true };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
     const recipients = checkedRecipients({ to: input.to }, services.config.mailDomains);
     const added = checkedAttachments(input.attachments);

@@ -29,9 +29,6 @@ const memory = memoryOfFile({
   APPROVAL_TIMEOUT_HOURS: "2",
 });
 
-/** An agent as its primary key acts on its drafts: shown each of them. */
-const writer = async (id: string) => ({ ...(await memory.agent(id)), readsMail: true });
-
 const message = (to = "pat@elsewhere.example", subject = "Hello") => ({ to: [to], subject, text: "Hi." });
 
 /** Holds a message and reads its review link out of the notice the reviewer was mailed. */
@@ -50,7 +47,7 @@ const sentSubjects = async (agent: AgentRecord) =>
 
 describe("the policy", () => {
   test("review_new_recipients holds mail to a new address; once approved and sent, that address is known", async () => {
-    const agent = await writer("newcomer");
+    const agent = await memory.writer("newcomer");
     const { token } = await hold(agent);
     expect(await approveByLink(memory.services, token)).toMatchObject({ status: "scheduled" });
     expect(await sendDueDrafts(memory.services)).toBe(1);
@@ -59,7 +56,7 @@ describe("the policy", () => {
   });
 
   test("open sends everything; review_all holds everything; the agent's own policy wins over the instance's", async () => {
-    const agent = await writer("governed");
+    const agent = await memory.writer("governed");
     await setSendPolicy(memory.services, agent.id, "open");
     expect(isPending(await sendEmail(memory.services, await memory.reload(agent), message()))).toBe(false);
     await setSendPolicy(memory.services, agent.id, "review_all");
@@ -86,7 +83,7 @@ describe("the policy", () => {
   });
 
   test("the agent hears that its message waits, never the link", async () => {
-    const agent = await writer("waiting");
+    const agent = await memory.writer("waiting");
     const { draftId, token } = await hold(agent);
     const events = (await agentEvents(memory.services, agent, {})).data;
     expect(events.map((event) => event.type)).toEqual(["email.held"]);
@@ -97,7 +94,7 @@ describe("the policy", () => {
 
 describe("a held message", () => {
   test("is not the agent's to change or send; deleting it withdraws it and kills its link", async () => {
-    const agent = await writer("withdrawer");
+    const agent = await memory.writer("withdrawer");
     const { draftId, token } = await hold(agent);
     await expect(updateDraft(memory.services, agent, draftId, { subject: "Changed" })).rejects.toMatchObject({
       details: { code: "AWAITING_APPROVAL" },
@@ -113,7 +110,7 @@ describe("a held message", () => {
   });
 
   test("its link shows the message and its attachment, and decides it once", async () => {
-    const agent = await writer("attacher");
+    const agent = await memory.writer("attacher");
     const attachments = [
       { filename: "a.txt", contentType: "text/plain", content: Buffer.from("hi").toString("base64") },
     ];
@@ -142,7 +139,7 @@ describe("a held message", () => {
   });
 
   test("the operator decides by id; a second decision is refused", async () => {
-    const agent = await writer("operated");
+    const agent = await memory.writer("operated");
     const first = await hold(agent, "one@elsewhere.example");
     const second = await hold(agent, "two@elsewhere.example");
     expect((await listHeld(memory.services, {})).data.map((draft) => draft.id)).toEqual(
@@ -160,7 +157,7 @@ describe("a held message", () => {
   });
 
   test("nobody deciding in time rejects it as expired, and its link says so", async () => {
-    const agent = await writer("forgotten");
+    const agent = await memory.writer("forgotten");
     const { draftId, token } = await hold(agent);
     memory.clock.advance(2 * 3_600_000 + 1);
     expect(await expireHeld(memory.services)).toBeGreaterThanOrEqual(1);

@@ -1,5 +1,14 @@
 import { createHash } from "node:crypto";
-import { type Draft, type DraftRef, draftById, heldPage, heldPast, lockDraft, saveDraft } from "../db/drafts.ts";
+import {
+  type Draft,
+  type DraftRef,
+  draftById,
+  everyDraftOf,
+  heldPage,
+  heldPast,
+  lockDraft,
+  saveDraft,
+} from "../db/drafts.ts";
 import {
   decideLink,
   deleteNoticesOf,
@@ -104,8 +113,7 @@ export async function nowClosed(services: Services, link: ReviewLink, fallback: 
 export async function openReview(services: Services, token: string): Promise<Review> {
   const link = await openLink(services, token);
   if (link.draftId === null) throw unknownLink();
-  // The person deciding sees the draft whole, what it forwards too.
-  const draft = await draftById(services, { id: link.agentId, readsMail: true }, link.draftId);
+  const draft = await draftById(services, everyDraftOf({ id: link.agentId }), link.draftId);
   if (!draft) throw unknownLink();
   if (overdue(draft, services.clock.now())) {
     await expire(services, draft);

@@ -391,7 +391,10 @@ function noteUnrecorded({ log }: Services, taken: Taken, outcome: Delivery["outc
 }
 
 /** One sent email, with what reports said of its recipients when the query asks. */
-export const getSent = lookupOf<SentRecord, SentQuery>(sentById, "Sent email");
+export const getSent = lookupOf(
+  (store, agent: { id: string }, id, query?: SentQuery) => sentById(store, agent.id, id, query),
+  "Sent email",
+);
 
 /** Sent mail, newest first; total counts every send, not only today's. */
 export async function listSent(

@@ -12,7 +12,7 @@ import { findAgent, sealReviewSecrets } from "../mailbox/admin.ts";
 import { addressOf, type Creator, createAgent } from "../mailbox/agents.ts";
 import { NOT_EVALUATED } from "../mailbox/authentication.ts";
 import { ensureConfiguredDomains } from "../mailbox/domains.ts";
-import { isPending } from "../mailbox/drafts.ts";
+import { type DraftReader, isPending } from "../mailbox/drafts.ts";
 import { agentEvents } from "../mailbox/events.ts";
 import { type Filed, fileDelivered } from "../mailbox/filing.ts";
 import { NOT_SCANNED, type Scans } from "../mailbox/inspection.ts";
@@ -100,6 +100,8 @@ export interface Memory {
   eventTypes(agent: AgentRecord): Promise<string[]>;
   /** An agent of the default domain; verified unless made by "self" on an instance that verifies. */
   agent(id: string, by?: Creator): Promise<AgentRecord>;
+  /** An agent as its primary key acts on its drafts: shown each of them. */
+  writer(id: string): Promise<AgentRecord & DraftReader>;
   /** The agent as it is stored now. */
   reload(agent: AgentRecord): Promise<AgentRecord>;
   /** Files a raw message for its recipients, as the SMTP door does after reading it; MAIL FROM is its From unless given ("" for a report's <>). */
@@ -206,6 +208,7 @@ export async function openMemory(env: Record<string, string> = {}): Promise<Memo
     },
     eventTypes: async (agent) => (await agentEvents(services, agent, {})).data.map((event) => event.type),
     agent: async (id, by = "operator") => (await createAgent(services, { id, name: `Agent ${id}` }, by)).agent,
+    writer: async (id) => ({ ...(await memory.agent(id)), readsMail: true }),
     reload: (agent) => findAgent(services, agent.id),
     receive: async (raw, recipients, mailFrom, scans = NOT_SCANNED) => {
       const bytes = Buffer.from(raw.replace(/\r?\n/g, "\r\n"));

@@ -1,3 +1,0 @@
--- AlterTable
-ALTER TABLE "Draft" ADD COLUMN     "forwardOf" TEXT;
-
