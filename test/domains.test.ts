@@ -389,6 +389,28 @@ describe("operator domains and their records", () => {
     ).toEqual(["a.example", "b.example"]);
   });
 
+  test("an agent registering there as it is deleted: one of the two is refused, never both done", async () => {
+    const rounds = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const name = `${uniqueId()}.example`;
+        await api.post("/admin/domains", { ...admin, body: { name, open: true } });
+        const id = uniqueId();
+        const [joined, deleted] = await Promise.all([
+          api.post("/agents", { body: { id, name: `Agent ${id}`, domain: name } }),
+          api.delete(`/admin/domains/${name}`, admin),
+        ]);
+        const served = (await api.get("/domains")).body.domains.includes(name);
+        return { joined: joined.status, deleted: deleted.status, served };
+      }),
+    );
+    for (const round of rounds) {
+      expect([
+        { joined: 201, deleted: 400, served: true },
+        { joined: 400, deleted: 200, served: false },
+      ]).toContainEqual(round);
+    }
+  });
+
   test("private keys are sealed with SECRETS_KEY in the database", async () => {
     const keys = await svc.service.services.prisma.dkimKey.findMany();
     expect(keys.length).toBeGreaterThanOrEqual(2);

@@ -1,12 +1,13 @@
 import { expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
-import { insertAgent, markPodAgentsVerified, markVerified, type NewAgentRow } from "./agents.ts";
+import { agentByIdKey, insertAgent, markPodAgentsVerified, markVerified, type NewAgentRow } from "./agents.ts";
 import { insertPod } from "./pods.ts";
 
 // An agent a key of its pod makes is verified with the pod as the insert's
 // own transaction finds the pod, not as the maker read it before: a pod
 // verified in between (its agents then being the ones already there) still
-// verifies it.
+// verifies it. Its domain is found so too: one deleted in between takes no
+// agent.
 
 const memory = memoryOfFile();
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -72,5 +73,11 @@ test("an agent of an unverified pod waits; one made otherwise keeps the verifica
     verifiedBy: "admin",
   };
   expect(await insert(byOperator, false)).toMatchObject({ verifiedBy: "admin", createdBy: "operator" });
-  expect(await insert(rowFor("appointed", "vouched"), true)).toBeNull();
+  expect(await insert(rowFor("appointed", "vouched"), true)).toBe("taken");
+});
+
+test("an agent is not added at a domain no longer served, and its id stays free", async () => {
+  const row = { ...rowFor("stray", "none", "operator"), podId: null, domain: "gone.example" };
+  expect(await insert(row, false)).toBe("unserved");
+  expect(await agentByIdKey(memory.services, "stray")).toBeNull();
 });

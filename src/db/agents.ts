@@ -96,12 +96,17 @@ export type NewAgentRow = Pick<
 > &
   Partial<Pick<Agent, "metadata" | "verifiedAt" | "verifiedBy">>;
 
+/** Why an agent was not added: its id is taken, or its domain is no longer served. */
+export type NotInserted = "taken" | "unserved";
+
 /**
- * Adds the agent; null when its id is taken. An expired agent the cleanup
- * job has not reached yet no longer holds its id: it goes first, together.
- * With `withPod`, the agent is verified with its pod (by "pod", as it is
- * made) when the pod is verified as this transaction reads it: the pod's row
- * is held unchanged until commit, so that the pod's verification, which
+ * Adds the agent, unless its id is taken or its domain is gone. An expired
+ * agent the cleanup job has not reached yet no longer holds its id: it goes
+ * first, together. The domain's row is held unchanged until commit, so that
+ * deleting the domain (deleteDomainWithoutAgents) either ends before or
+ * counts this agent. With `withPod`, the agent is verified with its pod (by
+ * "pod", as it is made) when the pod is verified as this transaction reads
+ * it: the pod's row is held so too, so that the pod's verification, which
  * changes it and then verifies the pod's agents, either ends before the read
  * or finds this agent once it is committed. Raw: Prisma cannot lock a row it
  * reads, so the transaction is our own, and the delete and insert with it.
@@ -111,9 +116,12 @@ export async function insertAgent(
   agent: NewAgentRow,
   cutoff: Date,
   withPod: boolean,
-): Promise<Agent | null> {
+): Promise<Agent | NotInserted> {
   try {
     return await sql.transaction(async (tx) => {
+      if (!(await tx.one(`SELECT 1 AS "found" FROM "Domain" WHERE "name" = ?${tx.forShare}`, [agent.domain]))) {
+        return "unserved";
+      }
       const podVerified = withPod && agent.podId !== null && (await podIsVerified(tx, agent.podId));
       await tx.run(`DELETE FROM "Agent" WHERE "idKey" = ? AND "verifiedAt" IS NULL AND "createdAt" <= ?`, [
         agent.idKey,
@@ -124,7 +132,7 @@ export async function insertAgent(
       return rowOf(tx, "Agent", row as Row);
     });
   } catch (error) {
-    if (isUniqueViolation(error)) return null;
+    if (isUniqueViolation(error)) return "taken";
     throw error;
   }
 }

@@ -4,7 +4,8 @@ import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
 import { jsonInput } from "./rows.ts";
 
-// The served domains and their DKIM keys: all Prisma.
+// The served domains and their DKIM keys: Prisma's, but for deleting a
+// domain, which takes turns with the agents being made there.
 
 export type { DkimKey, Domain };
 export type DomainWithKeys = Domain & { dkimKeys: DkimKey[] };
@@ -147,10 +148,19 @@ export async function saveCheck(
 }
 
 /** How many agents have their address at the domain. */
-export function agentsAt({ prisma }: Store, domain: string): Promise<number> {
-  return prisma.agent.count({ where: { domain } });
-}
-
-export async function deleteDomainRow({ prisma }: Store, name: string): Promise<boolean> {
-  return (await prisma.domain.deleteMany({ where: { name } })).count > 0;
+/**
+ * Deletes the domain (its keys and lists with it) unless agents have their
+ * address there: how many do (0: it was deleted), or null when it is not
+ * served. Raw: the domain's row is locked before its agents are counted, and
+ * an agent being made there holds that row (insertAgent), so that one made
+ * meanwhile is counted and none is made once the domain is gone.
+ */
+export async function deleteDomainWithoutAgents({ sql }: Store, name: string): Promise<number | null> {
+  return sql.transaction(async (tx) => {
+    if (!(await tx.one(`SELECT 1 AS "found" FROM "Domain" WHERE "name" = ?${tx.forUpdate}`, [name]))) return null;
+    const counted = await tx.one(`SELECT COUNT(*) AS "agents" FROM "Agent" WHERE "domain" = ?`, [name]);
+    const agents = Number(counted?.agents);
+    if (agents === 0) await tx.run(`DELETE FROM "Domain" WHERE "name" = ?`, [name]);
+    return agents;
+  });
 }

@@ -226,7 +226,8 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
     ...verifiedAtCreation(by, config, now),
   };
   const agent = await insertAgent(services, row, expiryCutoff(now), by === "pod");
-  if (!agent) throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
+  if (agent === "taken") throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
+  if (agent === "unserved") throw new ServiceError("BAD_REQUEST", `domain: ${domain} is no longer served here`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
   const instruction = instructionFor(addressOf(agent, config), verifyUrl, agent.verifiedBy, config);
   return { agent, apiKey, verifyUrl, instruction };

@@ -3,12 +3,11 @@ import type { Config } from "../config.ts";
 import type { Store } from "../db/client.ts";
 import {
   activeKeyOf,
-  agentsAt,
   changeDomainOpen,
   compactKeys,
   type DkimKey,
   type DomainWithKeys,
-  deleteDomainRow,
+  deleteDomainWithoutAgents,
   domainByName,
   domainExists,
   domainNames,
@@ -245,9 +244,9 @@ export async function deleteDomain(services: Services, name: string): Promise<{ 
   if (services.config.mailDomains.includes(domain.name)) {
     throw new ServiceError("BAD_REQUEST", `${domain.name} is served by MAIL_DOMAINS: remove it there`);
   }
-  const agents = await agentsAt(services, domain.name);
+  const agents = await deleteDomainWithoutAgents(services, domain.name);
+  if (agents === null) throw notFound(name);
   if (agents > 0) throw new ServiceError("BAD_REQUEST", `${agents} agents have their address at ${domain.name}`);
-  if (!(await deleteDomainRow(services, domain.name))) throw notFound(name);
   return { success: true, message: "Domain deleted" };
 }
 
