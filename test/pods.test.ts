@@ -272,6 +272,34 @@ describe("security", () => {
     expect(operator.status).toBe(403);
   });
 
+  test("a domain a pod takes or gives up as an agent is made there: one of the two is refused, never both done", async () => {
+    const rounds = await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        const [taken, kept] = [`${uniqueId("t")}.example`, `${uniqueId("k")}.example`];
+        for (const name of [taken, kept]) await admin("POST", "/domains", { name, open: true });
+        const id = podId();
+        await admin("POST", "/pods", { id, name: "Racing", domains: [kept] });
+        const [outsider, took] = await Promise.all([
+          api.post("/agents", { body: { id: uniqueId("out"), name: "Outsider", domain: taken } }),
+          admin("PATCH", `/pods/${id}`, { domains: [kept, taken] }),
+        ]);
+        const [member, gaveUp] = await Promise.all([
+          admin("POST", "/agents", { id: uniqueId("in"), name: "Member", podId: id, domain: kept }),
+          admin("PATCH", `/pods/${id}`, { domains: [taken] }),
+        ]);
+        return { took: [outsider.status, took.status], gaveUp: [member.status, gaveUp.status] };
+      }),
+    );
+    for (const { took, gaveUp } of rounds) {
+      expect([
+        [201, 409],
+        [403, 200],
+      ]).toContainEqual(took);
+      expect(gaveUp).not.toEqual([201, 200]);
+      expect(gaveUp.filter((status) => status === 200 || status === 201)).toHaveLength(1);
+    }
+  });
+
   test("an agent's key opens no pod route of the operator's", async () => {
     const agent = await createAgent(api);
     for (const [method, path] of [

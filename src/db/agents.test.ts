@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { agentByIdKey, insertAgent, markPodAgentsVerified, markVerified, type NewAgentRow } from "./agents.ts";
-import { insertPod } from "./pods.ts";
+import { insertPod, placementOf, withDomainsLocked } from "./pods.ts";
 
 // An agent a key of its pod makes is verified with the pod as the insert's
 // own transaction finds the pod, not as the maker read it before: a pod
@@ -25,7 +25,7 @@ async function newPod(id: string) {
     verificationExpires: null,
     claimTokenHash: null,
   };
-  expect(await insertPod(memory.services, pod, [])).not.toBeNull();
+  expect(await withDomainsLocked(memory.services, [], (tx) => insertPod(tx, pod, []))).not.toBeNull();
 }
 
 /** The pod's verification as the operator's runs it: the pod, then its agents, in one transaction. */
@@ -51,8 +51,14 @@ const rowFor = (id: string, podId: string, createdBy = "pod"): NewAgentRow => ({
   createdBy,
 });
 
-const insert = (row: NewAgentRow, withPod: boolean) =>
-  insertAgent(memory.services, row, new Date(memory.clock.now().getTime() - DAY_MS), withPod);
+async function insert(row: NewAgentRow, withPod: boolean) {
+  const placement = await placementOf(memory.services.sql, row.podId, row.domain ?? "");
+  return insertAgent(memory.services, row, {
+    cutoff: new Date(memory.clock.now().getTime() - DAY_MS),
+    withPod,
+    placement,
+  });
+}
 
 test("an agent made as its pod is verified, from a read of the pod before, is verified with it", async () => {
   await newPod("racing");

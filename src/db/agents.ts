@@ -3,6 +3,7 @@ import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
 import { countOf, pageOf, rangeOf, type Window } from "./pages.ts";
+import { type Placement, placementOf } from "./pods.ts";
 import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import { likeLiteral } from "./sql.ts";
 import { oneOf, type Param, type Row, type Tx } from "./statements.ts";
@@ -96,33 +97,51 @@ export type NewAgentRow = Pick<
 > &
   Partial<Pick<Agent, "metadata" | "verifiedAt" | "verifiedBy">>;
 
-/** Why an agent was not added: its id is taken, or its domain is no longer served. */
-export type NotInserted = "taken" | "unserved";
+/**
+ * Why an agent was not added: its id is taken, its domain is no longer
+ * served, or its pod or the pods' domains changed since its placement was read.
+ */
+export type NotInserted = "taken" | "unserved" | "moved";
+
+/** How an agent is added: who may take its id, whether its pod verifies it, and where it was placed. */
+export interface Insertion {
+  /** An unverified agent made by then no longer holds its id. */
+  cutoff: Date;
+  /** Verified with its pod, when the pod is verified. */
+  withPod: boolean;
+  /** Its placement as its maker read and checked it. */
+  placement: Placement;
+}
 
 /**
- * Adds the agent, unless its id is taken or its domain is gone. An expired
- * agent the cleanup job has not reached yet no longer holds its id: it goes
- * first, together. The domain's row is held unchanged until commit, so that
- * deleting the domain (deleteDomainWithoutAgents) either ends before or
- * counts this agent. With `withPod`, the agent is verified with its pod (by
- * "pod", as it is made) when the pod is verified as this transaction reads
- * it: the pod's row is held so too, so that the pod's verification, which
- * changes it and then verifies the pod's agents, either ends before the read
- * or finds this agent once it is committed. Raw: Prisma cannot lock a row it
- * reads, so the transaction is our own, and the delete and insert with it.
+ * Adds the agent, unless its id is taken, its domain is gone or its
+ * placement changed. An expired agent the cleanup job has not reached yet no
+ * longer holds its id: it goes first, together. The domain's row (and the
+ * pod's) is held unchanged until commit, and the placement read again under
+ * it: deleting the domain (deleteDomainWithoutAgents) or changing which pod
+ * holds it (withDomainsLocked) either ends before or finds this agent. With
+ * `withPod`, the agent is verified with its pod (by "pod", as it is made)
+ * when the pod is verified as this transaction reads it, so that the pod's
+ * verification, which changes its row and then verifies the pod's agents,
+ * either ends before the read or finds this agent once it is committed. Raw:
+ * Prisma cannot lock a row it reads, so the transaction is our own, and the
+ * delete and insert with it.
  */
 export async function insertAgent(
   { sql }: Store,
   agent: NewAgentRow,
-  cutoff: Date,
-  withPod: boolean,
+  { cutoff, withPod, placement }: Insertion,
 ): Promise<Agent | NotInserted> {
   try {
     return await sql.transaction(async (tx) => {
       if (!(await tx.one(`SELECT 1 AS "found" FROM "Domain" WHERE "name" = ?${tx.forShare}`, [agent.domain]))) {
         return "unserved";
       }
-      const podVerified = withPod && agent.podId !== null && (await podIsVerified(tx, agent.podId));
+      const pod = agent.podId === null ? null : await heldPod(tx, agent.podId);
+      if (pod === undefined || !samePlacement(await placementOf(tx, agent.podId, agent.domain ?? ""), placement)) {
+        return "moved";
+      }
+      const podVerified = withPod && pod !== null && pod.verifiedAt != null;
       await tx.run(`DELETE FROM "Agent" WHERE "idKey" = ? AND "verifiedAt" IS NULL AND "createdAt" <= ?`, [
         agent.idKey,
         tx.at(cutoff),
@@ -137,11 +156,13 @@ export async function insertAgent(
   }
 }
 
-/** Inside a transaction: whether the pod is verified, its row held unchanged until commit. */
-async function podIsVerified(tx: Tx, podId: string): Promise<boolean> {
-  const row = await tx.one(`SELECT "verifiedAt" FROM "Pod" WHERE "id" = ?${tx.forShare}`, [podId]);
-  return row?.verifiedAt != null;
+/** Inside a transaction: the pod's verification, its row held unchanged until commit; undefined when it is gone. */
+async function heldPod(tx: Tx, podId: string): Promise<Row | undefined> {
+  return tx.one(`SELECT "verifiedAt" FROM "Pod" WHERE "id" = ?${tx.forShare}`, [podId]);
 }
+
+const samePlacement = (a: Placement, b: Placement) =>
+  a.holder === b.holder && a.podDomains.join(" ") === b.podDomains.join(" ");
 
 /** Replaces the key's hash, unless another rotation replaced it first; false then. */
 export async function replaceKeyHash({ prisma }: Store, id: string, current: string, next: string): Promise<boolean> {

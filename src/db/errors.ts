@@ -1,7 +1,12 @@
-/** A write refused by a unique constraint: Prisma's P2002, SQLite's or PostgreSQL's own code. */
+/** A write refused by a unique constraint or a primary key: Prisma's P2002, SQLite's or PostgreSQL's own code. */
 export function isUniqueViolation(error: unknown): boolean {
   const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
-  return code === "P2002" || code === "SQLITE_CONSTRAINT_UNIQUE" || code === "23505";
+  return (
+    code === "P2002" ||
+    code === "SQLITE_CONSTRAINT_UNIQUE" ||
+    code === "SQLITE_CONSTRAINT_PRIMARYKEY" ||
+    code === "23505"
+  );
 }
 
 /**

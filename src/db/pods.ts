@@ -1,10 +1,14 @@
 import type { Pod, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
+import { insertRow } from "./rows.ts";
+import { oneOf, type Statements, type Tx } from "./statements.ts";
 
 // Pods: groups of agents the operator makes, each with the served domains it
 // holds (one pod per domain) and a count of its agents. An agent's pod is its
-// podId column (db/agents.ts writes it as the agent is made).
+// podId column (db/agents.ts writes it as the agent is made). Where agents
+// may be placed changes in transactions that lock the domains' rows, which
+// an agent being made holds too: raw SQL, as Prisma cannot lock a row.
 
 export type { Pod };
 
@@ -27,18 +31,40 @@ const rowOf = ({ domains, _count, ...pod }: Loaded): PodRow => ({
   agents: _count.agents,
 });
 
-/** Adds the pod with its domains; null when its id or one of its domains is taken meanwhile. */
-export async function insertPod({ prisma }: Store, pod: Pod, domains: string[]): Promise<PodRow | null> {
+/**
+ * Runs `work` in one transaction with these domains' rows locked until
+ * commit (in name order, so that two such transactions never wait on each
+ * other), given which of them are served: an agent being made at one of them
+ * waits (insertAgent holds its row), and one made before is seen by what
+ * `work` reads. Null when a row `work` adds was taken meanwhile.
+ */
+export async function withDomainsLocked<T>(
+  { sql }: Store,
+  names: readonly string[],
+  work: (tx: Tx, served: ReadonlySet<string>) => Promise<T>,
+): Promise<T | null> {
   try {
-    const created = await prisma.pod.create({
-      data: { ...pod, domains: { create: domains.map((name) => ({ name })) } },
-      include: WITH_DOMAINS,
+    return await sql.transaction(async (tx) => {
+      const served = new Set<string>();
+      for (const name of [...new Set(names)].sort()) {
+        if (await tx.one(`SELECT 1 AS "found" FROM "Domain" WHERE "name" = ?${tx.forUpdate}`, [name])) served.add(name);
+      }
+      return work(tx, served);
     });
-    return rowOf(created);
   } catch (error) {
     if (isUniqueViolation(error)) return null;
     throw error;
   }
+}
+
+async function insertPodDomains(tx: Tx, podId: string, domains: readonly string[]): Promise<void> {
+  for (const name of domains) await insertRow(tx, "PodDomain", { name, podId });
+}
+
+/** Inside withDomainsLocked: adds the pod with its domains. */
+export async function insertPod(tx: Tx, pod: Pod, domains: readonly string[]): Promise<void> {
+  await insertRow(tx, "Pod", pod);
+  await insertPodDomains(tx, pod.id, domains);
 }
 
 export async function podById({ prisma }: Store, id: string): Promise<PodRow | null> {
@@ -51,32 +77,24 @@ export async function allPods({ prisma }: Store): Promise<PodRow[]> {
   return (await prisma.pod.findMany({ include: WITH_DOMAINS, orderBy: { id: "asc" } })).map(rowOf);
 }
 
-/**
- * Renames the pod and, when domains are given, replaces them, together;
- * false when the pod is gone, null when a domain was taken meanwhile.
- */
-export async function changePod(
-  { prisma }: Store,
-  id: string,
-  change: { name?: string; domains?: string[] },
-): Promise<boolean | null> {
-  const { name, domains } = change;
-  try {
-    const [updated] = await prisma.$transaction([
-      prisma.pod.updateMany({ where: { id }, data: name === undefined ? {} : { name } }),
-      ...(domains === undefined
-        ? []
-        : [
-            prisma.podDomain.deleteMany({ where: { podId: id } }),
-            prisma.podDomain.createMany({ data: domains.map((domain) => ({ name: domain, podId: id })) }),
-          ]),
-    ]);
-    return updated.count > 0;
-  } catch (error) {
-    if (isUniqueViolation(error)) return null;
-    throw error;
-  }
+/** Inside withDomainsLocked: renames the pod and, when domains are given, replaces them. */
+export async function changePod(tx: Tx, id: string, change: { name?: string; domains?: readonly string[] }) {
+  if (change.name !== undefined) await tx.run(`UPDATE "Pod" SET "name" = ? WHERE "id" = ?`, [change.name, id]);
+  if (change.domains === undefined) return;
+  await tx.run(`DELETE FROM "PodDomain" WHERE "podId" = ?`, [id]);
+  await insertPodDomains(tx, id, change.domains);
 }
+
+/** Inside a transaction: the pod's domains, in name order, its row locked until commit; null when it is gone. */
+export async function lockPod(tx: Tx, id: string): Promise<string[] | null> {
+  if (!(await tx.one(`SELECT 1 AS "found" FROM "Pod" WHERE "id" = ?${tx.forUpdate}`, [id]))) return null;
+  return podDomainNames(tx, id);
+}
+
+const podDomainNames = async (db: Statements, podId: string) =>
+  (await db.all(`SELECT "name" FROM "PodDomain" WHERE "podId" = ? ORDER BY "name"`, [podId])).map((row) =>
+    String(row.name),
+  );
 
 /** Deletes the pod (its domains go with it) when it holds no agent; false when it is gone or holds one. */
 export async function deletePodRow({ prisma }: Store, id: string): Promise<boolean> {
@@ -84,14 +102,29 @@ export async function deletePodRow({ prisma }: Store, id: string): Promise<boole
 }
 
 /** The pod holding this domain (lower case), or null. */
-export async function podOfDomain({ prisma }: Store, name: string): Promise<string | null> {
-  return (await prisma.podDomain.findUnique({ where: { name }, select: { podId: true } }))?.podId ?? null;
+export async function podOfDomain(db: Statements, name: string): Promise<string | null> {
+  const row = await db.one(`SELECT "podId" FROM "PodDomain" WHERE "name" = ?`, [name]);
+  return row ? String(row.podId) : null;
+}
+
+/** Where an agent may go, as read: the pod holding its domain, and its own pod's domains (none without a pod). */
+export interface Placement {
+  holder: string | null;
+  podDomains: string[];
+}
+
+export async function placementOf(db: Statements, podId: string | null, domain: string): Promise<Placement> {
+  return { holder: await podOfDomain(db, domain), podDomains: podId === null ? [] : await podDomainNames(db, podId) };
 }
 
 /** How many agents outside the pod have their address at the domain (those without a domain are at the default). */
-export function agentsOutsideAt({ prisma }: Store, podId: string, domain: string, isDefault: boolean) {
-  const at = isDefault ? { OR: [{ domain }, { domain: null }] } : { domain };
-  return prisma.agent.count({ where: { AND: [at, { OR: [{ podId: null }, { podId: { not: podId } }] }] } });
+export async function agentsOutsideAt(tx: Tx, podId: string, domain: string, isDefault: boolean): Promise<number> {
+  const at = isDefault ? `("domain" = ? OR "domain" IS NULL)` : `"domain" = ?`;
+  const row = await tx.one(
+    `SELECT COUNT(*) AS "agents" FROM "Agent" WHERE ${at} AND ("podId" IS NULL OR "podId" <> ?)`,
+    [domain, podId],
+  );
+  return Number(row?.agents);
 }
 
 /** The pod's agents, oldest first: those with these ids in lower case, or (null) all of them. */
@@ -110,8 +143,13 @@ export async function podAgentIds({ prisma }: Store, podId: string, idKeys: stri
 }
 
 /** How many of the pod's agents have their address at one of these domains. */
-export function podAgentsAt({ prisma }: Store, podId: string, domains: string[]) {
-  return prisma.agent.count({ where: { podId, domain: { in: domains } } });
+export async function podAgentsAt(tx: Tx, podId: string, domains: string[]): Promise<number> {
+  const { where, params } = oneOf(`"domain"`, domains);
+  const row = await tx.one(`SELECT COUNT(*) AS "agents" FROM "Agent" WHERE "podId" = ? AND ${where}`, [
+    podId,
+    ...params,
+  ]);
+  return Number(row?.agents);
 }
 
 /** The pod's own send policy; null when it has none (or is gone). */

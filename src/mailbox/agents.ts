@@ -11,6 +11,7 @@ import {
   replaceKeyHash,
 } from "../db/agents.ts";
 import type { Store } from "../db/client.ts";
+import { placementOf } from "../db/pods.ts";
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
@@ -206,7 +207,8 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
   const { id, name, metadata } = validated(input, by, config);
   const pod = input.podId == null ? null : await findPod(services, input.podId);
   const given = input.domain == null ? (pod?.domains[0] ?? config.mailDomain) : normalised(input.domain);
-  await assertPlaced(services, pod, given);
+  const placement = await placementOf(services.sql, pod?.id ?? null, given);
+  assertPlaced(pod?.id ?? null, given, placement);
   // A pod's agents are made by the operator (or the pod's keys) on its domains, open to registration or not.
   const domain = await checkedDomain(services, given, pod ? "operator" : by);
   const now = clock.now();
@@ -225,9 +227,10 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
     createdBy: by,
     ...verifiedAtCreation(by, config, now),
   };
-  const agent = await insertAgent(services, row, expiryCutoff(now), by === "pod");
+  const agent = await insertAgent(services, row, { cutoff: expiryCutoff(now), withPod: by === "pod", placement });
   if (agent === "taken") throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   if (agent === "unserved") throw new ServiceError("BAD_REQUEST", `domain: ${domain} is no longer served here`);
+  if (agent === "moved") throw new ServiceError("CONFLICT", `The pods or domains changed meanwhile: try again`);
   const verifyUrl = `${config.publicUrl}/verify/${claimToken}`;
   const instruction = instructionFor(addressOf(agent, config), verifyUrl, agent.verifiedBy, config);
   return { agent, apiKey, verifyUrl, instruction };

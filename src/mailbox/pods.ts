@@ -7,14 +7,18 @@ import {
   changePodSendPolicyFrom,
   deletePodRow,
   insertPod,
+  lockPod,
+  type Placement,
   type PodRow,
   podAgentsAt,
   podById,
   podOfDomain,
+  withDomainsLocked,
 } from "../db/pods.ts";
+import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import { checkedPolicy, policyOf } from "./approval.ts";
-import { normalised, serves } from "./domains.ts";
+import { normalised } from "./domains.ts";
 import { assertPermitted, assertReachesAll, type Grant } from "./permissions.ts";
 import type { Services } from "./services.ts";
 
@@ -73,26 +77,31 @@ function checkedName(name: string): string {
   return trimmed;
 }
 
-/**
- * The domains as kept: normalised, each once, each served, none held by
- * another pod (409) or already the address of an agent outside this pod (409).
- */
-async function checkedDomains(services: Services, podId: string, given: readonly string[]): Promise<string[]> {
+/** The domains as kept: normalised, each once, in order. */
+function domainsOf(given: readonly string[]): string[] {
   const domains = [...new Set(given.map(normalised))].sort();
   if (domains.length > DOMAINS_MAX) throw bad(`domains: at most ${DOMAINS_MAX}`);
+  return domains;
+}
+
+/**
+ * Inside withDomainsLocked: refuses domains the pod may not hold: one not
+ * served (400), held by another pod (409) or already the address of an agent
+ * outside this pod (409).
+ */
+async function assertMayHold(tx: Tx, config: Config, podId: string, domains: string[], served: ReadonlySet<string>) {
   for (const domain of domains) {
     const shown = JSON.stringify(excerpt(domain));
-    if (!(await serves(services, domain))) throw bad(`domains: ${shown} is not served here (GET /admin/domains)`);
-    const holder = await podOfDomain(services, domain);
+    if (!served.has(domain)) throw bad(`domains: ${shown} is not served here (GET /admin/domains)`);
+    const holder = await podOfDomain(tx, domain);
     if (holder !== null && holder !== podId) {
       throw new ServiceError("CONFLICT", `domains: ${shown} is held by pod ${holder} already`);
     }
-    const outside = await agentsOutsideAt(services, podId, domain, domain === services.config.mailDomain);
+    const outside = await agentsOutsideAt(tx, podId, domain, domain === config.mailDomain);
     if (outside > 0) {
       throw new ServiceError("CONFLICT", `domains: ${outside} agents outside the pod have their address at ${shown}`);
     }
   }
-  return domains;
 }
 
 /** Makes a pod, with the domains it holds. */
@@ -101,7 +110,7 @@ export async function createPod(services: Services, input: NewPod): Promise<PodV
     throw bad("id must be 1-64 characters: lower-case letters, digits, dashes and underscores");
   }
   const name = checkedName(input.name);
-  const domains = await checkedDomains(services, input.id, input.domains ?? []);
+  const domains = domainsOf(input.domains ?? []);
   const now = services.clock.now();
   // VERIFICATION_MODE=none verifies every pod as it is made, as it does every agent.
   const verified = services.config.verificationMode === "none";
@@ -117,9 +126,12 @@ export async function createPod(services: Services, input: NewPod): Promise<PodV
     verificationExpires: null,
     claimTokenHash: null,
   };
-  const created = await insertPod(services, pod, domains);
-  if (!created) throw new ServiceError("CONFLICT", `Pod id ${input.id} or one of its domains is taken already`);
-  return viewOf(services.config, created);
+  const created = await withDomainsLocked(services, domains, async (tx, served) => {
+    await assertMayHold(tx, services.config, pod.id, domains, served);
+    await insertPod(tx, pod, domains);
+  });
+  if (created === null) throw new ServiceError("CONFLICT", `Pod id ${input.id} is taken already`);
+  return findPod(services, pod.id);
 }
 
 export async function listPods(services: Services): Promise<PodView[]> {
@@ -145,16 +157,35 @@ export async function findPod(services: Services, id: string): Promise<PodView> 
 export async function updatePod(services: Services, id: string, change: PodChange): Promise<PodView> {
   const pod = await findPod(services, id);
   const name = change.name == null ? undefined : checkedName(change.name);
-  const domains = change.domains == null ? undefined : await checkedDomains(services, id, change.domains);
-  const dropped = domains === undefined ? [] : pod.domains.filter((domain) => !domains.includes(domain));
-  const stranded = dropped.length === 0 ? 0 : await podAgentsAt(services, id, dropped);
+  const domains = change.domains == null ? undefined : domainsOf(change.domains);
+  // The domains it holds and those it takes, locked: an agent made at either meanwhile is seen, or waits.
+  const locked = [...(domains ?? []), ...pod.domains];
+  const changed = await withDomainsLocked(services, locked, async (tx, served) => {
+    const held = await lockPod(tx, id);
+    if (held === null) throw notFound(id);
+    if (domains !== undefined) {
+      if (held.some((domain) => !locked.includes(domain))) {
+        throw new ServiceError("CONFLICT", "The pod's domains changed meanwhile: try again");
+      }
+      await assertMayHold(tx, services.config, id, domains, served);
+      await assertNoneStranded(
+        tx,
+        id,
+        held.filter((domain) => !domains.includes(domain)),
+      );
+    }
+    await changePod(tx, id, { name, domains });
+  });
+  if (changed === null) throw new ServiceError("CONFLICT", "One of the domains was taken by another pod meanwhile");
+  return findPod(services, id);
+}
+
+/** Inside withDomainsLocked: refuses (409) to take from the pod domains its agents have their address at. */
+async function assertNoneStranded(tx: Tx, podId: string, dropped: string[]): Promise<void> {
+  const stranded = dropped.length === 0 ? 0 : await podAgentsAt(tx, podId, dropped);
   if (stranded > 0) {
     throw new ServiceError("CONFLICT", `${stranded} of the pod's agents have their address at ${dropped.join(", ")}`);
   }
-  const changed = await changePod(services, id, { name, domains });
-  if (changed === null) throw new ServiceError("CONFLICT", "One of the domains was taken by another pod meanwhile");
-  if (!changed) throw notFound(id);
-  return findPod(services, id);
 }
 
 /** Sets which of the pod's agents' sends wait for a person, for those without a policy of their own; null: SEND_POLICY. */
@@ -216,18 +247,18 @@ export async function deletePod(services: Services, id: string): Promise<{ succe
 }
 
 /**
- * Refuses an agent made at a domain where it may not be: outside its pod's
- * domains (when the pod has some), or at a domain another pod holds (403:
- * a pod's domains are closed to everyone else, registration included).
+ * Refuses an agent made at a domain where it may not be, as its placement
+ * was read (insertAgent reads it again as it adds the agent): outside its
+ * pod's domains (when the pod has some), or at a domain another pod holds
+ * (403: a pod's domains are closed to everyone else, registration included).
  */
-export async function assertPlaced(services: Services, pod: PodView | null, domain: string): Promise<void> {
+export function assertPlaced(podId: string | null, domain: string, { holder, podDomains }: Placement): void {
   const shown = JSON.stringify(excerpt(domain));
-  if (pod && pod.domains.length > 0) {
-    if (pod.domains.includes(domain)) return;
-    throw bad(`domain: ${shown} is not one of pod ${pod.id}'s domains (${pod.domains.join(", ")})`);
+  if (podDomains.length > 0) {
+    if (podDomains.includes(domain)) return;
+    throw bad(`domain: ${shown} is not one of pod ${podId}'s domains (${podDomains.join(", ")})`);
   }
-  const holder = await podOfDomain(services, domain);
-  if (holder !== null && holder !== pod?.id) {
+  if (holder !== null && holder !== podId) {
     throw new ServiceError(
       "FORBIDDEN",
       `domain: ${shown} belongs to a pod: only that pod's agents have their address there`,
