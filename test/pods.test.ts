@@ -272,7 +272,7 @@ describe("security", () => {
     expect(operator.status).toBe(403);
   });
 
-  test("a domain a pod takes or gives up as an agent is made there: one of the two is refused, never both done", async () => {
+  test("a pod taking or giving up a domain, or deleted, as an agent is made: one of the two is refused, never both done", async () => {
     const rounds = await Promise.all(
       Array.from({ length: 8 }, async () => {
         const [taken, kept] = [`${uniqueId("t")}.example`, `${uniqueId("k")}.example`];
@@ -287,16 +287,25 @@ describe("security", () => {
           admin("POST", "/agents", { id: uniqueId("in"), name: "Member", podId: id, domain: kept }),
           admin("PATCH", `/pods/${id}`, { domains: [taken] }),
         ]);
-        return { took: [outsider.status, took.status], gaveUp: [member.status, gaveUp.status] };
+        const lone = podId();
+        await admin("POST", "/pods", { id: lone, name: "Lone" });
+        const [joined, deleted] = await Promise.all([
+          admin("POST", "/agents", { id: uniqueId("lone"), name: "Joiner", podId: lone }),
+          admin("DELETE", `/pods/${lone}`),
+        ]);
+        return {
+          took: [outsider.status, took.status],
+          gaveUp: [member.status, gaveUp.status],
+          deleted: [joined.status, deleted.status],
+        };
       }),
     );
-    for (const { took, gaveUp } of rounds) {
-      expect([
-        [201, 409],
-        [403, 200],
-      ]).toContainEqual(took);
-      expect(gaveUp).not.toEqual([201, 200]);
-      expect(gaveUp.filter((status) => status === 200 || status === 201)).toHaveLength(1);
+    // The agent is refused as its placement says when it reads the pod's change (403, 400), or 409 when the
+    // change came between its read and its write; the pod's change is refused 409.
+    const done = (statuses: number[]) => statuses.filter((status) => status === 200 || status === 201);
+    for (const { took, gaveUp, deleted } of rounds) {
+      for (const pair of [took, gaveUp, deleted]) expect(done(pair)).toHaveLength(1);
+      expect([...took, ...gaveUp, ...deleted].filter((status) => status >= 500)).toEqual([]);
     }
   });
 

@@ -1,7 +1,7 @@
 import { expect, test } from "vitest";
 import { memoryOfFile } from "../testing/memory.ts";
 import { agentByIdKey, insertAgent, markPodAgentsVerified, markVerified, type NewAgentRow } from "./agents.ts";
-import { insertPod, placementOf, withDomainsLocked } from "./pods.ts";
+import { insertPod, placementAt, withDomainsLocked } from "./pods.ts";
 
 // An agent a key of its pod makes is verified with the pod as the insert's
 // own transaction finds the pod, not as the maker read it before: a pod
@@ -52,8 +52,9 @@ const rowFor = (id: string, podId: string, createdBy = "pod"): NewAgentRow => ({
 });
 
 async function insert(row: NewAgentRow, withPod: boolean) {
-  const placement = await placementOf(memory.services.sql, row.podId, row.domain ?? "");
+  const placement = await placementAt(memory.services.sql, row.podId, row.domain);
   return insertAgent(memory.services, row, {
+    configured: false,
     cutoff: new Date(memory.clock.now().getTime() - DAY_MS),
     withPod,
     placement,

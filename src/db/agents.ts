@@ -3,7 +3,7 @@ import { SEALED } from "../secrets.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
 import { countOf, pageOf, rangeOf, type Window } from "./pages.ts";
-import { type Placement, placementOf } from "./pods.ts";
+import { type Placement, placementAt } from "./pods.ts";
 import { columnsOf, insertRow, rowOf, rowsOf } from "./rows.ts";
 import { likeLiteral } from "./sql.ts";
 import { oneOf, type Param, type Row, type Tx } from "./statements.ts";
@@ -93,9 +93,12 @@ export async function liveAgentExists({ prisma }: Store, idKey: string, cutoff: 
 /** A new agent's row: what its maker sets; the other columns take their defaults. */
 export type NewAgentRow = Pick<
   Agent,
-  "id" | "idKey" | "name" | "domain" | "podId" | "apiKeyHash" | "claimTokenHash" | "createdAt" | "createdBy"
+  "id" | "idKey" | "name" | "podId" | "apiKeyHash" | "claimTokenHash" | "createdAt" | "createdBy"
 > &
-  Partial<Pick<Agent, "metadata" | "verifiedAt" | "verifiedBy">>;
+  Partial<Pick<Agent, "metadata" | "verifiedAt" | "verifiedBy">> & {
+    /** One of the served domains: a new agent always has one. */
+    domain: string;
+  };
 
 /**
  * Why an agent was not added: its id is taken, its domain is no longer
@@ -105,6 +108,8 @@ export type NotInserted = "taken" | "unserved" | "moved";
 
 /** How an agent is added: who may take its id, whether its pod verifies it, and where it was placed. */
 export interface Insertion {
+  /** Its domain is one of MAIL_DOMAINS, served whether or not this database has its row yet. */
+  configured: boolean;
   /** An unverified agent made by then no longer holds its id. */
   cutoff: Date;
   /** Verified with its pod, when the pod is verified. */
@@ -130,15 +135,14 @@ export interface Insertion {
 export async function insertAgent(
   { sql }: Store,
   agent: NewAgentRow,
-  { cutoff, withPod, placement }: Insertion,
+  { configured, cutoff, withPod, placement }: Insertion,
 ): Promise<Agent | NotInserted> {
   try {
     return await sql.transaction(async (tx) => {
-      if (!(await tx.one(`SELECT 1 AS "found" FROM "Domain" WHERE "name" = ?${tx.forShare}`, [agent.domain]))) {
-        return "unserved";
-      }
+      const held = await tx.one(`SELECT 1 AS "found" FROM "Domain" WHERE "name" = ?${tx.forShare}`, [agent.domain]);
+      if (!held && !configured) return "unserved";
       const pod = agent.podId === null ? null : await heldPod(tx, agent.podId);
-      if (pod === undefined || !samePlacement(await placementOf(tx, agent.podId, agent.domain ?? ""), placement)) {
+      if (pod === undefined || !samePlacement(await placementAt(tx, agent.podId, agent.domain), placement)) {
         return "moved";
       }
       const podVerified = withPod && pod !== null && pod.verifiedAt != null;

@@ -23,7 +23,7 @@ const addAgent = (id: string) =>
       createdAt: memory.clock.now(),
       createdBy: "agent",
     },
-    { cutoff: memory.clock.now(), withPod: false, placement: { holder: null, podDomains: [] } },
+    { configured: true, cutoff: memory.clock.now(), withPod: false, placement: { holder: null, podDomains: [] } },
   );
 
 test("a page and a count agree when the page holds what the count leaves past the offset, up to the limit", () => {

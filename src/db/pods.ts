@@ -33,10 +33,10 @@ const rowOf = ({ domains, _count, ...pod }: Loaded): PodRow => ({
 
 /**
  * Runs `work` in one transaction with these domains' rows locked until
- * commit (in name order, so that two such transactions never wait on each
- * other), given which of them are served: an agent being made at one of them
- * waits (insertAgent holds its row), and one made before is seen by what
- * `work` reads. Null when a row `work` adds was taken meanwhile.
+ * commit (in name order, so that two such transactions never deadlock),
+ * given which of them are served: an agent being made at one of them waits
+ * (insertAgent holds its row), and one made before is seen by what `work`
+ * reads. Null when a row `work` adds was taken meanwhile (a pod's id).
  */
 export async function withDomainsLocked<T>(
   { sql }: Store,
@@ -96,9 +96,20 @@ const podDomainNames = async (db: Statements, podId: string) =>
     String(row.name),
   );
 
-/** Deletes the pod (its domains go with it) when it holds no agent; false when it is gone or holds one. */
-export async function deletePodRow({ prisma }: Store, id: string): Promise<boolean> {
-  return (await prisma.pod.deleteMany({ where: { id, agents: { none: {} } } })).count > 0;
+/**
+ * Deletes the pod (its domains, keys and lists go with it) when it holds no
+ * agent: how many it holds (0: it was deleted), or null when it is gone. Its
+ * row is locked before its agents are counted, and an agent being made in it
+ * holds that row (insertAgent): one made meanwhile is counted.
+ */
+export async function deletePodWithoutAgents({ sql }: Store, id: string): Promise<number | null> {
+  return sql.transaction(async (tx) => {
+    if ((await lockPod(tx, id)) === null) return null;
+    const counted = await tx.one(`SELECT COUNT(*) AS "agents" FROM "Agent" WHERE "podId" = ?`, [id]);
+    const agents = Number(counted?.agents);
+    if (agents === 0) await tx.run(`DELETE FROM "Pod" WHERE "id" = ?`, [id]);
+    return agents;
+  });
 }
 
 /** The pod holding this domain (lower case), or null. */
@@ -113,7 +124,7 @@ export interface Placement {
   podDomains: string[];
 }
 
-export async function placementOf(db: Statements, podId: string | null, domain: string): Promise<Placement> {
+export async function placementAt(db: Statements, podId: string | null, domain: string): Promise<Placement> {
   return { holder: await podOfDomain(db, domain), podDomains: podId === null ? [] : await podDomainNames(db, podId) };
 }
 

@@ -11,7 +11,7 @@ import {
   replaceKeyHash,
 } from "../db/agents.ts";
 import type { Store } from "../db/client.ts";
-import { placementOf } from "../db/pods.ts";
+import { placementAt } from "../db/pods.ts";
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
 import type { Prisma } from "../generated/prisma/sqlite/client.ts";
@@ -207,7 +207,7 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
   const { id, name, metadata } = validated(input, by, config);
   const pod = input.podId == null ? null : await findPod(services, input.podId);
   const given = input.domain == null ? (pod?.domains[0] ?? config.mailDomain) : normalised(input.domain);
-  const placement = await placementOf(services.sql, pod?.id ?? null, given);
+  const placement = await placementAt(services.sql, pod?.id ?? null, given);
   assertPlaced(pod?.id ?? null, given, placement);
   // A pod's agents are made by the operator (or the pod's keys) on its domains, open to registration or not.
   const domain = await checkedDomain(services, given, pod ? "operator" : by);
@@ -227,7 +227,12 @@ export async function createAgent(services: Services, input: NewAgent, by: Creat
     createdBy: by,
     ...verifiedAtCreation(by, config, now),
   };
-  const agent = await insertAgent(services, row, { cutoff: expiryCutoff(now), withPod: by === "pod", placement });
+  const agent = await insertAgent(services, row, {
+    configured: config.mailDomains.includes(domain),
+    cutoff: expiryCutoff(now),
+    withPod: by === "pod",
+    placement,
+  });
   if (agent === "taken") throw new ServiceError("CONFLICT", `Agent id ${excerpt(id)} is already taken`);
   if (agent === "unserved") throw new ServiceError("BAD_REQUEST", `domain: ${domain} is no longer served here`);
   if (agent === "moved") throw new ServiceError("CONFLICT", `The pods or domains changed meanwhile: try again`);

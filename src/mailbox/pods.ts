@@ -5,7 +5,7 @@ import {
   changePod,
   changePodSendPolicy,
   changePodSendPolicyFrom,
-  deletePodRow,
+  deletePodWithoutAgents,
   insertPod,
   lockPod,
   type Placement,
@@ -92,7 +92,10 @@ function domainsOf(given: readonly string[]): string[] {
 async function assertMayHold(tx: Tx, config: Config, podId: string, domains: string[], served: ReadonlySet<string>) {
   for (const domain of domains) {
     const shown = JSON.stringify(excerpt(domain));
-    if (!served.has(domain)) throw bad(`domains: ${shown} is not served here (GET /admin/domains)`);
+    // As serves() says: one of MAIL_DOMAINS, or a domain with its row.
+    if (!config.mailDomains.includes(domain) && !served.has(domain)) {
+      throw bad(`domains: ${shown} is not served here (GET /admin/domains)`);
+    }
     const holder = await podOfDomain(tx, domain);
     if (holder !== null && holder !== podId) {
       throw new ServiceError("CONFLICT", `domains: ${shown} is held by pod ${holder} already`);
@@ -176,7 +179,7 @@ export async function updatePod(services: Services, id: string, change: PodChang
     }
     await changePod(tx, id, { name, domains });
   });
-  if (changed === null) throw new ServiceError("CONFLICT", "One of the domains was taken by another pod meanwhile");
+  if (changed === null) throw new ServiceError("CONFLICT", "The pod's domains changed meanwhile: try again");
   return findPod(services, id);
 }
 
@@ -239,10 +242,9 @@ export async function setPodPolicy(
 
 /** Deletes an empty pod, its keys, its lists and its hold on its domains; refused (409) while it holds agents. */
 export async function deletePod(services: Services, id: string): Promise<{ success: boolean; message: string }> {
-  const pod = await findPod(services, id);
-  if (pod.agents > 0 || !(await deletePodRow(services, id))) {
-    throw new ServiceError("CONFLICT", `Pod ${id} holds agents: delete them first`);
-  }
+  const agents = POD_ID.test(id) ? await deletePodWithoutAgents(services, id) : null;
+  if (agents === null) throw notFound(id);
+  if (agents > 0) throw new ServiceError("CONFLICT", `Pod ${id} holds agents: delete them first`);
   return { success: true, message: `Pod ${id} was deleted` };
 }
 
