@@ -147,7 +147,6 @@ export async function saveCheck(
   await prisma.domain.updateMany({ where: { name }, data: { lastCheck: jsonInput(lastCheck), checkedAt } });
 }
 
-/** How many agents have their address at the domain. */
 /**
  * Deletes the domain (its keys and lists with it) unless agents have their
  * address there: how many do (0: it was deleted), or null when it is not

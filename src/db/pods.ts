@@ -1,7 +1,7 @@
 import type { Pod, Prisma } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
 import { isUniqueViolation } from "./errors.ts";
-import { insertRow } from "./rows.ts";
+import { insertRow, insertRows } from "./rows.ts";
 import { oneOf, type Statements, type Tx } from "./statements.ts";
 
 // Pods: groups of agents the operator makes, each with the served domains it
@@ -57,9 +57,12 @@ export async function withDomainsLocked<T>(
   }
 }
 
-async function insertPodDomains(tx: Tx, podId: string, domains: readonly string[]): Promise<void> {
-  for (const name of domains) await insertRow(tx, "PodDomain", { name, podId });
-}
+const insertPodDomains = (tx: Tx, podId: string, domains: readonly string[]) =>
+  insertRows(
+    tx,
+    "PodDomain",
+    domains.map((name) => ({ name, podId })),
+  );
 
 /** Inside withDomainsLocked: adds the pod with its domains. */
 export async function insertPod(tx: Tx, pod: Pod, domains: readonly string[]): Promise<void> {
@@ -85,13 +88,13 @@ export async function changePod(tx: Tx, id: string, change: { name?: string; dom
   await insertPodDomains(tx, id, change.domains);
 }
 
-/** Inside a transaction: the pod's domains, in name order, its row locked until commit; null when it is gone. */
-export async function lockPod(tx: Tx, id: string): Promise<string[] | null> {
-  if (!(await tx.one(`SELECT 1 AS "found" FROM "Pod" WHERE "id" = ?${tx.forUpdate}`, [id]))) return null;
-  return podDomainNames(tx, id);
+/** Inside a transaction: the pod's row locked until commit; false when it is gone. */
+export async function lockPod(tx: Tx, id: string): Promise<boolean> {
+  return (await tx.one(`SELECT 1 AS "found" FROM "Pod" WHERE "id" = ?${tx.forUpdate}`, [id])) !== undefined;
 }
 
-const podDomainNames = async (db: Statements, podId: string) =>
+/** The pod's domains, in name order. */
+export const podDomainNames = async (db: Statements, podId: string) =>
   (await db.all(`SELECT "name" FROM "PodDomain" WHERE "podId" = ? ORDER BY "name"`, [podId])).map((row) =>
     String(row.name),
   );
@@ -104,7 +107,7 @@ const podDomainNames = async (db: Statements, podId: string) =>
  */
 export async function deletePodWithoutAgents({ sql }: Store, id: string): Promise<number | null> {
   return sql.transaction(async (tx) => {
-    if ((await lockPod(tx, id)) === null) return null;
+    if (!(await lockPod(tx, id))) return null;
     const counted = await tx.one(`SELECT COUNT(*) AS "agents" FROM "Agent" WHERE "podId" = ?`, [id]);
     const agents = Number(counted?.agents);
     if (agents === 0) await tx.run(`DELETE FROM "Pod" WHERE "id" = ?`, [id]);

@@ -12,6 +12,7 @@ import {
   type PodRow,
   podAgentsAt,
   podById,
+  podDomainNames,
   podOfDomain,
   withDomainsLocked,
 } from "../db/pods.ts";
@@ -164,8 +165,8 @@ export async function updatePod(services: Services, id: string, change: PodChang
   // The domains it holds and those it takes, locked: an agent made at either meanwhile is seen, or waits.
   const locked = [...(domains ?? []), ...pod.domains];
   const changed = await withDomainsLocked(services, locked, async (tx, served) => {
-    const held = await lockPod(tx, id);
-    if (held === null) throw notFound(id);
+    if (!(await lockPod(tx, id))) throw notFound(id);
+    const held = await podDomainNames(tx, id);
     if (domains !== undefined) {
       if (held.some((domain) => !locked.includes(domain))) {
         throw new ServiceError("CONFLICT", "The pod's domains changed meanwhile: try again");
