@@ -48,6 +48,13 @@ export async function deleteDraftRow(tx: Tx, agentId: string, id: string): Promi
   await tx.run(`DELETE FROM "Draft" WHERE "id" = ? AND "agentId" = ?`, [id, agentId]);
 }
 
+/**
+ * When a draft changed, the version a send as read compares (deleteDraftAsRead): it moves on with every change, by a
+ * millisecond at least, so that a change in the millisecond of the one before is no draft as it was read.
+ */
+export const changedAt = (draft: Pick<Draft, "updatedAt">, now: Date): Date =>
+  new Date(Math.max(now.getTime(), draft.updatedAt.getTime() + 1));
+
 /** Removes the draft as it was read (its updatedAt); false when it was changed, sent or deleted since. */
 export async function deleteDraftAsRead(tx: Tx, draft: Draft): Promise<boolean> {
   const removed = await tx.run(`DELETE FROM "Draft" WHERE "id" = ? AND "agentId" = ? AND "updatedAt" = ?`, [

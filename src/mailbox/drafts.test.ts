@@ -1,4 +1,5 @@
 import { describe, expect, test } from "vitest";
+import { type Draft, deleteDraftAsRead } from "../db/drafts.ts";
 import type { FinalOutcome } from "../outbound/delivery.ts";
 import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import {
@@ -85,6 +86,37 @@ describe("sending", () => {
     await expect(getDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
     expect(await storage(agent)).toBe(sent.size);
     await expect(sendDraft(memory.services, agent, draft.id)).rejects.toMatchObject({ kind: "NOT_FOUND" });
+  });
+
+  test("a change in the millisecond of the one before is still a change: a send of the draft as read before it stops", async () => {
+    const agent = await memory.writer("quick");
+    const draft = await createDraft(memory.services, agent, COMPLETE);
+    // The clock stands still: each change comes in the millisecond of the one before.
+    const changed = await updateDraft(memory.services, agent, draft.id, { subject: "Changed" });
+    const again = await updateDraft(memory.services, agent, draft.id, { subject: "Again" });
+    expect([changed.updatedAt.getTime(), again.updatedAt.getTime()]).toEqual([
+      draft.updatedAt.getTime() + 1,
+      draft.updatedAt.getTime() + 2,
+    ]);
+    const asRead = (read: Draft) => memory.services.sql.transaction((tx) => deleteDraftAsRead(tx, read));
+    expect(await asRead(draft)).toBe(false);
+    expect(await asRead(changed)).toBe(false);
+    // A send and a change at once: the change stands and nothing went, or the send went with what it read.
+    for (let round = 0; round < 10; round++) {
+      const next = await createDraft(memory.services, agent, COMPLETE);
+      const handed = memory.mailer.handed.length;
+      const [sent, change] = await Promise.allSettled([
+        sendDraft(memory.services, agent, next.id),
+        updateDraft(memory.services, agent, next.id, { subject: "Changed" }),
+      ]);
+      const went = memory.mailer.handed.slice(handed).map((message) => /^Subject: (.*)$/m.exec(message.raw)?.[1]);
+      if (change.status === "fulfilled") {
+        expect(sent).toMatchObject({ status: "rejected", reason: { kind: "NOT_FOUND" } });
+        expect(went).toEqual([]);
+      } else {
+        expect([sent.status, went]).toEqual(["fulfilled", ["Hi"]]);
+      }
+    }
   });
 
   test("an incomplete draft cannot be sent or scheduled", async () => {

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import {
   anyDraftDue,
+  changedAt,
   claimDueDrafts,
   type Draft,
   type DraftQuery,
@@ -370,7 +371,7 @@ export async function updateDraft(
     const locked = await lockDraft(tx, agent.id, draftId);
     if (!locked) throw notFound();
     assertAgentMayChange(locked);
-    const changed: Draft = { ...locked, ...change, ...schedule, ...hold?.fields, updatedAt: now };
+    const changed: Draft = { ...locked, ...change, ...schedule, ...hold?.fields, updatedAt: changedAt(locked, now) };
     changed.size = sizeOf(changed);
     await resize(tx, services, agent, locked.size, changed.size);
     await saveDraft(tx, changed);
@@ -417,7 +418,8 @@ async function sendOrHold(services: Services, agent: AgentRecord, draft: Draft):
   const out = checkSendable(draft, services.config.mailDomains);
   const { draft: stage, link } = await applyHoldPolicy(services, agent, draft, true);
   if (link === null) return deliver(services, agent, out, draft);
-  const kept = { ...stage, updatedAt: services.clock.now() };
+  // Moved on from the version read, which the lock below finds still in place.
+  const kept = { ...stage, updatedAt: changedAt(draft, services.clock.now()) };
   await withEvents(services, async (tx, emit) => {
     const locked = await lockDraft(tx, agent.id, draft.id);
     if (!locked || locked.updatedAt.getTime() !== draft.updatedAt.getTime()) {

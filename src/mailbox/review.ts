@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import {
+  changedAt,
   type Draft,
   type DraftRef,
   draftById,
@@ -152,7 +153,13 @@ type Verdict = { approve: true } | { approve: false; reason: string | null };
 /** Rejected by a person (with why, if they said), or as expired: its reason is then "expired". */
 async function reject(tx: Tx, emit: Emit, draft: Draft, now: Date, verdict: Rejection): Promise<Draft> {
   const reason = verdict.decision === "expired" ? "expired" : verdict.reason;
-  const rejected = { ...draft, sendStatus: "rejected", rejectReason: reason, reviewExpiresAt: null, updatedAt: now };
+  const rejected = {
+    ...draft,
+    sendStatus: "rejected",
+    rejectReason: reason,
+    reviewExpiresAt: null,
+    updatedAt: changedAt(draft, now),
+  };
   await saveDraft(tx, rejected);
   await closeLink(tx, { draftId: draft.id }, { decision: verdict.decision, at: now, reason: verdict.reason });
   await emit({ type: "email.rejected", agentId: draft.agentId, data: { draftId: draft.id, reason } });
@@ -176,7 +183,7 @@ async function approve(tx: Tx, emit: Emit, draft: Draft, now: Date): Promise<Dra
     sendAt,
     approvedAt: now,
     reviewExpiresAt: null,
-    updatedAt: now,
+    updatedAt: changedAt(draft, now),
   };
   await saveDraft(tx, approved);
   await closeLink(tx, { draftId: draft.id }, { decision: "approved", at: now, reason: null });
