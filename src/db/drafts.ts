@@ -65,12 +65,20 @@ export async function deleteDraftAsRead(tx: Tx, draft: Draft): Promise<boolean> 
   return removed > 0;
 }
 
-/** A scheduled draft whose send was refused: failed, with why, its claim let go; false when it is no longer scheduled. */
-export async function failScheduledDraft(tx: Tx, draftId: string, code: string, message: string): Promise<boolean> {
+/**
+ * A scheduled draft whose send was refused, as the send read it: failed, with why, its claim let go, its version
+ * moved on; false when it is no longer scheduled, or was changed since (the change stands, and is sent in its turn).
+ */
+export async function failScheduledDraft(
+  tx: Tx,
+  draft: Pick<Draft, "id" | "updatedAt">,
+  failure: { code: string; message: string },
+  now: Date,
+): Promise<boolean> {
   const failed = await tx.run(
-    `UPDATE "Draft" SET "sendStatus" = 'failed', "failureCode" = ?, "failureMessage" = ?, "claimedUntil" = NULL
-      WHERE "id" = ? AND "sendStatus" = 'scheduled'`,
-    [code, message, draftId],
+    `UPDATE "Draft" SET "sendStatus" = 'failed', "failureCode" = ?, "failureMessage" = ?, "claimedUntil" = NULL,
+      "updatedAt" = ? WHERE "id" = ? AND "sendStatus" = 'scheduled' AND "updatedAt" = ?`,
+    [failure.code, failure.message, tx.at(changedAt(draft, now)), draft.id, tx.at(draft.updatedAt)],
   );
   return failed > 0;
 }

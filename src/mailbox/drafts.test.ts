@@ -1,5 +1,6 @@
 import { describe, expect, test } from "vitest";
 import { type Draft, deleteDraftAsRead } from "../db/drafts.ts";
+import { ServiceError } from "../errors.ts";
 import type { FinalOutcome } from "../outbound/delivery.ts";
 import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import {
@@ -16,7 +17,7 @@ import { listEmails } from "./emails.ts";
 import { agentEvents } from "./events.ts";
 import type { AgentRecord } from "./records.ts";
 import { forwardEmail } from "./replies.ts";
-import { listSent, sendQuota } from "./sending.ts";
+import { failScheduled, listSent, sendQuota } from "./sending.ts";
 
 // Drafts: written in parts, holding storage while kept, sent as a send is
 // (in their place), scheduled for later, and left failed, with why, when a
@@ -101,22 +102,41 @@ describe("sending", () => {
     const asRead = (read: Draft) => memory.services.sql.transaction((tx) => deleteDraftAsRead(tx, read));
     expect(await asRead(draft)).toBe(false);
     expect(await asRead(changed)).toBe(false);
-    // A send and a change at once: the change stands and nothing went, or the send went with what it read.
+    expect(await asRead(again)).toBe(true);
+    // A send and a change at once: the send goes as it read the draft, or not at all; a change that stands is never
+    // what a send took the place of. An agent a round, each with its day's sends.
     for (let round = 0; round < 10; round++) {
-      const next = await createDraft(memory.services, agent, COMPLETE);
+      const sender = await memory.writer(`quick-${round}`);
+      const next = await createDraft(memory.services, sender, COMPLETE);
       const handed = memory.mailer.handed.length;
       const [sent, change] = await Promise.allSettled([
-        sendDraft(memory.services, agent, next.id),
-        updateDraft(memory.services, agent, next.id, { subject: "Changed" }),
+        sendDraft(memory.services, sender, next.id),
+        updateDraft(memory.services, sender, next.id, { subject: "Changed" }),
       ]);
       const went = memory.mailer.handed.slice(handed).map((message) => /^Subject: (.*)$/m.exec(message.raw)?.[1]);
-      if (change.status === "fulfilled") {
-        expect(sent).toMatchObject({ status: "rejected", reason: { kind: "NOT_FOUND" } });
-        expect(went).toEqual([]);
-      } else {
-        expect([sent.status, went]).toEqual(["fulfilled", ["Hi"]]);
-      }
+      expect(went).toHaveLength(sent.status === "fulfilled" ? 1 : 0);
+      if (sent.status === "rejected") expect(sent.reason).toMatchObject({ kind: "NOT_FOUND" });
+      if (change.status === "fulfilled") expect(went).not.toContain("Hi");
+      else expect(change.reason).toMatchObject({ kind: "NOT_FOUND" });
     }
+  });
+
+  test("a scheduled send refused fails its draft only as it read it: a change made meanwhile stands", async () => {
+    const agent = await memory.writer("rescheduler");
+    const sendAt = new Date(memory.clock.now().getTime() + 60_000);
+    const read = await createDraft(memory.services, agent, { ...COMPLETE, sendAt });
+    const changed = await updateDraft(memory.services, agent, read.id, { subject: "Changed" });
+    const refusal = new ServiceError("BAD_REQUEST", "Refused as read");
+    await failScheduled(memory.services, read, refusal);
+    expect(await getDraft(memory.services, agent, read.id)).toMatchObject({
+      sendStatus: "scheduled",
+      subject: "Changed",
+      failureCode: null,
+    });
+    await failScheduled(memory.services, changed, refusal);
+    const failed = await getDraft(memory.services, agent, read.id);
+    expect(failed).toMatchObject({ sendStatus: "failed", failureCode: "BAD_REQUEST" });
+    expect(failed.updatedAt.getTime()).toBe(changed.updatedAt.getTime() + 1);
   });
 
   test("an incomplete draft cannot be sent or scheduled", async () => {

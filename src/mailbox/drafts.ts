@@ -474,15 +474,16 @@ export function sendDueDrafts(services: Services): Promise<number> {
  * refuses is left failed.
  */
 async function sendClaimed(services: Services, { id, agentId }: DraftRef): Promise<void> {
+  let read: Draft | undefined;
   try {
     const agent = await findAgent(services, agentId);
-    const draft = await getDraft(services, everyDraftOf(agent), id);
-    if (draft.sendStatus === "scheduled") await sendOrHold(services, agent, draft);
+    read = await getDraft(services, everyDraftOf(agent), id);
+    if (read.sendStatus === "scheduled") await sendOrHold(services, agent, read);
   } catch (error) {
     const refusal = asServiceError(error, (fault) =>
       services.log("error", "scheduled_send_failed", { draftId: id, error: describeFault(fault) }),
     );
-    // Deleted, changed or sent meanwhile: nothing of it is left to fail.
-    if (refusal.kind !== "NOT_FOUND") await failScheduled(services, agentId, id, refusal);
+    // Deleted, changed or sent meanwhile: nothing of it is left to fail. Not read: its claim runs out, and it is tried again.
+    if (read && refusal.kind !== "NOT_FOUND") await failScheduled(services, read, refusal);
   }
 }

@@ -146,11 +146,12 @@ export async function storageFull(tx: Tx, agentId: string, limit: number): Promi
  * out long since, and back as scheduled another instance could send it again before it was failed.
  */
 async function undoSend(services: Services, taken: Taken, lateRefusal: ServiceError | null): Promise<void> {
+  const now = services.clock.now();
   await withEvents(services, async (tx, emit) => {
     if ((await deleteSentRow(tx, taken.id)) === null) return;
     await quota.giveSendBack(tx, taken.agentId, taken.day);
     await quota.giveStorageBack(tx, taken.agentId, taken.size);
-    if (taken.draft) await restoreDraft(tx, emit, taken.draft, lateRefusal);
+    if (taken.draft) await restoreDraft(tx, emit, taken.draft, lateRefusal, now);
   });
 }
 
@@ -171,9 +172,15 @@ async function consumeDraft(tx: Tx, draft: Draft, now: Date): Promise<void> {
  * A draft whose send was refused, as it was (a scheduled one failed, saying why, after a late refusal); it held
  * this storage a moment before, so it takes it back whatever the limit.
  */
-async function restoreDraft(tx: Tx, emit: Emit, draft: Draft, lateRefusal: ServiceError | null): Promise<void> {
+async function restoreDraft(
+  tx: Tx,
+  emit: Emit,
+  draft: Draft,
+  lateRefusal: ServiceError | null,
+  now: Date,
+): Promise<void> {
   await insertDraft(tx, draft);
-  if (lateRefusal) await failDraft(tx, emit, draft.agentId, draft.id, lateRefusal);
+  if (lateRefusal) await failDraft(tx, emit, draft, lateRefusal, now);
   await quota.takeStorage(tx, draft.agentId, draft.size, quota.QUOTA_MAX);
 }
 
@@ -190,16 +197,23 @@ function recordAccepted(services: Services, taken: Taken, providerId: string): P
   return withEvents(services, (tx, emit) => markSent(tx, emit, taken, providerId));
 }
 
+/** The draft a scheduled send read: which, whose, and its version then. */
+type ReadDraft = Pick<Draft, "id" | "agentId" | "updatedAt">;
+
 /** Inside a transaction: a scheduled draft whose send was refused is left failed, with why, and an event says so. */
-async function failDraft(tx: Tx, emit: Emit, agentId: string, draftId: string, refusal: ServiceError) {
-  const code = refusal.details.code ?? refusal.kind;
-  if (!(await failScheduledDraft(tx, draftId, code, refusal.message))) return;
-  await emit({ type: "email.send_failed", agentId, data: { draftId, code, message: refusal.message } });
+async function failDraft(tx: Tx, emit: Emit, draft: ReadDraft, refusal: ServiceError, now: Date) {
+  const failure = { code: refusal.details.code ?? refusal.kind, message: refusal.message };
+  if (!(await failScheduledDraft(tx, draft, failure, now))) return;
+  await emit({ type: "email.send_failed", agentId: draft.agentId, data: { draftId: draft.id, ...failure } });
 }
 
-/** A scheduled send that was refused: its draft is left failed, with why, and an `email.send_failed` event. */
-export function failScheduled(services: Services, agentId: string, draftId: string, refusal: ServiceError) {
-  return withEvents(services, (tx, emit) => failDraft(tx, emit, agentId, draftId, refusal));
+/**
+ * A scheduled send that was refused: its draft, as the send read it, is left failed, with why, and an
+ * `email.send_failed` event; one changed since stays as it was changed.
+ */
+export function failScheduled(services: Services, draft: ReadDraft, refusal: ServiceError) {
+  const now = services.clock.now();
+  return withEvents(services, (tx, emit) => failDraft(tx, emit, draft, refusal, now));
 }
 
 /** A send the provider refused after all: undone, and a scheduled draft it was sent from is back, failed. */
