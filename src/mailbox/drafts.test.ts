@@ -127,7 +127,9 @@ describe("sending", () => {
     const read = await createDraft(memory.services, agent, { ...COMPLETE, sendAt });
     const changed = await updateDraft(memory.services, agent, read.id, { subject: "Changed" });
     const refusal = new ServiceError("BAD_REQUEST", "Refused as read");
+    const failures = async () => (await agentEvents(memory.services, agent, { types: ["email.send_failed"] })).data;
     await failScheduled(memory.services, read, refusal);
+    expect(await failures()).toEqual([]);
     expect(await getDraft(memory.services, agent, read.id)).toMatchObject({
       sendStatus: "scheduled",
       subject: "Changed",
@@ -137,6 +139,7 @@ describe("sending", () => {
     const failed = await getDraft(memory.services, agent, read.id);
     expect(failed).toMatchObject({ sendStatus: "failed", failureCode: "BAD_REQUEST" });
     expect(failed.updatedAt.getTime()).toBe(changed.updatedAt.getTime() + 1);
+    expect(await failures()).toMatchObject([{ data: { draftId: read.id, code: "BAD_REQUEST" } }]);
   });
 
   test("an incomplete draft cannot be sent or scheduled", async () => {

@@ -461,8 +461,9 @@ const DUE_DRAFTS: DueWork<DraftRef> = {
  * Sends the scheduled drafts that have come due, each once across instances:
  * claimed in the database (instances taking turns), and removed in the
  * transaction that takes its send. One the send refuses is left failed, with
- * why, and an `email.send_failed` event; one that goes emits `email.sent` as
- * any send does. The number it sent or failed.
+ * why, and an `email.send_failed` event, unless it was changed since it was
+ * read; one that goes emits `email.sent` as any send does. The number it
+ * claimed.
  */
 export function sendDueDrafts(services: Services): Promise<number> {
   return doDueWork(services, DUE_DRAFTS, (draft) => sendClaimed(services, draft));
@@ -471,7 +472,7 @@ export function sendDueDrafts(services: Services): Promise<number> {
 /**
  * Sends a scheduled draft this instance claimed, or holds it when the policy
  * now says a person decides first (one a person approved goes); one the send
- * refuses is left failed.
+ * refuses is left failed, as it was read.
  */
 async function sendClaimed(services: Services, { id, agentId }: DraftRef): Promise<void> {
   let read: Draft | undefined;
