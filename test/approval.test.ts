@@ -13,9 +13,8 @@ import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
-import { freshDatabase, startTestService, withService } from "./support/service.ts";
+import { doorPort, freshDatabase, startTestService, withService } from "./support/service.ts";
 import { WAIT_MS, waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -316,7 +315,6 @@ describe("the send policy", () => {
   });
 
   test("review_new_recipients: known are addresses a person approved, or senders whose mail authenticated", async () => {
-    const port = await freePort();
     const env = {
       SOCIAL_OEMBED_URL: x.url,
       MAIL_DOMAIN: "mail.example",
@@ -324,7 +322,7 @@ describe("the send policy", () => {
       ADMIN_TOKEN: ADMIN,
       DNS_SERVERS: dns.address,
       SEND_POLICY: "review_new_recipients",
-      SMTP_INGRESS_PORT: String(port),
+      SMTP_INGRESS_PORT: "0",
       SMTP_INGRESS_HOST: "127.0.0.1",
     };
     await withService(env, async (withDoor) => {
@@ -332,7 +330,7 @@ describe("the send policy", () => {
       const agent = await createVerifiedAgent(on, x);
       const to = `${agent.id}@mail.example`;
       // Mail handed to the SMTP door, as any stranger on the internet can.
-      const door = nodemailer.createTransport({ host: "127.0.0.1", port, secure: false, ignoreTLS: true });
+      const door = nodemailer.createTransport({ host: "127.0.0.1", port: doorPort(withDoor), ignoreTLS: true });
       // Five strangers' unsigned mail, each From: someone the agent might write to: it teaches nothing.
       const forged = [1, 2, 3, 4, 5].map((n) => `boss${n}@partner.example`);
       for (const from of forged) await door.sendMail({ from, to, subject: `Forged ${from}`, text: "Hi." });

@@ -8,9 +8,8 @@ import { dkimKey, dkimSigned } from "./support/dkim.ts";
 import { type DnsServer, startDnsServer } from "./support/dns-server.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
-import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
-import { startTestService, type TestService, withService } from "./support/service.ts";
+import { doorPort, startTestService, type TestService, withService } from "./support/service.ts";
 
 // Who sent it: SPF, DKIM, DMARC and ARC verdicts on mail signed for real
 // with mailauth's own signer, against keys and policies a real DNS server
@@ -44,15 +43,14 @@ beforeAll(async () => {
 afterAll(async () => {
   await dns?.close();
 });
-const DOOR = await freePort();
 const INBOUND = "inbound-token-authentication-0123456789";
 // After the DNS server above has started: the service asks it. Its MX and mail store are the catch-all's own hosts.
-const { api, x, dovecot } = served({
+const { api, svc, x, dovecot } = served({
   imap: true,
   env: () => ({
     DNS_SERVERS: dns.address,
     TRUSTED_MX_HOSTS: "mx.mail.example, IMAP.mail.example",
-    SMTP_INGRESS_PORT: String(DOOR),
+    SMTP_INGRESS_PORT: "0",
     SMTP_INGRESS_HOST: "127.0.0.1",
     INBOUND_TOKEN: INBOUND,
   }),
@@ -165,8 +163,7 @@ const withDoor = (env: Record<string, string>, run: (port: number, service: Api)
       ...env,
     },
     async (svc: TestService) => {
-      const port = svc.logs.find((line) => line.event === "smtp_ingress_listening")?.fields.port as number;
-      await run(port, new Api(svc.url));
+      await run(doorPort(svc), new Api(svc.url));
     },
   );
 
@@ -294,7 +291,12 @@ describe("checked by the service", () => {
 
 describe("SPF's client is the one that handed the message over, never a Received line the sender wrote", () => {
   test("through the SMTP door, from a loopback peer: SPF checks the peer", async () => {
-    const door = nodemailer.createTransport({ host: "127.0.0.1", port: DOOR, ignoreTLS: true, name: "sender.host" });
+    const door = nodemailer.createTransport({
+      host: "127.0.0.1",
+      port: doorPort(svc),
+      ignoreTLS: true,
+      name: "sender.host",
+    });
     await door.sendMail({
       envelope: { from: "bounce@signed.example", to: [to(other)] },
       raw: FORGED + unsigned("door from loopback", "billing@signed.example"),

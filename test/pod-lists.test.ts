@@ -3,8 +3,8 @@ import { beforeAll, describe, expect, test } from "vitest";
 import { createAgent, type TestAgent, uniqueId } from "./support/api.ts";
 import { rawMessage } from "./support/mail.ts";
 import { adminOf, makePodAgent, makePodKey } from "./support/pods.ts";
-import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
+import { doorPort } from "./support/service.ts";
 
 // A pod's allow and block lists and its send policy over HTTP: set by the
 // operator (REST and GraphQL's admin) and by a key of the pod holding manage;
@@ -13,14 +13,13 @@ import { served } from "./support/served.ts";
 // allows it; a pod's policy holds its agents' sends unless an agent has a
 // policy of its own.
 
-const PORT = await freePort();
 const ADMIN = "admin-token-pod-lists-0123456789";
 const INBOUND = "inbound-token-pod-lists-0123456789";
 
-const { api } = served({
+const { api, svc } = served({
   smtp: true,
   env: {
-    SMTP_INGRESS_PORT: String(PORT),
+    SMTP_INGRESS_PORT: "0",
     SMTP_INGRESS_HOST: "127.0.0.1",
     ADMIN_TOKEN: ADMIN,
     INBOUND_TOKEN: INBOUND,
@@ -30,7 +29,8 @@ const { api } = served({
 
 const admin = adminOf(api, ADMIN);
 const lacks = (permission: string) => ({ error: "Forbidden", message: expect.any(String), permission });
-const door = nodemailer.createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
+/** The door, once it listens. */
+const door = () => nodemailer.createTransport({ host: "127.0.0.1", port: doorPort(svc), ignoreTLS: true });
 
 /** A pod holding two agents (one that allows a vendor's sales address itself), an agent outside it, and a key. */
 const pod = { id: "", member: undefined as unknown as TestAgent, allowing: undefined as unknown as TestAgent };
@@ -81,7 +81,7 @@ describe("a pod's lists", () => {
 
   test("a pod's block is refused at RCPT TO for its agents, not for one outside it nor one whose own list allows it", async () => {
     const to = [address(pod.member), address(pod.allowing), address(outsider)];
-    const info = await door.sendMail({
+    const info = await door().sendMail({
       envelope: { from: "sales@vendor.example", to },
       raw: rawMessage({ from: "sales@vendor.example", to: to.join(", "), subject: "Offer" }),
     });

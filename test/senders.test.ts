@@ -4,9 +4,9 @@ import { createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { inboxOf } from "./support/inbox.ts";
 import { rawMessage } from "./support/mail.ts";
 import { adminOf } from "./support/pods.ts";
-import { freePort } from "./support/process.ts";
 import { Rspamd } from "./support/rspamd.ts";
 import { served } from "./support/served.ts";
+import { doorPort } from "./support/service.ts";
 import { waitFor } from "./support/wait.ts";
 
 // Allow and block lists: the agent's own, through the poller (addresses,
@@ -19,7 +19,6 @@ import { waitFor } from "./support/wait.ts";
 /** GTUBE (spamassassin.apache.org/gtube): the string every spam filter is meant to reject. */
 const GTUBE = "XJS*C4JDBQADN1.NSBN3*2IDNEN*GTUBE-STANDARD-ANTI-UBE-TEST-EMAIL*C.34X";
 
-const PORT = await freePort();
 const ADMIN = "admin-token-senders-0123456789";
 const INBOUND = "inbound-token-senders-0123456789";
 
@@ -36,7 +35,7 @@ const { svc, api, x, dovecot, provider } = served({
   imap: true,
   smtp: true,
   env: () => ({
-    SMTP_INGRESS_PORT: String(PORT),
+    SMTP_INGRESS_PORT: "0",
     SMTP_INGRESS_HOST: "127.0.0.1",
     ADMIN_TOKEN: ADMIN,
     INBOUND_TOKEN: INBOUND,
@@ -48,7 +47,7 @@ const admin = adminOf(api, ADMIN);
 
 /** One SMTP dialogue on a raw socket: each command's reply, after the banner's. */
 async function dialogue(commands: string[]): Promise<string[]> {
-  const socket = connect(PORT, "127.0.0.1");
+  const socket = connect(doorPort(svc), "127.0.0.1");
   let buffered = "";
   const waiting: ((reply: string) => void)[] = [];
   socket.on("data", (chunk) => {

@@ -4,14 +4,13 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
-import nodemailer from "nodemailer";
+import nodemailer, { type SendMailOptions } from "nodemailer";
 import MailComposer from "nodemailer/lib/mail-composer";
 import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { refuseSubject } from "./support/faults.ts";
-import { freePort } from "./support/process.ts";
 import { served } from "./support/served.ts";
-import { type TestService, withService } from "./support/service.ts";
+import { doorPort, type TestService, withService } from "./support/service.ts";
 import { sseSubscription } from "./support/streams.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -19,13 +18,12 @@ import { waitFor } from "./support/wait.ts";
 // raw socket for the protocol's edges. Each RCPT TO answered by the filing
 // rules, the message filed before the 250, a retry not filed twice.
 
-const PORT = await freePort();
 const ADMIN = "admin-token-smtp-door-0123456789";
 const INBOUND = "inbound-token-smtp-door-0123456789";
 const MAX_BYTES = 100_000;
 const { api, svc, x } = served({
   env: {
-    SMTP_INGRESS_PORT: String(PORT),
+    SMTP_INGRESS_PORT: "0",
     SMTP_INGRESS_HOST: "127.0.0.1",
     INBOUND_MAX_BYTES: String(MAX_BYTES),
     ADMIN_TOKEN: ADMIN,
@@ -34,10 +32,14 @@ const { api, svc, x } = served({
   },
 });
 
-const client = nodemailer.createTransport({ host: "127.0.0.1", port: PORT, secure: false, ignoreTLS: true });
+/** nodemailer to the door, once it listens. */
+const client = {
+  sendMail: (message: SendMailOptions) =>
+    nodemailer.createTransport({ host: "127.0.0.1", port: doorPort(svc), ignoreTLS: true }).sendMail(message),
+};
 
 /** A client on a raw socket: each reply as the server wrote it, and everything heard. */
-async function talk(port = PORT) {
+async function talk(port = doorPort(svc)) {
   const socket: Socket = connect(port, "127.0.0.1");
   let buffered = "";
   let heard = "";
@@ -74,7 +76,7 @@ async function talk(port = PORT) {
 }
 
 /** A plain SMTP dialogue: the banner, then each command's reply. */
-async function dialogue(commands: string[], port = PORT): Promise<string[]> {
+async function dialogue(commands: string[], port = doorPort(svc)): Promise<string[]> {
   const client = await talk(port);
   const replies = [client.banner];
   for (const command of commands) replies.push(...(await client.say(command)));

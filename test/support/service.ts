@@ -66,6 +66,16 @@ export interface TestService {
   stop(): Promise<void>;
 }
 
+/**
+ * The port an instance's SMTP door listens on, the first instance's unless told. Tests open their doors with
+ * SMTP_INGRESS_PORT "0": a port picked before the service starts can be taken meanwhile by another file's process.
+ */
+export function doorPort(svc: Pick<TestService, "logs">, instance = 0): number {
+  const listening = svc.logs.find((line) => line.event === "smtp_ingress_listening" && line.instance === instance);
+  if (!listening) throw new Error(`instance ${instance} has no SMTP door`);
+  return listening.fields.port as number;
+}
+
 export async function startTestService(
   env: Record<string, string> = {},
   database = freshDatabase(),
