@@ -7,6 +7,7 @@ import { inboxOf } from "./support/inbox.ts";
 import { deliveredTo, messageId as freshMessageId, rawMessage, reportAbout } from "./support/mail.ts";
 import { callTool, connectMcp } from "./support/mcp.ts";
 import { served } from "./support/served.ts";
+import { doorPort } from "./support/service.ts";
 import { WAIT_MS, waitFor } from "./support/wait.ts";
 import { WebhookReceiver } from "./support/webhook-receiver.ts";
 
@@ -55,8 +56,7 @@ const { svc, api, x, dovecot, provider } = served({
 
 /** The SMTP door of an instance, the first unless told. */
 function door(instance = 0) {
-  const listening = svc.logs.find((line) => line.event === "smtp_ingress_listening" && line.instance === instance);
-  return nodemailer.createTransport({ host: "127.0.0.1", port: Number(listening?.fields.port), ignoreTLS: true });
+  return nodemailer.createTransport({ host: "127.0.0.1", port: doorPort(svc, instance), ignoreTLS: true });
 }
 
 const address = (agent: TestAgent) => `${agent.id}@mail.example`;

@@ -10,7 +10,7 @@ import { describe, expect, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { refuseSubject } from "./support/faults.ts";
 import { served } from "./support/served.ts";
-import { doorPort, type TestService, withService } from "./support/service.ts";
+import { doorPort, withService } from "./support/service.ts";
 import { sseSubscription } from "./support/streams.ts";
 import { waitFor } from "./support/wait.ts";
 
@@ -98,13 +98,6 @@ const sentTwice = (agent: TestAgent, subject: string) => ({
   text: "Hello.",
   messageId: `<${subject.toLowerCase().replace(/\W+/g, "-")}-${agent.id}@sender.example>`,
 });
-
-/** The port each instance's door listens on, the first instance's first. */
-const doorPorts = (svc: TestService) =>
-  svc.logs
-    .filter((line) => line.event === "smtp_ingress_listening")
-    .sort((a, b) => a.instance - b.instance)
-    .map((line) => line.fields.port as number);
 
 /** An instance of its own with a door on a free port. */
 const ownDoor = (env: Record<string, string>) => ({
@@ -356,7 +349,7 @@ describe("timeouts and LMTP", () => {
   test("an idle client is closed; a message still trickling in at the DATA timeout is cut off and nothing of it kept", async () => {
     const env = ownDoor({ SMTP_INGRESS_IDLE_TIMEOUT_SECONDS: "2", SMTP_INGRESS_DATA_TIMEOUT_SECONDS: "3" });
     await withService(env, async (own) => {
-      const [port] = doorPorts(own);
+      const port = doorPort(own);
       const agent = await createVerifiedAgent(new Api(own.url), x);
       const idle = await talk(port);
       await idle.say("EHLO client.example");
@@ -385,7 +378,7 @@ describe("timeouts and LMTP", () => {
 
   test("over LMTP each recipient is answered on its own after DATA", async () => {
     await withService(ownDoor({ SMTP_INGRESS_LMTP: "true" }), async (own) => {
-      const [port] = doorPorts(own);
+      const port = doorPort(own);
       const ownApi = new Api(own.url);
       const [roomy, small] = [await createVerifiedAgent(ownApi, x), await createVerifiedAgent(ownApi, x)];
       // Room left at RCPT TO, none for the message once it arrives.
@@ -417,7 +410,7 @@ describe("two instances on one database", () => {
     async () => {
       await withService(ownDoor({}), async (own) => {
         const other = await own.startAnother();
-        const [port] = doorPorts(own);
+        const port = doorPort(own);
         const agent = await createVerifiedAgent(new Api(own.url), x);
         const events = `subscription($id: ID!, $types: [String!]) {
           mailEvents(agentId: $id, types: $types) { type data }
@@ -443,7 +436,7 @@ describe("two instances on one database", () => {
   test("both take mail for the same agent at once; its storage holds exactly what was filed, never past its limit", async () => {
     await withService(ownDoor({}), async (own) => {
       await own.startAnother();
-      const ports = doorPorts(own);
+      const ports = own.instances.map((_, instance) => doorPort(own, instance));
       expect(ports).toHaveLength(2);
       const ownApi = new Api(own.url);
       const agent = await createVerifiedAgent(ownApi, x);
@@ -523,7 +516,7 @@ describe("STARTTLS", () => {
       SMTP_INGRESS_TLS_KEY: join(dir, "key.pem"),
     };
     await withService(env, async (own) => {
-      const port = own.logs.find((line) => line.event === "smtp_ingress_listening")?.fields.port as number;
+      const port = doorPort(own);
       const agent = await createVerifiedAgent(new Api(own.url), x);
       const door = nodemailer.createTransport({
         host: "127.0.0.1",
