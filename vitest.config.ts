@@ -19,7 +19,8 @@ export default defineConfig({
     projects: [
       // Files share their worker's modules (no isolation): each would otherwise load Prisma, the parsers,
       // the domain and the service anew (a fifth of the suite's time on two cores). No module of the service
-      // or of test/support keeps state between files: each file starts its own services and peers.
+      // or of test/support keeps state between files, but for the next port freePort tries: each file starts
+      // its own services and peers.
       { extends: true, test: { name: "unit", include: ["src/**/*.test.ts", "scripts/**/*.test.ts"] } },
       { extends: true, test: { name: "sqlite", include: ["test/**/*.test.ts"], env: { TEST_DATABASE: "sqlite" } } },
       {

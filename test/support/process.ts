@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readFileSync, rmSync } from "node:fs";
-import { type AddressInfo, createServer } from "node:net";
+import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { emptyZone } from "./dns-server.ts";
 
@@ -48,13 +48,33 @@ async function answering(port: number): Promise<number> {
   }
 }
 
-/** A port nothing listens on now. */
-export async function freePort(): Promise<number> {
+/** Ports each test worker chooses from, and the next it tries. */
+const BLOCK = 200;
+let nextInBlock = 0;
+
+/** Whether a server could listen on the port now. */
+function bindable(port: number): Promise<boolean> {
   const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
+  return new Promise((resolve) => {
+    server.once("error", () => resolve(false));
+    server.listen(port, "127.0.0.1", () => server.close(() => resolve(true)));
+  });
+}
+
+/**
+ * A port nothing listens on, for a server started later (a daemon, or the service told its port). It lies
+ * below the kernel's ephemeral range, where no server on port 0 and no outgoing connection lands, in a block
+ * of this worker's own (VITEST_POOL_ID: no two workers at once share one), so nothing else can take it
+ * before the server binds it, as a port the kernel handed out could be.
+ */
+export async function freePort(): Promise<number> {
+  const [ephemeral = "32768"] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
+  const first = Number(ephemeral) - (Number(process.env.VITEST_POOL_ID ?? 0) + 1) * BLOCK;
+  for (let tried = 0; tried < BLOCK; tried++) {
+    const port = first + (nextInBlock++ % BLOCK);
+    if (await bindable(port)) return port;
+  }
+  throw new Error(`Every port from ${first} to ${first + BLOCK - 1} is in use`);
 }
 
 export async function spawnService(env: Record<string, string>): Promise<ServiceProcess> {
