@@ -66,6 +66,16 @@ test("a HELO written as an address literal is never the client: the address the 
   expect(exim).toEqual({ ip: "198.51.100.7", helo: "[209.85.220.41]", sender: "" });
 });
 
+test("a HELO of several words with a `by` among them leaves its line unread, and SPF's client unknown", () => {
+  // Postfix writes `HELO x by mx.example.org` so, the words joined: the first `by` is not the server's.
+  expect(
+    traced(
+      "Received: from x by mx.example.org (unknown [203.0.113.66])\r\n\tby mx.example.org (Postfix) with ESMTP id 8; x",
+      "Received: from mail.bank.example (mail.bank.example [192.0.2.10]) by mx.example.org; forged",
+    ),
+  ).toBeNull();
+});
+
 test("the header section ends at its first empty line, of bare LFs too: a Received line below it is the sender's", () => {
   const raw = Buffer.from(
     "Return-Path: <bounce@sender.example>\r\n" +

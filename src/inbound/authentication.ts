@@ -73,9 +73,12 @@ const ADDRESS_LITERAL = /\[(?:IPv6:)?([0-9a-f:.]+)\]/gi;
  * address is the one the receiving server wrote of its peer: the last literal of the comment after the HELO
  * (Postfix, Sendmail and Gmail write `from HELO (name [address])`, Exim `from name ([address] helo=HELO)`), or
  * the first word when the comment names none (Exim's `from [address] (helo=HELO)`). Never a literal the client
- * gave as its HELO: `HELO [192.0.2.1]` names an address of the client's choosing.
+ * gave as its HELO: `HELO [192.0.2.1]` names an address of the client's choosing. A line with a second `by` is
+ * none: Postfix joins a HELO of several words with spaces, so `HELO x by mx.example.org` would pass for the
+ * server's own clause, naming no peer, and the line would be read as a hop between the operator's hosts.
  */
 function hopOf(received: string): { helo: string; ip: string | null; by: string } | null {
+  if (received.match(/(?:^|\s)by\s/gi)?.length !== 1) return null;
   const hop = /^(?:from\s+(\S+)([\s\S]*?)\s+)?by\s+([^\s;]+)/i.exec(received);
   if (!hop?.[3]) return null;
   const first = hop[1] ?? "";
