@@ -85,6 +85,26 @@ function headerValue(line: string): string {
     .trim();
 }
 
+// A sender's identifiers are shown beside the fence, outside it (an email's Message-ID, an attachment's type
+// and Content-ID), and screening reads none of them: each is kept only as its grammar writes it, with no room
+// for a sentence (no space), else as none.
+
+/** A Message-ID as RFC 5322 3.6.4 writes it, `<left@right>`, each side printable ASCII. */
+const MESSAGE_ID = /^<[\x21-\x3b\x3d\x3f\x41-\x7e]+@[\x21-\x3b\x3d\x3f\x41-\x7e]+>$/;
+/** A Content-ID (RFC 2392), with or without its angle brackets, as mail clients write it. */
+const CONTENT_ID = /^<?[\x21-\x3b\x3d\x3f-\x7e]+>?$/;
+/** A media type, `type/subtype`, of RFC 6838's restricted names. */
+const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
+
+const messageIdOf = (value: string | undefined) => (value && MESSAGE_ID.test(value) ? value : null);
+const contentIdOf = (value: string | undefined) => (value && CONTENT_ID.test(value) ? value : null);
+
+/** A part's media type, lower case; one that is no media type is application/octet-stream. */
+function mediaTypeOf(attachment: Attachment): string {
+  const type = attachment.contentType.toLowerCase();
+  return MEDIA_TYPE.test(type) ? type : "application/octet-stream";
+}
+
 /** A part's name as given, else one made from its position and type. */
 function filenameOf(attachment: Attachment, position: number): string {
   const given =
@@ -92,16 +112,16 @@ function filenameOf(attachment: Attachment, position: number): string {
     storable(attachment.filename)
       .replace(/\p{Cc}/gu, "")
       .trim();
-  return given || `attachment-${position + 1}.${detectExtension(attachment.contentType)}`;
+  return given || `attachment-${position + 1}.${detectExtension(mediaTypeOf(attachment))}`;
 }
 
 function attachmentInfo(attachment: Attachment, position: number): AttachmentInfo {
   return {
     position,
     filename: filenameOf(attachment, position),
-    contentType: attachment.contentType.toLowerCase(),
+    contentType: mediaTypeOf(attachment),
     size: attachment.size,
-    contentId: storableOrNull(attachment.contentId),
+    contentId: contentIdOf(attachment.contentId),
     inline: attachment.contentDisposition === "inline" || attachment.related === true,
     sha256: attachment.checksum,
   };
@@ -109,7 +129,7 @@ function attachmentInfo(attachment: Attachment, position: number): AttachmentInf
 
 /** An attachment as the screening reads it: its name, and the text of a text part (screening bounds how much). */
 function screenedPart(attachment: Attachment, position: number) {
-  const contentType = attachment.contentType.toLowerCase();
+  const contentType = mediaTypeOf(attachment);
   const text = contentType.startsWith("text/") ? attachment.content.toString("utf8") : null;
   return { filename: filenameOf(attachment, position), contentType, text };
 }
@@ -179,7 +199,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
   const messageIdLine = mail.headerLines.find((line) => line.key === "message-id");
   // The first: the delivering server writes its own on top (RFC 5321 4.4), above any the sender wrote.
   const returnPathLine = mail.headerLines.find((line) => line.key === "return-path");
-  const messageId = storableOrNull(messageIdLine && headerValue(messageIdLine.line));
+  const messageId = messageIdOf(messageIdLine && headerValue(messageIdLine.line));
   const storables = (addresses: string[]) => addresses.map(storable);
   const subject = mail.subject === undefined ? null : storable(mail.subject);
   // mailparser reports a missing text part as an empty string.
