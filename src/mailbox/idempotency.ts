@@ -80,7 +80,7 @@ export async function runOnce<T>(
   services: Services,
   agentId: string,
   key: string | null | undefined,
-  request: { operation: string; input: unknown },
+  request: { operation: string; input: unknown; hidden?: string | null },
   codec: AnswerCodec<T>,
   work: () => Promise<T>,
 ): Promise<T> {

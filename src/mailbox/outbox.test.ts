@@ -2,8 +2,11 @@ import { describe, expect, test } from "vitest";
 import type { FinalOutcome } from "../outbound/delivery.ts";
 import { memoryOfFile } from "../testing/memory.ts";
 import { isPending, sendDueDrafts } from "./drafts.ts";
+import { listEmails, readerOf, updateEmail } from "./emails.ts";
 import { sendEmail } from "./outbox.ts";
+import { FULL_GRANT } from "./permissions.ts";
 import type { AgentRecord } from "./records.ts";
+import { forwardEmail, replyToEmail } from "./replies.ts";
 import { getSent, listSent, sendQuota } from "./sending.ts";
 
 // Sending through the outbox: the provider is asked once, the day's send and
@@ -127,6 +130,32 @@ describe("Idempotency-Key", () => {
     });
     const other = await memory.agent("stranger");
     expect((await sent(other, message("Other"), "key-2")).subject).toBe("Other");
+  });
+
+  test("a key barred from junk is never answered what a key that sees junk was: its retry is another request", async () => {
+    const agent = await memory.agent("junkreplier");
+    await memory.mailTo(agent, { Subject: "Secret junk" });
+    const [email] = (await listEmails(memory.services, agent, { limit: 1 })).data;
+    if (!email) throw new Error("nothing was filed");
+    await updateEmail(memory.services, agent, email.id, { folder: "junk" });
+    const sees = { ...agent, ...readerOf(agent, FULL_GRANT) };
+    const barred = { ...agent, ...readerOf(agent, { ...FULL_GRANT, hideJunk: true }) };
+    const forward = { to: ["pat@elsewhere.example"], text: "FYI" };
+    expect(await forwardEmail(memory.services, sees, email.id, forward, "key-j1")).toMatchObject({
+      subject: "Fwd: Secret junk",
+    });
+    expect(await replyToEmail(memory.services, sees, email.id, { text: "Thanks" }, "key-j2")).toMatchObject({
+      subject: "Re: Secret junk",
+    });
+    const reused = { kind: "UNPROCESSABLE_CONTENT", details: { code: "IDEMPOTENCY_KEY_REUSED" } };
+    await expect(forwardEmail(memory.services, barred, email.id, forward, "key-j1")).rejects.toMatchObject(reused);
+    await expect(replyToEmail(memory.services, barred, email.id, { text: "Thanks" }, "key-j2")).rejects.toMatchObject(
+      reused,
+    );
+    // A key of its own is answered as without one: the junk is not there.
+    await expect(forwardEmail(memory.services, barred, email.id, forward, "key-j3")).rejects.toMatchObject({
+      kind: "NOT_FOUND",
+    });
   });
 
   test("a refusal of ours is kept for the retry; a fault of the provider is not", async () => {

@@ -51,6 +51,11 @@ export interface SendRequest {
   inReplyTo?: string;
   /** Whether it forwards a received email, which a draft it waits as quotes (and says so). */
   forwards?: boolean;
+  /**
+   * The folder the caller may not read, when the answer shows a received email (a reply's or forward's): part
+   * of the request, so that a key barred from junk is never answered what a key that sees junk was.
+   */
+  hidden?: string | null;
 }
 
 /** Runs a send once per Idempotency-Key (see idempotency.ts): now, at its time, or once a person approves it. */
@@ -61,8 +66,8 @@ export function sendOnce(
   request: SendRequest,
   outgoing: () => Promise<Outgoing>,
 ): Promise<SendResult> {
-  const { operation, input, sendAt, inReplyTo = null, forwards = false } = request;
-  return runOnce(services, agent.id, key, { operation, input }, SEND_ANSWER, async () => {
+  const { operation, input, sendAt, inReplyTo = null, forwards = false, hidden } = request;
+  return runOnce(services, agent.id, key, { operation, input, hidden }, SEND_ANSWER, async () => {
     const out = checkedOutgoing(await outgoing());
     const later = sendAt != null && sendAt.getTime() > services.clock.now().getTime() + NOW_MS;
     const hold = !later && (await mustHold(services, agent, out));

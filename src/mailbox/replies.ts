@@ -31,7 +31,13 @@ export function replyToEmail(
   input: ReplyInput,
   idempotencyKey?: string | null,
 ): Promise<SendResult> {
-  const request = { operation: "reply", input: { emailId, ...input }, sendAt: input.sendAt, inReplyTo: emailId };
+  const request = {
+    operation: "reply",
+    input: { emailId, ...input },
+    sendAt: input.sendAt,
+    inReplyTo: emailId,
+    hidden: agent.hidden,
+  };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
     const original = await getEmail(services, agent, emailId);
     const own = addressOf(agent, services.config);
@@ -91,7 +97,13 @@ export function forwardEmail(
   input: ForwardInput,
   idempotencyKey?: string | null,
 ): Promise<SendResult> {
-  const request = { operation: "forward", input: { emailId, ...input }, sendAt: input.sendAt, forwards: true };
+  const request = {
+    operation: "forward",
+    input: { emailId, ...input },
+    sendAt: input.sendAt,
+    forwards: true,
+    hidden: agent.hidden,
+  };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
     const recipients = checkedRecipients({ to: input.to }, services.config.mailDomains);
     const added = checkedAttachments(input.attachments);
