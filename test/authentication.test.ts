@@ -484,6 +484,34 @@ describe("SPF's client is the one that handed the message over, never a Received
   });
 });
 
+describe("TRUSTED_AUTHSERV_ID and the SMTP door", () => {
+  test("the door that is the MX checks the message itself: a header naming the trusted server is the sender's", async () => {
+    const vouching =
+      "Authentication-Results: mx.mail.example; spf=pass smtp.mailfrom=bounce@signed.example;\r\n" +
+      " dkim=pass header.d=signed.example; dmarc=pass header.from=signed.example\r\n";
+    await withDoor({ TRUSTED_AUTHSERV_ID: "mx.mail.example" }, async (port, service) => {
+      const mine = await createVerifiedAgent(service, x);
+      const raw = vouching + unsigned("vouched by itself", "billing@signed.example", mine);
+      expect((await converse(port, "", sending("bounce@signed.example", raw, mine))).at(-2)).toMatch(/^250 /);
+      expect(await verdictsOf("vouched by itself", service, mine)).toEqual({
+        spf: "fail",
+        dkim: "none",
+        dmarc: "fail",
+        arc: "none",
+        verdict: "fail",
+      });
+    });
+    // Behind the operator's MTA (LMTP), that MTA wrote it, and it is read.
+    await withDoor({ SMTP_INGRESS_LMTP: "true", TRUSTED_AUTHSERV_ID: "mx.mail.example" }, async (port, service) => {
+      const mine = await createVerifiedAgent(service, x);
+      const raw = vouching + unsigned("vouched by the MTA", "billing@signed.example", mine);
+      const lmtp = sending("bounce@signed.example", raw, mine, "LHLO mx.mail.example");
+      expect((await converse(port, "", lmtp)).at(-2)).toMatch(/^250 /);
+      expect(await verdictsOf("vouched by the MTA", service, mine)).toMatchObject({ dmarc: "pass", verdict: "pass" });
+    });
+  });
+});
+
 describe("the SMTP door behind a proxy (SMTP_INGRESS_TRUSTED_PROXIES)", () => {
   /** Runs `run` against a door that believes PROXY headers from 127.0.0.1 only, and its API. */
   const behindProxy = (run: (port: number, service: Api) => Promise<void>) =>

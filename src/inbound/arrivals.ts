@@ -147,7 +147,7 @@ export class BatchReader {
     // The catch-all's server recorded the envelope on top: Return-Path, and X-Original-To and its kin.
     const envelope = { from: message.returnPath, to: message.envelopeTo.map((address) => address.toLowerCase()) };
     const [authentication, scans] = await Promise.all([
-      this.#authenticate(raw, message.from.address, client),
+      this.#authenticate(raw, message.from.address, client, false),
       this.#scan(raw, {
         clientAddress: client?.ip ?? null,
         helo: client?.helo ?? null,

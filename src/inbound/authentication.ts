@@ -18,7 +18,8 @@ import { headerEnd } from "./parse.ts";
 // itself with mailauth (SPF for the client that handed it over, DKIM, ARC,
 // DMARC), or, with TRUSTED_AUTHSERV_ID, it reads the verdicts that server
 // wrote; anybody can write an Authentication-Results header, so every other
-// server's is ignored. SPF's client is never taken from a Received line the
+// server's is ignored, and so is every one in mail the SMTP door took from
+// the sender's own server (it is the MX, and checks that mail itself). SPF's client is never taken from a Received line the
 // sender could have written: the doors name it (the SMTP door's peer or the
 // client its trusted proxy names, /inbound/raw's X-Client-Ip), and the
 // catch-all reads only the lines its own hosts wrote (tracedClient).
@@ -31,18 +32,30 @@ export interface SpfClient {
   sender: string;
 }
 
-export type Authenticator = (raw: Buffer, fromAddress: string, client: SpfClient | null) => Promise<SenderChecks>;
+/**
+ * `direct`: the message came straight from the sender's server, the SMTP door being the MX, so no server of the
+ * operator's wrote an Authentication-Results above it: one naming TRUSTED_AUTHSERV_ID is the sender's own, and the
+ * message is checked here.
+ */
+export type Authenticator = (
+  raw: Buffer,
+  fromAddress: string,
+  client: SpfClient | null,
+  direct: boolean,
+) => Promise<SenderChecks>;
 
 /** Never throws: mail whose checks break is filed all the same, as not evaluated. */
 export function authenticator(config: Config, log: Logger): Authenticator {
-  const trusted = config.trustedAuthservId;
-  if (trusted !== null) return async (raw, fromAddress) => fromTrustedHeaders(raw, fromAddress, trusted);
   const lookup = dnsLookup(config.dnsServers);
-  return (raw, fromAddress, client) =>
+  const check = (raw: Buffer, fromAddress: string, client: SpfClient | null) =>
     checked(raw, fromAddress, client, lookup, config.mailDomain).catch((error) => {
       log("warn", "authentication_failed", { error: describeFault(error) });
       return NOT_EVALUATED;
     });
+  const trusted = config.trustedAuthservId;
+  if (trusted === null) return check;
+  return async (raw, fromAddress, client, direct) =>
+    direct ? check(raw, fromAddress, client) : fromTrustedHeaders(raw, fromAddress, trusted);
 }
 
 /**

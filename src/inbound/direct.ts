@@ -70,6 +70,9 @@ function outsideClientOf(body: Buffer, { client, from, relayed }: Envelope, ownH
   return outside && { ...outside, sender };
 }
 
+/** Whether the sender's own server handed it over: the SMTP door is the MX (LMTP has the operator's MTA between, /inbound/raw a provider). */
+const fromSendersServer = ({ relayed, refusable }: Envelope) => refusable && !relayed;
+
 /** Each recipient's outcome in the envelope's order: as filed, else refused by its sender lists before reading. */
 function inEnvelopeOrder(recipients: string[], filed: Filed[]): Filed[] {
   return recipients.map(
@@ -89,7 +92,7 @@ export function startDirectIntake(services: Services): DirectIntake {
     const client = outsideClientOf(body, envelope, config.trustedMxHosts);
     const { recipients } = envelope;
     const [authentication, scans] = await Promise.all([
-      authenticate(raw, message.from.address, client),
+      authenticate(raw, message.from.address, client, fromSendersServer(envelope)),
       scan(raw, {
         clientAddress: client?.ip ?? null,
         helo: client?.helo ?? null,
