@@ -71,6 +71,18 @@ export async function referencesOf({ prisma }: Store, agentId: string, messageId
 // Threading runs inside the transaction that stores a message, which is our
 // own (filing's with its cursor, sending's with its quota): raw SQL.
 
+/**
+ * Whether the agent sent a message of this Message-ID: an id a message already has, not one only named. (A
+ * received message of the id is one filed already: a second is a duplicate, never threaded.)
+ */
+export async function sentMessageOf(tx: Tx, agentId: string, messageId: string): Promise<boolean> {
+  const row = await tx.one(`SELECT 1 AS "sent" FROM "SentEmail" WHERE "messageId" = ? AND "agentId" = ?`, [
+    messageId,
+    agentId,
+  ]);
+  return row !== undefined;
+}
+
 /** The threads these Message-IDs of the agent belong to, by id. */
 export async function threadsOfIds(tx: Tx, agentId: string, messageIds: string[]): Promise<Map<string, string>> {
   if (messageIds.length === 0) return new Map();

@@ -100,6 +100,30 @@ describe("threading sent mail", () => {
     const answer = await receive(agent, "t2", { "In-Reply-To": reply.messageId, References: reply.messageId });
     expect(answer.threadId).toBe(email.threadId);
   });
+
+  test("a stranger writing a sent message's Message-ID as his own moves no conversation, and joins none", async () => {
+    /** An agent's conversation with Alice, its reply in it, and Mallory's of one message; a recipient of the reply. */
+    const conversations = async (id: string) => {
+      const agent = await memory.agent(id);
+      const alice = await receive(agent, `${id}-alice`, { Subject: "Contract" });
+      const reply = await replyToEmail(memory.services, agent, alice.id, { text: "Signed." });
+      if (isPending(reply)) throw new Error("the reply waits");
+      const mallory = await receive(agent, `${id}-mallory`, { Subject: "Hello" });
+      return { agent, alice, mallory, own: { "Message-ID": reply.messageId, Subject: "Re: Contract" } };
+    };
+    // Mallory knows the reply's Message-ID, and writes it as his message's, answering his own.
+    const merged = await conversations("impersonated1");
+    const merging = await receive(merged.agent, "x", { ...merged.own, ...answering("impersonated1-mallory") });
+    expect(merging.threadId).toBe(merged.mallory.threadId);
+    expect(await sizeOf(merged.agent, merged.alice.threadId)).toEqual({ received: 1, sent: 1 });
+    expect(await sizeOf(merged.agent, merged.mallory.threadId)).toEqual({ received: 2, sent: 0 });
+    // Or answering nothing: his message starts a thread of its own.
+    const joined = await conversations("impersonated2");
+    const alone = await receive(joined.agent, "y", joined.own);
+    expect(alone.subject).toBe("Re: Contract");
+    expect(alone.threadId).not.toBe(joined.alice.threadId);
+    expect(await sizeOf(joined.agent, joined.alice.threadId)).toEqual({ received: 1, sent: 1 });
+  });
 });
 
 describe("a thread's messages", () => {

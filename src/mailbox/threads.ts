@@ -6,6 +6,7 @@ import {
   insertThread,
   mergeThread,
   referencesOf,
+  sentMessageOf,
   threadSlice as sliceOfThreads,
   type ThreadQuery,
   threadById,
@@ -67,6 +68,17 @@ const parentThread = (parents: string[], known: Map<string, string>) =>
   parents.map((id) => known.get(id)).find((id) => id !== undefined);
 
 /**
+ * The thread, other than `joined`, waiting for the message as the missing parent its children named, or
+ * undefined. Not one that holds the message the agent sent under that id: a stranger who writes it as his own
+ * (he was a recipient) would pull the agent's conversation into his, or his message into it.
+ */
+async function waitingThread(tx: Tx, agentId: string, own: string | null, known: Map<string, string>, joined?: string) {
+  const waiting = own === null ? undefined : known.get(own);
+  if (own === null || waiting === undefined || waiting === joined) return undefined;
+  return (await sentMessageOf(tx, agentId, own)) ? undefined : waiting;
+}
+
+/**
  * The thread a new message joins, inside the transaction that stores it:
  * its parent's, found through In-Reply-To, then References newest first;
  * else the thread of children that came before it, waiting for it as their
@@ -77,7 +89,7 @@ export async function joinThread(tx: Tx, message: Threading): Promise<string> {
   const { own, parents, ids } = threadIdsOf(message);
   const subject = baseSubject(message.subject);
   const known = await threadsOfIds(tx, agentId, ids);
-  const named = message.threadId ?? parentThread(parents, known) ?? (own ? known.get(own) : undefined);
+  const named = message.threadId ?? parentThread(parents, known) ?? (await waitingThread(tx, agentId, own, known));
   // A thread named when the message was written (a draft's) may have been deleted since: it starts anew.
   const started = named === undefined || !(await widenThread(tx, named, subject, at, at));
   const threadId = started ? randomUUID() : named;
@@ -127,8 +139,8 @@ export async function settleThread(
     await mergeThread(tx, threadId, parent);
     threadId = parent;
   }
-  const waiting = own ? known.get(own) : undefined;
-  if (waiting !== undefined && waiting !== threadId) await mergeThread(tx, waiting, threadId);
+  const waiting = await waitingThread(tx, message.agentId, own, known, threadId);
+  if (waiting !== undefined) await mergeThread(tx, waiting, threadId);
   return threadId;
 }
 
