@@ -5,7 +5,7 @@ import type { AttachmentInfo, IncomingMessage } from "../mailbox/filing.ts";
 import { messageIdsIn, parseMime } from "../mailbox/mime.ts";
 import { bareReading, readingOf } from "../mailbox/reading/index.ts";
 import { addressParts } from "../mailbox/records.ts";
-import { screen } from "../mailbox/screening/index.ts";
+import { SCREENED, screen } from "../mailbox/screening/index.ts";
 import { autoSubmittedOf } from "./auto-submitted.ts";
 import { reportOf } from "./reports.ts";
 
@@ -78,6 +78,12 @@ function storableOrNull(text: string | null | undefined): string | null {
   return text ? storable(text) : null;
 }
 
+/** A short field as far as screening reads it (SCREENED), not ending in half a character. */
+function screenedHead(text: string, length: number): string {
+  const head = text.slice(0, length);
+  return /[\uD800-\uDBFF]$/.test(head) ? head.slice(0, -1) : head;
+}
+
 function headerValue(line: string): string {
   return line
     .slice(line.indexOf(":") + 1)
@@ -105,11 +111,12 @@ function mediaTypeOf(attachment: Attachment): string {
   return MEDIA_TYPE.test(type) ? type : "application/octet-stream";
 }
 
-/** A part's name as given, else one made from its position and type. */
+/** A part's name as given (among the names screening reads), else one made from its position and type. */
 function filenameOf(attachment: Attachment, position: number): string {
   const given =
+    position < SCREENED.attachmentNames &&
     attachment.filename &&
-    storable(attachment.filename)
+    storable(screenedHead(attachment.filename, SCREENED.attachmentName))
       .replace(/\p{Cc}/gu, "")
       .trim();
   return given || `attachment-${position + 1}.${detectExtension(mediaTypeOf(attachment))}`;
@@ -170,7 +177,10 @@ type Mime = Awaited<ReturnType<typeof parseMime>>;
 function headOf(mail: Mime): MessageHead {
   const from = mail.from?.value[0];
   return {
-    from: { address: storable(from?.address ?? ""), name: storableOrNull(from?.name) },
+    from: {
+      address: storable(from?.address ?? ""),
+      name: storableOrNull(from?.name && screenedHead(from.name, SCREENED.fromName)),
+    },
     envelopeTo: mail.headerLines
       .filter((line) => ENVELOPE_HEADERS.has(line.key))
       .flatMap((line) => envelopeAddresses(headerValue(line.line))),
@@ -201,7 +211,7 @@ export async function parseMessage(raw: Buffer, { derive }: { derive: boolean })
   const returnPathLine = mail.headerLines.find((line) => line.key === "return-path");
   const messageId = messageIdOf(messageIdLine && headerValue(messageIdLine.line));
   const storables = (addresses: string[]) => addresses.map(storable);
-  const subject = mail.subject === undefined ? null : storable(mail.subject);
+  const subject = mail.subject === undefined ? null : storable(screenedHead(mail.subject, SCREENED.subject));
   // mailparser reports a missing text part as an empty string.
   const bodyText = storableOrNull(mail.text);
   const bodyHtml = typeof mail.html === "string" ? storable(mail.html) : null;

@@ -44,11 +44,12 @@ export interface ScreenInput {
   attachments: { filename: string | null; contentType: string; text: string | null }[];
 }
 
-const FROM_NAME_READ = 998;
-const SUBJECT_READ = 998;
+/**
+ * How much of the short fields screening reads: filing keeps no more of them (src/inbound/parse.ts), since an
+ * answer shows them outside the fence, and words past what was read would reach a model unscreened.
+ */
+export const SCREENED = { fromName: 998, subject: 998, attachmentNames: 100, attachmentName: 255 } as const;
 const TEXT_READ = 256 * 1024;
-const ATTACHMENT_NAMES_READ = 100;
-const ATTACHMENT_NAME_READ = 255;
 const ATTACHMENT_TEXTS_READ = 10;
 const ATTACHMENT_TEXT_READ = 64 * 1024;
 
@@ -64,9 +65,9 @@ function htmlSignals(html: string, where: SignalPlace): Signal[] {
 
 function attachmentSignals(attachments: ScreenInput["attachments"]): Signal[] {
   const names = attachments
-    .slice(0, ATTACHMENT_NAMES_READ)
+    .slice(0, SCREENED.attachmentNames)
     .flatMap(({ filename }) =>
-      filename ? textSignals(filename.slice(0, ATTACHMENT_NAME_READ), "attachment_name", { blobs: false }) : [],
+      filename ? textSignals(filename.slice(0, SCREENED.attachmentName), "attachment_name", { blobs: false }) : [],
     );
   const texts = attachments
     .filter((attachment) => attachment.text !== null)
@@ -103,8 +104,10 @@ export function withFileRead(screening: Screening, file: ScreenInput["attachment
 
 export function screen(message: ScreenInput): Screening {
   const signals = distinct([
-    ...(message.fromName ? textSignals(message.fromName.slice(0, FROM_NAME_READ), "from_name", { blobs: false }) : []),
-    ...(message.subject ? textSignals(message.subject.slice(0, SUBJECT_READ), "subject", { blobs: true }) : []),
+    ...(message.fromName
+      ? textSignals(message.fromName.slice(0, SCREENED.fromName), "from_name", { blobs: false })
+      : []),
+    ...(message.subject ? textSignals(message.subject.slice(0, SCREENED.subject), "subject", { blobs: true }) : []),
     ...(message.bodyText ? textSignals(message.bodyText.slice(0, TEXT_READ), "text", { blobs: true }) : []),
     ...(message.bodyHtml ? htmlSignals(message.bodyHtml, "html") : []),
     ...attachmentSignals(message.attachments),
