@@ -95,7 +95,7 @@ function hopOf(received: string): { helo: string; ip: string | null; by: string 
   const hop = /^(?:from\s+(\S+)([\s\S]*?)\s+)?by\s+([^\s;]+)/i.exec(received);
   if (!hop?.[3]) return null;
   const first = hop[1] ?? "";
-  const comment = (hop[2] ?? "").replace(/\bhelo=[^)]*/gi, "");
+  const comment = (hop[2] ?? "").replace(/\bhelo=[^\s)]*/gi, "");
   const literals = [...comment.matchAll(ADDRESS_LITERAL)].map((match) => match[1]);
   const ip = literals.at(-1) ?? /^\[(?:IPv6:)?([0-9a-f:.]+)\]$/i.exec(first)?.[1];
   return {
