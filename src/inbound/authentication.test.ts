@@ -74,6 +74,13 @@ test("a HELO of several words with a `by` among them leaves its line unread, and
       "Received: from mail.bank.example (mail.bank.example [192.0.2.10]) by mx.example.org; forged",
     ),
   ).toBeNull();
+  // Nor does a `helo=` among its words hide the address Postfix wrote after them.
+  expect(
+    traced(
+      "Received: from x helo=y (unknown [203.0.113.66])\r\n\tby mx.example.org (Postfix) with ESMTP id 9; x",
+      "Received: from mail.bank.example (mail.bank.example [192.0.2.10]) by mx.example.org; forged",
+    ),
+  ).toMatchObject({ ip: "203.0.113.66" });
 });
 
 test("the header section ends at its first empty line, of bare LFs too: a Received line below it is the sender's", () => {
