@@ -101,28 +101,34 @@ describe("threading sent mail", () => {
     expect(answer.threadId).toBe(email.threadId);
   });
 
-  test("a stranger writing a sent message's Message-ID as his own moves no conversation, and joins none", async () => {
-    /** An agent's conversation with Alice, its reply in it, and Mallory's of one message; a recipient of the reply. */
-    const conversations = async (id: string) => {
-      const agent = await memory.agent(id);
-      const alice = await receive(agent, `${id}-alice`, { Subject: "Contract" });
-      const reply = await replyToEmail(memory.services, agent, alice.id, { text: "Signed." });
-      if (isPending(reply)) throw new Error("the reply waits");
-      const mallory = await receive(agent, `${id}-mallory`, { Subject: "Hello" });
-      return { agent, alice, mallory, own: { "Message-ID": reply.messageId, Subject: "Re: Contract" } };
-    };
-    // Mallory knows the reply's Message-ID, and writes it as his message's, answering his own.
-    const merged = await conversations("impersonated1");
-    const merging = await receive(merged.agent, "x", { ...merged.own, ...answering("impersonated1-mallory") });
-    expect(merging.threadId).toBe(merged.mallory.threadId);
-    expect(await sizeOf(merged.agent, merged.alice.threadId)).toEqual({ received: 1, sent: 1 });
-    expect(await sizeOf(merged.agent, merged.mallory.threadId)).toEqual({ received: 2, sent: 0 });
-    // Or answering nothing: his message starts a thread of its own.
-    const joined = await conversations("impersonated2");
-    const alone = await receive(joined.agent, "y", joined.own);
-    expect(alone.subject).toBe("Re: Contract");
-    expect(alone.threadId).not.toBe(joined.alice.threadId);
-    expect(await sizeOf(joined.agent, joined.alice.threadId)).toEqual({ received: 1, sent: 1 });
+  test("a stranger writing a sent message's Message-ID as his own, answering his own, moves no conversation", async () => {
+    const agent = await memory.agent("impersonated");
+    const alice = await receive(agent, "impersonated-alice", { Subject: "Contract" });
+    const reply = await replyToEmail(memory.services, agent, alice.id, { text: "Signed." });
+    if (isPending(reply)) throw new Error("the reply waits");
+    const mallory = await receive(agent, "impersonated-mallory", { Subject: "Hello" });
+    // A recipient of the reply knows its Message-ID, and writes it as his message's, answering his own.
+    const own = { "Message-ID": reply.messageId, Subject: "Re: Contract" };
+    const merging = await receive(agent, "x", { ...own, ...answering("impersonated-mallory") });
+    expect(merging.threadId).toBe(mallory.threadId);
+    expect(await sizeOf(agent, alice.threadId)).toEqual({ received: 1, sent: 1 });
+    expect(await sizeOf(agent, mallory.threadId)).toEqual({ received: 2, sent: 0 });
+  });
+
+  test("a copy of the agent's own message coming back (a list's echo) joins its thread", async () => {
+    const agent = await memory.agent("echoed");
+    const email = await receive(agent, "echoed-q", { Subject: "Question" });
+    const reply = await replyToEmail(memory.services, agent, email.id, { text: "Answer." });
+    const post = await sendEmail(memory.services, agent, {
+      to: ["list@elsewhere.example"],
+      subject: "News",
+      text: ".",
+    });
+    if (isPending(reply) || isPending(post)) throw new Error("a send waits");
+    const echo = await receive(agent, "e", { "Message-ID": post.messageId, Subject: "[list] News" });
+    expect(echo.threadId).toBe(post.threadId);
+    const answerEcho = await receive(agent, "f", { "Message-ID": reply.messageId, ...answering("echoed-q") });
+    expect(answerEcho.threadId).toBe(email.threadId);
   });
 });
 

@@ -70,9 +70,10 @@ const parentThread = (parents: string[], known: Map<string, string>) =>
 /**
  * The thread, other than `joined`, waiting for the message as the missing parent its children named, or
  * undefined. Not one that holds the message the agent sent under that id: a stranger who writes it as his own
- * (he was a recipient) would pull the agent's conversation into his, or his message into it.
+ * (he was a recipient) and answers his own would pull the agent's conversation into his. (A message that only
+ * has that id joins that thread, as a copy of the agent's coming back does, and as a reply to it would.)
  */
-async function waitingThread(tx: Tx, agentId: string, own: string | null, known: Map<string, string>, joined?: string) {
+async function waitingThread(tx: Tx, agentId: string, own: string | null, known: Map<string, string>, joined: string) {
   const waiting = own === null ? undefined : known.get(own);
   if (own === null || waiting === undefined || waiting === joined) return undefined;
   return (await sentMessageOf(tx, agentId, own)) ? undefined : waiting;
@@ -89,7 +90,7 @@ export async function joinThread(tx: Tx, message: Threading): Promise<string> {
   const { own, parents, ids } = threadIdsOf(message);
   const subject = baseSubject(message.subject);
   const known = await threadsOfIds(tx, agentId, ids);
-  const named = message.threadId ?? parentThread(parents, known) ?? (await waitingThread(tx, agentId, own, known));
+  const named = message.threadId ?? parentThread(parents, known) ?? (own ? known.get(own) : undefined);
   // A thread named when the message was written (a draft's) may have been deleted since: it starts anew.
   const started = named === undefined || !(await widenThread(tx, named, subject, at, at));
   const threadId = started ? randomUUID() : named;
