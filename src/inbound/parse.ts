@@ -92,17 +92,16 @@ function headerValue(line: string): string {
 }
 
 // A sender's identifiers are shown beside the fence, outside it (an email's Message-ID, an attachment's type
-// and Content-ID), and screening reads none of them: each is kept only as its grammar writes it, with no room
-// for a sentence (no space), else as none.
+// and Content-ID), and screening reads none of them: each is kept only in its grammar, with no room for a space,
+// else as none.
 
-/** A Message-ID as RFC 5322 3.6.4 writes it, `<left@right>`, each side printable ASCII. */
-const MESSAGE_ID = /^<[\x21-\x3b\x3d\x3f\x41-\x7e]+@[\x21-\x3b\x3d\x3f\x41-\x7e]+>$/;
-/** A Content-ID (RFC 2392), with or without its angle brackets, as mail clients write it. */
+/** A Content-ID (RFC 2392), with or without its angle brackets, as mail clients write it: printable ASCII. */
 const CONTENT_ID = /^<?[\x21-\x3b\x3d\x3f-\x7e]+>?$/;
 /** A media type, `type/subtype`, of RFC 6838's restricted names. */
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}$/;
 
-const messageIdOf = (value: string | undefined) => (value && MESSAGE_ID.test(value) ? value : null);
+/** The message's own id, read as In-Reply-To and References are (messageIdsIn): its first `<…>` without spaces. */
+const messageIdOf = (value: string | undefined) => (value ? (messageIdsIn(value)[0] ?? null) : null);
 const contentIdOf = (value: string | undefined) => (value && CONTENT_ID.test(value) ? value : null);
 
 /** A part's media type, lower case; one that is no media type is application/octet-stream. */
