@@ -805,7 +805,7 @@ const SETTINGS = {
       expected: "a server name",
       valid: (v) => HOSTNAME.test(v),
       description:
-        "the server name whose `Authentication-Results` header is believed instead (your MX, which must remove such headers from incoming mail)",
+        "the server name whose `Authentication-Results` header is believed instead (your MX, which must remove such headers from incoming mail), in mail it handed over: the catch-all's, the LMTP door's, `/inbound/raw`'s; the SMTP door that is the MX checks its own",
     }),
     (id) => id?.toLowerCase() ?? null,
   ),

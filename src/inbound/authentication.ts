@@ -19,10 +19,11 @@ import { headerEnd } from "./parse.ts";
 // DMARC), or, with TRUSTED_AUTHSERV_ID, it reads the verdicts that server
 // wrote; anybody can write an Authentication-Results header, so every other
 // server's is ignored, and so is every one in mail the SMTP door took from
-// the sender's own server (it is the MX, and checks that mail itself). SPF's client is never taken from a Received line the
-// sender could have written: the doors name it (the SMTP door's peer or the
-// client its trusted proxy names, /inbound/raw's X-Client-Ip), and the
-// catch-all reads only the lines its own hosts wrote (tracedClient).
+// the sender's own server (it is the MX, and checks that mail itself).
+// SPF's client is never taken from a Received line the sender could have
+// written: the doors name it (the SMTP door's peer or the client its trusted
+// proxy names, /inbound/raw's X-Client-Ip), and the catch-all reads only the
+// lines its own hosts wrote (tracedClient).
 
 /** Who handed the message to the receiving side, as SPF checks it. */
 export interface SpfClient {

@@ -70,7 +70,10 @@ function outsideClientOf(body: Buffer, { client, from, relayed }: Envelope, ownH
   return outside && { ...outside, sender };
 }
 
-/** Whether the sender's own server handed it over: the SMTP door is the MX (LMTP has the operator's MTA between, /inbound/raw a provider). */
+/**
+ * Whether the sender's own server handed it over: the SMTP door is the MX (over LMTP the operator's MTA is
+ * between, at /inbound/raw a provider).
+ */
 const fromSendersServer = ({ relayed, refusable }: Envelope) => refusable && !relayed;
 
 /** Each recipient's outcome in the envelope's order: as filed, else refused by its sender lists before reading. */
