@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import { randomInt } from "node:crypto";
 import { readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { resolve } from "node:path";
@@ -48,9 +49,9 @@ async function answering(port: number): Promise<number> {
   }
 }
 
-/** Ports each test worker chooses from, and the next it tries. */
+/** Ports each test worker chooses from, and the next it tries: a place of its own in each run on this machine. */
 const BLOCK = 200;
-let nextInBlock = 0;
+let nextInBlock = randomInt(BLOCK);
 
 /** Whether a server could listen on the port now. */
 function bindable(port: number): Promise<boolean> {
@@ -61,15 +62,23 @@ function bindable(port: number): Promise<boolean> {
   });
 }
 
+/** The first port of this worker's block: below the kernel's ephemeral range, or above it when that starts low. */
+function workerBlock(): number {
+  const range = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8");
+  const [low = 32768, high = 60999] = range.trim().split(/\s+/).map(Number);
+  const worker = Number(process.env.VITEST_POOL_ID ?? 0);
+  const below = low - (worker + 1) * BLOCK;
+  return below >= 1024 ? below : high + 1 + worker * BLOCK;
+}
+
 /**
  * A port nothing listens on, for a server started later (a daemon, or the service told its port). It lies
- * below the kernel's ephemeral range, where no server on port 0 and no outgoing connection lands, in a block
+ * outside the kernel's ephemeral range, where no server on port 0 and no outgoing connection lands, in a block
  * of this worker's own (VITEST_POOL_ID: no two workers at once share one), so nothing else can take it
  * before the server binds it, as a port the kernel handed out could be.
  */
 export async function freePort(): Promise<number> {
-  const [ephemeral = "32768"] = readFileSync("/proc/sys/net/ipv4/ip_local_port_range", "utf8").trim().split(/\s+/);
-  const first = Number(ephemeral) - (Number(process.env.VITEST_POOL_ID ?? 0) + 1) * BLOCK;
+  const first = workerBlock();
   for (let tried = 0; tried < BLOCK; tried++) {
     const port = first + (nextInBlock++ % BLOCK);
     if (await bindable(port)) return port;
