@@ -24,6 +24,14 @@ export interface ReplyInput extends BodyInput {
   sendAt?: Date | null;
 }
 
+/** A send that answers a received email: the email is part of the request, and so is what the caller may not read. */
+const answeringRequest = (operation: string, agent: Reader, emailId: string, input: { sendAt?: Date | null }) => ({
+  operation,
+  input: { emailId, ...input },
+  sendAt: input.sendAt,
+  hidden: agent.hidden,
+});
+
 export function replyToEmail(
   services: Services,
   agent: AgentRecord & Reader,
@@ -31,13 +39,7 @@ export function replyToEmail(
   input: ReplyInput,
   idempotencyKey?: string | null,
 ): Promise<SendResult> {
-  const request = {
-    operation: "reply",
-    input: { emailId, ...input },
-    sendAt: input.sendAt,
-    inReplyTo: emailId,
-    hidden: agent.hidden,
-  };
+  const request = { ...answeringRequest("reply", agent, emailId, input), inReplyTo: emailId };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
     const original = await getEmail(services, agent, emailId);
     const own = addressOf(agent, services.config);
@@ -97,13 +99,7 @@ export function forwardEmail(
   input: ForwardInput,
   idempotencyKey?: string | null,
 ): Promise<SendResult> {
-  const request = {
-    operation: "forward",
-    input: { emailId, ...input },
-    sendAt: input.sendAt,
-    forwards: true,
-    hidden: agent.hidden,
-  };
+  const request = { ...answeringRequest("forward", agent, emailId, input), forwards: true };
   return sendOnce(services, agent, idempotencyKey, request, async () => {
     const recipients = checkedRecipients({ to: input.to }, services.config.mailDomains);
     const added = checkedAttachments(input.attachments);
