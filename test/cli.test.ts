@@ -1,8 +1,8 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 import { createAgent, uniqueId } from "./support/api.ts";
 import { Clamd } from "./support/clamav.ts";
 import { emptyZone, startDnsServer } from "./support/dns-server.ts";
@@ -456,6 +456,7 @@ test("agents create: any id, reserved ones too, verified, its key shown once; do
 
 test("from another directory, without DATABASE_URL: no database is made there, and it says so", async () => {
   const elsewhere = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
+  onTestFinished(() => rmSync(elsewhere, { recursive: true, force: true }));
   for (const args of [["stats"], ["migrate"], ["doctor"]]) {
     const run = await cli(args, { cwd: elsewhere, env: { DATABASE_URL: undefined } });
     expect(run.code, args[0]).toBe(1);
@@ -465,7 +466,9 @@ test("from another directory, without DATABASE_URL: no database is made there, a
 });
 
 test("DATABASE_URL naming a file that is not there: no database is made, and it says so", async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "pigeonhole-cli-")), "missing.db");
+  const dir = mkdtempSync(join(tmpdir(), "pigeonhole-cli-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "missing.db");
   for (const args of [["stats"], ["migrate"], ["doctor"]]) {
     const run = await cli(args, { env: { DATABASE_URL: `file:${file}` } });
     expect(run.code, args[0]).toBe(1);
@@ -489,7 +492,9 @@ test("stats and migrate", async () => {
 });
 
 test("backup: SQLite's online backup while the service runs; on PostgreSQL, the pg_dump command", async () => {
-  const file = join(mkdtempSync(join(tmpdir(), "pigeonhole-backup-")), "copy.db");
+  const dir = mkdtempSync(join(tmpdir(), "pigeonhole-backup-"));
+  onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, "copy.db");
   const agent = await createAgent(api);
   const run = await cli(["backup", file]);
   expect(run.code).toBe(0);

@@ -1,12 +1,12 @@
 import { execFileSync } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connect as tlsConnect } from "node:tls";
 import nodemailer, { type SendMailOptions } from "nodemailer";
 import MailComposer from "nodemailer/lib/mail-composer";
-import { describe, expect, test } from "vitest";
+import { describe, expect, onTestFinished, test } from "vitest";
 import { Api, createAgent, createVerifiedAgent, type TestAgent } from "./support/api.ts";
 import { refuseSubject } from "./support/faults.ts";
 import { served } from "./support/served.ts";
@@ -507,6 +507,7 @@ describe("STARTTLS", () => {
 
   test("offered with a certificate; mail goes over it; a renewed certificate is taken without a restart", async () => {
     const dir = mkdtempSync(join(tmpdir(), "pigeonhole-tls-"));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     certificate(dir, "first.example");
     const env = {
       SOCIAL_OEMBED_URL: x.url,

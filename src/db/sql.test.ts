@@ -1,4 +1,4 @@
-import { mkdtempSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -9,11 +9,15 @@ import { Lock } from "./sqlite-adapter.ts";
 // Our own statements on SQLite: rows as objects of their columns, whether
 // read alone or inside a transaction.
 
-const file = join(mkdtempSync(join(tmpdir(), "pigeonhole-sql-")), "t.db");
+const dir = mkdtempSync(join(tmpdir(), "pigeonhole-sql-"));
+const file = join(dir, "t.db");
 const writer = new Database(file);
 writer.exec(`CREATE TABLE "T" ("id" TEXT PRIMARY KEY, "n" INTEGER, "flag" INTEGER, "note" TEXT)`);
 const sql = sqliteSql(new Database(file, { readonly: true }), writer, new Lock());
-afterAll(() => sql.close());
+afterAll(async () => {
+  await sql.close();
+  rmSync(dir, { recursive: true, force: true });
+});
 
 test("rows are objects of their columns, in order, a name given twice keeping its last value", async () => {
   await sql.run(`INSERT INTO "T" VALUES (?, ?, ?, ?), (?, ?, ?, ?)`, ["a", 1, true, null, "b", 2, false, "x"]);
