@@ -74,8 +74,9 @@ const parentThread = (parents: string[], known: Map<string, string>) =>
  * has that id joins that thread, as a copy of the agent's coming back does, and as a reply to it would.)
  */
 async function waitingThread(tx: Tx, agentId: string, own: string | null, known: Map<string, string>, joined: string) {
-  const waiting = own === null ? undefined : known.get(own);
-  if (own === null || waiting === undefined || waiting === joined) return undefined;
+  if (own === null) return undefined;
+  const waiting = known.get(own);
+  if (waiting === undefined || waiting === joined) return undefined;
   return (await sentMessageOf(tx, agentId, own)) ? undefined : waiting;
 }
 
