@@ -67,8 +67,8 @@ export interface TestService {
 }
 
 /**
- * The port an instance's SMTP door listens on, the first instance's unless told. Tests open their doors with
- * SMTP_INGRESS_PORT "0": a port picked before the service starts can be taken meanwhile by another file's process.
+ * The port an instance's SMTP door listens on, the first instance's unless told, read from its log: tests open
+ * their doors with SMTP_INGRESS_PORT "0", and the system picks the port as the door binds it.
  */
 export function doorPort(svc: Pick<TestService, "logs">, instance = 0): number {
   const listening = svc.logs.find((line) => line.event === "smtp_ingress_listening" && line.instance === instance);
