@@ -74,8 +74,8 @@ describe("the event log", () => {
       autoSubmitted: null,
     });
     expect(data[2].data).toEqual({ emailId: email.id, folder: "archive", isRead: true });
-    expect(data[3].data).toEqual({ emailId: email.id, permanent: false });
-    expect(data[4].data).toEqual({ emailId: email.id, permanent: true });
+    expect(data[3].data).toEqual({ emailId: email.id, folder: "archive", permanent: false });
+    expect(data[4].data).toEqual({ emailId: email.id, folder: "trash", permanent: true });
     expect(data[5].data).toEqual({
       sentId: sent.body.id,
       to: ["bob@example.com", "carol@example.com"],

@@ -197,10 +197,14 @@ export async function deleteEmail(
     if (!email) throw notFound();
     if (!permanent && email.folder !== "trash") {
       if (!(await trashEmail(tx, agent.id, emailId, services.clock.now()))) throw notFound();
-      await emit({ type: "email.deleted", agentId: agent.id, data: { emailId, permanent: false } });
+      await emit({
+        type: "email.deleted",
+        agentId: agent.id,
+        data: { emailId, folder: email.folder, permanent: false },
+      });
       return { success: true, message: "Email moved to trash" };
     }
-    if (!(await deleteForGood(tx, emit, agent.id, emailId, email.size))) throw notFound();
+    if (!(await deleteForGood(tx, emit, agent.id, { id: emailId, ...email }))) throw notFound();
     return { success: true, message: "Email permanently deleted" };
   });
 }
@@ -209,10 +213,10 @@ export async function deleteEmail(
  * Deletes an email for good, freeing its bytes; false when it was gone
  * already. Conditional, so that of two concurrent deletes only one frees them.
  */
-async function deleteForGood(tx: Tx, emit: Emit, agentId: string, emailId: string, size: number) {
-  if (!(await deleteEmailRow(tx, agentId, emailId))) return false;
-  await giveStorageBack(tx, agentId, size);
-  await emit({ type: "email.deleted", agentId, data: { emailId, permanent: true } });
+async function deleteForGood(tx: Tx, emit: Emit, agentId: string, email: { id: string; folder: string; size: number }) {
+  if (!(await deleteEmailRow(tx, agentId, email.id))) return false;
+  await giveStorageBack(tx, agentId, email.size);
+  await emit({ type: "email.deleted", agentId, data: { emailId: email.id, folder: email.folder, permanent: true } });
   return true;
 }
 
@@ -224,7 +228,7 @@ export async function deleteFromTrash(
 ): Promise<boolean> {
   return withEvents(services, async (tx, emit) => {
     const size = await lockTrashedSize(tx, email.agentId, email.id, before);
-    return size !== null && deleteForGood(tx, emit, email.agentId, email.id, size);
+    return size !== null && deleteForGood(tx, emit, email.agentId, { id: email.id, folder: "trash", size });
   });
 }
 

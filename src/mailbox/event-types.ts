@@ -49,7 +49,8 @@ export interface EventData {
     isRead: boolean;
     labels?: { added: string[]; removed: string[] };
   };
-  "email.deleted": { emailId: string; permanent: boolean };
+  /** folder: the one it was deleted from. */
+  "email.deleted": { emailId: string; folder: string; permanent: boolean };
   "email.delivered": DeliveryEvent;
   "email.delayed": DeliveryEvent;
   "email.bounced": DeliveryEvent;

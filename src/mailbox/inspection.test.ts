@@ -2,7 +2,7 @@ import { describe, expect, test } from "vitest";
 import { memoryOfFile, rawMessage } from "../testing/memory.ts";
 import { setScreeningPolicy } from "./admin.ts";
 import { addressOf } from "./agents.ts";
-import { getEmail, listEmails, updateEmail } from "./emails.ts";
+import { deleteEmail, getEmail, listEmails, updateEmail } from "./emails.ts";
 import { agentEvents } from "./events.ts";
 import { NOT_SCANNED, type Scans, type SpamAction } from "./inspection.ts";
 import { scanRefusal } from "./intake.ts";
@@ -180,18 +180,21 @@ describe("prompt-injection screening", () => {
     expect(await memory.eventTypes(agent)).toEqual(["email.received", "message.screened"]);
   });
 
-  test("a reader barred from junk hears of no mail there: filed there, screened there or moved there", async () => {
+  test("a reader barred from junk hears of no mail there: filed, screened, moved or deleted there", async () => {
     const agent = await memory.agent("barred-events");
     await receive(agent, spam("add header"), INJECTION);
     await receive(agent, { spam: null, malware: null }, "Hello.");
     const [clear] = (await listEmails(memory.services, agent, { folder: "inbox" })).data;
+    const [junk] = (await listEmails(memory.services, agent, { folder: "junk" })).data;
     await updateEmail(memory.services, agent, clear?.id ?? "", { folder: "junk" });
+    await deleteEmail(memory.services, agent, junk?.id ?? "", true);
     const all = await agentEvents(memory.services, agent, {});
     expect(all.data.map((event) => [event.type, event.data.folder])).toEqual([
       ["email.received", "junk"],
       ["message.screened", "junk"],
       ["email.received", "inbox"],
       ["email.updated", "junk"],
+      ["email.deleted", "junk"],
     ]);
     const barred = await agentEvents(memory.services, { ...agent, hidden: "junk" }, {});
     expect(barred.data.map((event) => [event.type, event.data.emailId])).toEqual([["email.received", clear?.id]]);
