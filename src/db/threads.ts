@@ -59,10 +59,19 @@ export async function threadById(
   return row as Thread | null;
 }
 
-/** The message's references, when the agent holds a message of this Message-ID: received first, else sent. */
-export async function referencesOf({ prisma }: Store, agentId: string, messageId: string): Promise<string | null> {
+/**
+ * The message's references, when the agent holds a message of this Message-ID: received first (outside the folder
+ * the reader is barred from), else sent.
+ */
+export async function referencesOf(
+  { prisma }: Store,
+  agentId: string,
+  messageId: string,
+  hidden: string | null,
+): Promise<string | null> {
   const where = { agentId, messageId };
-  const received = await prisma.email.findFirst({ where, select: { references: true } });
+  const shown = hidden === null ? where : { ...where, folder: { not: hidden } };
+  const received = await prisma.email.findFirst({ where: shown, select: { references: true } });
   if (received) return received.references;
   const sent = await prisma.sentEmail.findFirst({ where, select: { references: true } });
   return sent?.references ?? null;

@@ -158,6 +158,24 @@ describe("Idempotency-Key", () => {
     });
   });
 
+  test("a send answering junk by its Message-ID copies its References only for a key that sees junk", async () => {
+    const agent = await memory.agent("junkanswerer");
+    const junkHeaders = { Subject: "Junk", "Message-ID": "<junk@spam.example>", References: "<earlier@spam.example>" };
+    await memory.mailTo(agent, junkHeaders);
+    const [email] = (await listEmails(memory.services, agent, { limit: 1 })).data;
+    await updateEmail(memory.services, agent, email?.id ?? "", { folder: "junk" });
+    const answer = { ...message("Re: Junk"), inReplyTo: "<junk@spam.example>" };
+    const barred = { ...agent, ...readerOf(agent, { ...FULL_GRANT, hideJunk: true }) };
+    const asBarred = await sendEmail(memory.services, barred, answer, "key-r1");
+    expect(asBarred).toMatchObject({ references: "<junk@spam.example>" });
+    expect(await sendEmail(memory.services, agent, answer, "key-r2")).toMatchObject({
+      references: "<earlier@spam.example> <junk@spam.example>",
+    });
+    await expect(sendEmail(memory.services, agent, answer, "key-r1")).rejects.toMatchObject({
+      details: { code: "IDEMPOTENCY_KEY_REUSED" },
+    });
+  });
+
   test("a refusal of ours is kept for the retry; a fault of the provider is not", async () => {
     const agent = await memory.agent("refused");
     const bad = { ...message(), to: ["nobody"] };

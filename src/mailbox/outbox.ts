@@ -1,6 +1,6 @@
 import { mustHold } from "./approval.ts";
 import { isPending, keepForLater, type PendingSend, type SendResult } from "./drafts.ts";
-
+import type { Reader } from "./emails.ts";
 import { type AnswerCodec, runOnce } from "./idempotency.ts";
 import {
   checkedAutoSubmitted,
@@ -81,14 +81,18 @@ export interface SendInput extends OutgoingInput {
   sendAt?: Date | null;
 }
 
-/** Sends an email from the agent's address; with inReplyTo, in the thread of the message it names. */
+/**
+ * Sends an email from the agent's address; with inReplyTo, in the thread of the message it names, with its
+ * References when the caller may read it (what it may not is part of the request, as for a reply).
+ */
 export function sendEmail(
   services: Services,
-  agent: AgentRecord,
+  agent: AgentRecord & Reader,
   input: SendInput,
   idempotencyKey?: string | null,
 ): Promise<SendResult> {
-  return sendOnce(services, agent, idempotencyKey, { operation: "send", input, sendAt: input.sendAt }, async () => {
+  const request = { operation: "send", input, sendAt: input.sendAt, hidden: agent.hidden };
+  return sendOnce(services, agent, idempotencyKey, request, async () => {
     const inReplyTo = input.inReplyTo == null ? null : checkedMessageId(input.inReplyTo, "inReplyTo");
     return {
       ...checkedRecipients(input, services.config.mailDomains),
@@ -96,7 +100,7 @@ export function sendEmail(
       ...checkedBody(input),
       replyTo: checkedReplyTo(input.replyTo, services.config.mailDomains),
       inReplyTo,
-      references: inReplyTo === null ? [] : await referencesFor(services, agent.id, inReplyTo),
+      references: inReplyTo === null ? [] : await referencesFor(services, agent, inReplyTo),
       threadId: null,
       autoSubmitted: checkedAutoSubmitted(input.autoSubmitted, "auto-generated"),
     };

@@ -153,9 +153,13 @@ export function trimReferences(ids: string[]): string[] {
   return kept;
 }
 
-/** The References of a message answering `parent`: the parent's own, then the parent, when the agent holds it. */
-export async function referencesFor(services: Services, agentId: string, parent: string): Promise<string[]> {
-  const references = await referencesOf(services, agentId, parent);
+/** The References of a message answering `parent`: the parent's own, then the parent, when the reader sees it. */
+export async function referencesFor(
+  services: Services,
+  reader: { id: string; hidden?: string | null },
+  parent: string,
+): Promise<string[]> {
+  const references = await referencesOf(services, reader.id, parent, reader.hidden ?? null);
   const before = references ? references.split(" ") : [];
   return trimReferences([...before.filter((id) => id !== parent), parent]);
 }

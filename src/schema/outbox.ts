@@ -94,7 +94,9 @@ builder.mutationFields((t) => ({
       idempotencyKey: t.arg.string({ description: IDEMPOTENCY }),
     },
     authScopes: verifiedAgentArg("send"),
-    resolve: forCaller((agent, args, ctx) => sendEmail(ctx, agent, args.input, args.idempotencyKey)),
+    resolve: forCaller(async (agent, args, ctx) =>
+      sendEmail(ctx, { ...agent, ...(await readerFor(ctx, agent)) }, args.input, args.idempotencyKey),
+    ),
   }),
   replyToEmail: t.field({
     type: SendResultType,
