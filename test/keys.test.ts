@@ -252,7 +252,7 @@ describe("an answer that shows mail needs read, whatever else its act needs", ()
     expect(found.body).toMatchObject({ id: emailId });
   });
 
-  test("a manage-only key points no webhook anywhere (403 naming events): a webhook hears the events", async () => {
+  test("a manage-only key points no webhook anywhere nor takes its secret (403 naming events)", async () => {
     const hooks = `/agents/${agent.id}/webhooks`;
     const made = await api.post(hooks, { key: agent.apiKey, body: { url: "https://hooks.example/owner" } });
     expect(made.status).toBe(201);
@@ -260,6 +260,8 @@ describe("an answer that shows mail needs read, whatever else its act needs", ()
     const refusals: [string, string, unknown][] = [
       ["POST", hooks, { url: "https://hooks.example/elsewhere" }],
       ["PATCH", `${hooks}/${made.body.id}`, { url: "https://hooks.example/elsewhere" }],
+      // The secret signs what the owner's receiver believes: it would forge the service's events.
+      ["POST", `${hooks}/${made.body.id}/rotate-secret`, undefined],
     ];
     for (const [method, path, body] of refusals) {
       const reply = await api.call(method, path, { key: manageOnly, body });

@@ -174,6 +174,8 @@ describe("security", () => {
       ["POST", `/pods/${pod.id}/webhooks`],
       ["POST", `/agents/${one.id}/webhooks`],
       ["PATCH", `/agents/${one.id}/webhooks/any`],
+      ["POST", `/agents/${one.id}/webhooks/any/rotate-secret`],
+      ["POST", `/pods/${pod.id}/webhooks/any/rotate-secret`],
     ];
     for (const [method, path] of hooks) {
       const hooked = await api.call(method, path, { key: barred, body: { url: "https://hooks.example/junk" } });

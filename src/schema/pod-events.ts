@@ -86,9 +86,12 @@ builder.mutationFields((t) => ({
     type: WebhookSecretType,
     description: "A new signing secret for a webhook of the pod, answered only now; the old one stops signing at once.",
     args: { ...podArgs, ...webhookArgs },
-    authScopes: podKeyArg("manage"),
-    resolve: async (_, { podId, webhookId }, ctx) =>
-      webhooks.rotateWebhookSecret(ctx, await podOwner(ctx, podId), webhookId),
+    // The secret signs what the webhook's receiver believes: handed out as making one hands it out.
+    authScopes: podKeyArg(POINTS_WEBHOOKS),
+    resolve: async (_, { podId, webhookId }, ctx) => {
+      assertMayDirectWebhooks(await ctx.grant());
+      return webhooks.rotateWebhookSecret(ctx, await podOwner(ctx, podId), webhookId);
+    },
   }),
   retryPodWebhookDelivery: t.field({
     type: OutcomeType,

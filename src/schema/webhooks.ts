@@ -168,8 +168,12 @@ builder.mutationFields((t) => ({
     type: WebhookSecretType,
     description: "A new signing secret, answered only now; the old one stops signing at once.",
     args: { agentId: t.arg.id({ required: true }), ...webhookArgs },
-    authScopes: verifiedAgentArg("manage"),
-    resolve: forCaller((agent, args, ctx) => webhooks.rotateWebhookSecret(ctx, { agentId: agent.id }, args.webhookId)),
+    // The secret signs what the webhook's receiver believes: handed out as making one hands it out.
+    authScopes: verifiedAgentArg(POINTS_WEBHOOKS),
+    resolve: forCaller(async (agent, args, ctx) => {
+      assertMayDirectWebhooks(await ctx.grant());
+      return webhooks.rotateWebhookSecret(ctx, { agentId: agent.id }, args.webhookId);
+    }),
   }),
   retryWebhookDelivery: t.field({
     type: OutcomeType,
