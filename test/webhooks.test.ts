@@ -566,7 +566,7 @@ describe("addresses", () => {
       );
       expect(attempt).toMatchObject({
         statusCode: null,
-        error: expect.stringMatching(/^localhost resolves to (127\.0\.0\.1|::1), which is not a public address$/),
+        error: "localhost has no public address",
       });
     } finally {
       await strict.stop();

@@ -25,6 +25,10 @@ describe("isPublicAddress", () => {
     ["::ffff:10.0.0.1", "IPv4 private inside IPv6"],
     ["::7f00:1", "IPv4-compatible loopback, as a URL writes [::127.0.0.1]"],
     ["::808:808", "IPv4-compatible, deprecated whatever it holds"],
+    ["fec0::1", "IPv6 site-local, deprecated"],
+    ["64:ff9b:1::a00:1", "local-use NAT64, here for 10.0.0.1"],
+    ["3fff::1", "IPv6 documentation"],
+    ["5f00::1", "SRv6 SID"],
     ["example.com", "not an address"],
   ])("%s is not (%s)", (address) => {
     expect(isPublicAddress(address)).toBe(false);

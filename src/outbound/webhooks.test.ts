@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { Webhook } from "standardwebhooks";
 import { expect, test } from "vitest";
-import { isWebhookSecret, signedHeaders, statusProblem } from "./webhooks.ts";
+import { isWebhookSecret, postWebhook, signedHeaders, statusProblem } from "./webhooks.ts";
 
 test("a secret is whsec_ and 24-64 random bytes in base64, as Standard Webhooks libraries take it", () => {
   expect(isWebhookSecret(`whsec_${randomBytes(24).toString("base64")}`)).toBe(true);
@@ -23,4 +23,21 @@ test("signed headers verify with the secret, for that message, time and body onl
     "HTTP 302: redirects are not followed",
     "HTTP 500",
   ]);
+});
+
+test("a name with a private address and one with none are refused in the same words, naming no address", async () => {
+  const post = (url: string) =>
+    postWebhook({
+      url,
+      headers: {},
+      body: "{}",
+      allowPrivate: false,
+      timeoutMs: 10_000,
+      signal: new AbortController().signal,
+    });
+  await expect(post("https://localhost/hook")).rejects.toThrow(/^localhost has no public address$/);
+  // RFC 6761: no resolver answers a name under .invalid.
+  await expect(post("https://no-such-host.invalid/hook")).rejects.toThrow(
+    /^no-such-host\.invalid has no public address$/,
+  );
 });

@@ -64,16 +64,24 @@ export function postWebhook(post: WebhookPost): Promise<number> {
   });
 }
 
-/** The host's first address, when all of them are public (or private ones are allowed). */
+/** Names the resolver has no address for. */
+const ABSENT = new Set(["ENOTFOUND", "ENODATA"]);
+
+/**
+ * The host's first address, when all of them are public (or private ones are allowed). Where they must be public,
+ * a name with a private address and one with none get the same words, which the attempt's record shows the key's
+ * holder: pointed at names inside the service's network, it learns neither their addresses nor which exist.
+ */
 async function resolvePublic(host: string, allowPrivate: boolean, signal: AbortSignal): Promise<LookupAddress> {
+  const noPublic = new Error(`${host} has no public address`);
   // getaddrinfo cannot be cancelled: the attempt stops waiting for it instead.
   const addresses = await new Promise<LookupAddress[]>((resolve, reject) => {
     signal.addEventListener("abort", () => reject(signal.reason), { once: true });
-    lookup(host, { all: true, verbatim: true }).then(resolve, reject);
+    lookup(host, { all: true, verbatim: true }).then(resolve, (error: NodeJS.ErrnoException) =>
+      reject(!allowPrivate && ABSENT.has(error.code ?? "") ? noPublic : error),
+    );
   });
-  const refused = addresses.find(({ address }) => !isPublicAddress(address));
-  if (!allowPrivate && refused)
-    throw new Error(`${host} resolves to ${refused.address}, which is not a public address`);
+  if (!allowPrivate && addresses.some(({ address }) => !isPublicAddress(address))) throw noPublic;
   const [chosen] = addresses;
   if (!chosen) throw new Error(`${host} has no address`);
   return chosen;
