@@ -120,19 +120,25 @@ describe("a pod's lists", () => {
     expect((await api.post(`/agents/${outsider.id}/send`, { key: outsider.apiKey, body: message })).status).toBe(201);
   });
 
-  test("GraphQL's setPodLists replaces a direction given; the operator's PUT does too", async () => {
+  test("GraphQL's setPodLists replaces a direction given, a key's send lists only stricter; the operator sets any", async () => {
+    const blocks = ["@competitor.example", "@rival.example"];
     const viaGraphql = await api.graphql(
-      `mutation($podId: ID!) { setPodLists(podId: $podId, change: { send: { allow: ["ok@competitor.example"] } }) {
+      `mutation($podId: ID!, $block: [String!]) { setPodLists(podId: $podId, change: { send: { block: $block } }) {
         receive { block } send { allow block } } }`,
-      { podId: pod.id },
+      { podId: pod.id, block: blocks },
       manager,
     );
     expect(viaGraphql.body.data.setPodLists).toEqual({
       receive: { block: ["@vendor.example"] },
-      send: { allow: ["ok@competitor.example"], block: [] },
+      send: { allow: [], block: blocks },
     });
-    const byOperator = await admin("PUT", `/pods/${pod.id}/lists`, { send: { block: ["@competitor.example"] } });
-    expect(byOperator.body.send).toEqual({ allow: [], block: ["@competitor.example"] });
+    // An allow at the pod's scope would decide over the operator's blocks of the domain and the instance.
+    for (const send of [{ allow: ["ok@competitor.example"], block: blocks }, { block: ["@competitor.example"] }]) {
+      const looser = await api.call("PUT", `/pods/${pod.id}/lists`, { key: manager, body: { send } });
+      expect([looser.status, looser.body.message]).toEqual([403, expect.stringContaining("stricter, never looser")]);
+    }
+    const send = { allow: ["ok@competitor.example"], block: ["@competitor.example"] };
+    expect((await admin("PUT", `/pods/${pod.id}/lists`, { send })).body.send).toEqual(send);
   });
 });
 

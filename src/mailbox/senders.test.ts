@@ -295,6 +295,31 @@ describe("a pod's lists, between its agents' own and their domain's", () => {
     await expect(setPodLists(memory.services, podId, manager, { allowOnly: true })).rejects.toThrow(/only an agent's/);
   });
 
+  test("a pod's key makes its send lists only stricter: an allow there would decide over the operator's blocks", async () => {
+    const podId = await newPod();
+    const manager = { ...FULL_GRANT, keyId: "k1", podId };
+    await setLists(memory.services, podOwner(podId), { send: { block: ["@rival.example"] } });
+    const stricter = { send: { block: ["@rival.example", "@other.example"] } };
+    expect((await setPodLists(memory.services, podId, manager, stricter)).send).toEqual({
+      allow: [],
+      block: ["@rival.example", "@other.example"],
+    });
+    const allowing = { send: { allow: ["ceo@rival.example"], block: ["@rival.example", "@other.example"] } };
+    await expect(setPodLists(memory.services, podId, manager, allowing)).rejects.toMatchObject({
+      kind: "FORBIDDEN",
+      message: expect.stringContaining("(allowing ceo@rival.example)"),
+    });
+    await expect(setPodLists(memory.services, podId, manager, { send: { block: [] } })).rejects.toMatchObject({
+      message: expect.stringContaining("(lifting the block of @rival.example, lifting the block of @other.example)"),
+    });
+    // Receiving stays the pod's own to open: an allow there lets its agents hear from a sender.
+    const receiving = { receive: { allow: ["ceo@rival.example"] } };
+    expect((await setPodLists(memory.services, podId, manager, receiving)).receive.allow).toEqual([
+      "ceo@rival.example",
+    ]);
+    expect(await setLists(memory.services, podOwner(podId), allowing)).toMatchObject({ send: allowing.send });
+  });
+
   test("a deleted pod's lists go with it; a pod that is not there has none", async () => {
     const podId = await newPod();
     await setLists(memory.services, podOwner(podId), { send: { block: ["x@y.example"] } });

@@ -355,7 +355,10 @@ export async function getPodLists(services: Services, podId: string, grant: Gran
   return getLists(services, { scope: "pod", id: podId });
 }
 
-/** Replaces a pod's lists (each direction given, whole) by a key of the pod reaching all its agents. */
+/**
+ * Replaces a pod's lists (each direction given, whole) by a key of the pod reaching all its agents: its send
+ * lists only ever stricter (setPodLists' rule for them, assertNoLooser); the operator sets any (setLists).
+ */
 export async function setPodLists(
   services: Services,
   podId: string,
@@ -364,5 +367,30 @@ export async function setPodLists(
 ): Promise<ScopeLists> {
   assertPermitted(grant, "manage");
   assertReachesAll(grant);
-  return setLists(services, { scope: "pod", id: podId }, change);
+  const owner: ListOwner = { scope: "pod", id: podId };
+  if (change.send != null)
+    assertNoLooser((await getLists(services, owner)).send, checkedDirection("send", change.send, "send."));
+  return setLists(services, owner, change);
+}
+
+/**
+ * Refuses (403) a pod's send lists looser than they are: an allow entry added (at the pod's scope it decides over
+ * the domain's and the instance's blocks) or a block lifted. Those are the operator's, never a key's, which an agent
+ * may hold: as for the pod's send policy.
+ */
+function assertNoLooser(now: SenderLists, wanted: ListChange[]): void {
+  const named = (changes: string[]) =>
+    changes.length > 5 ? `${changes.slice(0, 5).join(", ")} and ${changes.length - 5} more` : changes.join(", ");
+  const given = (kind: EntryKind) => wanted.find((list) => list.kind === kind)?.entries ?? [];
+  const looser = [
+    ...given("allow")
+      .filter((entry) => !now.allow.includes(entry))
+      .map((entry) => `allowing ${entry}`),
+    ...now.block.filter((entry) => !given("block").includes(entry)).map((entry) => `lifting the block of ${entry}`),
+  ];
+  if (looser.length === 0) return;
+  throw new ServiceError(
+    "FORBIDDEN",
+    `A pod's key can make its send lists stricter, never looser (${named(looser)}); the operator can change them`,
+  );
 }
