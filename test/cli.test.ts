@@ -357,9 +357,9 @@ describe("keys", () => {
     const [, keyId] = /^Key (key_\S+) made for pod /.exec(made.stdout) ?? [];
     const [, key = ""] = /\nAPI key \(shown only now\):\n(ph_\S+)\n$/.exec(made.stdout) ?? [];
     expect(made.stdout).toMatch(/\npermissions: +read,agents\nagents: +all\nexpiresAt: +\S+\nhideJunk: +false\n/);
-    // The printed key works on the service at once: it makes an agent in the pod and lists the pod's agents.
+    // The printed key works on the service at once: it lists the pod's agents.
     const member = uniqueId("member");
-    expect((await api.post(`/pods/${podId}/agents`, { key, body: { id: member, name: "M" } })).status).toBe(201);
+    expect((await cli(["agents", "create", member, "--name", "M", "--pod", podId])).code).toBe(0);
     const roster = await api.get(`/pods/${podId}/agents`, { key });
     expect([roster.status, roster.body.data]).toEqual([200, [expect.objectContaining({ id: member })]]);
 

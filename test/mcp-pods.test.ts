@@ -101,7 +101,11 @@ describe("a pod's key", () => {
   });
 
   test("the pod's tools: its agents listed and made, its mail listed and searched, each email naming its agent", async () => {
-    const key = await podKey({ permissions: ["read", "agents"] });
+    // A key short of an agent's primary key lists the pod's agents, and is shown no tool that makes one.
+    const lister = await connect(await podKey({ permissions: ["read", "agents"] }));
+    expect(await namesOf(lister)).toEqual(expect.arrayContaining(["list_pod_agents"]));
+    expect(await namesOf(lister)).not.toContain("create_pod_agent");
+    const key = await podKey({ permissions: ["read", "send", "manage", "events", "agents"] });
     const client = await connect(key);
     const listed = await callTool(client, "list_pod_agents");
     expect(listed.body.data.map((agent: { id: string }) => agent.id)).toEqual(pod.agents);

@@ -271,7 +271,7 @@ test("every documented operation answers as documented", async () => {
   const podKey = (
     await api.post(`/admin/pods/${pod}/keys`, {
       key: ADMIN,
-      body: { name: "p", permissions: ["manage", "agents", "events"] },
+      body: { name: "p", permissions: ["read", "send", "manage", "events", "agents"] },
     })
   ).body.key;
   // Verified by its owner's post, so that the agent its key makes is verified with it.

@@ -14,6 +14,9 @@ const { api, x } = served({ env: { ADMIN_TOKEN: TOKEN } });
 const operator = (target: Api, method: string, path: string, body?: unknown) =>
   target.call(method, `/admin${path}`, { key: TOKEN, body });
 
+/** A pod's owner's key: every permission, as making agents takes (it hands out their primary keys). */
+const OWNER = ["read", "send", "manage", "events", "agents"];
+
 /** A new pod and a key of it with these permissions, made by the operator on this service. */
 async function podWithKey(target: Api, permissions: string[]): Promise<{ podId: string; key: string }> {
   const podId = uniqueId("pod");
@@ -34,7 +37,7 @@ const verifiedBy = async (target: Api, agentId: string) =>
 
 describe("by its owner's post", () => {
   test("an unverified pod's key makes unverified agents; start and complete verify the pod, them and later ones", async () => {
-    const { podId, key } = await podWithKey(api, ["agents"]);
+    const { podId, key } = await podWithKey(api, OWNER);
     expect((await operator(api, "GET", `/pods/${podId}`)).body).toMatchObject({ verified: false, verifiedAt: null });
     const before = await makeAgent(api, podId, key);
     expect(before.agent.verified).toBe(false);
@@ -88,7 +91,7 @@ describe("by its owner's post", () => {
   });
 
   test("an agent of the pod verified on its own stays so; one X account verifies one pod", async () => {
-    const { podId, key } = await podWithKey(api, ["agents"]);
+    const { podId, key } = await podWithKey(api, OWNER);
     const own = await makeAgent(api, podId, key);
     const ownStart = await api.post("/verify/start", { key: own.apiKey });
     const author = uniqueAuthor("Both");
@@ -105,7 +108,7 @@ describe("by its owner's post", () => {
     expect(done.status).toBe(200);
     expect(await verifiedBy(api, own.agent.id)).toBe("social");
 
-    const other = await podWithKey(api, ["agents"]);
+    const other = await podWithKey(api, OWNER);
     const otherText = (await api.post(`/pods/${other.podId}/verify/start`, { key: other.key })).body.tweetText;
     const taken = await api.post(`/pods/${other.podId}/verify/complete`, {
       key: other.key,
@@ -115,7 +118,7 @@ describe("by its owner's post", () => {
   });
 
   test("GraphQL carries the same; a key without agents, or of another pod, is refused 403", async () => {
-    const { podId, key } = await podWithKey(api, ["agents"]);
+    const { podId, key } = await podWithKey(api, OWNER);
     const started = await api.graphql(
       "mutation($p: ID!) { startPodVerification(podId: $p) { tweetText } }",
       { p: podId },
@@ -143,14 +146,14 @@ describe("by its owner's post", () => {
       manage.body.key,
     );
     expect(viaGraphql.body.errors[0].extensions).toMatchObject({ code: "FORBIDDEN", permission: "agents" });
-    const other = await podWithKey(api, ["agents"]);
+    const other = await podWithKey(api, OWNER);
     expect((await api.post(`/pods/${podId}/verify/start`, { key: other.key })).status).toBe(403);
   });
 });
 
 describe("the verification page", () => {
   test("a pod's link shows a person the pod, and verifies it by the link's own calls; then it is spent", async () => {
-    const { podId, key } = await podWithKey(api, ["agents"]);
+    const { podId, key } = await podWithKey(api, OWNER);
     const waiting = await makeAgent(api, podId, key);
     const first = (await api.post(`/pods/${podId}/verify/start`, { key })).body.verifyUrl as string;
     const token = (await api.post(`/pods/${podId}/verify/start`, { key })).body.verifyUrl.split("/").at(-1);
@@ -182,7 +185,7 @@ describe("verified while its agents are made", () => {
 
   test("every agent a pod's key makes as the pod is verified ends verified", async () => {
     for (let round = 0; round < ROUNDS; round++) {
-      const { podId, key } = await podWithKey(api, ["agents"]);
+      const { podId, key } = await podWithKey(api, OWNER);
       const made = Array.from({ length: AGENTS }, () => makeAgent(api, podId, key));
       const verified = operator(api, "POST", `/pods/${podId}/verify`);
       const more = Array.from({ length: AGENTS }, () => makeAgent(api, podId, key));
@@ -199,7 +202,7 @@ describe("other modes", () => {
   test("admin: the operator verifies a pod, and with it its agents; the post flow is refused", async () => {
     await withService({ ADMIN_TOKEN: TOKEN, VERIFICATION_MODE: "admin" }, async (service) => {
       const target = new Api(service.url);
-      const { podId, key } = await podWithKey(target, ["agents"]);
+      const { podId, key } = await podWithKey(target, OWNER);
       const waiting = await makeAgent(target, podId, key);
       expect(waiting.agent.verified).toBe(false);
       const start = await target.post(`/pods/${podId}/verify/start`, { key });
@@ -220,7 +223,7 @@ describe("other modes", () => {
   test("none: a pod is verified as it is made, and so are the agents its keys make", async () => {
     await withService({ ADMIN_TOKEN: TOKEN, VERIFICATION_MODE: "none" }, async (service) => {
       const target = new Api(service.url);
-      const { podId, key } = await podWithKey(target, ["agents"]);
+      const { podId, key } = await podWithKey(target, OWNER);
       expect((await operator(target, "GET", `/pods/${podId}`)).body).toMatchObject({
         verified: true,
         verifiedBy: "none",

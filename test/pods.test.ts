@@ -113,7 +113,7 @@ describe("happy", () => {
     expect((await api.get(`/agents/${team.agents[0]}/emails`, { key: agentKey.body.key })).status).toBe(403);
   });
   test("a pod's key with agents makes an agent (its key once) and a send-only key of it that cannot read", async () => {
-    const { key } = await teamKey({ permissions: ["read", "send", "manage", "agents"] });
+    const { key } = await teamKey({ permissions: ["read", "send", "manage", "events", "agents"] });
     const id = uniqueId("made");
     const made = await api.post(`/pods/${team.id}/agents`, { key, body: { id, name: "Made by the pod" } });
     expect(made.status).toBe(201);
@@ -235,6 +235,21 @@ describe("errors", () => {
     });
     expect(agentKey.status).toBe(400);
   });
+  test("making an agent hands out its primary key: a key short of one makes none (403), and lists the pod's agents", async () => {
+    const made = (key: string) => api.post(`/pods/${team.id}/agents`, { key, body: { id: uniqueId("no"), name: "N" } });
+    const every = ["read", "send", "manage", "events", "agents"];
+    const short: [Record<string, unknown>, string][] = [
+      [{ permissions: ["agents"] }, "read"],
+      [{ permissions: ["read", "manage", "events", "agents"] }, "send"],
+      [{ permissions: every, expiresAt: Date.now() + 3_600_000 }, "agents"],
+      [{ permissions: every, hideJunk: true }, "agents"],
+    ];
+    for (const [body, permission] of short) {
+      const { key } = await teamKey(body);
+      expect((await made(key)).body, JSON.stringify(body)).toMatchObject(lacks(permission));
+      expect((await api.get(`/pods/${team.id}/agents`, { key })).status).toBe(200);
+    }
+  });
   test("making agents needs agents (403 naming it) and a key reaching every agent; ids are checked (400, 409)", async () => {
     const noAgents = await teamKey({ permissions: ["read", "manage"] });
     const refused = await api.post(`/pods/${team.id}/agents`, {
@@ -243,7 +258,8 @@ describe("errors", () => {
     });
     expect(refused.body).toMatchObject(lacks("agents"));
     expect((await api.get(`/pods/${team.id}/agents`, { key: noAgents.key })).body).toMatchObject(lacks("agents"));
-    const limited = await teamKey({ permissions: ["agents"], agents: [team.agents[0]] });
+    const every = ["read", "send", "manage", "events", "agents"];
+    const limited = await teamKey({ permissions: every, agents: [team.agents[0]] });
     const byLimited = await api.post(`/pods/${team.id}/agents`, {
       key: limited.key,
       body: { id: uniqueId(), name: "L" },
@@ -251,7 +267,7 @@ describe("errors", () => {
     expect(byLimited.body).toMatchObject(lacks("agents"));
     const listed = await api.get(`/pods/${team.id}/agents`, { key: limited.key });
     expect(listed.body.data.map((agent: { id: string }) => agent.id)).toEqual([team.agents[0]]);
-    const { key } = await teamKey({ permissions: ["agents"] });
+    const { key } = await teamKey({ permissions: every });
     const make = (body: unknown) => api.post(`/pods/${team.id}/agents`, { key, body });
     expect((await make({ id: "postmaster", name: "P" })).status).toBe(400);
     expect((await make({ id: "bad id!", name: "B" })).status).toBe(400);

@@ -1,12 +1,16 @@
 import { agentsOfPod } from "../db/pods.ts";
 import { addressOf, createAgent, type Registration } from "./agents.ts";
-import { assertPermitted, type Grant, lacking } from "./permissions.ts";
+import { assertPermitted, type Grant, lacking, PERMISSIONS, unlimited } from "./permissions.ts";
 import type { Services } from "./services.ts";
 
 // A pod's agents as a key of the pod holding `agents` sees them: made in the
 // pod (on its first domain when it has some, verified, since the operator
 // vouched for the pod), and listed. A key limited to some agents lists those
-// only, and makes none (it would not reach what it made).
+// only, and makes none (it would not reach what it made); nor does a key less
+// than an agent's primary key, which the new agent's answer hands out.
+
+/** What making an agent needs of a pod's key: agents, and every permission of the agent's primary key it hands out. */
+export const MAKES_AGENTS = ["agents", ...PERMISSIONS] as const;
 
 export interface NewPodAgent {
   id: string;
@@ -31,6 +35,13 @@ export async function createPodAgent(
 ): Promise<Registration> {
   assertPermitted(grant, "agents");
   if (grant.agents) throw lacking("agents", "A key limited to some of the pod's agents does not make agents");
+  for (const permission of PERMISSIONS) assertPermitted(grant, permission);
+  if (!unlimited(grant)) {
+    throw lacking(
+      "agents",
+      "A key that makes an agent hands out its primary key, which may do everything for ever: it takes a key with no expiry that sees junk",
+    );
+  }
   return createAgent(services, { id: input.id, name: input.name, podId: podId.toLowerCase() }, "pod");
 }
 

@@ -75,6 +75,18 @@ describe("pods", () => {
     );
     const limited = { ...grant, agents: ["cook"] };
     expect((await listPodAgents(memory.services, "crew", limited)).map((agent) => agent.id)).toEqual(["cook"]);
+    // It hands out the new agent's primary key: a key short of one makes none.
+    const short = [
+      { ...grant, permissions: ["agents" as const] },
+      { ...grant, expiresAt: new Date(Date.now() + 3_600_000) },
+      { ...grant, hideJunk: true },
+      limited,
+    ];
+    for (const grant of short) {
+      await expect(createPodAgent(memory.services, "crew", grant, { id: "mate", name: "Mate" })).rejects.toMatchObject({
+        kind: "FORBIDDEN",
+      });
+    }
     // Made at one instant of the test's clock: by id.
     expect((await listPodAgents(memory.services, "crew", grant)).map((agent) => agent.email)).toEqual([
       "cook@crew.example",

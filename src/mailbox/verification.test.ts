@@ -4,6 +4,7 @@ import { podGrant } from "../testing/pods.ts";
 import { createAgent } from "./agents.ts";
 import { agentEvents } from "./events.ts";
 import { UNVERIFIED_LIFETIME_MS, VERIFICATION_CODE_LIFETIME_MS } from "./lifetimes.ts";
+import { POD_PERMISSIONS } from "./permissions.ts";
 import { createPodAgent, listPodAgents } from "./pod-agents.ts";
 import { createPod, findPod } from "./pods.ts";
 import {
@@ -126,7 +127,7 @@ describe("where the operator verifies", () => {
 
 describe("a pod", () => {
   const makeAgent = (podId: string, id: string) =>
-    createPodAgent(memory.services, podId, podGrant(podId, ["agents"]), { id, name: id });
+    createPodAgent(memory.services, podId, podGrant(podId, [...POD_PERMISSIONS]), { id, name: id });
 
   test("an unverified pod's key makes unverified agents; its owner's post verifies it and them, and later ones", async () => {
     await createPod(memory.services, { id: "crew", name: "Crew" });
@@ -134,7 +135,7 @@ describe("a pod", () => {
     expect(before.verifiedAt).toBeNull();
     const own = (await makeAgent("crew", "crewself")).agent;
     await verifyByOperator(memory.services, agentOwner(own));
-    const grant = podGrant("crew", ["agents"]);
+    const grant = podGrant("crew", [...POD_PERMISSIONS]);
     const { tweetText } = await startVerification(memory.services, await podOwner(memory.services, "crew", grant));
     expect(tweetText).toMatch(/pod crew at .* with @pigeonhole PIGEON-/);
     const verified = await completeVerification(
@@ -156,7 +157,7 @@ describe("a pod", () => {
 
   test("the agents its key makes as it is verified all end verified, whichever goes first", async () => {
     await createPod(memory.services, { id: "busy", name: "Busy" });
-    const grant = podGrant("busy", ["agents"]);
+    const grant = podGrant("busy", [...POD_PERMISSIONS]);
     const made = Array.from({ length: 5 }, (_, i) => makeAgent("busy", `busyfirst${i}`));
     const verified = podOwner(memory.services, "busy", grant).then((pod) => verifyByOperator(memory.services, pod));
     const more = Array.from({ length: 5 }, (_, i) => makeAgent("busy", `busythen${i}`));

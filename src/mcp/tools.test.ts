@@ -54,7 +54,7 @@ test("a pod's key: each agent's tool on an agent, taking agentId (required) besi
   expect(named("get_verification_status", podTools)).toBeUndefined();
   const podOnly = podTools.filter((tool) => !named(tool.name)).map((tool) => [tool.name, tool.permission]);
   expect(podOnly).toEqual([
-    ["create_pod_agent", "agents"],
+    ["create_pod_agent", ["agents", "read", "send", "manage", "events"]],
     ["list_pod_agents", "agents"],
     ["list_pod_emails", "read"],
     ["search_pod_emails", "read"],

@@ -154,7 +154,7 @@ builder.mutationField("createPodAgent", (t) =>
     description:
       "Makes an agent in your pod, on the pod's first domain when it has some, verified when the pod is; its API key is answered only now.",
     args: { ...podArgs, input: t.arg({ type: CreatePodAgentInput, required: true }) },
-    authScopes: podKeyArg("agents"),
+    authScopes: podKeyArg(podAgents.MAKES_AGENTS),
     resolve: async (_, { podId, input }, ctx) => podAgents.createPodAgent(ctx, podId, await ctx.grant(), input),
   }),
 );
