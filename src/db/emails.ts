@@ -387,6 +387,10 @@ export async function deleteEmailRow(tx: Tx, agentId: string, id: string): Promi
 }
 
 /** Mail the trash has held since before the time, at most `limit`, across agents. */
+/** The emails a reader sees: all but those in the folder it is barred from (null: none). */
+export const outsideFolder = (hidden: string | null | undefined): Prisma.EmailWhereInput =>
+  hidden == null ? {} : { folder: { not: hidden } };
+
 export function trashedBefore({ prisma }: Store, before: Date, limit: number) {
   return prisma.email.findMany({
     where: { folder: "trash", trashedAt: { lt: before } },
@@ -422,7 +426,7 @@ export async function sourceAndAttachments(
   hidden: string | null,
 ) {
   const email = await prisma.email.findFirst({
-    where: { id: emailId, agentId, ...(hidden === null ? {} : { folder: { not: hidden } }) },
+    where: { id: emailId, agentId, ...outsideFolder(hidden) },
     select: { attachments: { orderBy: { position: "asc" } } },
   });
   const raw = email && (await rawSource(sql, emailId));

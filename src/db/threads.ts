@@ -1,5 +1,6 @@
 import type { Prisma, Thread } from "../generated/prisma/sqlite/client.ts";
 import type { Store } from "./client.ts";
+import { outsideFolder } from "./emails.ts";
 import { type LabelSelector, threadLabelWhere } from "./labels.ts";
 import { keysetArgs, pageOf, rangeOf, type SliceRequest, type Window } from "./pages.ts";
 import { insertRows, rowOf, statementChunks, written } from "./rows.ts";
@@ -22,7 +23,7 @@ export interface ThreadScope {
 
 function threadsWhere({ agentId, folder, labels, hidden }: ThreadScope): Prisma.ThreadWhereInput {
   const labelled = labels ? { AND: threadLabelWhere(labels) } : {};
-  const shown = hidden == null ? {} : { folder: { not: hidden } };
+  const shown = outsideFolder(hidden);
   if (folder !== null) return { agentId, emails: { some: { AND: [{ folder }, shown] } }, ...labelled };
   return { agentId, OR: [{ emails: { some: shown } }, { sent: { some: {} } }], ...labelled };
 }
@@ -70,8 +71,10 @@ export async function referencesOf(
   hidden: string | null,
 ): Promise<string | null> {
   const where = { agentId, messageId };
-  const shown = hidden === null ? where : { ...where, folder: { not: hidden } };
-  const received = await prisma.email.findFirst({ where: shown, select: { references: true } });
+  const received = await prisma.email.findFirst({
+    where: { ...where, ...outsideFolder(hidden) },
+    select: { references: true },
+  });
   if (received) return received.references;
   const sent = await prisma.sentEmail.findFirst({ where, select: { references: true } });
   return sent?.references ?? null;
