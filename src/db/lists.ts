@@ -83,31 +83,70 @@ export async function entriesOf({ prisma }: Store, owner: ListOwner): Promise<St
   }) as Promise<StoredEntry[]>;
 }
 
-/** Replaces the owner's lists given, each whole, and an agent's allow-only mode when given, in one transaction. */
-export async function replaceEntries(
+/** A direction's lists made stricter by a change worked out from an earlier read: blocks added, allows taken away. */
+export interface Tightening {
+  direction: Direction;
+  blocks: string[];
+  droppedAllows: string[];
+}
+
+/**
+ * Changes the owner's lists in one transaction: each list of `replace` whole,
+ * `tighten`'s blocks added and allows taken away (nothing else of its
+ * direction touched: an entry another writer added or lifted since the read
+ * it was worked out from stays as that writer left it, so a change meant to
+ * tighten never loosens), and an agent's allow-only mode when given.
+ */
+export async function changeEntries(
   { prisma }: Store,
   owner: ListOwner,
-  lists: { direction: Direction; kind: EntryKind; entries: string[] }[],
+  change: {
+    replace: { direction: Direction; kind: EntryKind; entries: string[] }[];
+    tighten?: Tightening;
+    allowOnly?: boolean;
+  },
   now: Date,
-  allowOnly?: boolean,
 ): Promise<void> {
   const keys = keysOf(owner);
+  const { replace, tighten, allowOnly } = change;
   const mode =
     owner.scope === "agent" && allowOnly !== undefined
       ? [prisma.agent.updateMany({ where: { id: owner.id }, data: { allowOnly } })]
       : [];
+  const tightening = tighten
+    ? [
+        prisma.listEntry.deleteMany({
+          where: { ...ownerWhere(keys, tighten.direction, "allow"), entry: { in: tighten.droppedAllows } },
+        }),
+        // An upsert per block: one another writer has just added is no conflict.
+        ...tighten.blocks.map((entry, position) => {
+          const unique = { ...ownerWhere(keys, tighten.direction, "block"), entry };
+          return prisma.listEntry.upsert({
+            where: { scope_scopeId_direction_kind_entry: unique },
+            create: { ...keys, ...unique, createdAt: now, position },
+            update: {},
+          });
+        }),
+      ]
+    : [];
   await prisma.$transaction([
     ...mode,
-    ...lists.map(({ direction, kind }) =>
-      prisma.listEntry.deleteMany({ where: { scope: keys.scope, scopeId: keys.scopeId, direction, kind } }),
-    ),
+    ...replace.map(({ direction, kind }) => prisma.listEntry.deleteMany({ where: ownerWhere(keys, direction, kind) })),
     prisma.listEntry.createMany({
-      data: lists.flatMap(({ direction, kind, entries }) =>
+      data: replace.flatMap(({ direction, kind, entries }) =>
         entries.map((entry, position) => ({ ...keys, direction, kind, entry, createdAt: now, position })),
       ),
     }),
+    ...tightening,
   ]);
 }
+
+const ownerWhere = (keys: ReturnType<typeof keysOf>, direction: Direction, kind: EntryKind) => ({
+  scope: keys.scope,
+  scopeId: keys.scopeId,
+  direction,
+  kind,
+});
 
 /** Adds one entry; nothing when it is there already. */
 export async function insertEntry({ prisma }: Store, owner: ListOwner, entry: Omit<StoredEntry, "scope">, now: Date) {

@@ -299,6 +299,7 @@ describe("a pod's lists, between its agents' own and their domain's", () => {
     const podId = await newPod();
     const manager = { ...FULL_GRANT, keyId: "k1", podId };
     await setLists(memory.services, podOwner(podId), { send: { block: ["@rival.example"] } });
+    memory.clock.advance(1000);
     const stricter = { send: { block: ["@rival.example", "@other.example"] } };
     expect((await setPodLists(memory.services, podId, manager, stricter)).send).toEqual({
       allow: [],
@@ -318,6 +319,10 @@ describe("a pod's lists, between its agents' own and their domain's", () => {
       "ceo@rival.example",
     ]);
     expect(await setLists(memory.services, podOwner(podId), allowing)).toMatchObject({ send: allowing.send });
+    // Taking the operator's allow away is stricter, so the key's.
+    memory.clock.advance(1000);
+    const narrowed = { send: { allow: [], block: ["@rival.example", "@other.example", "@third.example"] } };
+    expect((await setPodLists(memory.services, podId, manager, narrowed)).send).toEqual(narrowed.send);
   });
 
   test("a deleted pod's lists go with it; a pod that is not there has none", async () => {

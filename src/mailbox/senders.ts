@@ -1,6 +1,7 @@
 import { agentByIdKey } from "../db/agents.ts";
 import { domainExists } from "../db/domains.ts";
 import {
+  changeEntries,
   type Direction,
   deleteEntry,
   type EntryKind,
@@ -10,8 +11,8 @@ import {
   type ListOwner,
   type ListScope,
   type NamingEntry,
-  replaceEntries,
   type StoredEntry,
+  type Tightening,
 } from "../db/lists.ts";
 import type { Tx } from "../db/statements.ts";
 import { excerpt, ServiceError } from "../errors.ts";
@@ -283,9 +284,13 @@ function checkedDirection(direction: Direction, given: GivenLists, prefix: strin
   }));
 }
 
-async function replaceLists(services: Services, owner: ListOwner, lists: ListChange[], allowOnly?: boolean) {
+async function replaceLists(
+  services: Services,
+  owner: ListOwner,
+  change: { replace: ListChange[]; tighten?: Tightening; allowOnly?: boolean },
+) {
   const stored = (await found(services, owner)).owner;
-  await replaceEntries(services, stored, lists, services.clock.now(), allowOnly);
+  await changeEntries(services, stored, change, services.clock.now());
   return getLists(services, stored);
 }
 
@@ -294,11 +299,15 @@ export async function setLists(services: Services, owner: ListOwner, change: Giv
   if (owner.scope !== "agent" && change.allowOnly != null) {
     throw new ServiceError("BAD_REQUEST", "allowOnly: only an agent's lists have an allow-only mode");
   }
-  const lists = DIRECTIONS.flatMap((direction) => {
+  return replaceLists(services, owner, { replace: givenLists(change), allowOnly: change.allowOnly ?? undefined });
+}
+
+/** Each direction's lists given, checked. */
+function givenLists(change: GivenChange): ListChange[] {
+  return DIRECTIONS.flatMap((direction) => {
     const given = change[direction];
     return given == null ? [] : checkedDirection(direction, given, `${direction}.`);
   });
-  return replaceLists(services, owner, lists, change.allowOnly ?? undefined);
 }
 
 /** Adds one entry to one list; nothing when it is there already. */
@@ -345,7 +354,7 @@ export async function setSenders(
 ): Promise<AgentSenders> {
   const receive = checkedDirection("receive", lists, "");
   const allowOnly = lists.allowOnly ?? (lists.allow ?? []).length > 0;
-  const set = await replaceLists(services, { scope: "agent", id: agent.id }, receive, allowOnly);
+  const set = await replaceLists(services, { scope: "agent", id: agent.id }, { replace: receive, allowOnly });
   return { ...set.receive, allowOnly };
 }
 
@@ -356,8 +365,8 @@ export async function getPodLists(services: Services, podId: string, grant: Gran
 }
 
 /**
- * Replaces a pod's lists (each direction given, whole) by a key of the pod reaching all its agents: its send
- * lists only ever stricter (setPodLists' rule for them, assertNoLooser); the operator sets any (setLists).
+ * Changes a pod's lists by a key of the pod reaching all its agents: its receive lists replaced as given, its send
+ * lists only ever made stricter (tighteningOf); the operator sets any (setLists).
  */
 export async function setPodLists(
   services: Services,
@@ -368,17 +377,23 @@ export async function setPodLists(
   assertPermitted(grant, "manage");
   assertReachesAll(grant);
   const owner: ListOwner = { scope: "pod", id: podId };
-  if (change.send != null)
-    assertNoLooser((await getLists(services, owner)).send, checkedDirection("send", change.send, "send."));
-  return setLists(services, owner, change);
+  if (change.allowOnly != null) return setLists(services, owner, change);
+  const replace = givenLists({ receive: change.receive });
+  if (change.send == null) return replaceLists(services, owner, { replace });
+  const send = checkedDirection("send", change.send, "send.");
+  return replaceLists(services, owner, {
+    replace,
+    tighten: tighteningOf((await getLists(services, owner)).send, send),
+  });
 }
 
 /**
- * Refuses (403) a pod's send lists looser than they are: an allow entry added (at the pod's scope it decides over
- * the domain's and the instance's blocks) or a block lifted. Those are the operator's, never a key's, which an agent
- * may hold: as for the pod's send policy.
+ * The change that makes a pod's send lists what a key asks, as blocks to add and allows to take away; refused (403)
+ * when it is looser than they are: an allow entry added (at the pod's scope it decides over the domain's and the
+ * instance's blocks) or a block lifted. Those are the operator's, never a key's, which an agent may hold: as for
+ * the pod's send policy. Written as a change, not a replacement, so a block the operator adds meanwhile stays.
  */
-function assertNoLooser(now: SenderLists, wanted: ListChange[]): void {
+function tighteningOf(now: SenderLists, wanted: ListChange[]): Tightening {
   const named = (changes: string[]) =>
     changes.length > 5 ? `${changes.slice(0, 5).join(", ")} and ${changes.length - 5} more` : changes.join(", ");
   const given = (kind: EntryKind) => wanted.find((list) => list.kind === kind)?.entries ?? [];
@@ -388,9 +403,15 @@ function assertNoLooser(now: SenderLists, wanted: ListChange[]): void {
       .map((entry) => `allowing ${entry}`),
     ...now.block.filter((entry) => !given("block").includes(entry)).map((entry) => `lifting the block of ${entry}`),
   ];
-  if (looser.length === 0) return;
-  throw new ServiceError(
-    "FORBIDDEN",
-    `A pod's key can make its send lists stricter, never looser (${named(looser)}); the operator can change them`,
-  );
+  if (looser.length > 0) {
+    throw new ServiceError(
+      "FORBIDDEN",
+      `A pod's key can make its send lists stricter, never looser (${named(looser)}); the operator can change them`,
+    );
+  }
+  return {
+    direction: "send",
+    blocks: given("block").filter((entry) => !now.block.includes(entry)),
+    droppedAllows: now.allow.filter((entry) => !given("allow").includes(entry)),
+  };
 }
