@@ -413,6 +413,24 @@ describe("threads", () => {
 });
 
 describe("reply, reply-all and forward", () => {
+  test("a send naming junk by its Message-ID carries the junk's References only for a key that sees junk", async () => {
+    const agent = await createVerifiedAgent(api, x);
+    const junk = { messageId: "<prize-1@sender.example>", references: ["<prize-0@sender.example>"] };
+    const { email } = await deliver(agent, { subject: "Prize", text: "Claim it.", ...junk });
+    await api.call("PATCH", `/agents/${agent.id}/emails/${email.id}`, { key: agent.apiKey, body: { folder: "junk" } });
+    const barred = await api.post(`/agents/${agent.id}/keys`, {
+      key: agent.apiKey,
+      body: { name: "no junk", permissions: ["send"], hideJunk: true },
+    });
+    const referencesSentBy = async (key: string, subject: string) => {
+      const body = { to: "pat@example.com", subject, text: ".", inReplyTo: junk.messageId };
+      expect((await api.post(`/agents/${agent.id}/send`, { key, body })).status).toBe(201);
+      return provider.deliveries.find((out) => out.parsed.subject === subject)?.parsed.references;
+    };
+    expect(await referencesSentBy(barred.body.key, "As barred")).toBe(junk.messageId);
+    expect(await referencesSentBy(agent.apiKey, "As owner")).toEqual([...junk.references, junk.messageId]);
+  });
+
   test("reply-all: Reply-To first, To and Cc without the agent's address or repeats; References carried", async () => {
     const agent = await createVerifiedAgent(api, x);
     const own = `${agent.id}@${DOMAIN}`;
