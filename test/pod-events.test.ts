@@ -203,6 +203,24 @@ describe("refusals", () => {
     sse.close();
   });
 
+  test("a manage-only key points no pod webhook anywhere nor takes its secret (403 naming events)", async () => {
+    const made = await api.post(`/pods/${team.id}/webhooks`, { key: team.key, body: { url: "http://127.0.0.1:9/" } });
+    expect(made.status).toBe(201);
+    const hook = `/pods/${team.id}/webhooks/${made.body.id}`;
+    const manageOnly = await teamKey({ permissions: ["manage"] });
+    const refusals: [string, string, unknown][] = [
+      ["POST", `/pods/${team.id}/webhooks`, { url: "http://127.0.0.1:9/elsewhere" }],
+      ["PATCH", hook, { url: "http://127.0.0.1:9/elsewhere" }],
+      // The secret signs what the pod's receiver believes: it would forge the service's events.
+      ["POST", `${hook}/rotate-secret`, undefined],
+    ];
+    for (const [method, path, body] of refusals) {
+      const reply = await api.call(method, path, { key: manageOnly, body });
+      expect([path, reply.status, reply.body]).toEqual([path, 403, lacks("events")]);
+    }
+    expect((await api.delete(hook, { key: manageOnly })).status).toBe(200);
+  });
+
   test("a key limited to one agent sees only that agent's events, and manages no pod webhook", async () => {
     const limited = await teamKey({ permissions: ["events", "manage"], agents: [team.one] });
     await mailTo(team.two);

@@ -241,8 +241,8 @@ describe("errors", () => {
     const short: [Record<string, unknown>, string][] = [
       [{ permissions: ["agents"] }, "read"],
       [{ permissions: ["read", "manage", "events", "agents"] }, "send"],
-      [{ permissions: every, expiresAt: Date.now() + 3_600_000 }, "agents"],
-      [{ permissions: every, hideJunk: true }, "agents"],
+      [{ permissions: every, expiresAt: Date.now() + 3_600_000 }, "manage"],
+      [{ permissions: every, hideJunk: true }, "manage"],
     ];
     for (const [body, permission] of short) {
       const { key } = await teamKey(body);

@@ -143,7 +143,8 @@ const agentSource = (services: Services, agent: Reader & { id: string }): EventS
 
 /**
  * Of the events read, all but those about mail in the folder the source is barred from: filed there
- * (email.received, message.screened) or left there by a change (email.updated).
+ * (email.received, message.screened), left there by a change (email.updated) or deleted from there
+ * (email.deleted).
  */
 const shownTo = (source: EventSource, events: EventRecord[]) =>
   source.hidden === null ? events : events.filter((event) => event.data.folder !== source.hidden);

@@ -105,3 +105,9 @@ export const unlimited = (grant: Grant) =>
   grant.expiresAt === null &&
   !grant.agents &&
   !grant.hideJunk;
+
+/** Refuses (403) a grant that is not unlimited: naming the first permission it lacks, else manage, with `why`. */
+export function assertUnlimited(grant: Grant, why: string): void {
+  for (const permission of PERMISSIONS) assertPermitted(grant, permission);
+  if (!unlimited(grant)) throw lacking("manage", why);
+}

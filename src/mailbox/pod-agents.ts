@@ -1,6 +1,6 @@
 import { agentsOfPod } from "../db/pods.ts";
 import { addressOf, createAgent, type Registration } from "./agents.ts";
-import { assertPermitted, type Grant, lacking, PERMISSIONS, unlimited } from "./permissions.ts";
+import { assertPermitted, assertUnlimited, type Grant, lacking, PERMISSIONS } from "./permissions.ts";
 import type { Services } from "./services.ts";
 
 // A pod's agents as a key of the pod holding `agents` sees them: made in the
@@ -35,13 +35,10 @@ export async function createPodAgent(
 ): Promise<Registration> {
   assertPermitted(grant, "agents");
   if (grant.agents) throw lacking("agents", "A key limited to some of the pod's agents does not make agents");
-  for (const permission of PERMISSIONS) assertPermitted(grant, permission);
-  if (!unlimited(grant)) {
-    throw lacking(
-      "agents",
-      "A key that makes an agent hands out its primary key, which may do everything for ever: it takes a key with no expiry that sees junk",
-    );
-  }
+  assertUnlimited(
+    grant,
+    "A key that makes an agent hands out its primary key, which may do everything for ever: it takes a key with no expiry that sees junk",
+  );
   return createAgent(services, { id: input.id, name: input.name, podId: podId.toLowerCase() }, "pod");
 }
 

@@ -201,7 +201,10 @@ export function permits(grant: Grant, tool: Tool): boolean {
   const { permission } = tool;
   if (permission === null) return true;
   if (permission === "every") return unlimited(grant);
-  return needed(permission).every((each) => grant.permissions.includes(each));
+  return (
+    needed(permission).every((each) => grant.permissions.includes(each)) &&
+    (permission !== "webhooks" || !grant.hideJunk)
+  );
 }
 
 /** ISO 8601 as Timestamp takes it (ms since 1970); anything else is left for the coercion to refuse. */

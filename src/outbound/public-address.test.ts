@@ -27,6 +27,7 @@ describe("isPublicAddress", () => {
     ["::808:808", "IPv4-compatible, deprecated whatever it holds"],
     ["fec0::1", "IPv6 site-local, deprecated"],
     ["64:ff9b:1::a00:1", "local-use NAT64, here for 10.0.0.1"],
+    ["100:0:0:1::1", "IPv6 dummy prefix"],
     ["3fff::1", "IPv6 documentation"],
     ["5f00::1", "SRv6 SID"],
     ["example.com", "not an address"],

@@ -11,9 +11,12 @@ const IPV4_COMPATIBLE = ipaddr.parseCIDR("::/96");
 /**
  * IPv6 blocks IANA's special-purpose registry marks not globally reachable that ipaddr.js 2.2 calls unicast: the
  * deprecated site-local fec0::/10 (RFC 3879), local-use NAT64 64:ff9b:1::/48 (RFC 8215, which may carry a private
- * IPv4 address), documentation 3fff::/20 (RFC 9637) and SRv6 SIDs 5f00::/16 (RFC 9602).
+ * IPv4 address), the dummy prefix 100:0:0:1::/64 (RFC 9780), documentation 3fff::/20 (RFC 9637) and SRv6 SIDs
+ * 5f00::/16 (RFC 9602).
  */
-const NOT_GLOBAL_V6 = ["fec0::/10", "64:ff9b:1::/48", "3fff::/20", "5f00::/16"].map((cidr) => ipaddr.parseCIDR(cidr));
+const NOT_GLOBAL_V6 = ["fec0::/10", "64:ff9b:1::/48", "100:0:0:1::/64", "3fff::/20", "5f00::/16"].map((cidr) =>
+  ipaddr.parseCIDR(cidr),
+);
 
 export function isPublicAddress(address: string): boolean {
   if (!ipaddr.isValid(address)) return false;

@@ -1,12 +1,11 @@
 import { ServiceError } from "../errors.ts";
 import { assertVerified } from "../mailbox/access.ts";
 import {
+  assertMayDirectWebhooks,
   assertPermitted,
+  assertUnlimited,
   type Grant,
-  lacking,
-  PERMISSIONS,
   type Permission,
-  unlimited,
 } from "../mailbox/permissions.ts";
 import { openQuarantineLink } from "../mailbox/quarantine.ts";
 import type { Context } from "./context.ts";
@@ -18,9 +17,16 @@ import type { Context } from "./context.ts";
 
 /**
  * What a field needs of the key: a permission, several (each of them: an answer that shows mail needs read besides
- * what the act needs), every permission with no limit ("every"), or nothing beyond the key.
+ * what the act needs), those of a webhook ("webhooks", below), every permission with no limit ("every"), or nothing
+ * beyond the key.
  */
-export type Need = Permission | readonly [Permission, ...Permission[]] | "every" | null;
+export type Need = Permission | readonly [Permission, ...Permission[]] | "webhooks" | "every" | null;
+
+/**
+ * What making a webhook, pointing it elsewhere or taking its secret needs ("webhooks"): manage, and events, which
+ * it hears; the key not barred from junk, as a webhook hears of junk mail too.
+ */
+const WEBHOOKS_NEED = ["manage", "events"] as const;
 
 /** The agent a field acts on, and what it needs of the key. */
 export interface AgentAccess {
@@ -36,18 +42,17 @@ export function scopeKey(argument: unknown): unknown {
 }
 
 /** The permissions a need names, each of them needed. */
-export const needed = (need: Permission | readonly [Permission, ...Permission[]]): readonly Permission[] =>
-  typeof need === "string" ? [need] : need;
+export const needed = (need: Exclude<Need, "every" | null>): readonly Permission[] =>
+  need === "webhooks" ? WEBHOOKS_NEED : typeof need === "string" ? [need] : need;
 
 function assertNeed(grant: Grant, need: Need): void {
   if (need === null) return;
   if (need !== "every") {
     for (const permission of needed(need)) assertPermitted(grant, permission);
+    if (need === "webhooks") assertMayDirectWebhooks(grant);
     return;
   }
-  for (const permission of PERMISSIONS) assertPermitted(grant, permission);
-  if (!unlimited(grant))
-    throw lacking("manage", "Only a key with every permission and no expiry or other limit can do this");
+  assertUnlimited(grant, "Only a key with every permission and no expiry or other limit can do this");
 }
 
 /** A pod a field acts on, and what it needs of the key. */

@@ -1,5 +1,4 @@
 import type { WebhookAttempt } from "../generated/prisma/sqlite/client.ts";
-import { assertMayDirectWebhooks } from "../mailbox/permissions.ts";
 import * as webhooks from "../mailbox/webhooks.ts";
 import { AgentType } from "./agents.ts";
 import { builder, OutcomeType } from "./builder.ts";
@@ -96,8 +95,8 @@ export const UpdateWebhookInput = builder.inputType("UpdateWebhookInput", {
   }),
 });
 
-/** What making a webhook or changing where it points needs: manage, and events, which it hears. */
-export const POINTS_WEBHOOKS: Need = ["manage", "events"];
+/** What making a webhook, changing where it points or taking its secret needs (see Need). */
+export const POINTS_WEBHOOKS: Need = "webhooks";
 
 /** One webhook of its owner (the owner's id comes first: agentId or podId). */
 export const webhookArgs = builder.args((t) => ({ webhookId: t.id({ required: true }) }));
@@ -143,7 +142,6 @@ builder.mutationFields((t) => ({
     args: { agentId: t.arg.id({ required: true }), input: t.arg({ type: CreateWebhookInput, required: true }) },
     authScopes: verifiedAgentArg(POINTS_WEBHOOKS),
     resolve: forCaller(async (agent, args, ctx) => {
-      assertMayDirectWebhooks(await ctx.grant());
       return webhooks.createWebhook(ctx, { agentId: agent.id }, args.input);
     }),
   }),
@@ -153,7 +151,6 @@ builder.mutationFields((t) => ({
     args: { agentId: t.arg.id({ required: true }), ...updateWebhookArgs },
     authScopes: verifiedAgentArg(POINTS_WEBHOOKS),
     resolve: forCallerWith(async (agent, query: webhooks.WebhookQuery, args, ctx) => {
-      assertMayDirectWebhooks(await ctx.grant());
       return webhooks.updateWebhook(ctx, { agentId: agent.id }, args.webhookId, args.input, query);
     }),
   }),
@@ -171,7 +168,6 @@ builder.mutationFields((t) => ({
     // The secret signs what the webhook's receiver believes: handed out as making one hands it out.
     authScopes: verifiedAgentArg(POINTS_WEBHOOKS),
     resolve: forCaller(async (agent, args, ctx) => {
-      assertMayDirectWebhooks(await ctx.grant());
       return webhooks.rotateWebhookSecret(ctx, { agentId: agent.id }, args.webhookId);
     }),
   }),
