@@ -1,21 +1,14 @@
-import { randomUUID } from "node:crypto";
-import { getConnInfo } from "@hono/node-server/conninfo";
-import { Hono, type Context as HonoContext, type MiddlewareHandler } from "hono";
+import { Hono } from "hono";
 import { cors } from "hono/cors";
-import { HTTPException } from "hono/http-exception";
-import { routePath } from "hono/route";
-import { timeout } from "hono/timeout";
 import type { Config } from "../config.ts";
 import { providerOf } from "../db/client.ts";
 import { pingDatabase } from "../db/health.ts";
 import { pendingMigrations } from "../db/migrate.ts";
 import { asServiceError, ServiceError } from "../errors.ts";
 import type { DirectIntake } from "../inbound/direct.ts";
-import { requestFault, requestScope } from "../log.ts";
+import { requestFault } from "../log.ts";
 import { sameSecret } from "../mailbox/keys.ts";
-import { REQUEST_TIMEOUT_MS } from "../mailbox/lifetimes.ts";
 import { openReviewAttachment } from "../mailbox/review.ts";
-import type { Services } from "../mailbox/services.ts";
 import { answerFile } from "../rest/download.ts";
 import { openApiDocument } from "../rest/openapi.ts";
 import { limitBody, methodsFor, mountRoutes, routeRunner } from "../rest/router.ts";
@@ -25,10 +18,10 @@ import { schema } from "../schema/index.ts";
 import { type Graphql, yogaAnswer } from "../schema/pipeline.ts";
 import type { Instance } from "../services.ts";
 import { wireBody } from "../wire-names.ts";
-import { compressAnswers } from "./compress.ts";
 import { docsPage, redocBundle } from "./docs.ts";
 import type { Drain } from "./drain.ts";
 import type { Env } from "./env.ts";
+import { type AnswerError, frameRequests } from "./frame.ts";
 import { graphiqlAssets, graphiqlPage } from "./graphiql.ts";
 import { answerPlainJson, plainJsonAnswer } from "./graphql-json.ts";
 import { receiveRaw } from "./inbound-raw.ts";
@@ -54,12 +47,14 @@ const OWN_PATHS: Record<string, string[]> = {
 export function createApp(services: Instance, graphql: Graphql, drain: Drain, intake: DirectIntake): Hono<Env> {
   const app = new Hono<Env>();
 
-  app.use(observeRequests(services));
-  app.use(drain.middleware());
-  app.use(compressAnswers());
+  const wire = wireBody(services.config);
+  const answerError: AnswerError = (err, c) => {
+    const error = asServiceError(err, requestFault(services.log));
+    return c.json(wire(error.toBody()), error.status as 500, error.headers);
+  };
+  app.use(frameRequests(services, drain, answerError));
   const { corsOrigins } = services.config;
   if (corsOrigins.length > 0) app.use(cors(corsPolicy(corsOrigins)));
-  app.use(timeout(REQUEST_TIMEOUT_MS, () => new HTTPException(503, { message: "The request took too long" })));
 
   app.get("/metrics", async (c) => {
     const { metricsToken } = services.config;
@@ -137,11 +132,7 @@ export function createApp(services: Instance, graphql: Graphql, drain: Drain, in
         : new ServiceError("NOT_FOUND", `No route for ${c.req.method} ${c.req.path}`);
     return c.json(error.toBody(), error.status as 404, allowed.length > 0 ? { Allow: allowed.join(", ") } : {});
   });
-  const wire = wireBody(services.config);
-  app.onError((err, c) => {
-    const error = httpErrorOf(err, services);
-    return c.json(wire(error.toBody()), error.status as 500, error.headers);
-  });
+  app.onError(answerError);
   return app;
 }
 
@@ -215,51 +206,4 @@ async function readinessOf(services: Instance, drain: Drain) {
     imap: inbound && { ...inbound, lastPollAt: ms(inbound.lastPollAt) },
     smtp: outbound && { ...outbound, lastSuccessAt: ms(outbound.lastSuccessAt), lastErrorAt: ms(outbound.lastErrorAt) },
   };
-}
-
-/** The client's address: the socket's, or behind a proxy you run (TRUST_PROXY) the first X-Forwarded-For names. */
-function clientIpOf(c: HonoContext, trustProxy: boolean): string {
-  const forwarded = trustProxy ? c.req.header("x-forwarded-for")?.split(",")[0]?.trim() : undefined;
-  return forwarded || (getConnInfo(c).remote.address ?? "unknown");
-}
-
-/** An X-Request-Id a client may choose: short, and nothing a log line could be fooled by. */
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * Each request: its id (the client's X-Request-Id, else a new one) echoed
- * back, set around everything that logs for it, and one line and one
- * metric at the end, by route template, never by the path itself.
- */
-function observeRequests({ log, metrics, config }: Services): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    const started = performance.now();
-    const given = c.req.header("x-request-id");
-    const requestId = given && REQUEST_ID.test(given) ? given : randomUUID();
-    const scope = { requestId, agentId: null, clientIp: clientIpOf(c, config.trustProxy), statements: 0 };
-    // On Node's response, which every answer's head joins: touching the answer's own headers would
-    // make the adapter build them as a Headers object, and c.header() copy a finished answer.
-    c.env.outgoing.setHeader("X-Request-Id", requestId);
-    await requestScope.run(scope, next);
-    const matched = routePath(c, -1);
-    const labels = {
-      method: c.req.method,
-      route: matched === "/*" || matched === "*" ? "unmatched" : matched,
-      status: c.res.status,
-    };
-    const seconds = (performance.now() - started) / 1000;
-    metrics.request(labels, seconds);
-    log("info", "request", {
-      requestId,
-      ...labels,
-      durationMs: Math.round(seconds * 1e4) / 10,
-      agentId: scope.agentId,
-      statements: scope.statements,
-    });
-  };
-}
-
-function httpErrorOf(err: Error, services: Services): ServiceError {
-  if (err instanceof HTTPException && err.status === 503) return new ServiceError("SERVICE_UNAVAILABLE", err.message);
-  return asServiceError(err, requestFault(services.log));
 }

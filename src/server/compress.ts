@@ -1,6 +1,6 @@
 import { promisify } from "node:util";
 import { gzip } from "node:zlib";
-import type { MiddlewareHandler } from "hono";
+import type { Context as HonoContext } from "hono";
 import { acceptedEncoding } from "./assets.ts";
 import type { Env } from "./env.ts";
 
@@ -14,22 +14,21 @@ const MIN_BYTES = 1024;
 const COMPRESSIBLE = /^(?:text\/(?!event-stream)|application\/(?:json|javascript|xml|graphql-response\+json))/i;
 const gzipped = promisify(gzip);
 
-export function compressAnswers(): MiddlewareHandler<Env> {
-  return async (c, next) => {
-    // Every answer may differ by it. Said on Node's response, which the answer's own head joins: a client
-    // that takes no gzip never makes the adapter build the answer's headers as a Headers object.
-    c.env.outgoing.setHeader("Vary", "Accept-Encoding");
-    await next();
-    if (acceptedEncoding(c.req.header("accept-encoding"), ["gzip"]) === null) return;
-    const { res } = c;
-    if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "") || res.headers.has("Content-Encoding")) return;
-    // The answer's own Vary (CORS adds Origin) takes the place of Node's.
-    res.headers.append("Vary", "Accept-Encoding");
-    if (!res.body) return;
-    const bytes = Buffer.from(await res.arrayBuffer());
-    const compress = bytes.length >= MIN_BYTES;
-    c.res = new Response(new Uint8Array(compress ? await gzipped(bytes) : bytes), res);
-    c.res.headers.delete("Content-Length");
-    if (compress) c.res.headers.set("Content-Encoding", "gzip");
-  };
+/** Runs the answer, then compresses it when the client takes gzip. */
+export async function compressed(c: HonoContext<Env>, answer: () => Promise<void>): Promise<void> {
+  // Every answer may differ by it. Said on Node's response, which the answer's own head joins: a client
+  // that takes no gzip never makes the adapter build the answer's headers as a Headers object.
+  c.env.outgoing.setHeader("Vary", "Accept-Encoding");
+  await answer();
+  if (acceptedEncoding(c.req.header("accept-encoding"), ["gzip"]) === null) return;
+  const { res } = c;
+  if (!COMPRESSIBLE.test(res.headers.get("Content-Type") ?? "") || res.headers.has("Content-Encoding")) return;
+  // The answer's own Vary (CORS adds Origin) takes the place of Node's.
+  res.headers.append("Vary", "Accept-Encoding");
+  if (!res.body) return;
+  const bytes = Buffer.from(await res.arrayBuffer());
+  const compress = bytes.length >= MIN_BYTES;
+  c.res = new Response(new Uint8Array(compress ? await gzipped(bytes) : bytes), res);
+  c.res.headers.delete("Content-Length");
+  if (compress) c.res.headers.set("Content-Encoding", "gzip");
 }

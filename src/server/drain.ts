@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from "node:http";
 import { type AddressInfo, Server as NetServer, type Socket } from "node:net";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { MiddlewareHandler } from "hono";
+import type { Context as HonoContext } from "hono";
 import { ServiceError } from "../errors.ts";
 import { acceptQueue } from "./accept-queue.ts";
 
@@ -62,20 +62,19 @@ export class Drain {
   }
 
   /** Counts requests under way; once draining, answers new ones 503 and closes each connection after its answer. */
-  middleware(): MiddlewareHandler {
-    return async (c, next) => {
-      if (this.#draining && !STILL_ANSWERED.has(c.req.path)) {
-        const error = new ServiceError("SERVICE_UNAVAILABLE", "The service is stopping: send the request again");
-        return c.json(error.toBody(), 503, { Connection: "close", "Retry-After": "1" });
-      }
-      this.#underWay++;
-      try {
-        await next();
-      } finally {
-        this.#underWay--;
-      }
-      if (this.#draining) c.res.headers.set("Connection", "close");
-    };
+  async during(c: HonoContext, answer: () => Promise<void>): Promise<void> {
+    if (this.#draining && !STILL_ANSWERED.has(c.req.path)) {
+      const error = new ServiceError("SERVICE_UNAVAILABLE", "The service is stopping: send the request again");
+      c.res = c.json(error.toBody(), 503, { Connection: "close", "Retry-After": "1" });
+      return;
+    }
+    this.#underWay++;
+    try {
+      await answer();
+    } finally {
+      this.#underWay--;
+    }
+    if (this.#draining) c.res.headers.set("Connection", "close");
   }
 
   /**
