@@ -4,6 +4,7 @@
 //   npm run bench -- --only "GET agent"  one scenario (and its setup); several, separated by commas
 //   npm run bench -- --compare <dir>     another build (a checkout with node_modules and dist/) against
 //                                        this one: CPU per request of each, interleaved (HTTP scenarios)
+//   npm run bench -- --compare <dir> --slices 24   more turns each (6 unless given), for a smaller change
 // Each HTTP scenario is measured against a floor server written for it alone
 // (node:http and the database driver over the same database, answering the
 // same bytes), with autocannon in a process of its own, service and floor
@@ -44,6 +45,11 @@ const args = process.argv.slice(2);
 const postgres = args.includes("--db") && args[args.indexOf("--db") + 1]?.startsWith("postgres");
 const only = args.includes("--only") ? args[args.indexOf("--only") + 1]?.split(",") : undefined;
 const compared = args.includes("--compare") ? args[args.indexOf("--compare") + 1] : undefined;
+const slices = args.includes("--slices") ? Number(args[args.indexOf("--slices") + 1]) : 6;
+if (!Number.isInteger(slices) || slices < 1) {
+  console.error("--slices takes a whole number of turns, 1 or more");
+  process.exit(2);
+}
 const databaseName = postgres ? "postgresql" : "sqlite";
 const SECONDS = 5;
 /** How long the service is left alone after its start before its idle memory is read. */
@@ -276,12 +282,11 @@ async function measurable(url: string, load: Load): Promise<string | null> {
 /**
  * Another build against this one, both serving at once, each over a database
  * its own seed made: each scenario loads them in turn, 2 s at a time, six
- * times each after a warm-up, so that both meet the machine as it is then
+ * times each (--slices) after a warm-up, so that both meet the machine as it is then
  * (its speed drifts by a fifth over minutes, more than most changes). What is
  * compared is CPU time per request, read from /proc: it does not depend on how
  * busy the load generator keeps the cores.
  */
-const SLICES = 6;
 const SLICE_SECONDS = 2;
 
 async function comparePart(other: string): Promise<void> {
@@ -310,7 +315,7 @@ async function comparePart(other: string): Promise<void> {
       continue;
     }
     const totals = loads.map(() => ({ micros: 0, requests: 0 }));
-    for (let slice = 0; slice <= SLICES; slice++) {
+    for (let slice = 0; slice <= slices; slice++) {
       for (const [side, { service, load }] of loads.entries()) {
         const before = cpuMicros(service.child.pid);
         const { requests } = await runLoad(service.url, load, CONNECTIONS, SLICE_SECONDS);
@@ -322,7 +327,7 @@ async function comparePart(other: string): Promise<void> {
     }
     const [theirs, ours] = totals.map(({ micros, requests }) => ({
       perRequest: micros / requests,
-      rate: requests / (SLICES * SLICE_SECONDS),
+      rate: requests / (slices * SLICE_SECONDS),
     }));
     if (!theirs || !ours) continue;
     const ratio = ours.perRequest / theirs.perRequest;

@@ -386,11 +386,11 @@ export async function deleteEmailRow(tx: Tx, agentId: string, id: string): Promi
   return (await tx.run(`DELETE FROM "Email" WHERE "id" = ? AND "agentId" = ?`, [id, agentId])) > 0;
 }
 
-/** Mail the trash has held since before the time, at most `limit`, across agents. */
 /** The emails a reader sees: all but those in the folder it is barred from (null: none). */
 export const outsideFolder = (hidden: string | null | undefined): Prisma.EmailWhereInput =>
   hidden == null ? {} : { folder: { not: hidden } };
 
+/** Mail the trash has held since before the time, at most `limit`, across agents. */
 export function trashedBefore({ prisma }: Store, before: Date, limit: number) {
   return prisma.email.findMany({
     where: { folder: "trash", trashedAt: { lt: before } },
