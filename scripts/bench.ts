@@ -282,8 +282,8 @@ async function measurable(url: string, load: Load): Promise<string | null> {
 /**
  * Another build against this one, both serving at once, each over a database
  * its own seed made: each scenario loads them in turn, 2 s at a time, six
- * times each (--slices) after a warm-up, so that both meet the machine as it is then
- * (its speed drifts by a fifth over minutes, more than most changes). What is
+ * times each (--slices) after a warm-up, so that both meet the machine as it
+ * is then (its speed drifts by a fifth over minutes, more than most changes). What is
  * compared is CPU time per request, read from /proc: it does not depend on how
  * busy the load generator keeps the cores.
  */

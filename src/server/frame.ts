@@ -12,9 +12,10 @@ import type { Env } from "./env.ts";
 
 // What every request goes through before and after its route, in one
 // middleware: its id and its line in the log, the drain's count, gzip, and
-// the time limit. Each is a function of its own module called in turn, not a
-// middleware of its own: every layer of Hono's chain is a few more promises
-// per request, each of which the request scope's async hook visits.
+// the time limit. Each is a function called in turn (the drain's and gzip's in
+// their own modules), not a middleware of its own: every layer of Hono's chain
+// is a few more promises per request, each of which the request scope's async
+// hook visits.
 
 /** How an error becomes an answer: the app's onError, also for a request past its time. */
 export type AnswerError = (error: Error, c: HonoContext<Env>) => Response;
